@@ -1,0 +1,45 @@
+// A least-recently-used cache bounded by bytes, for decoded row groups and raw file bytes.
+
+/** A Map in recency order whose total byte size stays under a bound. */
+export class ByteBoundedCache<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private total = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** The cached value, marked most recently used; undefined when absent. */
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Stores a value, evicting the least recently used entries until the bound holds. */
+  set(key: string, value: V, bytes: number): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.total -= old.bytes;
+      this.entries.delete(key);
+    }
+    if (bytes > this.maxBytes) return; // larger than the whole cache: serve it, keep nothing
+    this.entries.set(key, { value, bytes });
+    this.total += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.total <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.total -= entry.bytes;
+    }
+  }
+
+  /** Bytes currently held. */
+  get size(): number {
+    return this.total;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
+  }
+}

@@ -1,0 +1,55 @@
+// Calendar dates as YYYY-MM-DD strings on the outside and epoch days (UTC) inside.
+import { isMatch } from 'date-fns';
+import { InvalidParameterError } from './errors.js';
+
+const MS_PER_DAY = 86_400_000;
+const SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Parses a YYYY-MM-DD date into an epoch day; throws InvalidParameterError naming the parameter. */
+export function parseDay(value: string, parameter: string): number {
+  if (!SHAPE.test(value)) {
+    throw new InvalidParameterError(parameter, `${parameter} must be a date in the form YYYY-MM-DD, got ${JSON.stringify(clip(value))}`, 'date_from_datetime_parsing');
+  }
+  // date-fns rejects impossible calendar dates such as 2021-02-30 and year 0000
+  if (!isMatch(value, 'yyyy-MM-dd')) {
+    throw new InvalidParameterError(parameter, `${parameter} is not a calendar date: ${value} does not exist`, 'date_from_datetime_parsing');
+  }
+  return Date.UTC(Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, Number(value.slice(8, 10))) / MS_PER_DAY;
+}
+
+const formatted = new Map<number, string>();
+
+/** Formats an epoch day as YYYY-MM-DD (memoised: the same few thousand days recur in every answer). */
+export function formatDay(day: number): string {
+  let text = formatted.get(day);
+  if (text === undefined) {
+    text = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+    if (formatted.size < 100_000) formatted.set(day, text);
+  }
+  return text;
+}
+
+/** The UTC calendar year of an epoch day. */
+export function yearOfDay(day: number): number {
+  return new Date(day * MS_PER_DAY).getUTCFullYear();
+}
+
+/** The epoch day of January 1st of a year. */
+export function firstDayOfYear(year: number): number {
+  return Date.UTC(year, 0, 1) / MS_PER_DAY;
+}
+
+/** Parses an inclusive range and checks its order; names the parameters in errors. */
+export function parseRange(start: string, end: string): { startDay: number; endDay: number } {
+  const startDay = parseDay(start, 'start_date');
+  const endDay = parseDay(end, 'end_date');
+  if (endDay < startDay) {
+    throw new InvalidParameterError('end_date', `end_date ${end} is before start_date ${start}`, 'value_error');
+  }
+  return { startDay, endDay };
+}
+
+/** Shortens a hostile value before it is echoed in an error message. */
+export function clip(value: string, max = 80): string {
+  return value.length > max ? `${value.slice(0, max)}...` : value;
+}

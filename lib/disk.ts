@@ -1,0 +1,84 @@
+// The library's only use of node:fs: read and durably write files inside one store folder.
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { StoreError } from './errors.js';
+
+/** The absolute path of a store-relative path; refuses anything that resolves outside the folder. */
+export function resolveInside(root: string, path: string): string {
+  const full = resolve(root, ...path.split('/'));
+  const rel = relative(resolve(root), full);
+  if (rel === '' || rel.startsWith('..') || rel.includes(`..${sep}`) || resolve(rel) === rel) {
+    throw new StoreError(`refusing a path outside the store: ${JSON.stringify(path)}`);
+  }
+  return full;
+}
+
+/** The SHA-256 of some bytes, hex. */
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Reads a file of the store as bytes. */
+export async function readStoreFile(root: string, path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(resolveInside(root, path));
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`cannot read store file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
+}
+
+/** Writes a new file and flushes it to disk before returning (files are never changed in place). */
+export async function writeDurable(root: string, path: string, bytes: Uint8Array | string): Promise<void> {
+  const full = resolveInside(root, path);
+  await mkdir(dirname(full), { recursive: true });
+  const handle = await open(full, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces a file atomically: write a temporary sibling, fsync, rename over, fsync the folder. */
+export async function replaceAtomically(root: string, path: string, text: string): Promise<void> {
+  const full = resolveInside(root, path);
+  const temporary = `${full}.${process.pid}.${Date.now()}.tmp`;
+  await mkdir(dirname(full), { recursive: true });
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, full);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  const folder = await open(dirname(full), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
+/** Reads the text of a store file, or undefined when it does not exist. */
+export async function readStoreText(root: string, path: string): Promise<string | undefined> {
+  try {
+    return await readFile(resolveInside(root, path), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StoreError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Joins path segments with '/', the separator manifests use on every platform. */
+export function storePath(...segments: string[]): string {
+  return join(...segments).split(sep).join('/');
+}

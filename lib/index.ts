@@ -1,0 +1,12 @@
+export * from './catalogue.js';
+export { recordsToArrow } from './arrow.js';
+export { csvChunks, recordsToCsv } from './csv.js';
+export { formatDay, parseDay } from './dates.js';
+export { InvalidParameterError, NotFoundError, StoreError } from './errors.js';
+export { jsonChunks } from './json.js';
+export type { Manifest } from './manifest.js';
+export { filterPointsByShapefile } from './spatial.js';
+export { EvapStore, defaultStoreDir, openStore, type OpenStoreOptions, type RecordStream } from './store.js';
+export type * from './types.js';
+export { convertValue, roundValue, toMetric } from './units.js';
+export { StoreWriter, createStoreWriter, type MetadataRow, type ReservoirRows, type StationRows } from './write.js';

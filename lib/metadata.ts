@@ -1,0 +1,34 @@
+// Reservoir and station metadata rows, decoded once when a store opens.
+import type { Table } from 'apache-arrow';
+import type { WireRecord, WireValue } from './types.js';
+
+/** Metadata of one kind (reservoirs or stations): rows by name and the attributes they carry. */
+export interface MetadataTable {
+  attributes: string[];
+  byName: Map<string, WireRecord>;
+}
+
+/** Decodes a metadata table into records keyed by the name column; NaN and null become null. */
+export function decodeMetadata(table: Table | null, key: string): MetadataTable {
+  if (!table) return { attributes: [key], byName: new Map() };
+  const attributes = table.schema.fields.map((f) => f.name);
+  const columns = attributes.map((a) => table.getChild(a)!);
+  const byName = new Map<string, WireRecord>();
+  for (let i = 0; i < table.numRows; i++) {
+    const record: WireRecord = {};
+    attributes.forEach((a, j) => {
+      const value = columns[j]!.get(i) as WireValue | undefined;
+      record[a] = value === undefined || (typeof value === 'number' && Number.isNaN(value)) ? null : value;
+    });
+    byName.set(String(record[key]), record);
+  }
+  return { attributes, byName };
+}
+
+/** The attributes of a name picked for also_return (the name key itself is already in every record). */
+export function pickAttributes(table: MetadataTable, name: string, attributes: readonly string[]): WireRecord {
+  const row = table.byName.get(name);
+  const out: WireRecord = {};
+  for (const a of attributes) out[a] = row?.[a] ?? null;
+  return out;
+}

@@ -1,0 +1,274 @@
+// An opened store: one manifest snapshot, its metadata, and every documented query as a method.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Table } from 'apache-arrow';
+import { recordsToArrow } from './arrow.js';
+import { defaults, stationVariableNames } from './catalogue.js';
+import { parseDay, parseRange } from './dates.js';
+import { readStoreText } from './disk.js';
+import { StoreError } from './errors.js';
+import { listDatasets, listDates, listStationDates, listStationVariables, listVariables } from './info.js';
+import { MANIFEST_FILE, parseManifest, type Manifest, type ReservoirPartition } from './manifest.js';
+import { decodeMetadata, pickAttributes, type MetadataTable } from './metadata.js';
+import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
+import {
+  resolveAttributes,
+  resolveDatasets,
+  resolveNames,
+  resolveReservoirVariables,
+  resolveStationVariables,
+  resolveUnits,
+} from './query.js';
+import { filterPointsByShapefile } from './spatial.js';
+import { recordColumns, reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, withKeys, type TimeseriesSource } from './timeseries.js';
+import type {
+  DateRange,
+  ReservoirDateQuery,
+  ReservoirRangeQuery,
+  ShapefileParts,
+  StationDateQuery,
+  StationRangeQuery,
+  VariableInfo,
+  WireRecord,
+} from './types.js';
+
+export interface OpenStoreOptions {
+  cacheBytes?: number; // bound on decoded row groups kept in memory (default 256 MiB)
+  fileCacheBytes?: number; // bound on raw Parquet bytes kept to decode more row groups (default 64 MiB)
+}
+
+/** A query answer that can be streamed: its columns (the CSV header) and its records in batches. */
+export interface RecordStream {
+  columns: string[];
+  batches: AsyncIterable<WireRecord[]>;
+}
+
+interface Snapshot extends TimeseriesSource {
+  reservoirs: MetadataTable;
+  stations: MetadataTable;
+  reservoirNames: ReadonlySet<string>;
+  stationNames: ReadonlySet<string>;
+}
+
+/** Opens a store folder (default: the demo store shipped in the package's data/ folder). */
+export async function openStore(dir?: string, options: OpenStoreOptions = {}): Promise<EvapStore> {
+  const root = resolve(dir ?? defaultStoreDir());
+  const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.fileCacheBytes ?? 64 * 2 ** 20);
+  const store = new EvapStore(root, caches);
+  await store.refresh();
+  return store;
+}
+
+/** The demo store folder: `data/` at the package root, found from this module's location (source or build). */
+export function defaultStoreDir(): string {
+  let here = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(here, 'package.json')) && existsSync(join(here, 'data', MANIFEST_FILE))) return join(here, 'data');
+    here = dirname(here);
+  }
+  throw new StoreError('the demo store was not found: expected data/manifest.json at the package root');
+}
+
+/** An opened store. Each query reads the snapshot that was current when it started. */
+export class EvapStore {
+  private snapshot!: Snapshot;
+
+  constructor(
+    readonly root: string,
+    private readonly caches: ReaderCaches,
+  ) {}
+
+  /** The manifest of the snapshot being served. */
+  get manifest(): Manifest {
+    return this.snapshot.manifest;
+  }
+
+  /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
+  async refresh(): Promise<boolean> {
+    const text = await readStoreText(this.root, MANIFEST_FILE);
+    if (text === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
+    const manifest = parseManifest(text);
+    if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
+    this.snapshot = await this.load(manifest);
+    return true;
+  }
+
+  private async load(manifest: Manifest): Promise<Snapshot> {
+    const reader = new PartitionReader(this.root, manifest.rowGroupSize, this.caches);
+    const readTable = async (entry: Manifest['reservoirs']['metadata']): Promise<Table | null> => (entry ? reader.table(entry) : null);
+    const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
+    for (const [dataset, entry] of Object.entries(manifest.datasets)) {
+      partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
+    }
+    return {
+      manifest,
+      reader,
+      partitionsByYear,
+      reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
+      reservoirs: decodeMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME'),
+      stations: decodeMetadata(await readTable(manifest.stations.metadata), 'STA_NAME'),
+      reservoirNames: new Set(manifest.reservoirs.names),
+      stationNames: new Set(manifest.stations.names),
+    };
+  }
+
+  /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
+  streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {
+    const s = this.snapshot;
+    const system = resolveUnits(query.units);
+    const names = resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+    const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
+    const { startDay, endDay } = parseRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date);
+    const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
+    const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
+    return {
+      columns: recordColumns('RES_NAME', variables, attributes),
+      batches: reservoirRange(s, names, variables, startDay, endDay, system, attach),
+    };
+  }
+
+  /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
+  async reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamReservoirTimeseries(query));
+  }
+
+  /** Every reservoir's records on one date. */
+  streamReservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): RecordStream {
+    const s = this.snapshot;
+    const system = resolveUnits(query.units);
+    const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
+    const day = parseDay(query.date ?? defaults.date, 'date');
+    const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
+    const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
+    return { columns: recordColumns('RES_NAME', variables, attributes), batches: once(() => reservoirsOnDate(s, variables, day, system, attach)) };
+  }
+
+  /** Every reservoir's records on one date, as an array. */
+  async reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamReservoirTimeseriesOnDate(query));
+  }
+
+  /** Station records over a date range, streamed in batches. */
+  streamStationTimeseries(query: StationRangeQuery = {}): RecordStream {
+    const s = this.snapshot;
+    const system = resolveUnits(query.units);
+    const names = resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
+    const variables = withKeys(resolveStationVariables(query.variables, this.heldStationVariables(names)), system);
+    const { startDay, endDay } = parseRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date);
+    const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
+    const attach = (name: string) => pickAttributes(s.stations, name, attributes);
+    return {
+      columns: recordColumns('STA_NAME', variables, attributes),
+      batches: stationRange(s, names, variables, startDay, endDay, system, attach),
+    };
+  }
+
+  /** Station records over a date range, as an array. */
+  async stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamStationTimeseries(query));
+  }
+
+  /** Every station's records on one date. */
+  streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
+    const s = this.snapshot;
+    const system = resolveUnits(query.units);
+    const variables = withKeys(resolveStationVariables(query.variables, this.heldStationVariables(s.manifest.stations.names)), system);
+    const day = parseDay(query.date ?? defaults.date, 'date');
+    const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
+    const attach = (name: string) => pickAttributes(s.stations, name, attributes);
+    return { columns: recordColumns('STA_NAME', variables, attributes), batches: once(() => stationsOnDate(s, variables, day, system, attach)) };
+  }
+
+  /** Every station's records on one date, as an array. */
+  async stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamStationTimeseriesOnDate(query));
+  }
+
+  /** Reservoir records as an Arrow table (columns named like the wire keys). */
+  async reservoirTimeseriesTable(query: ReservoirRangeQuery = {}): Promise<Table> {
+    return recordsToArrow(await this.reservoirTimeseries(query));
+  }
+
+  /** Station records as an Arrow table. */
+  async stationTimeseriesTable(query: StationRangeQuery = {}): Promise<Table> {
+    return recordsToArrow(await this.stationTimeseries(query));
+  }
+
+  /** The datasets the store holds. */
+  listDatasets(): string[] {
+    return listDatasets(this.snapshot.manifest);
+  }
+
+  /** The variables of a dataset (default nete-volume-calcs). */
+  listVariables(dataset?: string): VariableInfo[] {
+    return listVariables(this.snapshot.manifest, dataset);
+  }
+
+  /** The date range of a dataset variable (default nete-volume-calcs, NetE). */
+  listDates(dataset?: string, variable?: string): DateRange[] {
+    return listDates(this.snapshot.manifest, dataset, variable);
+  }
+
+  /** Reservoir names, sorted; only those inside the shapefile's polygons when one is given. */
+  async listReservoirNames(shapefile?: ShapefileParts): Promise<string[]> {
+    return this.namesInside(this.snapshot.manifest.reservoirs.names, this.snapshot.reservoirs, shapefile);
+  }
+
+  /** Station names, sorted; only those inside the shapefile's polygons when one is given. */
+  async listStationNames(shapefile?: ShapefileParts): Promise<string[]> {
+    return this.namesInside(this.snapshot.manifest.stations.names, this.snapshot.stations, shapefile);
+  }
+
+  /** The variables held by the given stations, or by every station (`ALL_STATIONS`, the default). */
+  listStationVariables(names?: readonly string[]): VariableInfo[] {
+    return listStationVariables(this.snapshot.manifest, this.stationsOrAll(names));
+  }
+
+  /** The first and last date with data over the given stations, or over every station. */
+  listStationDates(names?: readonly string[]): DateRange[] {
+    return listStationDates(this.snapshot.manifest, this.stationsOrAll(names));
+  }
+
+  /** Metadata of reservoirs (default LAKE ALICE, LAKE ESTES), sorted by name. */
+  reservoirMetadata(names?: readonly string[]): WireRecord[] {
+    const s = this.snapshot;
+    return resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir').map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
+  }
+
+  /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */
+  stationMetadata(names?: readonly string[]): WireRecord[] {
+    const s = this.snapshot;
+    return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station').map((n) => s.stations.byName.get(n) ?? { STA_NAME: n });
+  }
+
+  private stationsOrAll(names: readonly string[] | undefined): string[] {
+    const s = this.snapshot;
+    if (names === undefined || (names.length === 1 && names[0] === defaults.ALL_STATIONS)) return s.manifest.stations.names;
+    return resolveNames(names, [], s.stationNames, 'STA_NAMES', 'station');
+  }
+
+  private heldStationVariables(names: readonly string[]): string[] {
+    const held = new Set(names.flatMap((n) => this.snapshot.manifest.stations.partitions[n]?.variables ?? []));
+    return stationVariableNames.filter((v) => held.has(v));
+  }
+
+  private async namesInside(names: readonly string[], metadata: MetadataTable, shapefile: ShapefileParts | undefined): Promise<string[]> {
+    if (!shapefile || Object.values(shapefile).every((part) => part === undefined)) return [...names];
+    const points = names.flatMap((name) => {
+      const row = metadata.byName.get(name);
+      return typeof row?.LAT === 'number' && typeof row.LON === 'number' ? [{ name, lat: row.LAT, lon: row.LON }] : [];
+    });
+    return filterPointsByShapefile(shapefile, points);
+  }
+}
+
+async function collect(stream: RecordStream): Promise<WireRecord[]> {
+  const out: WireRecord[] = [];
+  for await (const batch of stream.batches) for (const r of batch) out.push(r);
+  return out;
+}
+
+async function* once(make: () => Promise<WireRecord[]>): AsyncGenerator<WireRecord[]> {
+  yield await make();
+}

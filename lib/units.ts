@@ -1,0 +1,29 @@
+// Metric <-> English conversion and the 4-decimal rounding of the wire, driven by the catalogue.
+import { units, type UnitName, type UnitSystem } from './catalogue.js';
+
+/** Rounds to 4 decimals, half away from zero, as the public service's values are. */
+export function roundValue(value: number): number {
+  const scaled = Math.round(Math.abs(value) * 1e4) / 1e4;
+  return value < 0 ? -scaled : scaled;
+}
+
+/** Converts a stored metric value into the unit system asked for (values are stored metric). */
+export function convertValue(value: number, unit: UnitName, system: UnitSystem): number {
+  if (system === 'metric') return value;
+  const { factor, offset } = units[unit];
+  return value * factor + offset;
+}
+
+/** Converts a value in the given unit system back to metric (used when ingesting English exports). */
+export function toMetric(value: number, unit: UnitName, system: UnitSystem): number {
+  if (system === 'metric') return value;
+  const { factor, offset } = units[unit];
+  return (value - offset) / factor;
+}
+
+/** A converter from stored metric values to rounded wire values; NaN (a gap) becomes null. */
+export function wireConverter(unit: UnitName, system: UnitSystem): (value: number) => number | null {
+  const { factor, offset } = system === 'metric' ? { factor: 1, offset: 0 } : units[unit];
+  if (factor === 1 && offset === 0) return (v) => (v === v ? roundValue(v) : null);
+  return (v) => (v === v ? roundValue(v * factor + offset) : null);
+}

@@ -1,0 +1,241 @@
+// The store writer: new partition files first, then the manifest, atomically. Old files are never changed,
+// so readers of the previous snapshot keep working and a crash at any point leaves that snapshot whole.
+import { randomBytes } from 'node:crypto';
+import { DateDay, Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
+import { formatDay, yearOfDay } from './dates.js';
+import { replaceAtomically, sha256, storePath, writeDurable } from './disk.js';
+import { InvalidParameterError } from './errors.js';
+import {
+  MANIFEST_FILE,
+  emptyManifest,
+  encodePathName,
+  type FileEntry,
+  type Manifest,
+  type ReservoirPartition,
+  type StationPartition,
+} from './manifest.js';
+import { encodeParquet } from './parquet.js';
+import { roundValue } from './units.js';
+
+/** One dataset-year of reservoir rows, sorted by name then date; values metric, NaN for gaps. */
+export interface ReservoirRows {
+  names: readonly string[];
+  days: Int32Array;
+  values: Record<string, Float64Array>;
+}
+
+/** One station's rows, sorted by date; values metric, NaN for gaps. */
+export interface StationRows {
+  days: Int32Array;
+  values: Record<string, Float64Array>;
+}
+
+/** One metadata row: attribute name to value. */
+export type MetadataRow = Record<string, string | number | null>;
+
+export interface StoreWriterOptions {
+  base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged
+  rowGroupSize?: number; // rows per Parquet row group (default 1024)
+}
+
+/** Starts a new snapshot of the store in `root`; nothing is visible to readers before commit(). */
+export function createStoreWriter(root: string, options: StoreWriterOptions = {}): StoreWriter {
+  return new StoreWriter(root, options);
+}
+
+export class StoreWriter {
+  readonly snapshot = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  private readonly manifest: Manifest;
+  private readonly reservoirRuns = new Map<ReservoirPartition, string[]>(); // run names, indexed at commit
+
+  constructor(
+    private readonly root: string,
+    options: StoreWriterOptions,
+  ) {
+    const base = options.base;
+    this.manifest = base ? structuredClone(base) : emptyManifest('', options.rowGroupSize ?? 1024);
+    this.manifest.snapshot = this.snapshot;
+    for (const dataset of Object.values(this.manifest.datasets)) {
+      for (const p of dataset.partitions) this.reservoirRuns.set(p, p.runs.names.map((i) => this.manifest.reservoirs.names[i]!));
+    }
+  }
+
+  /** The snapshot being built (a copy: callers cannot change what commit() writes). */
+  get current(): Manifest {
+    return structuredClone(this.manifest);
+  }
+
+  /** Writes (or replaces) the partition of one dataset and year. */
+  async writeReservoirPartition(dataset: DatasetName, year: number, rows: ReservoirRows): Promise<void> {
+    const catalogued = Object.keys(reservoirDatasets[dataset]?.variables ?? {});
+    if (catalogued.length === 0) throw new InvalidParameterError('dataset', `unknown dataset ${dataset}`);
+    checkReservoirRows(dataset, year, rows);
+    const variables = catalogued.filter((v) => v in rows.values);
+    const columns: Record<string, Vector> = {
+      RES_NAME: vectorFromArray(rows.names as string[], new Utf8()),
+      date: makeVector({ type: new DateDay(), data: rows.days }),
+    };
+    for (const v of variables) columns[v] = floatVector(rows.values[v]!);
+    const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}.parquet`);
+    const file = await this.writeTable(path, new Table(columns));
+    const runNames: string[] = [];
+    const starts: number[] = [];
+    rows.names.forEach((name, i) => {
+      if (i === 0 || rows.names[i - 1] !== name) {
+        runNames.push(name);
+        starts.push(i);
+      }
+    });
+    const partition: ReservoirPartition = {
+      ...file,
+      year,
+      start: rows.days.length ? formatDay(rows.days.reduce((a, b) => Math.min(a, b))) : '',
+      end: rows.days.length ? formatDay(rows.days.reduce((a, b) => Math.max(a, b))) : '',
+      runs: { names: [], starts },
+    };
+    const entry = (this.manifest.datasets[dataset] ??= { variables: [], partitions: [] });
+    for (const old of entry.partitions.filter((p) => p.year === year)) this.reservoirRuns.delete(old);
+    entry.partitions = [...entry.partitions.filter((p) => p.year !== year), partition].sort((a, b) => a.year - b.year);
+    entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
+    this.reservoirRuns.set(partition, runNames);
+  }
+
+  /** Writes (or replaces) all rows of one station. */
+  async writeStationPartition(name: string, rows: StationRows): Promise<void> {
+    const variables = Object.keys(rows.values);
+    for (const v of variables) {
+      if (!findStationVariable(v)) throw new InvalidParameterError('variables', `unknown station variable ${v} for ${name}`);
+    }
+    checkAscending(rows.days, `station ${name}`);
+    checkLengths(rows.days.length, rows.values, `station ${name}`);
+    const columns: Record<string, Vector> = { date: makeVector({ type: new DateDay(), data: rows.days }) };
+    for (const v of variables) columns[v] = floatVector(rows.values[v]!);
+    const path = storePath('stations', `station=${encodePathName(name)}`, `part-${this.snapshot}.parquet`);
+    const file = await this.writeTable(path, new Table(columns));
+    const partition: StationPartition = {
+      ...file,
+      variables,
+      start: rows.days.length ? formatDay(rows.days[0]!) : '',
+      end: rows.days.length ? formatDay(rows.days[rows.days.length - 1]!) : '',
+    };
+    this.manifest.stations.partitions[name] = partition;
+  }
+
+  /** Writes the reservoir metadata table; its RES_NAME column becomes the store's list of reservoirs. */
+  async writeReservoirMetadata(rows: readonly MetadataRow[]): Promise<void> {
+    const names = checkMetadata(rows, 'RES_NAME');
+    const path = storePath('reservoirs', 'metadata', `part-${this.snapshot}.parquet`);
+    this.manifest.reservoirs = { names, metadata: await this.writeTable(path, metadataTable(rows, 'RES_NAME')) };
+  }
+
+  /** Writes the station metadata table; its STA_NAME column becomes the store's list of stations. */
+  async writeStationMetadata(rows: readonly MetadataRow[]): Promise<void> {
+    const names = checkMetadata(rows, 'STA_NAME');
+    const path = storePath('stations', 'metadata', `part-${this.snapshot}.parquet`);
+    this.manifest.stations.names = names;
+    this.manifest.stations.metadata = await this.writeTable(path, metadataTable(rows, 'STA_NAME'));
+  }
+
+  /** Publishes the snapshot: the manifest replaces the old one in one atomic rename. */
+  async commit(): Promise<Manifest> {
+    const index = new Map(this.manifest.reservoirs.names.map((n, i) => [n, i]));
+    for (const [dataset, entry] of Object.entries(this.manifest.datasets)) {
+      for (const p of entry.partitions) {
+        p.runs.names = this.reservoirRuns.get(p)!.map((name) => {
+          const i = index.get(name);
+          if (i === undefined) throw new InvalidParameterError('RES_NAMES', `reservoir ${name} in ${dataset} ${p.year} has no metadata row`);
+          return i;
+        });
+      }
+    }
+    for (const name of Object.keys(this.manifest.stations.partitions)) {
+      if (!this.manifest.stations.names.includes(name)) throw new InvalidParameterError('STA_NAMES', `station ${name} has no metadata row`);
+    }
+    this.manifest.created = new Date().toISOString();
+    await replaceAtomically(this.root, MANIFEST_FILE, `${JSON.stringify(this.manifest)}\n`);
+    return this.current;
+  }
+
+  private async writeTable(path: string, table: Table): Promise<FileEntry> {
+    const bytes = encodeParquet(table, this.manifest.rowGroupSize);
+    await writeDurable(this.root, path, bytes);
+    return { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };
+  }
+}
+
+/** A Float64 vector with nulls where the values are NaN, rounded to the wire's 4 decimals. */
+function floatVector(values: Float64Array): Vector {
+  const rounded = new Float64Array(values.length);
+  let nulls = 0;
+  const bitmap = new Uint8Array((values.length + 7) >> 3);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isNaN(v)) nulls++;
+    else {
+      rounded[i] = roundValue(v);
+      bitmap[i >> 3]! |= 1 << (i & 7);
+    }
+  }
+  if (nulls === 0) return makeVector(rounded);
+  return makeVector(makeData({ type: new Float64(), data: rounded, length: values.length, nullCount: nulls, nullBitmap: bitmap }));
+}
+
+function metadataTable(rows: readonly MetadataRow[], key: string): Table {
+  const sorted = [...rows].sort((a, b) => compareText(String(a[key]), String(b[key])));
+  const attributes = [...new Set(sorted.flatMap((r) => Object.keys(r)))];
+  const columns: Record<string, Vector> = {};
+  for (const a of [key, ...attributes.filter((x) => x !== key)]) {
+    const values = sorted.map((r) => r[a] ?? null);
+    const numeric = values.every((v) => v === null || typeof v === 'number');
+    columns[a] = numeric
+      ? floatVector(Float64Array.from(values, (v) => (v === null ? NaN : (v as number))))
+      : vectorFromArray(values.map((v) => (v === null ? null : String(v))), new Utf8());
+  }
+  return new Table(columns);
+}
+
+function checkMetadata(rows: readonly MetadataRow[], key: string): string[] {
+  const names = rows.map((r, i) => {
+    const name = r[key];
+    if (typeof name !== 'string' || name.trim() === '') throw new InvalidParameterError(key, `metadata row ${i + 1} has no ${key}`);
+    return name;
+  });
+  const unique = new Set(names);
+  if (unique.size !== names.length) throw new InvalidParameterError(key, `metadata lists a ${key} twice`);
+  return [...unique].sort(compareText);
+}
+
+function checkReservoirRows(dataset: string, year: number, rows: ReservoirRows): void {
+  const where = `${dataset} ${year}`;
+  if (rows.names.length !== rows.days.length) throw new InvalidParameterError('rows', `${where}: ${rows.names.length} names for ${rows.days.length} dates`);
+  checkLengths(rows.days.length, rows.values, where);
+  for (const v of Object.keys(rows.values)) {
+    if (findReservoirVariable(v)?.dataset !== dataset) throw new InvalidParameterError('variables', `${where}: variable ${v} is not in dataset ${dataset}`);
+  }
+  for (let i = 0; i < rows.days.length; i++) {
+    if (yearOfDay(rows.days[i]!) !== year) throw new InvalidParameterError('date', `${where}: row ${i} dated ${formatDay(rows.days[i]!)} is outside ${year}`);
+    if (i === 0) continue;
+    const order = compareText(rows.names[i - 1]!, rows.names[i]!);
+    if (order > 0 || (order === 0 && rows.days[i - 1]! >= rows.days[i]!)) {
+      throw new InvalidParameterError('rows', `${where}: rows must be sorted by name then date, unique; row ${i} (${rows.names[i]} ${formatDay(rows.days[i]!)}) is out of order`);
+    }
+  }
+}
+
+function checkAscending(days: Int32Array, where: string): void {
+  for (let i = 1; i < days.length; i++) {
+    if (days[i - 1]! >= days[i]!) throw new InvalidParameterError('rows', `${where}: dates must ascend without repeats; ${formatDay(days[i]!)} at row ${i}`);
+  }
+}
+
+function checkLengths(rows: number, values: Record<string, Float64Array>, where: string): void {
+  for (const [v, column] of Object.entries(values)) {
+    if (column.length !== rows) throw new InvalidParameterError('rows', `${where}: column ${v} has ${column.length} values for ${rows} rows`);
+  }
+}
+
+/** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,48 @@
+// Test factories: temporary folders and a tiny hand-made store whose every value is known.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { parseDay } from '../lib/dates.js';
+import { createStoreWriter, type MetadataRow } from '../lib/write.js';
+
+/** A fresh temporary folder, removed after the test file. */
+export async function tempDir(prefix = 'evap-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The epoch day of a YYYY-MM-DD date. */
+export const day = (text: string): number => parseDay(text, 'date');
+
+/** Consecutive epoch days from `start`, `count` of them. */
+export function daysFrom(start: string, count: number): Int32Array {
+  return Int32Array.from({ length: count }, (_, i) => day(start) + i);
+}
+
+export const tinyReservoirs: MetadataRow[] = [
+  { RES_NAME: 'ALPHA LAKE', STATE: 'CO', LAT: 40, LON: -105, Shape_Area: 1_000_000, qflag: 'O' },
+  { RES_NAME: 'BETA RESERVOIR', STATE: 'UT', LAT: 39, LON: -111, Shape_Area: 2_000_000, qflag: 'S' },
+];
+export const tinyStations: MetadataRow[] = [{ STA_NAME: 'ALPHA_STATION', LAT: 40.01, LON: -105.01, RES_NAME: 'ALPHA LAKE', qflag: 'O' }];
+
+/**
+ * Writes a tiny store: two reservoirs over 2020-12-30..2021-01-02 in nete-volume-calcs, where
+ * NetE = reservoir number + day index / 10 (ALPHA = 1, BETA = 2), E_volume = 1000 x NetE, and BETA's
+ * 2021-01-01 NetE is a gap; one station with ATemp = day index.
+ */
+export async function writeTinyStore(dir: string, rowGroupSize = 3): Promise<void> {
+  const writer = createStoreWriter(dir, { rowGroupSize });
+  await writer.writeReservoirMetadata(tinyReservoirs);
+  await writer.writeStationMetadata(tinyStations);
+  for (const [year, start, count, offset] of [[2020, '2020-12-30', 2, 0], [2021, '2021-01-01', 2, 2]] as const) {
+    const names = ['ALPHA LAKE', 'ALPHA LAKE', 'BETA RESERVOIR', 'BETA RESERVOIR'].filter((_, i) => i % 2 < count);
+    const days = Int32Array.from(names, (_, i) => day(start) + (i % count));
+    const nete = Float64Array.from(names, (n, i) => (n === 'ALPHA LAKE' ? 1 : 2) + (offset + (i % count)) / 10);
+    if (year === 2021) nete[2] = NaN;
+    await writer.writeReservoirPartition('nete-volume-calcs', year, { names, days, values: { NetE: nete, E_volume: nete.map((v) => v * 1000) } });
+  }
+  await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 4), values: { ATemp: Float64Array.from([0, 1, 2, 3]) } });
+  await writer.commit();
+}

@@ -1,0 +1,88 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InvalidParameterError, NotFoundError, StoreError } from '../../lib/errors.js';
+import { openStore } from '../../lib/store.js';
+import { createStoreWriter } from '../../lib/write.js';
+import { day, tempDir, writeTinyStore } from '../helpers.js';
+
+describe('openStore', () => {
+  it('reads back exactly what the writer wrote, across row groups and partitions', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    const rows = await store.reservoirTimeseries({ names: ['BETA RESERVOIR', 'ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-12-30', end: '2021-01-02' });
+    expect(rows).toEqual([
+      { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-30', end_date: '2020-12-30', 'NetE (mm)': 1.0, 'E_volume (m3)': 1000 },
+      { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 1.1, 'E_volume (m3)': 1100 },
+      { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': 1.2, 'E_volume (m3)': 1200 },
+      { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 1.3, 'E_volume (m3)': 1300 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2020-12-30', end_date: '2020-12-30', 'NetE (mm)': 2.0, 'E_volume (m3)': 2000 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 2.1, 'E_volume (m3)': 2100 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': null, 'E_volume (m3)': null },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 2.3, 'E_volume (m3)': 2300 },
+    ]);
+  });
+
+  it('answers one date for every reservoir and station', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    expect(await store.reservoirTimeseriesOnDate({ datasets: ['nete-volume-calcs'], variables: ['NetE'], date: '2021-01-02' })).toEqual([
+      { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 1.3 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 2.3 },
+    ]);
+    expect(await store.stationTimeseriesOnDate({ date: '2020-12-31', alsoReturn: ['RES_NAME'] })).toEqual([
+      { STA_NAME: 'ALPHA_STATION', start_date: '2020-12-31', end_date: '2020-12-31', 'ATemp (degC)': 1, RES_NAME: 'ALPHA LAKE' },
+    ]);
+    expect(await store.reservoirTimeseriesOnDate({ datasets: ['nete-volume-calcs'], date: '1999-01-01' })).toEqual([]);
+  });
+
+  it('carries over untouched partitions when a new snapshot replaces one', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const before = await openStore(dir);
+    const writer = createStoreWriter(dir, { base: before.manifest });
+    await writer.writeReservoirPartition('nete-volume-calcs', 2021, { names: ['ALPHA LAKE'], days: Int32Array.of(day('2021-01-01')), values: { NetE: Float64Array.of(9) } });
+    await writer.commit();
+    const oldRows = await before.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-01' });
+    expect(oldRows[0]!['NetE (mm)']).toBe(1.2); // a reader keeps its snapshot until it refreshes
+    expect(await before.refresh()).toBe(true);
+    const rows = await before.reservoirTimeseries({ names: ['ALPHA LAKE', 'BETA RESERVOIR'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-12-31', end: '2021-01-02' });
+    expect(rows.map((r) => [r.RES_NAME, r.start_date, r['NetE (mm)']])).toEqual([
+      ['ALPHA LAKE', '2020-12-31', 1.1],
+      ['ALPHA LAKE', '2021-01-01', 9],
+      ['BETA RESERVOIR', '2020-12-31', 2.1],
+    ]);
+  });
+
+  it('detects a corrupted partition by its checksum instead of serving it', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    const path = join(dir, store.manifest.datasets['nete-volume-calcs']!.partitions[0]!.path);
+    const bytes = await readFile(path);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    await writeFile(path, bytes);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2020-12-30', end: '2020-12-30' })).rejects.toThrow(/corrupt: checksum/);
+    await writeFile(path, bytes.subarray(0, 10));
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2020-12-30', end: '2020-12-30' })).rejects.toThrow(StoreError);
+  });
+
+  it('throws typed errors naming the bad value', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    await expect(store.reservoirTimeseries({ names: ['NOWHERE LAKE'] })).rejects.toThrow(NotFoundError);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['bogus'] })).rejects.toThrow(/unknown dataset "bogus"/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['rtma'], variables: ['NetE'] })).rejects.toThrow(/NetE belongs to dataset nete-volume-calcs/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-30' })).rejects.toThrow(/2021-02-30 does not exist/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-03', end: '2021-02-01' })).rejects.toThrow(/end_date 2021-02-01 is before start_date 2021-02-03/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], units: 'imperial' as never })).rejects.toThrow(InvalidParameterError);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], alsoReturn: ['colour'] })).rejects.toThrow(/unknown metadata attribute "colour"/);
+  });
+
+  it('refuses to open a folder without a manifest', async () => {
+    await expect(openStore(await tempDir())).rejects.toThrow(/manifest.json is missing/);
+  });
+});
