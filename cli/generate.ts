@@ -1,0 +1,56 @@
+// npm run generate -- --out DIR [--reservoirs N] [--stations N] [--start DATE] [--end DATE] [--seed N]
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateStore } from '../lib/generate.js';
+import { intFlag, readArgs } from './args.js';
+import { progressBar } from './progress.js';
+
+const usage =
+  'npm run generate -- --out DIR [--reservoirs 67] [--stations 27] [--start 2019-01-01] [--end 2021-12-31] [--station-start DATE] [--station-end DATE] [--seed 20240501] [--force]';
+const { values } = readArgs(
+  process.argv.slice(2),
+  {
+    out: { type: 'string' },
+    reservoirs: { type: 'string' },
+    stations: { type: 'string' },
+    start: { type: 'string', default: '2019-01-01' },
+    end: { type: 'string', default: '2021-12-31' },
+    'station-start': { type: 'string' },
+    'station-end': { type: 'string' },
+    seed: { type: 'string' },
+    force: { type: 'boolean', default: false },
+  },
+  usage,
+);
+if (!values.out) {
+  process.stderr.write(`--out is required\nusage: ${usage}\n`);
+  process.exit(2);
+}
+if (existsSync(join(values.out, 'manifest.json')) && !values.force) {
+  process.stderr.write(`${values.out} already holds a store; pass --force to publish a new snapshot over it\n`);
+  process.exit(2);
+}
+const began = performance.now();
+const bar = progressBar('generate');
+try {
+  const manifest = await generateStore(values.out, {
+    reservoirs: intFlag(values.reservoirs, 'reservoirs', 67),
+    stations: intFlag(values.stations, 'stations', 27),
+    start: values.start!,
+    end: values.end!,
+    stationStart: values['station-start'],
+    stationEnd: values['station-end'],
+    seed: intFlag(values.seed, 'seed', 20240501),
+    onProgress: bar.update,
+  });
+  bar.stop();
+  const files = [manifest.reservoirs.metadata, manifest.stations.metadata, ...Object.values(manifest.datasets).flatMap((d) => d.partitions), ...Object.values(manifest.stations.partitions)];
+  const bytes = files.reduce((sum, f) => sum + (f?.bytes ?? 0), 0);
+  process.stderr.write(
+    `wrote snapshot ${manifest.snapshot}: ${manifest.reservoirs.names.length} reservoirs, ${manifest.stations.names.length} stations, ${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
+  );
+} catch (error) {
+  bar.stop();
+  process.stderr.write(`generate failed: ${(error as Error).message}\n`);
+  process.exit(1);
+}
