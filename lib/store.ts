@@ -32,6 +32,7 @@ import type {
   VariableInfo,
   WireRecord,
 } from './types.js';
+import type { ReservoirRows, StationRows } from './write.js';
 
 export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded row groups kept in memory (default 256 MiB)
@@ -240,6 +241,38 @@ export class EvapStore {
   stationMetadata(names?: readonly string[]): WireRecord[] {
     const s = this.snapshot;
     return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station').map((n) => s.stations.byName.get(n) ?? { STA_NAME: n });
+  }
+
+  /** Every row of one dataset-year partition, as the writer takes them (for upserts); undefined if absent. */
+  async readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
+    const s = this.snapshot;
+    const partition = s.partitionsByYear.get(dataset)?.get(year);
+    if (!partition) return undefined;
+    const span = await s.reader.all(partition);
+    const names: string[] = new Array(partition.rows);
+    partition.runs.names.forEach((nameIndex, r) => {
+      const end = r + 1 < partition.runs.starts.length ? partition.runs.starts[r + 1]! : partition.rows;
+      names.fill(s.manifest.reservoirs.names[nameIndex]!, partition.runs.starts[r]!, end);
+    });
+    const values = Object.fromEntries(s.manifest.datasets[dataset]!.variables.flatMap((v) => {
+      const column = span.column(v);
+      return column ? [[v, Float64Array.from(column)]] : [];
+    }));
+    return { names, days: Int32Array.from(span.days), values };
+  }
+
+  /** Every row of one station, as the writer takes them; undefined if the station has no data. */
+  async readStationPartition(name: string): Promise<StationRows | undefined> {
+    const partition = this.snapshot.manifest.stations.partitions[name];
+    if (!partition) return undefined;
+    const span = await this.snapshot.reader.all(partition);
+    const values = Object.fromEntries(partition.variables.map((v) => [v, Float64Array.from(span.column(v) ?? new Float64Array(partition.rows).fill(NaN))]));
+    return { days: Int32Array.from(span.days), values };
+  }
+
+  /** Metadata rows of every reservoir or station, as the writer takes them. */
+  metadataRows(kind: 'reservoirs' | 'stations'): WireRecord[] {
+    return [...this.snapshot[kind].byName.values()].map((r) => ({ ...r }));
   }
 
   private stationsOrAll(names: readonly string[] | undefined): string[] {

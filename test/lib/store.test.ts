@@ -86,3 +86,18 @@ describe('openStore', () => {
     await expect(openStore(await tempDir())).rejects.toThrow(/manifest.json is missing/);
   });
 });
+
+describe('EvapStore.readReservoirPartition', () => {
+  it('gives back the rows the writer took, gaps included', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    const rows = await store.readReservoirPartition('nete-volume-calcs', 2021);
+    expect(rows?.names).toEqual(['ALPHA LAKE', 'ALPHA LAKE', 'BETA RESERVOIR', 'BETA RESERVOIR']);
+    expect([...rows!.days]).toEqual([day('2021-01-01'), day('2021-01-02'), day('2021-01-01'), day('2021-01-02')]);
+    expect([...rows!.values.NetE!]).toEqual([1.2, 1.3, NaN, 2.3]);
+    expect(await store.readReservoirPartition('nete-volume-calcs', 1999)).toBeUndefined();
+    const station = await store.readStationPartition('ALPHA_STATION');
+    expect([...station!.values.ATemp!]).toEqual([0, 1, 2, 3]);
+  });
+});
