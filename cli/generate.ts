@@ -1,12 +1,12 @@
-// npm run generate -- --out DIR [--reservoirs N] [--stations N] [--start DATE] [--end DATE] [--seed N]
+// npm run generate -- --out DIR [--reservoirs N] [--stations N] [--start DATE] [--end DATE] [--seed N] [--force | --if-missing]
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateStore } from '../lib/generate.js';
-import { intFlag, readArgs } from './args.js';
+import { intFlag, readArgs, stringFlag } from './args.js';
 import { progressBar } from './progress.js';
 
 const usage =
-  'npm run generate -- --out DIR [--reservoirs 67] [--stations 27] [--start 2019-01-01] [--end 2021-12-31] [--station-start DATE] [--station-end DATE] [--seed 20240501] [--force]';
+  'npm run generate -- --out DIR [--reservoirs 67] [--stations 27] [--start 2019-01-01] [--end 2021-12-31] [--station-start DATE] [--station-end DATE] [--seed 20240501] [--force | --if-missing]';
 const { values } = readArgs(
   process.argv.slice(2),
   {
@@ -19,27 +19,30 @@ const { values } = readArgs(
     'station-end': { type: 'string' },
     seed: { type: 'string' },
     force: { type: 'boolean', default: false },
+    'if-missing': { type: 'boolean', default: false },
   },
   usage,
 );
-if (!values.out) {
+const out = stringFlag(values, 'out');
+if (!out) {
   process.stderr.write(`--out is required\nusage: ${usage}\n`);
   process.exit(2);
 }
-if (existsSync(join(values.out, 'manifest.json')) && !values.force) {
-  process.stderr.write(`${values.out} already holds a store; pass --force to publish a new snapshot over it\n`);
+if (existsSync(join(out, 'manifest.json')) && values['if-missing']) process.exit(0); // npm ci's prepare: keep the demo store
+if (existsSync(join(out, 'manifest.json')) && !values.force) {
+  process.stderr.write(`${out} already holds a store; pass --force to publish a new snapshot over it\n`);
   process.exit(2);
 }
 const began = performance.now();
 const bar = progressBar('generate');
 try {
-  const manifest = await generateStore(values.out, {
+  const manifest = await generateStore(out, {
     reservoirs: intFlag(values.reservoirs, 'reservoirs', 67),
     stations: intFlag(values.stations, 'stations', 27),
-    start: values.start!,
-    end: values.end!,
-    stationStart: values['station-start'],
-    stationEnd: values['station-end'],
+    start: stringFlag(values, 'start')!,
+    end: stringFlag(values, 'end')!,
+    stationStart: stringFlag(values, 'station-start'),
+    stationEnd: stringFlag(values, 'station-end'),
     seed: intFlag(values.seed, 'seed', 20240501),
     onProgress: bar.update,
   });

@@ -164,8 +164,8 @@ export class StoreWriter {
   }
 }
 
-/** A Float64 vector with nulls where the values are NaN, rounded to the wire's 4 decimals. */
-function floatVector(values: Float64Array): Vector {
+/** A Float64 vector with nulls where the values are NaN; measurements are rounded to the wire's 4 decimals. */
+function floatVector(values: Float64Array, round = true): Vector {
   const rounded = new Float64Array(values.length);
   let nulls = 0;
   const bitmap = new Uint8Array((values.length + 7) >> 3);
@@ -173,7 +173,7 @@ function floatVector(values: Float64Array): Vector {
     const v = values[i]!;
     if (Number.isNaN(v)) nulls++;
     else {
-      rounded[i] = roundValue(v);
+      rounded[i] = round ? roundValue(v) : v;
       bitmap[i >> 3]! |= 1 << (i & 7);
     }
   }
@@ -189,7 +189,7 @@ function metadataTable(rows: readonly MetadataRow[], key: string): Table {
     const values = sorted.map((r) => r[a] ?? null);
     const numeric = values.every((v) => v === null || typeof v === 'number');
     columns[a] = numeric
-      ? floatVector(Float64Array.from(values, (v) => (v === null ? NaN : (v as number))))
+      ? floatVector(Float64Array.from(values, (v) => (v === null ? NaN : (v as number))), false)
       : vectorFromArray(values.map((v) => (v === null ? null : String(v))), new Utf8());
   }
   return new Table(columns);

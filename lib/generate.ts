@@ -1,0 +1,108 @@
+// Generates a store from the seeded physical model, one year at a time so any span fits in memory.
+import { reservoirDatasets, datasetNames, type DatasetName } from './catalogue.js';
+import { firstDayOfYear, formatDay, parseRange, yearOfDay } from './dates.js';
+import { catalogueReservoirs, catalogueStations, createReservoirModel, simulateStation, type ReservoirSpec, type StationSpec } from './model/index.js';
+import { createStoreWriter, type MetadataRow } from './write.js';
+import type { Manifest } from './manifest.js';
+import { staticCapacityM3 } from './model/storage.js';
+
+export interface GenerateOptions {
+  reservoirs: number; // how many reservoirs: the 67 reference ones, extended with generated ones past that
+  stations: number; // likewise, 27 reference stations
+  start: string; // first date, YYYY-MM-DD
+  end: string; // last date, inclusive
+  stationStart?: string; // stations' first date (default: start)
+  stationEnd?: string; // stations' last date (default: end)
+  seed: number;
+  rowGroupSize?: number;
+  onProgress?: (done: number, total: number, what: string) => void;
+}
+
+/** Writes a new store snapshot into `dir` from the model and returns its manifest. */
+export async function generateStore(dir: string, options: GenerateOptions): Promise<Manifest> {
+  const { startDay, endDay } = parseRange(options.start, options.end);
+  const stationRange = parseRange(options.stationStart ?? options.start, options.stationEnd ?? options.end);
+  const reservoirs = catalogueReservoirs(options.reservoirs, options.seed);
+  const stations = catalogueStations(options.stations, reservoirs, options.seed);
+  const writer = createStoreWriter(dir, { rowGroupSize: options.rowGroupSize });
+  const firstYear = yearOfDay(startDay);
+  const lastYear = yearOfDay(endDay);
+  const total = lastYear - firstYear + 1 + stations.length;
+  let done = 0;
+  const progress = (what: string) => options.onProgress?.(++done, total, what);
+
+  await writer.writeReservoirMetadata(reservoirs.map(reservoirMetadata));
+  await writer.writeStationMetadata(stations.map(stationMetadata));
+
+  const models = reservoirs.map((spec) => createReservoirModel(spec, options.seed));
+  for (let year = firstYear; year <= lastYear; year++) {
+    const from = Math.max(startDay, firstDayOfYear(year));
+    const to = Math.min(endDay, firstDayOfYear(year + 1) - 1);
+    const days = to - from + 1;
+    const results = models.map((m) => m.simulate(from, to));
+    const names = reservoirs.flatMap((r) => new Array<string>(days).fill(r.name));
+    const dayColumn = new Int32Array(names.length);
+    for (let i = 0; i < names.length; i++) dayColumn[i] = from + (i % days);
+    for (const dataset of datasetNames) {
+      const values: Record<string, Float64Array> = {};
+      for (const variable of Object.keys(reservoirDatasets[dataset as DatasetName].variables)) {
+        const column = new Float64Array(names.length);
+        results.forEach((r, k) => column.set((r.values as Record<string, Float64Array>)[variable]!, k * days));
+        values[variable] = column;
+      }
+      await writer.writeReservoirPartition(dataset, year, { names, days: dayColumn, values });
+    }
+    progress(`reservoirs ${formatDay(from)}..${formatDay(to)}`);
+  }
+
+  const byName = new Map(reservoirs.map((r) => [r.name, r]));
+  for (const station of stations) {
+    const reservoir = station.reservoir ? (byName.get(station.reservoir) ?? null) : null;
+    const result = simulateStation(station, reservoir, stationRange.startDay, stationRange.endDay, options.seed);
+    const days = Int32Array.from({ length: stationRange.endDay - stationRange.startDay + 1 }, (_, i) => stationRange.startDay + i);
+    const values = Object.fromEntries(result.variables.map((v) => [v, result.values[v]!]));
+    const kept = keepObservedDays(days, values);
+    await writer.writeStationPartition(station.name, kept);
+    progress(`station ${station.name}`);
+  }
+  return writer.commit();
+}
+
+/** Drops the days on which a station measured nothing (before it started, after it stopped, gaps). */
+function keepObservedDays(days: Int32Array, values: Record<string, Float64Array>): { days: Int32Array; values: Record<string, Float64Array> } {
+  const columns = Object.values(values);
+  const keep: number[] = [];
+  for (let i = 0; i < days.length; i++) if (columns.some((c) => !Number.isNaN(c[i]!))) keep.push(i);
+  if (keep.length === days.length) return { days, values };
+  return {
+    days: Int32Array.from(keep, (i) => days[i]!),
+    values: Object.fromEntries(Object.entries(values).map(([v, c]) => [v, Float64Array.from(keep, (i) => c[i]!)])),
+  };
+}
+
+function reservoirMetadata(r: ReservoirSpec): MetadataRow {
+  return {
+    RES_NAME: r.name,
+    STATE: r.state,
+    LAT: r.lat,
+    LON: r.lon,
+    Shape_Area: r.fullAreaM2,
+    ELEV_M: r.elevM,
+    MAX_DEPTH_M: r.maxDepthM,
+    CAPACITY_M3: r.capacityM3,
+    qflag: r.capacityM3 < staticCapacityM3 ? 'S' : 'O', // static area, stage and depth, as the public FAQ describes
+  };
+}
+
+function stationMetadata(s: StationSpec): MetadataRow {
+  return {
+    STA_NAME: s.name,
+    STATION_TYPE: s.type,
+    STATUS: s.status,
+    LAT: s.lat,
+    LON: s.lon,
+    ELEV_M: s.elevM,
+    RES_NAME: s.reservoir,
+    qflag: 'O',
+  };
+}
