@@ -1,0 +1,59 @@
+// The server as one fetch-style handler: route, check the key, call the library, format, map errors.
+import type { EvapStore } from '../lib/store.js';
+import type { KeyRing } from './auth.js';
+import { createDocs } from './docs.js';
+import { errorResponse, HttpError } from './errors.js';
+import { compress } from './format.js';
+import { buildOpenApi } from './openapi.js';
+import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
+import { routes, type Route } from './routes.js';
+
+/** A fetch-style handler. */
+export type Handler = (request: Request) => Promise<Response>;
+
+export interface HandlerOptions {
+  store: EvapStore;
+  keys: KeyRing;
+  limits?: Partial<RequestLimits>; // defaults: defaultRequestLimits
+  logError?: (message: string) => void; // where unexpected errors go (default console.error)
+}
+
+/** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
+export function normalizePath(pathname: string): string {
+  const collapsed = pathname.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
+/** The handler serving every documented path of the store, /openapi.json and /docs. */
+export function createHandler(options: HandlerOptions): Handler {
+  const limits: RequestLimits = { ...defaultRequestLimits, ...options.limits };
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  const table = new Map<string, Map<string, Route>>();
+  for (const route of routes) {
+    if (!table.has(route.path)) table.set(route.path, new Map());
+    table.get(route.path)!.set(route.method, route);
+  }
+  const docs = createDocs(buildOpenApi(routes));
+
+  return async (request) => {
+    try {
+      const url = new URL(request.url);
+      const path = normalizePath(url.pathname);
+      const open = await docs(path, request.method);
+      if (open) return open;
+      const byMethod = table.get(path);
+      if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
+      const route = byMethod.get(request.method);
+      if (!route) {
+        const allowed = [...byMethod.keys()].join(', ');
+        throw new HttpError(405, `method ${request.method} is not allowed on ${path}; allowed: ${allowed}`, { allow: allowed });
+      }
+      options.keys.check(request);
+      const query = new QueryParams(url.searchParams, limits);
+      const response = await route.run({ store: options.store, query, request, limits });
+      return compress(request, response);
+    } catch (error) {
+      return errorResponse(error, logError);
+    }
+  };
+}

@@ -1,0 +1,78 @@
+// API keys: kept only as SHA-256 digests, checked in constant time; never logged or echoed.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { HttpError } from './errors.js';
+
+/** The header that carries the key, as on the public service. */
+export const keyHeader = 'api-key';
+
+/** The accepted keys, as SHA-256 digests. */
+export class KeyRing {
+  private readonly digests: Buffer[];
+
+  constructor(digests: readonly Buffer[]) {
+    this.digests = [...digests];
+  }
+
+  /** A ring accepting the given plain keys. */
+  static fromKeys(keys: readonly string[]): KeyRing {
+    return new KeyRing(keys.map(digestKey));
+  }
+
+  get size(): number {
+    return this.digests.length;
+  }
+
+  /** A copy of the digests (to merge rings). */
+  digestList(): Buffer[] {
+    return [...this.digests];
+  }
+
+  /** Whether a presented key matches one of the digests; compares against every digest, in constant time each. */
+  accepts(key: string | null): boolean {
+    if (key === null || key === '') return false;
+    const presented = digestKey(key);
+    let match = false;
+    for (const digest of this.digests) match = timingSafeEqual(presented, digest) || match;
+    return match;
+  }
+
+  /** Throws 401 unless the request carries an accepted key. */
+  check(request: Request): void {
+    const key = request.headers.get(keyHeader);
+    if (key === null || key === '') throw new HttpError(401, `missing API key: send it in the ${keyHeader} header`);
+    if (!this.accepts(key)) throw new HttpError(401, `invalid API key in the ${keyHeader} header`);
+  }
+}
+
+/** The SHA-256 digest of a key's UTF-8 bytes. */
+export function digestKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** A new random key: 32 bytes as 64 hex characters. */
+export function generateKey(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** Plain keys from a comma-separated list such as EVAP_API_KEYS (spaces trimmed, empties dropped). */
+export function parseKeyList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '');
+}
+
+/** Digests from a keys file: one hex SHA-256 per line, `#` starts a comment, blank lines ignored. */
+export function parseKeysFile(text: string, path = 'keys file'): Buffer[] {
+  const digests: Buffer[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (line === '') return;
+    if (!/^[0-9a-fA-F]{64}$/.test(line)) throw new Error(`${path}:${i + 1}: expected a hex SHA-256 digest (64 characters)`);
+    digests.push(Buffer.from(line.toLowerCase(), 'hex'));
+  });
+  return digests;
+}
+
+/** Reads a keys file (see parseKeysFile). */
+export async function readKeysFile(path: string): Promise<Buffer[]> {
+  return parseKeysFile(await readFile(path, 'utf8'), path);
+}

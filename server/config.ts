@@ -1,0 +1,78 @@
+// Settings of `npm start`: command-line flags over environment variables over defaults.
+import { parseArgs } from 'node:util';
+import { parseKeyList } from './auth.js';
+
+/** Everything main.ts needs to start a server. */
+export interface Config {
+  port: number;
+  host: string;
+  store: string | undefined; // undefined: the demo store in data/
+  keys: string[]; // plain keys from EVAP_API_KEYS
+  keysFile: string | undefined; // hex SHA-256 digests, one a line
+  maxUploadBytes: number;
+  maxNames: number;
+  maxVariables: number;
+  maxConcurrent: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+// flag name -> [environment variable, default, what it is]
+const numbers = {
+  'max-upload-bytes': ['EVAP_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 'request body limit (the four shapefile parts together)'],
+  'max-names': ['EVAP_MAX_NAMES', 500, 'names per RES_NAMES / STA_NAMES list'],
+  'max-variables': ['EVAP_MAX_VARIABLES', 100, 'entries per variables / datasets / also_return list'],
+  'max-concurrent': ['EVAP_MAX_CONCURRENT', 64, 'requests in flight before 503 with Retry-After'],
+  'headers-timeout-ms': ['EVAP_HEADERS_TIMEOUT_MS', 10_000, 'time allowed to send the request headers'],
+  'request-timeout-ms': ['EVAP_REQUEST_TIMEOUT_MS', 60_000, 'time allowed to send the whole request'],
+} as const;
+
+export const usage = `usage: npm start -- [options]   (or node dist/server/main.js [options])
+  --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)
+  --store DIR             store folder (env EVAP_STORE; default the demo store in data/)
+  --keys-file PATH        accepted keys as hex SHA-256 digests, one a line, # comments (env EVAP_KEYS_FILE)
+                          plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
+${Object.entries(numbers)
+  .map(([flag, [env, value, what]]) => `  --${flag} N`.padEnd(26) + `${what} (env ${env}; default ${value})`)
+  .join('\n')}`;
+
+/** Reads flags and environment; throws an Error with a message for the user on bad input. */
+export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      store: { type: 'string' },
+      'keys-file': { type: 'string' },
+      ...Object.fromEntries(Object.keys(numbers).map((flag) => [flag, { type: 'string' as const }])),
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const flags = values as Record<string, string | undefined>;
+  const number = (flag: keyof typeof numbers) => {
+    const [name, fallback] = numbers[flag];
+    return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], fallback);
+  };
+  return {
+    port: parseCount('--port / PORT', flags.port ?? env.PORT, 8080, 0, 65535),
+    host: flags.host ?? (env.HOST || '127.0.0.1'),
+    store: flags.store ?? (env.EVAP_STORE || undefined),
+    keys: parseKeyList(env.EVAP_API_KEYS),
+    keysFile: flags['keys-file'] ?? (env.EVAP_KEYS_FILE || undefined),
+    maxUploadBytes: number('max-upload-bytes'),
+    maxNames: number('max-names'),
+    maxVariables: number('max-variables'),
+    maxConcurrent: number('max-concurrent'),
+    headersTimeoutMs: number('headers-timeout-ms'),
+    requestTimeoutMs: number('request-timeout-ms'),
+  };
+}
+
+function parseCount(name: string, text: string | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(text)}`);
+  return value;
+}

@@ -1,0 +1,61 @@
+// The open pages: /openapi.json and /docs, an interactive Swagger UI served offline from the installed swagger-ui-dist.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { HttpError } from './errors.js';
+
+const assets: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Reservoir evaporation API</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+// no validator badge (it would call validator.swagger.io) and no ?url= override of the document
+const init = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  validatorUrl: null,
+  queryConfigEnabled: false,
+  deepLinking: true,
+  tryItOutEnabled: true,
+});
+`;
+
+const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
+
+/** Serves /docs, its assets and /openapi.json; undefined for every other path. */
+export function createDocs(openapi: object): (path: string, method: string) => Promise<Response | undefined> {
+  const openapiText = JSON.stringify(openapi);
+  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const cache = new Map<string, Promise<Buffer>>();
+  return async (path, method) => {
+    if (path !== '/openapi.json' && path !== '/docs' && !path.startsWith('/docs/')) return undefined;
+    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, `method ${method} is not allowed on ${path}; allowed: GET`, { allow: 'GET, HEAD' });
+    if (path === '/openapi.json') return new Response(openapiText, { headers: { 'content-type': 'application/json' } });
+    if (path === '/docs') return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } });
+    const name = path.slice('/docs/'.length);
+    if (name === 'init.js') return new Response(init, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+    const type = Object.hasOwn(assets, name) ? assets[name] : undefined; // a fixed list: no path from the request reaches the disk
+    if (type === undefined) throw new HttpError(404, `no such file: ${path}`);
+    if (!cache.has(name)) cache.set(name, readFile(join(dir, name)));
+    const bytes = await cache.get(name)!;
+    return new Response(new Uint8Array(bytes), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } });
+  };
+}

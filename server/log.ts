@@ -1,0 +1,64 @@
+// Log lines: one access line per request (no headers, so no keys) and error lines.
+
+/** Where log lines go. */
+export interface Logger {
+  info(line: string): void; // access lines and start-up lines
+  error(line: string): void; // internal errors, aborted streams
+}
+
+/** Access lines to stdout, errors to stderr. */
+export const consoleLogger: Logger = {
+  info: (line) => process.stdout.write(`${line}\n`),
+  error: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** A logger that drops everything (tests that do not look at logs). */
+export const silentLogger: Logger = { info: () => {}, error: () => {} };
+
+/** What one access line records. */
+export interface AccessEntry {
+  method: string;
+  target: string; // the request target as received: path and query
+  status: number;
+  ms: number;
+  bytes: number; // body bytes written (after compression)
+  aborted: boolean; // the response did not finish (client went away, or a stream failed mid-way)
+}
+
+/** `<ISO time> <method> <path?query> <status> <ms>ms <bytes>B [aborted]`, with secret-looking query values redacted. */
+export function formatAccess(entry: AccessEntry, now = new Date()): string {
+  const parts = [now.toISOString(), clean(entry.method, 16), redactTarget(entry.target), String(entry.status), `${entry.ms.toFixed(1)}ms`, `${entry.bytes}B`];
+  if (entry.aborted) parts.push('aborted');
+  return parts.join(' ');
+}
+
+// Keys belong in the api-key header, but a client may put one in the query by mistake: never write such values.
+const secretName = /key|token|secret|password|auth/i;
+
+/** The request target with the values of key-like query parameters replaced by `***`, clipped to 2000 characters. */
+export function redactTarget(target: string): string {
+  const q = target.indexOf('?');
+  if (q < 0) return clean(target, 2000);
+  const query = target
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // keep the raw name
+      }
+      return eq >= 0 && secretName.test(decoded) ? `${name}=***` : pair;
+    })
+    .join('&');
+  return clean(`${target.slice(0, q)}?${query}`, 2000);
+}
+
+// one line per request: no spaces or control characters from the client can break the line's fields
+function clean(text: string, max: number): string {
+  const safe = text.replace(/[\s\p{C}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return safe.length > max ? `${safe.slice(0, max)}...` : safe;
+}

@@ -1,0 +1,106 @@
+// node:http <-> Request/Response (in the style of honojs/node-server), with a bound on concurrent requests and clean shutdown.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Handler } from './app.js';
+import { formatAccess, type Logger } from './log.js';
+
+export interface ServeOptions {
+  port: number; // 0 picks a free port
+  host: string;
+  maxConcurrent: number; // requests in flight (streams included) before new ones get 503 with Retry-After
+  headersTimeoutMs: number; // time to receive the request headers
+  requestTimeoutMs: number; // time to receive the whole request, body included
+  logger: Logger;
+}
+
+/** A listening server: its base URL and a close() that finishes in-flight requests first. */
+export interface Serving {
+  server: Server;
+  url: string;
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Starts a node:http server answering with the handler. */
+export async function serve(handler: Handler, options: ServeOptions): Promise<Serving> {
+  let active = 0;
+  let closing = false;
+  const { logger } = options;
+
+  const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const started = performance.now();
+    let bytes = 0;
+    outgoing.once('close', () => {
+      active--;
+      const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
+      logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
+    });
+    if (++active > options.maxConcurrent) {
+      return send(outgoing, incoming, json(503, `server busy: more than ${options.maxConcurrent} requests in flight; retry later`, { 'retry-after': '1' }), true);
+    }
+    let response: Response;
+    try {
+      response = await handler(toRequest(incoming));
+    } catch (error) {
+      logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
+      response = json(400, 'malformed request');
+    }
+    await send(outgoing, incoming, response, closing, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
+      // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
+      if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
+      outgoing.destroy();
+    });
+  };
+
+  const server = createServer({ headersTimeout: options.headersTimeoutMs, requestTimeout: options.requestTimeoutMs }, (req, res) => void listener(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host; // as configured, with the actual port
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: (graceMs = 30_000) => {
+      closing = true;
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      return done.finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+// The request target as it came (`//info/...` stays a path, never a host); the handler reads only path, query and headers.
+function toRequest(incoming: IncomingMessage): Request {
+  const target = incoming.url ?? '/';
+  const url = target.startsWith('/') ? `http://localhost${target}` : new URL(target).href;
+  const headers = new Headers();
+  for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
+  const method = incoming.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const body = hasBody ? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>) : null;
+  return new Request(url, { method, headers, body, ...(hasBody ? { duplex: 'half' } : {}) } as RequestInit);
+}
+
+async function send(outgoing: ServerResponse, incoming: IncomingMessage, response: Response, close: boolean, count?: (n: number) => void): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  // an unread request body (an early 401/413/503) is not drained: the connection closes after the answer
+  if (close || (!incoming.complete && incoming.method !== 'GET' && incoming.method !== 'HEAD')) headers.connection = 'close';
+  outgoing.writeHead(response.status, headers);
+  if (!response.body || incoming.method === 'HEAD') {
+    await response.body?.cancel();
+    outgoing.end();
+    return;
+  }
+  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  if (count) body.on('data', (chunk: Uint8Array) => count(chunk.byteLength));
+  await pipeline(body, outgoing);
+}
+
+function json(status: number, detail: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ detail }), { status, headers: { 'content-type': 'application/json', ...headers } });
+}

@@ -1,0 +1,184 @@
+// The documented paths: each maps its parameters onto one library call and formats the answer.
+import { datasetNames, defaults, reservoirAttributes, stationAttributes, stationVariableNames, unitSystems, type UnitSystem } from '../lib/catalogue.js';
+import type { EvapStore } from '../lib/store.js';
+import type { WireRecord } from '../lib/types.js';
+import { listResponse, streamResponse } from './format.js';
+import { readShapefileParts, type OutputFormat, type QueryParams, type RequestLimits } from './params.js';
+
+/** A query parameter as /openapi.json describes it (defaults and allowed values come from the catalogue). */
+export interface ParameterSpec {
+  name: string;
+  description: string;
+  default?: string;
+  enum?: readonly string[];
+}
+
+/** What a route handler gets. */
+export interface RouteContext {
+  store: EvapStore;
+  query: QueryParams;
+  request: Request;
+  limits: RequestLimits;
+}
+
+/** One documented path. */
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  tag: 'Info' | 'Metadata' | 'Timeseries';
+  summary: string;
+  parameters: readonly ParameterSpec[];
+  upload?: boolean; // accepts the four optional shapefile parts as multipart/form-data
+  run(context: RouteContext): Promise<Response> | Response;
+}
+
+const list = (values: readonly string[]) => values.join(', ');
+const outputFormat: ParameterSpec = { name: 'output_format', description: 'Response format (json or csv)', default: 'json', enum: ['json', 'csv'] };
+const units: ParameterSpec = { name: 'units', description: 'Units for returned data (english or metric)', default: defaults.units, enum: unitSystems };
+const startDate: ParameterSpec = { name: 'start_date', description: 'Start date (yyyy-mm-dd), inclusive', default: defaults.start_date };
+const endDate: ParameterSpec = { name: 'end_date', description: 'End date (yyyy-mm-dd), inclusive', default: defaults.end_date };
+const date: ParameterSpec = { name: 'date', description: 'Date (yyyy-mm-dd)', default: defaults.date };
+const resNames: ParameterSpec = { name: 'RES_NAMES', description: 'One or more reservoir names (comma-separated); see /info/list_RES_NAMES', default: list(defaults.RES_NAMES) };
+const datasets: ParameterSpec = { name: 'datasets', description: `One or more datasets (comma-separated): ${list(datasetNames)}`, default: list(defaults.datasets) };
+const resVariables: ParameterSpec = { name: 'variables', description: 'One or more variables (comma-separated) of the chosen datasets; see /info/list_variables', default: list(defaults.variables) };
+const staVariables: ParameterSpec = { name: 'variables', description: 'One or more station variables (comma-separated); see /info/list_stations_variables', default: list(stationVariableNames) };
+const resAlso: ParameterSpec = { name: 'also_return', description: `Metadata attributes added to every record (comma-separated), e.g. ${list(reservoirAttributes.slice(1))}` };
+const staAlso: ParameterSpec = { name: 'also_return', description: `Metadata attributes added to every record (comma-separated), e.g. ${list(stationAttributes.slice(1))}` };
+const staNames = (fallback: readonly string[]): ParameterSpec => ({ name: 'STA_NAMES', description: 'One or more station names (comma-separated); see /info/list_STA_NAMES', default: list(fallback) });
+const staNamesOrAll: ParameterSpec = { name: 'STA_NAMES', description: 'One or more station names (comma-separated), or ALL_STATIONS', default: defaults.ALL_STATIONS };
+const dataset: ParameterSpec = { name: 'dataset', description: `Dataset name (${list(datasetNames)})`, default: defaults.dataset, enum: datasetNames };
+const variable: ParameterSpec = { name: 'variable', description: 'Variable name (see /info/list_variables)', default: defaults.variable };
+
+const units_ = (q: QueryParams) => q.one('units') as UnitSystem | undefined; // validated by the library
+
+// Records of one kind have the same keys; the CSV header is the first record's keys (or the fallback when empty).
+function columnsOf(records: readonly WireRecord[], fallback: readonly string[]): string[] {
+  return records.length > 0 ? Object.keys(records[0]!) : [...fallback];
+}
+
+// `{"RES_NAMES": [...]}` as the public service answers; as CSV one column named like the metadata's name column.
+const names = (key: 'RES_NAME' | 'STA_NAME', values: string[], format: OutputFormat) =>
+  listResponse(format, { [`${key}S`]: values }, values.map((v) => ({ [key]: v })), [key]);
+const variableColumns = ['api_name', 'description', 'dataset', 'units_metric', 'units_english'];
+const dateColumns = ['start_date', 'end_date'];
+
+/** Every documented path of the public service, in the order its documentation lists them. */
+export const routes: readonly Route[] = [
+  {
+    method: 'GET', path: '/timeseries/daily/reservoirs/daterange', tag: 'Timeseries', summary: 'Reservoir timeseries over a date range',
+    parameters: [resNames, datasets, resVariables, units, startDate, endDate, resAlso, outputFormat],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const stream = store.streamReservoirTimeseries({ names: q.list('RES_NAMES'), datasets: q.list('datasets'), variables: q.list('variables'), units: units_(q), start: q.one('start_date'), end: q.one('end_date'), alsoReturn: q.list('also_return') });
+      return streamResponse(format, stream);
+    },
+  },
+  {
+    method: 'GET', path: '/timeseries/daily/reservoirs/date', tag: 'Timeseries', summary: 'Every reservoir on one date',
+    parameters: [datasets, resVariables, units, date, resAlso, outputFormat],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const stream = store.streamReservoirTimeseriesOnDate({ datasets: q.list('datasets'), variables: q.list('variables'), units: units_(q), date: q.one('date'), alsoReturn: q.list('also_return') });
+      return streamResponse(format, stream);
+    },
+  },
+  {
+    method: 'GET', path: '/timeseries/stations/daterange', tag: 'Timeseries', summary: 'Station timeseries over a date range',
+    parameters: [staNames(defaults.STA_NAMES), staVariables, units, startDate, endDate, staAlso, outputFormat],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const stream = store.streamStationTimeseries({ names: q.list('STA_NAMES'), variables: q.list('variables'), units: units_(q), start: q.one('start_date'), end: q.one('end_date'), alsoReturn: q.list('also_return') });
+      return streamResponse(format, stream);
+    },
+  },
+  {
+    method: 'GET', path: '/timeseries/stations/date', tag: 'Timeseries', summary: 'Every station on one date',
+    parameters: [staVariables, units, date, staAlso, outputFormat],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const stream = store.streamStationTimeseriesOnDate({ variables: q.list('variables'), units: units_(q), date: q.one('date'), alsoReturn: q.list('also_return') });
+      return streamResponse(format, stream);
+    },
+  },
+  {
+    method: 'GET', path: '/info/list_datasets', tag: 'Info', summary: 'The datasets (a JSON list of names)',
+    parameters: [outputFormat],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const names = store.listDatasets();
+      return listResponse(format, names, names.map((d) => ({ dataset: d })), ['dataset']);
+    },
+  },
+  {
+    method: 'GET', path: '/info/list_variables', tag: 'Info', summary: 'The variables of a dataset',
+    parameters: [outputFormat, dataset],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const records = store.listVariables(q.one('dataset')) as unknown as WireRecord[];
+      return listResponse(format, records, records, variableColumns);
+    },
+  },
+  {
+    method: 'GET', path: '/info/list_dates', tag: 'Info', summary: 'The first and last date of a dataset variable',
+    parameters: [outputFormat, dataset, variable],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const records = store.listDates(q.one('dataset'), q.one('variable')) as unknown as WireRecord[];
+      return listResponse(format, records, records, dateColumns);
+    },
+  },
+  {
+    method: 'POST', path: '/info/list_RES_NAMES', tag: 'Info', summary: 'Reservoir names, optionally only those inside an uploaded shapefile',
+    parameters: [outputFormat], upload: true,
+    run: async (context) => {
+      const format = context.query.format();
+      const parts = await readShapefileParts(context.request, context.limits);
+      return names('RES_NAME', await context.store.listReservoirNames(parts), format);
+    },
+  },
+  {
+    method: 'POST', path: '/info/list_STA_NAMES', tag: 'Info', summary: 'Station names, optionally only those inside an uploaded shapefile',
+    parameters: [outputFormat], upload: true,
+    run: async (context) => {
+      const format = context.query.format();
+      const parts = await readShapefileParts(context.request, context.limits);
+      return names('STA_NAME', await context.store.listStationNames(parts), format);
+    },
+  },
+  {
+    method: 'GET', path: '/info/list_stations_variables', tag: 'Info', summary: 'The variables that stations hold',
+    parameters: [outputFormat, staNamesOrAll],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const records = store.listStationVariables(q.list('STA_NAMES')) as unknown as WireRecord[];
+      return listResponse(format, records, records, variableColumns);
+    },
+  },
+  {
+    method: 'GET', path: '/info/list_stations_dates', tag: 'Info', summary: 'The first and last date with station data',
+    parameters: [outputFormat, staNamesOrAll],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const records = store.listStationDates(q.list('STA_NAMES')) as unknown as WireRecord[];
+      return listResponse(format, records, records, dateColumns);
+    },
+  },
+  {
+    method: 'GET', path: '/metadata/reservoirs', tag: 'Metadata', summary: 'Reservoir metadata',
+    parameters: [outputFormat, resNames],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const records = store.reservoirMetadata(q.list('RES_NAMES'));
+      return listResponse(format, records, records, columnsOf(records, ['RES_NAME']));
+    },
+  },
+  {
+    method: 'GET', path: '/metadata/stations', tag: 'Metadata', summary: 'Station metadata',
+    parameters: [outputFormat, staNames(defaults.STA_NAMES_METADATA)],
+    run: ({ store, query: q }) => {
+      const format = q.format();
+      const records = store.stationMetadata(q.list('STA_NAMES'));
+      return listResponse(format, records, records, columnsOf(records, ['STA_NAME']));
+    },
+  },
+];
