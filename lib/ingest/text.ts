@@ -1,0 +1,151 @@
+// Input files as streams of text: sources, decoding, CSV rows and JSON objects with the line each starts on.
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+
+/** One input of an ingest: a name for messages and a way to read its bytes (opened afresh on each call). */
+export interface IngestSource {
+  name: string; // shown with every problem, usually the file path
+  open(): AsyncIterable<Uint8Array | string>;
+}
+
+/** A source over text already in memory. */
+export function textSource(name: string, text: string): IngestSource {
+  return {
+    name,
+    async *open() {
+      yield text;
+    },
+  };
+}
+
+/** A malformed file: not CSV or JSON that can be read on, at a line. */
+export class SyntaxProblem extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SyntaxProblem';
+  }
+}
+
+/** Decodes UTF-8 chunks into text chunks (a chunk boundary may split a character). */
+export async function* decodeChunks(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    if (text.length > 0) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest.length > 0) yield rest;
+}
+
+/** The first character that is not white space (or a byte order mark), or '' for an empty file. */
+export async function firstCharacter(source: IngestSource): Promise<string> {
+  for await (const chunk of decodeChunks(source.open())) {
+    const match = /[^\s\uFEFF]/.exec(chunk);
+    if (match) return match[0];
+  }
+  return '';
+}
+
+/** Rows of a CSV file as arrays of fields, each with its line number (1 is the header). */
+export async function* csvRows(chunks: AsyncIterable<string>): AsyncGenerator<{ fields: string[]; line: number }> {
+  const source = Readable.from(chunks);
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+  source.on('error', (error) => parser.destroy(error));
+  source.pipe(parser);
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      yield { fields: record, line: info.lines };
+    }
+  } catch (error) {
+    const e = error as Error & { lines?: number };
+    throw new SyntaxProblem(e.lines ?? 0, `malformed CSV: ${e.message}`);
+  } finally {
+    source.destroy();
+  }
+}
+
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const QUOTE = 34;
+const BACKSLASH = 92;
+const NEWLINE = 10;
+const COMMA = 44;
+
+/**
+ * The objects of a JSON array (or of a sequence of objects, as in NDJSON), parsed one at a time so that a
+ * large file is never one string in memory; each comes with the line it starts on.
+ */
+export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerator<{ value: Record<string, unknown>; line: number }> {
+  let mode: 'start' | 'array' | 'sequence' | 'done' = 'start';
+  let depth = 0; // nesting inside the current element
+  let inString = false;
+  let escaped = false;
+  let line = 1;
+  let startLine = 0;
+  let parts: string[] = [];
+  let expectValue = true; // in an array: after '[' or ',' an element may come
+  for await (const chunk of chunks) {
+    let from = depth > 0 ? 0 : -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c === NEWLINE) line++;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+        continue;
+      }
+      if (depth > 0) {
+        if (c === QUOTE) inString = true;
+        else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+        else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+          if (--depth === 0) {
+            parts.push(chunk.slice(from, i + 1));
+            yield { value: parseElement(parts.join(''), startLine), line: startLine };
+            parts = [];
+            from = -1;
+            expectValue = false;
+          }
+        }
+        continue;
+      }
+      if (c === 32 || c === 9 || c === 13 || c === NEWLINE || c === 0xfeff) continue;
+      if (mode === 'start' && c === OPEN_BRACKET) {
+        mode = 'array';
+        continue;
+      }
+      if (mode === 'start') mode = 'sequence';
+      if (mode === 'array' && c === CLOSE_BRACKET && (expectValue === false || parts.length === 0)) {
+        mode = 'done';
+        continue;
+      }
+      if (mode === 'array' && c === COMMA && !expectValue) {
+        expectValue = true;
+        continue;
+      }
+      if (c === OPEN_BRACE && mode !== 'done' && (mode === 'sequence' || expectValue)) {
+        depth = 1;
+        from = i;
+        startLine = line;
+        continue;
+      }
+      throw new SyntaxProblem(line, `malformed JSON: unexpected ${JSON.stringify(chunk[i])}; expected an array of objects`);
+    }
+    if (depth > 0) parts.push(chunk.slice(from));
+  }
+  if (depth > 0 || inString) throw new SyntaxProblem(startLine, 'malformed JSON: the file ends inside an object');
+  if (mode === 'array') throw new SyntaxProblem(line, 'malformed JSON: the array is not closed');
+}
+
+function parseElement(text: string, line: number): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new SyntaxProblem(line, `malformed JSON: ${(error as Error).message}`);
+  }
+}
