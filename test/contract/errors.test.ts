@@ -1,0 +1,106 @@
+// Every error status over real HTTP, with its FastAPI-shaped body that names the bad value and what is allowed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../server/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ limits: { maxNames: 5, maxUploadBytes: 64 * 1024 } });
+});
+afterAll(() => server.close());
+
+async function detail(response: Response, status: number): Promise<unknown> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  const body = (await response.json()) as { detail: unknown };
+  expect(Object.keys(body)).toEqual(['detail']);
+  return body.detail;
+}
+
+describe('401', () => {
+  const path = '/info/list_datasets';
+  it('rejects a missing key', async () => {
+    expect(await detail(await fetch(`${server.url}${path}`), 401)).toMatch(/missing API key.*api-key/);
+  });
+  it('rejects an empty, wrong or differently-cased key', async () => {
+    for (const key of ['', 'wrong', server.key.toUpperCase(), `${server.key} `.trim() + 'x', server.key.slice(1)]) {
+      expect(await detail(await server.get(path, { headers: { 'api-key': key } }), 401)).toMatch(/API key/);
+    }
+  });
+  it('rejects every data path without a key, and opens /docs and /openapi.json', async () => {
+    const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const [path, methods] of Object.entries(spec.paths)) {
+      for (const method of Object.keys(methods)) {
+        expect((await fetch(`${server.url}${path}`, { method: method.toUpperCase() })).status, `${method} ${path}`).toBe(401);
+      }
+    }
+    expect((await fetch(`${server.url}/docs`)).status).toBe(200);
+  });
+  it('never writes a key to the log', async () => {
+    await server.get('/info/list_datasets?api-key=' + server.key);
+    await server.get('/info/list_datasets', { headers: { 'api-key': 'another-secret-value' } });
+    const log = server.logs.join('\n');
+    expect(log).toContain('GET /info/list_datasets');
+    expect(log).not.toContain(server.key);
+    expect(log).not.toContain('another-secret-value');
+  });
+});
+
+describe('404', () => {
+  it('names the unknown reservoirs and stations', async () => {
+    const d = await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE,NO%20SUCH%20LAKE,ATLANTIS'), 404);
+    expect(d).toMatch(/NO SUCH LAKE/);
+    expect(d).toMatch(/ATLANTIS/);
+    expect(d).not.toMatch(/LAKE ALICE/);
+    expect(await detail(await server.get('/metadata/stations?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
+    expect(await detail(await server.get('/info/list_stations_dates?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
+  });
+  it('answers an unknown path', async () => {
+    expect(await detail(await server.get('/timeseries/daily/lakes'), 404)).toMatch(/no such path: \/timeseries\/daily\/lakes/);
+    expect(await detail(await fetch(`${server.url}/nothing`), 404)).toMatch(/\/docs/);
+  });
+});
+
+describe('405', () => {
+  it('answers a wrong method with Allow', async () => {
+    const get = await server.get('/info/list_RES_NAMES');
+    expect(await detail(get, 405)).toMatch(/GET.*allowed: POST/);
+    expect(get.headers.get('allow')).toBe('POST');
+    const post = await server.get('/metadata/reservoirs', { method: 'POST' });
+    expect(await detail(post, 405)).toMatch(/allowed: GET/);
+    expect((await server.get('/timeseries/stations/date', { method: 'DELETE' })).status).toBe(405);
+  });
+});
+
+describe('422', () => {
+  const cases: [string, string, RegExp][] = [
+    ['/timeseries/daily/reservoirs/daterange?start_date=2020-13-01', 'start_date', /2020-13-01/],
+    ['/timeseries/daily/reservoirs/daterange?start_date=2020-02-01&end_date=2020-01-01', 'end_date', /2020-01-01/],
+    ['/timeseries/daily/reservoirs/date?date=yesterday', 'date', /yesterday/],
+    ['/timeseries/daily/reservoirs/daterange?units=imperial', 'units', /imperial.*|metric, english/],
+    ['/timeseries/daily/reservoirs/daterange?datasets=weather', 'datasets', /weather.*rtma/],
+    ['/timeseries/daily/reservoirs/daterange?datasets=rtma&variables=NetE', 'variables', /NetE.*nete-volume-calcs/],
+    ['/timeseries/stations/daterange?variables=NetE', 'variables', /NetE/],
+    ['/timeseries/daily/reservoirs/daterange?also_return=password', 'also_return', /password.*qflag/],
+    ['/info/list_datasets?output_format=xml', 'output_format', /json, csv.*xml/],
+    ['/info/list_variables?dataset=weather', 'dataset', /weather/],
+    ['/info/list_dates?dataset=rtma&variable=NetE', 'variable', /NetE/],
+    ['/metadata/reservoirs?RES_NAMES=', 'RES_NAMES', /empty/],
+    ['/metadata/reservoirs?RES_NAMES=A,B,C,D,E,F', 'RES_NAMES', /6 values; at most 5/],
+  ];
+  it.each(cases)('%s', async (path, parameter, message) => {
+    const d = (await detail(await server.get(path), 422)) as { loc: string[]; msg: string; type: string }[];
+    expect(d).toHaveLength(1);
+    expect(d[0]!.loc).toEqual(['query', parameter]);
+    expect(d[0]!.msg).toMatch(message);
+    expect(typeof d[0]!.type).toBe('string');
+  });
+});
+
+describe('413', () => {
+  it('refuses an upload over the limit', async () => {
+    const form = new FormData();
+    form.append('shapefile_shp', new Blob([new Uint8Array(100 * 1024)]), 'big.shp');
+    const d = await detail(await server.get('/info/list_RES_NAMES', { method: 'POST', body: form }), 413);
+    expect(d).toMatch(/65536 bytes/);
+  });
+});

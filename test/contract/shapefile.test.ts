@@ -1,0 +1,83 @@
+// Multipart uploads to /info/list_RES_NAMES and /info/list_STA_NAMES over real HTTP, with shapefiles that ogr2ogr wrote.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../server/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const dir = new URL('../fixtures/shapefiles/', import.meta.url);
+const parts = ['shp', 'dbf', 'prj', 'shx'] as const;
+
+function form(name: string, only: readonly (typeof parts)[number][] = parts): FormData {
+  const body = new FormData();
+  for (const ext of only) body.append(`shapefile_${ext}`, new Blob([readFileSync(new URL(`${name}/${name}.${ext}`, dir))]), `${name}.${ext}`);
+  return body;
+}
+
+const post = (path: string, body?: FormData) => server.get(path, { method: 'POST', ...(body ? { body } : {}) });
+
+describe('POST /info/list_RES_NAMES', () => {
+  it('answers the same to a multipart body without files as to no body', async () => {
+    const bare = await (await post('/info/list_RES_NAMES')).json();
+    const empty = new FormData();
+    empty.append('comment', 'no files here');
+    const multipart = await post('/info/list_RES_NAMES', empty);
+    expect(multipart.status).toBe(200);
+    expect(await multipart.json()).toEqual(bare);
+  });
+
+  it.each(['colorado_wgs84', 'colorado_albers', 'colorado_utm13n'])('keeps only the reservoirs inside %s', async (name) => {
+    const response = await post('/info/list_RES_NAMES', form(name));
+    expect(response.status).toBe(200);
+    const { RES_NAMES } = (await response.json()) as { RES_NAMES: string[] };
+    // listed by hand from the demo coordinates (test/lib/spatial.test.ts): Colorado's reservoirs, none elsewhere
+    expect(RES_NAMES).toEqual(expect.arrayContaining(['LAKE ESTES', 'RUEDI RESERVOIR', 'BLUE MESA RESERVOIR']));
+    for (const outside of ['LAKE ALICE', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']) expect(RES_NAMES).not.toContain(outside);
+    const lat = (await (await server.get(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(RES_NAMES.join(','))}`)).json()) as { LAT: number; LON: number }[];
+    for (const r of lat) {
+      expect(r.LAT).toBeGreaterThanOrEqual(36.99);
+      expect(r.LAT).toBeLessThanOrEqual(41.01);
+      expect(r.LON).toBeGreaterThanOrEqual(-109.06);
+      expect(r.LON).toBeLessThanOrEqual(-102.04);
+    }
+    expect(RES_NAMES).toEqual(await server.store.listReservoirNames({ ...Object.fromEntries(parts.map((ext) => [ext, readFileSync(new URL(`${name}/${name}.${ext}`, dir))])) }));
+  });
+
+  it('answers CSV with one RES_NAME column', async () => {
+    const text = await (await post('/info/list_RES_NAMES?output_format=csv', form('colorado_wgs84'))).text();
+    expect(text.split('\n')[0]).toBe('RES_NAME');
+    expect(text).toContain('\nLAKE ESTES\n');
+  });
+
+  it('names the missing part in a 422', async () => {
+    const response = await post('/info/list_RES_NAMES', form('colorado_wgs84', ['dbf', 'prj']));
+    expect(response.status).toBe(422);
+    const { detail } = (await response.json()) as { detail: { loc: string[] }[] };
+    expect(detail[0]!.loc).toEqual(['body', 'shapefile_shp']);
+  });
+
+  it('refuses a text field in place of a file', async () => {
+    const body = new FormData();
+    body.append('shapefile_shp', 'not a file');
+    const response = await post('/info/list_RES_NAMES', body);
+    expect(response.status).toBe(422);
+  });
+
+  it('refuses a body that is not multipart', async () => {
+    const response = await server.get('/info/list_RES_NAMES', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(await response.json())).toMatch(/multipart\/form-data/);
+  });
+});
+
+describe('POST /info/list_STA_NAMES', () => {
+  it('keeps only the stations inside the polygon', async () => {
+    const { STA_NAMES } = (await (await post('/info/list_STA_NAMES', form('colorado_wgs84'))).json()) as { STA_NAMES: string[] };
+    expect(STA_NAMES).toEqual(expect.arrayContaining(['RUEDI DAM_STATION', 'BLUE MESA_STATION']));
+    expect(STA_NAMES).not.toContain('LAKE MEAD_STATION');
+  });
+});
