@@ -46,3 +46,21 @@ export async function writeTinyStore(dir: string, rowGroupSize = 3): Promise<voi
   await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 4), values: { ATemp: Float64Array.from([0, 1, 2, 3]) } });
   await writer.commit();
 }
+
+/** A project server on a loopback port serving `store` with one key; closed after the test file. */
+export async function startLoopbackServer(store: import('../lib/store.js').EvapStore, key = 'test-key'): Promise<{ url: string; key: string; close: () => Promise<void> }> {
+  const { createHandler } = await import('../server/app.js');
+  const { KeyRing } = await import('../server/auth.js');
+  const { serve } = await import('../server/node.js');
+  const { silentLogger } = await import('../server/log.js');
+  const handler = createHandler({ store, keys: KeyRing.fromKeys([key]), logError: () => {} });
+  const serving = await serve(handler, { port: 0, host: '127.0.0.1', maxConcurrent: 64, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, logger: silentLogger });
+  afterAll(() => serving.close(100));
+  return { url: serving.url, key, close: () => serving.close(100) };
+}
+
+/** A small generated store: 4 reservoirs and 3 stations over 2020-12-25..2021-01-05 (two years of partitions). */
+export async function writeSmallStore(dir: string): Promise<void> {
+  const { generateStore } = await import('../lib/generate.js');
+  await generateStore(dir, { reservoirs: 4, stations: 3, start: '2020-12-25', end: '2021-01-05', seed: 7 });
+}
