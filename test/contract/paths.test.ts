@@ -83,7 +83,7 @@ describe.each(cases)('$method $path', (c) => {
   });
 
   it.each(systems)('answers CSV that parses back to the JSON records (%s)', async (units) => {
-    const params = c.units ? { units } : {};
+    const params: Record<string, string> = c.units ? { units } : {};
     const [asJson, asCsv] = await Promise.all([request(c, { ...params, output_format: 'json' }), request(c, { ...params, output_format: 'csv' })]);
     expect(asCsv.status).toBe(200);
     expect(asCsv.headers.get('content-type')).toBe(csv);

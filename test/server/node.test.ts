@@ -1,0 +1,191 @@
+// The node:http adapter on real sockets: npm start's output and signals, early 413, mid-stream failures, the 503 bound, gzip.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EvapStore } from '../../lib/store.js';
+import { createHandler } from '../../server/app.js';
+import { KeyRing } from '../../server/auth.js';
+import { tempDir } from '../helpers.js';
+import { demoStore, startTestServer } from './harness.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string; // stdout and stderr so far
+  exited: Promise<number | null>;
+}
+
+// Runs server/main.ts as npm start would (through tsx, no build), on a free port.
+async function startMain(env: Record<string, string>, args: string[] = []): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line: ${text}`)), 30_000);
+    const check = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', () => reject(new Error(`exited: ${text}`)));
+  });
+  afterAll(() => void child.kill('SIGKILL'));
+  return { child, url, output: () => text, exited };
+}
+
+describe('npm start (server/main.ts)', () => {
+  it('makes and prints one key when none is configured, never logs it, and exits 0 on SIGTERM', async () => {
+    const main = await startMain({});
+    const lines = main.output().split('\n').filter((l) => l.startsWith('api-key: '));
+    expect(lines).toHaveLength(1);
+    const key = lines[0]!.slice('api-key: '.length);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(main.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': key } })).status).toBe(200);
+    expect((await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': `${key}x` } })).status).toBe(401);
+    // a long streamed answer in flight when SIGTERM comes is finished, then the process exits 0
+    const inFlight = fetch(`${main.url}/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD,LAKE%20POWELL&start_date=2019-01-01&end_date=2021-12-31`, { headers: { 'api-key': key } });
+    const response = await inFlight;
+    main.child.kill('SIGTERM');
+    const records = (await response.json()) as unknown[];
+    expect(records).toHaveLength(2 * 1096);
+    expect(await main.exited).toBe(0);
+    const output = main.output();
+    expect(output.split(key).length - 1).toBe(1); // only on the api-key line
+    expect(output).toMatch(/GET \/info\/list_datasets 200 [\d.]+ms \d+B/);
+  });
+
+  it('accepts the keys of EVAP_API_KEYS and of a keys file of SHA-256 digests, and prints none', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'keys.txt');
+    const hashed = 'file-key-1';
+    await writeFile(file, `# operators\n${createHash('sha256').update(hashed).digest('hex')}\n\n`);
+    const main = await startMain({ EVAP_API_KEYS: 'env-key-1, env-key-2' }, ['--keys-file', file]);
+    for (const key of ['env-key-1', 'env-key-2', hashed]) {
+      expect((await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': key } })).status).toBe(200);
+    }
+    expect((await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': 'ENV-KEY-1' } })).status).toBe(401);
+    expect(main.output()).not.toMatch(/api-key:|env-key|file-key/);
+    main.child.kill('SIGINT');
+    expect(await main.exited).toBe(0);
+  });
+
+  it('refuses a bad flag with the usage', async () => {
+    await expect(startMain({}, ['--max-names', 'lots'])).rejects.toThrow(/--max-names.*integer[\s\S]*usage/);
+  });
+});
+
+// A raw HTTP exchange, to control the body and read the bytes on the wire.
+function raw(url: string, options: { method?: string; path: string; headers?: Record<string, string | number>; body?: Buffer }): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}${options.path}`, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (options.body) req.write(options.body);
+    req.end();
+  });
+}
+
+describe('serve', () => {
+  it('answers 413 from Content-Length before the body is sent, and closes the connection', async () => {
+    const server = await startTestServer({ limits: { maxUploadBytes: 1024 } });
+    const { port, hostname } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    socket.write(`POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: ${200 * 1024 * 1024}\r\n\r\n--x`);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    await new Promise((resolve) => socket.on('close', resolve)); // the server closes it: the 200 MB are never read
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toMatch(/connection: close/i);
+    expect(text).toContain('"detail":"the request body exceeds the limit of 1024 bytes');
+    await server.close();
+  });
+
+  it('answers 413 to a chunked upload once it passes the limit', async () => {
+    const server = await startTestServer({ limits: { maxUploadBytes: 1024 } });
+    const answer = await raw(server.url, { method: 'POST', path: '/info/list_STA_NAMES', headers: { 'api-key': server.key, 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked' }, body: Buffer.alloc(4096, 1) });
+    expect(answer.status).toBe(413);
+    await server.close();
+  });
+
+  it('gzips when asked and collapses repeated slashes', async () => {
+    const server = await startTestServer();
+    const path = '//timeseries/daily/reservoirs/daterange/?RES_NAMES=LAKE%20ALICE&start_date=2020-01-01&end_date=2020-03-31';
+    const zipped = await raw(server.url, { path, headers: { 'api-key': server.key, 'accept-encoding': 'gzip' } });
+    const plain = await raw(server.url, { path, headers: { 'api-key': server.key, 'accept-encoding': 'gzip;q=0, identity' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 3);
+    expect(gunzipSync(zipped.body).toString()).toBe(plain.body.toString());
+    expect(JSON.parse(plain.body.toString())).toHaveLength(91);
+    await server.close();
+  });
+
+  it('aborts the connection and logs when a stream fails mid-way', async () => {
+    const real = await demoStore();
+    const failing = Object.create(real) as EvapStore;
+    failing.streamReservoirTimeseries = (query) => {
+      const stream = real.streamReservoirTimeseries(query);
+      return {
+        columns: stream.columns,
+        batches: (async function* () {
+          for await (const batch of stream.batches) yield batch;
+          throw new Error('disk went away');
+        })(),
+      };
+    };
+    const server = await startTestServer({ store: failing });
+    const response = await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE', { headers: { 'accept-encoding': 'identity' } });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.logs.join('\n')).toMatch(/response aborted: GET \/timeseries\/daily\/reservoirs\/daterange: Error: disk went away/);
+    expect(server.logs.join('\n')).toMatch(/ 200 [\d.]+ms \d+B aborted/);
+    await server.close();
+  });
+
+  it('answers 503 with Retry-After beyond the concurrency bound', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const store = await demoStore();
+    const inner = createHandler({ store, keys: KeyRing.fromKeys(['k']) });
+    const server = await startTestServer({
+      handler: async (request) => {
+        if (new URL(request.url).pathname === '/slow') await gate;
+        return inner(request);
+      },
+      serve: { maxConcurrent: 1 },
+    });
+    const slow = fetch(`${server.url}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const busy = await fetch(`${server.url}/info/list_datasets`, { headers: { 'api-key': 'k' } });
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect((await busy.json()).detail).toMatch(/more than 1 requests in flight/);
+    release();
+    expect((await slow).status).toBe(404);
+    expect((await fetch(`${server.url}/info/list_datasets`, { headers: { 'api-key': 'k' } })).status).toBe(200);
+    await server.close();
+  });
+});
