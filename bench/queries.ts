@@ -1,0 +1,180 @@
+// Q1-Q7, defined once: as a library query, as the equivalent DuckDB SQL over the same Parquet files, and as an HTTP path.
+import { join } from 'node:path';
+import { datasetNames, findReservoirVariable, findStationVariable, reservoirDatasets, stationVariableNames, variableKey, type DatasetName } from '../lib/catalogue.js';
+import { recordsToCsv } from '../lib/csv.js';
+import { encodePathName, type Manifest } from '../lib/manifest.js';
+import type { EvapStore, RecordStream } from '../lib/store.js';
+import type { WireRecord } from '../lib/types.js';
+
+/** What a query asks for, in the library's terms; SQL and HTTP forms are derived from it. */
+export type QuerySpec =
+  | { kind: 'reservoir-range'; names: string[]; datasets: DatasetName[]; variables: string[]; start: string; end: string }
+  | { kind: 'reservoir-date'; datasets: DatasetName[]; variables: string[]; date: string }
+  | { kind: 'station-range'; names: string[]; variables: string[]; start: string; end: string }
+  | { kind: 'station-date'; variables: string[]; date: string };
+
+export interface BenchQuery {
+  id: string; // Q1..Q7
+  title: string;
+  format: 'json' | 'csv'; // how the answer leaves: JSON records or CSV text
+  spec: QuerySpec;
+  http: boolean; // driven with autocannon
+}
+
+/** An answer of the library: the records and the columns a CSV header shows. */
+export interface Answer {
+  records: WireRecord[];
+  columns: string[];
+}
+
+/** The seven queries of issue 5, on names and dates that the given store holds. */
+export function defineQueries(manifest: Manifest): BenchQuery[] {
+  const reservoirs = manifest.reservoirs.names;
+  const pick = (preferred: readonly string[], count: number) => {
+    const chosen = preferred.filter((n) => reservoirs.includes(n));
+    for (const n of reservoirs) if (chosen.length < count && !chosen.includes(n)) chosen.push(n);
+    return chosen.slice(0, count).sort();
+  };
+  const [one] = pick(['LAKE MEAD'], 1);
+  const three = pick(['LAKE MEAD', 'LAKE POWELL', 'ELEPHANT BUTTE RESERVOIR'], 3);
+  const nete = manifest.datasets['nete-volume-calcs']!.partitions;
+  const whole = { start: nete.reduce((a, p) => (p.start < a ? p.start : a), nete[0]!.start), end: nete.reduce((a, p) => (p.end > a ? p.end : a), nete[0]!.end) };
+  const station = pickStation(manifest);
+  const stationVars = heldInOrder(manifest, [station]).slice(0, 10);
+  const all = (datasets: DatasetName[]) => datasets.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
+  return [
+    { id: 'Q1', title: 'one reservoir, nete-volume-calcs, NetE + E_volume, one year', format: 'json', http: true,
+      spec: { kind: 'reservoir-range', names: [one!], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-01-01', end: '2020-12-31' } },
+    { id: 'Q2', title: 'three reservoirs, rtma + nete-volume-calcs, five variables, three months', format: 'json', http: true,
+      spec: { kind: 'reservoir-range', names: three, datasets: ['rtma', 'nete-volume-calcs'], variables: ['pr', 'tmmx_c', 'eto', 'NetE', 'E_volume'], start: '2020-06-01', end: '2020-08-31' } },
+    { id: 'Q3', title: 'all reservoirs on one date, rtma + nete-volume-calcs (14 variables)', format: 'json', http: true,
+      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: '2020-07-01' } },
+    { id: 'Q4', title: `one reservoir, all 24 variables, ${whole.start}..${whole.end}, CSV`, format: 'csv', http: false,
+      spec: { kind: 'reservoir-range', names: [one!], datasets: [...datasetNames], variables: all([...datasetNames]), start: whole.start, end: whole.end } },
+    { id: 'Q5', title: `one station, ${stationVars.length} variables, two years`, format: 'json', http: true,
+      spec: { kind: 'station-range', names: [station], variables: stationVars, start: '2019-01-01', end: '2020-12-31' } },
+    { id: 'Q6', title: `all stations on one date (${heldInOrder(manifest, manifest.stations.names).length} variables)`, format: 'json', http: false,
+      spec: { kind: 'station-date', variables: heldInOrder(manifest, manifest.stations.names), date: '2020-07-01' } },
+    { id: 'Q7', title: `every reservoir (${reservoirs.length}), NetE, one year`, format: 'json', http: false,
+      spec: { kind: 'reservoir-range', names: [...reservoirs], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-01-01', end: '2020-12-31' } },
+  ];
+}
+
+// A station with at least ten variables and the most rows (ties: name order), preferring LAKE MEAD_STATION.
+function pickStation(manifest: Manifest): string {
+  const entries = Object.entries(manifest.stations.partitions).filter(([, p]) => p.variables.length >= 10 && p.start <= '2019-01-01' && p.end >= '2020-12-31');
+  const preferred = entries.find(([n]) => n === 'LAKE MEAD_STATION');
+  if (preferred) return preferred[0];
+  entries.sort((a, b) => b[1].rows - a[1].rows || (a[0] < b[0] ? -1 : 1));
+  if (entries.length === 0) throw new Error('the bench store has no station with ten variables over 2019-2020');
+  return entries[0]![0];
+}
+
+// The variables some of the stations hold, in catalogue order (what the library defaults to).
+function heldInOrder(manifest: Manifest, names: readonly string[]): string[] {
+  const held = new Set(names.flatMap((n) => manifest.stations.partitions[n]?.variables ?? []));
+  return stationVariableNames.filter((v) => held.has(v));
+}
+
+/** The library's answer: the query's stream, collected. */
+export async function answerOurs(store: EvapStore, spec: QuerySpec): Promise<Answer> {
+  let stream: RecordStream;
+  switch (spec.kind) {
+    case 'reservoir-range':
+      stream = store.streamReservoirTimeseries({ names: spec.names, datasets: spec.datasets, variables: spec.variables, start: spec.start, end: spec.end });
+      break;
+    case 'reservoir-date':
+      stream = store.streamReservoirTimeseriesOnDate({ datasets: spec.datasets, variables: spec.variables, date: spec.date });
+      break;
+    case 'station-range':
+      stream = store.streamStationTimeseries({ names: spec.names, variables: spec.variables, start: spec.start, end: spec.end });
+      break;
+    case 'station-date':
+      stream = store.streamStationTimeseriesOnDate({ variables: spec.variables, date: spec.date });
+      break;
+  }
+  const records: WireRecord[] = [];
+  for await (const batch of stream.batches) for (const r of batch) records.push(r);
+  return { records, columns: stream.columns };
+}
+
+/** The bytes that would leave: JSON text of the records, or CSV text under the columns. */
+export function serialize(format: 'json' | 'csv', answer: Answer): string {
+  return format === 'csv' ? recordsToCsv(answer.records, answer.columns) : JSON.stringify(answer.records);
+}
+
+/**
+ * SQL run once per DuckDB connection: r4 is the wire's 4-decimal rounding with NaN as null; c4 is the same value as the
+ * wire's CSV text (DuckDB's CSV writer prints 0 as 0.0 and -0 as -0.0 where JavaScript prints 0).
+ */
+export const duckdbSetup = [
+  `create or replace macro r4(x) as case when isnan(x) then null else round(x, 4) end`,
+  `create or replace macro c4(x) as case when isnan(x) then null when round(x, 4) = 0 then '0' else regexp_replace(round(x, 4)::varchar, '\\.0$', '') end`,
+];
+
+/** DuckDB SQL over the store's Parquet files giving the same records (same keys, values, order) as the library. */
+export function duckdbSql(root: string, spec: QuerySpec, format: 'json' | 'csv' = 'json'): string {
+  const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
+  const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
+  const day = (column: string) => `strftime(${column}, '%Y-%m-%d')`;
+  const wire = (v: string, unit: Parameters<typeof variableKey>[1]) => `${format === 'csv' ? 'c4' : 'r4'}(${ident(v)}) as ${ident(variableKey(v, unit, 'metric'))}`;
+  const reservoirs = (datasets: DatasetName[], variables: string[], where: string) => {
+    const used = datasets.filter((d) => variables.some((v) => findReservoirVariable(v)?.dataset === d));
+    const ctes = used.map((d, i) => {
+      const columns = variables.filter((v) => findReservoirVariable(v)!.dataset === d).map(ident);
+      const glob = join(root, 'reservoirs', `dataset=${d}`, 'year=*', '*.parquet');
+      return `d${i} as (select RES_NAME, date, ${columns.join(', ')} from read_parquet(${lit(glob)}, hive_partitioning = true) where ${where})`;
+    });
+    const from = used.map((_, i) => (i === 0 ? 'd0' : `full join d${i} using (RES_NAME, date)`)).join(' ');
+    const values = variables.map((v) => wire(v, findReservoirVariable(v)!.spec.unit));
+    return `with ${ctes.join(',\n')}\nselect RES_NAME, ${day('date')} as start_date, ${day('date')} as end_date, ${values.join(', ')}\nfrom ${from}\norder by RES_NAME, date`;
+  };
+  const stationValues = (variables: string[]) => variables.map((v) => wire(v, findStationVariable(v)!.unit)).join(', ');
+  switch (spec.kind) {
+    case 'reservoir-range': {
+      const years = `year between ${spec.start.slice(0, 4)} and ${spec.end.slice(0, 4)}`;
+      return reservoirs(spec.datasets, spec.variables, `RES_NAME in (${spec.names.map(lit).join(', ')}) and ${years} and date between DATE ${lit(spec.start)} and DATE ${lit(spec.end)}`);
+    }
+    case 'reservoir-date':
+      return reservoirs(spec.datasets, spec.variables, `year = ${spec.date.slice(0, 4)} and date = DATE ${lit(spec.date)}`);
+    case 'station-range': {
+      const parts = spec.names.map((n) => {
+        const glob = join(root, 'stations', `station=${encodePathName(n)}`, '*.parquet');
+        return `select ${lit(n)} as STA_NAME, ${day('date')} as start_date, ${day('date')} as end_date, ${stationValues(spec.variables)}, date from read_parquet(${lit(glob)}) where date between DATE ${lit(spec.start)} and DATE ${lit(spec.end)}`;
+      });
+      return `select * exclude (date) from (${parts.join('\nunion all\n')}) order by STA_NAME, date`;
+    }
+    case 'station-date': {
+      const glob = join(root, 'stations', 'station=*', '*.parquet');
+      return `select station as STA_NAME, ${day('date')} as start_date, ${day('date')} as end_date, ${stationValues(spec.variables)}
+from read_parquet(${lit(glob)}, hive_partitioning = true, union_by_name = true, hive_types_autocast = false) where date = DATE ${lit(spec.date)} order by station`;
+    }
+  }
+}
+
+/** The server path and query string of a query. */
+export function httpTarget(spec: QuerySpec, format: 'json' | 'csv'): string {
+  const params = new URLSearchParams();
+  const add = (name: string, value: string | readonly string[]) => params.set(name, typeof value === 'string' ? value : value.join(','));
+  let path: string;
+  switch (spec.kind) {
+    case 'reservoir-range':
+      path = '/timeseries/daily/reservoirs/daterange';
+      add('RES_NAMES', spec.names); add('datasets', spec.datasets); add('variables', spec.variables); add('start_date', spec.start); add('end_date', spec.end);
+      break;
+    case 'reservoir-date':
+      path = '/timeseries/daily/reservoirs/date';
+      add('datasets', spec.datasets); add('variables', spec.variables); add('date', spec.date);
+      break;
+    case 'station-range':
+      path = '/timeseries/stations/daterange';
+      add('STA_NAMES', spec.names); add('variables', spec.variables); add('start_date', spec.start); add('end_date', spec.end);
+      break;
+    case 'station-date':
+      path = '/timeseries/stations/date';
+      add('variables', spec.variables); add('date', spec.date);
+      break;
+  }
+  if (format === 'csv') add('output_format', 'csv');
+  return `${path}?${params.toString()}`;
+}
