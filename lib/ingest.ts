@@ -115,6 +115,8 @@ export async function ingest(dir: string, sources: readonly IngestSource[], opti
     progress(file.source.name);
   }
   summary.records += staging.records;
+  const order = new Map(sources.map((s, i) => [s.name, i]));
+  summary.problems.sort((a, b) => order.get(a.file)! - order.get(b.file)! || a.line - b.line);
 
   if (staging.partitions.size === 0 && metadata.reservoirs.size === 0 && metadata.stations.size === 0) return summary;
   const writer = createStoreWriter(dir, { base: store?.manifest });
