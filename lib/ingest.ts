@@ -3,10 +3,11 @@
 // are kept); partitions not touched are carried over unchanged; readers see the old snapshot until the commit.
 import { readStoreText } from './disk.js';
 import { MANIFEST_FILE } from './manifest.js';
-import { openStore, type EvapStore } from './store.js';
-import { createStoreWriter, type MetadataRow } from './write.js';
+import { openStore } from './store.js';
+import type { MetadataRow } from './write.js';
+import { applyStaging } from './ingest/apply.js';
 import { classifyKeys, longColumns, metadataRow, stageLongRow, WideReader, type FileKind, type KnownNames } from './ingest/records.js';
-import { mergeReservoirRows, mergeStationRows, Staging } from './ingest/stage.js';
+import { Staging } from './ingest/stage.js';
 import { csvRows, decodeChunks, firstCharacter, jsonObjects, SyntaxProblem, type IngestSource } from './ingest/text.js';
 
 export { textSource, type IngestSource } from './ingest/text.js';
@@ -118,35 +119,9 @@ export async function ingest(dir: string, sources: readonly IngestSource[], opti
   const order = new Map(sources.map((s, i) => [s.name, i]));
   summary.problems.sort((a, b) => order.get(a.file)! - order.get(b.file)! || a.line - b.line);
 
-  if (staging.partitions.size === 0 && metadata.reservoirs.size === 0 && metadata.stations.size === 0) return summary;
-  const writer = createStoreWriter(dir, { base: store?.manifest });
-  if (metadata.reservoirs.size > 0) await writer.writeReservoirMetadata(upsertMetadata(store, 'reservoirs', metadata.reservoirs, 'RES_NAME'));
-  if (metadata.stations.size > 0) await writer.writeStationMetadata(upsertMetadata(store, 'stations', metadata.stations, 'STA_NAME'));
-  summary.metadata = metadata.reservoirs.size + metadata.stations.size;
   total += staging.partitions.size;
-  for (const [key, part] of [...staging.partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    staging.partitions.delete(key); // let the staged rows go once written
-    const target = part.target;
-    if (target.kind === 'reservoirs') {
-      const old = await store?.readReservoirPartition(target.dataset, target.year);
-      const merged = mergeReservoirRows(old, part);
-      if (old || merged.rows.days.length > 0) {
-        await writer.writeReservoirPartition(target.dataset, target.year, merged.rows);
-        Object.assign(summary, { added: summary.added + merged.added, replaced: summary.replaced + merged.replaced, partitions: summary.partitions + 1 });
-      }
-      progress(`${target.dataset} ${target.year}`);
-    } else {
-      const old = await store?.readStationPartition(target.name);
-      const merged = mergeStationRows(old, part, target.name);
-      if (old || merged.rows.days.length > 0) {
-        await writer.writeStationPartition(target.name, merged.rows);
-        Object.assign(summary, { added: summary.added + merged.added, replaced: summary.replaced + merged.replaced, partitions: summary.partitions + 1 });
-      }
-      progress(target.name);
-    }
-  }
-  summary.snapshot = (await writer.commit()).snapshot;
-  return summary;
+  const applied = await applyStaging(dir, store, staging, metadata, progress);
+  return { ...summary, ...applied };
 }
 
 /** The format (from the first character) and kind (from the first record) of a file, or why it is not readable. */
@@ -216,11 +191,4 @@ async function* recordsOf(source: IngestSource, format: Format): AsyncGenerator<
     const entries = header.map((h, i) => [h, fields[i] ?? ''] as const);
     yield fields.length === header.length ? { entries, line } : { entries, line, problem: `${fields.length} fields where the header has ${header.length}` };
   }
-}
-
-/** The store's metadata rows with the given ones added or replaced (a given row replaces the whole row). */
-function upsertMetadata(store: EvapStore | undefined, kind: 'reservoirs' | 'stations', rows: Map<string, MetadataRow>, key: string): MetadataRow[] {
-  const merged = new Map<string, MetadataRow>((store?.metadataRows(kind) ?? []).map((r) => [String(r[key]), r as MetadataRow]));
-  for (const [name, row] of rows) merged.set(name, row);
-  return [...merged.values()];
 }

@@ -1,0 +1,64 @@
+// Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
+import type { EvapStore } from '../store.js';
+import { createStoreWriter, type MetadataRow } from '../write.js';
+import { mergeReservoirRows, mergeStationRows, type Staging } from './stage.js';
+
+/** Metadata rows to add or replace, by name. */
+export interface StagedMetadata {
+  reservoirs: Map<string, MetadataRow>;
+  stations: Map<string, MetadataRow>;
+}
+
+/** What a commit changed. */
+export interface Applied {
+  added: number; // store rows (name, dataset or station, date) that did not exist before
+  replaced: number; // store rows that existed and were replaced
+  metadata: number; // metadata rows added or replaced
+  partitions: number; // partition files written
+  snapshot: string | null; // the snapshot published, or null when there was nothing to write
+}
+
+/** Writes the staged rows over the store's current snapshot (none for a new store) and publishes one new snapshot. */
+export async function applyStaging(
+  dir: string,
+  store: EvapStore | undefined,
+  staging: Staging,
+  metadata: StagedMetadata,
+  onPartition?: (what: string) => void,
+): Promise<Applied> {
+  const applied: Applied = { added: 0, replaced: 0, metadata: metadata.reservoirs.size + metadata.stations.size, partitions: 0, snapshot: null };
+  if (staging.partitions.size === 0 && applied.metadata === 0) return applied;
+  const writer = createStoreWriter(dir, { base: store?.manifest });
+  if (metadata.reservoirs.size > 0) await writer.writeReservoirMetadata(upsertMetadata(store, 'reservoirs', metadata.reservoirs, 'RES_NAME'));
+  if (metadata.stations.size > 0) await writer.writeStationMetadata(upsertMetadata(store, 'stations', metadata.stations, 'STA_NAME'));
+  for (const [key, part] of [...staging.partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    staging.partitions.delete(key); // let the staged rows go once written
+    const target = part.target;
+    let merged: { added: number; replaced: number } | undefined;
+    if (target.kind === 'reservoirs') {
+      const old = await store?.readReservoirPartition(target.dataset, target.year);
+      const m = mergeReservoirRows(old, part);
+      if (old || m.rows.days.length > 0) await writer.writeReservoirPartition(target.dataset, target.year, (merged = m).rows);
+    } else {
+      const old = await store?.readStationPartition(target.name);
+      const m = mergeStationRows(old, part, target.name);
+      if (old || m.rows.days.length > 0) await writer.writeStationPartition(target.name, (merged = m).rows);
+    }
+    if (merged) {
+      applied.added += merged.added;
+      applied.replaced += merged.replaced;
+      applied.partitions++;
+    }
+    const what = target.kind === 'reservoirs' ? `${target.dataset} ${target.year}` : target.name;
+    onPartition?.(what);
+  }
+  applied.snapshot = (await writer.commit()).snapshot;
+  return applied;
+}
+
+/** The store's metadata rows with the given ones added or replaced (a given row replaces the whole row). */
+function upsertMetadata(store: EvapStore | undefined, kind: 'reservoirs' | 'stations', rows: Map<string, MetadataRow>, key: string): MetadataRow[] {
+  const merged = new Map<string, MetadataRow>((store?.metadataRows(kind) ?? []).map((r) => [String(r[key]), r as MetadataRow]));
+  for (const [name, row] of rows) merged.set(name, row);
+  return [...merged.values()];
+}
