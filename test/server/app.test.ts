@@ -1,0 +1,162 @@
+// The fetch-style handler, called directly with Request objects, over the tiny store whose every value is known.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { datasetNames, defaults, reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
+import { openStore, type EvapStore } from '../../lib/store.js';
+import { createHandler, normalizePath, type Handler } from '../../server/app.js';
+import { KeyRing, parseKeysFile, digestKey } from '../../server/auth.js';
+import { acceptsGzip } from '../../server/format.js';
+import { redactTarget } from '../../server/log.js';
+import { routes } from '../../server/routes.js';
+import { tempDir, writeTinyStore } from '../helpers.js';
+
+const key = 'test-key';
+let store: EvapStore;
+let handler: Handler;
+const errors: string[] = [];
+beforeAll(async () => {
+  const dir = await tempDir();
+  await writeTinyStore(dir);
+  store = await openStore(dir);
+  handler = createHandler({ store, keys: KeyRing.fromKeys([key]), limits: { maxNames: 3 }, logError: (m) => errors.push(m) });
+});
+
+const call = (path: string, init: RequestInit = {}) =>
+  handler(new Request(`http://localhost${path}`, { ...init, headers: { 'api-key': key, 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } }));
+
+describe('normalizePath', () => {
+  it('collapses repeated slashes and drops a trailing slash', () => {
+    expect(normalizePath('//info//list_RES_NAMES/')).toBe('/info/list_RES_NAMES');
+    expect(normalizePath('/')).toBe('/');
+    expect(normalizePath('///')).toBe('/');
+  });
+});
+
+describe('createHandler', () => {
+  it('answers the tiny store exactly', async () => {
+    const response = await call('/timeseries/daily/reservoirs/daterange?RES_NAMES=BETA%20RESERVOIR%20,ALPHA%20LAKE&datasets=nete-volume-calcs&variables=NetE&start_date=2020-12-31&end_date=2021-01-01');
+    expect(await response.json()).toEqual([
+      { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 1.1 },
+      { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': 1.2 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 2.1 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': null },
+    ]);
+  });
+
+  it('writes a gap as an empty CSV field', async () => {
+    const text = await (await call('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE,E_volume&date=2021-01-01&output_format=csv')).text();
+    expect(text).toBe('RES_NAME,start_date,end_date,NetE (mm),E_volume (m3)\nALPHA LAKE,2021-01-01,2021-01-01,1.2,1200\nBETA RESERVOIR,2021-01-01,2021-01-01,,\n');
+  });
+
+  it('takes the last of a repeated parameter', async () => {
+    const records = (await (await call('/timeseries/stations/daterange?STA_NAMES=NOPE&STA_NAMES=ALPHA_STATION&start_date=2020-12-30&end_date=2020-12-31&variables=ATemp')).json()) as unknown[];
+    expect(records).toEqual([
+      { STA_NAME: 'ALPHA_STATION', start_date: '2020-12-30', end_date: '2020-12-30', 'ATemp (degC)': 0 },
+      { STA_NAME: 'ALPHA_STATION', start_date: '2020-12-31', end_date: '2020-12-31', 'ATemp (degC)': 1 },
+    ]);
+  });
+
+  it('answers the names listings as the public service does', async () => {
+    expect(await (await call('/info/list_RES_NAMES', { method: 'POST' })).json()).toEqual({ RES_NAMES: ['ALPHA LAKE', 'BETA RESERVOIR'] });
+    expect(await (await call('/info/list_STA_NAMES/', { method: 'POST' })).json()).toEqual({ STA_NAMES: ['ALPHA_STATION'] });
+    expect(await (await call('/info/list_STA_NAMES?output_format=csv', { method: 'POST' })).text()).toBe('STA_NAME\nALPHA_STATION\n');
+  });
+
+  it('gzips data answers only when accepted', async () => {
+    const zipped = await call('/info/list_datasets', { headers: { 'accept-encoding': 'gzip, deflate' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+    const text = await new Response(zipped.body!.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)).text();
+    expect(JSON.parse(text)).toEqual(['nete-volume-calcs']);
+    expect((await call('/info/list_datasets')).headers.get('content-encoding')).toBeNull();
+  });
+
+  it('checks the key before reading any parameter', async () => {
+    const response = await handler(new Request('http://localhost/info/list_dates?dataset=nope'));
+    expect(response.status).toBe(401);
+  });
+
+  it('answers an unexpected failure with 500 and no internals, and logs it', async () => {
+    const broken = Object.create(store) as EvapStore;
+    broken.listDatasets = () => {
+      throw new Error('secret internal path /var/lib/x');
+    };
+    const failing = createHandler({ store: broken, keys: KeyRing.fromKeys([key]), logError: (m) => errors.push(m) });
+    const response = await failing(new Request('http://localhost/info/list_datasets', { headers: { 'api-key': key } }));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ detail: 'Internal Server Error' });
+    expect(errors.join('\n')).toContain('secret internal path');
+  });
+
+  it('answers a failure before the first record with 500, not a broken stream', async () => {
+    const broken = Object.create(store) as EvapStore;
+    broken.streamReservoirTimeseries = () => ({
+      columns: ['RES_NAME'],
+      batches: (async function* () {
+        throw new Error('partition unreadable');
+      })(),
+    });
+    const failing = createHandler({ store: broken, keys: KeyRing.fromKeys([key]), logError: () => {} });
+    expect((await failing(new Request('http://localhost/timeseries/daily/reservoirs/daterange', { headers: { 'api-key': key } }))).status).toBe(500);
+  });
+
+  it('serves the docs assets from swagger-ui-dist and nothing else from disk', async () => {
+    const bundle = await handler(new Request('http://localhost/docs/swagger-ui-bundle.js'));
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    for (const path of ['/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/index.js', '/docs/swagger-ui-bundle.js.map']) {
+      expect((await handler(new Request(`http://localhost${path}`))).status, path).toBe(404);
+    }
+    expect((await handler(new Request('http://localhost/docs', { method: 'POST' }))).status).toBe(405);
+  });
+});
+
+describe('/openapi.json', () => {
+  it('describes every route and parameter with the catalogue defaults and the api-key scheme', async () => {
+    const spec = (await (await handler(new Request('http://localhost/openapi.json'))).json()) as {
+      paths: Record<string, Record<string, { parameters: { name: string; schema: { default?: string; enum?: string[] } }[]; requestBody?: unknown }>>;
+      components: { securitySchemes: Record<string, { in: string; name: string }> };
+    };
+    expect(Object.keys(spec.paths).sort()).toEqual(routes.map((r) => r.path).sort());
+    expect(Object.keys(spec.paths)).toHaveLength(13);
+    expect(Object.values(spec.components.securitySchemes)).toEqual([{ type: 'apiKey', in: 'header', name: 'api-key' }]);
+    const param = (path: string, name: string) => spec.paths[path]!.get!.parameters.find((p) => p.name === name)!.schema;
+    expect(param('/timeseries/daily/reservoirs/daterange', 'variables').default!.split(', ')).toEqual(reservoirVariables.map((v) => v.name));
+    expect(param('/timeseries/daily/reservoirs/daterange', 'datasets').default!.split(', ')).toEqual(datasetNames);
+    expect(param('/timeseries/daily/reservoirs/daterange', 'RES_NAMES').default).toBe(defaults.RES_NAMES.join(', '));
+    expect(param('/timeseries/stations/date', 'variables').default!.split(', ')).toEqual(stationVariableNames);
+    expect(param('/info/list_variables', 'dataset').enum).toEqual(datasetNames);
+    expect(param('/metadata/stations', 'STA_NAMES').default).toBe('ABERDEEN_STATION, ABIQUIU DAM_STATION');
+    expect(spec.paths['/info/list_RES_NAMES']!.post!.requestBody).toBeDefined();
+  });
+});
+
+describe('auth', () => {
+  it('reads a keys file of digests with comments', () => {
+    const digest = digestKey('k1').toString('hex');
+    const ring = new KeyRing(parseKeysFile(`# a comment\n${digest}  # trailing\n\n${digest.toUpperCase()}\n`));
+    expect(ring.size).toBe(2);
+    expect(ring.accepts('k1')).toBe(true);
+    expect(ring.accepts('K1')).toBe(false);
+    expect(ring.accepts('')).toBe(false);
+    expect(() => parseKeysFile('plain-key-by-mistake\n')).toThrow(/:1: expected a hex SHA-256/);
+    expect(() => parseKeysFile('plain-key-by-mistake\n')).not.toThrow(/plain-key/);
+  });
+});
+
+describe('acceptsGzip', () => {
+  it('reads q-values', () => {
+    expect(acceptsGzip('gzip')).toBe(true);
+    expect(acceptsGzip('br, gzip;q=0.5')).toBe(true);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('identity')).toBe(false);
+    expect(acceptsGzip(null)).toBe(false);
+  });
+});
+
+describe('redactTarget', () => {
+  it('hides key-like query values and escapes spaces', () => {
+    expect(redactTarget('/info/list_datasets?api-key=abc&output_format=csv')).toBe('/info/list_datasets?api-key=***&output_format=csv');
+    expect(redactTarget('/x?API_KEY=abc&token=t')).toBe('/x?API_KEY=***&token=***');
+    expect(redactTarget('/x y')).toBe('/x\\u{20}y');
+  });
+});
