@@ -1,0 +1,225 @@
+// Mirror: copy a server speaking the documented API into a store, in chunks (a reservoir-year, a station), politely
+// (bounded concurrency; the client retries 429/5xx with backoff) and resumably: every completed unit of chunks is
+// committed as a snapshot and recorded in mirror-progress.json, which a later run reads to skip it.
+import { createClient, type ClientOptions, type EvapClient } from './client.js';
+import { firstDayOfYear, formatDay, parseDay, yearOfDay } from './dates.js';
+import { readStoreText, replaceAtomically } from './disk.js';
+import { applyStaging, type StagedMetadata } from './ingest/apply.js';
+import { metadataRow, WideReader } from './ingest/records.js';
+import { Staging } from './ingest/stage.js';
+import type { IngestProblem } from './ingest.js';
+import { MANIFEST_FILE } from './manifest.js';
+import { openStore, type EvapStore } from './store.js';
+import type { WireRecord } from './types.js';
+
+export const PROGRESS_FILE = 'mirror-progress.json';
+
+export interface MirrorOptions extends Omit<ClientOptions, 'signal'> {
+  since?: string; // copy only dates from this one on (YYYY-MM-DD): an incremental update
+  concurrency?: number; // requests in flight (default 4)
+  stationsPerUnit?: number; // stations committed together (default 8)
+  signal?: AbortSignal; // stops the mirror; what was committed stays, and a later run resumes
+  onProgress?: (done: number, total: number, what: string) => void;
+}
+
+export interface MirrorSummary {
+  chunks: number; // timeseries requests made
+  resumed: number; // units skipped because an interrupted run had completed them
+  records: number; // records received
+  added: number; // store rows that did not exist before
+  replaced: number; // store rows replaced
+  rejected: number; // records that could not be stored (e.g. a name without metadata)
+  problems: IngestProblem[];
+  snapshot: string | null; // the last snapshot published
+}
+
+interface Progress {
+  format: 'evap-mirror-progress';
+  from: string;
+  since: string | null;
+  done: string[]; // units committed
+  complete: boolean;
+}
+
+/** A unit: chunks whose records are committed together. */
+interface Unit {
+  id: string;
+  chunks: { what: string; fetch: (client: EvapClient) => Promise<WireRecord[]> }[];
+}
+
+/** Copies the server at `options.baseUrl` into the store in `dir` (created when absent); resumes an interrupted run. */
+export async function mirror(dir: string, options: MirrorOptions): Promise<MirrorSummary> {
+  const client = createClient(options);
+  const since = options.since === undefined ? null : formatDay(parseDay(options.since, 'since'));
+  const progress = await readProgress(dir, options.baseUrl, since);
+  const done = new Set(progress.done);
+  const summary: MirrorSummary = { chunks: 0, resumed: 0, records: 0, added: 0, replaced: 0, rejected: 0, problems: [], snapshot: null };
+  let store = (await readStoreText(dir, MANIFEST_FILE)) === undefined ? undefined : await openStore(dir);
+
+  const units = await planUnits(client, since, options.stationsPerUnit ?? 8);
+  let finished = 0;
+  const total = units.reduce((n, u) => n + u.chunks.length, 0) + 1;
+  const tick = (what: string) => options.onProgress?.(++finished, total, what);
+
+  // metadata first: the timeseries records name reservoirs and stations that must have a metadata row
+  if (!done.has('metadata')) {
+    const metadata = await fetchMetadata(client);
+    const applied = await applyStaging(dir, store, new Staging(), metadata);
+    summary.snapshot = applied.snapshot ?? summary.snapshot;
+    store = await reopen(dir, store);
+    await markDone(dir, progress, 'metadata');
+  } else summary.resumed++;
+  tick('metadata');
+
+  let commits = Promise.resolve();
+  const commit = (unit: Unit, staging: Staging) => {
+    commits = commits.then(async () => {
+      const applied = await applyStaging(dir, store, staging, { reservoirs: new Map(), stations: new Map() });
+      summary.added += applied.added;
+      summary.replaced += applied.replaced;
+      summary.snapshot = applied.snapshot ?? summary.snapshot;
+      store = await reopen(dir, store);
+      await markDone(dir, progress, unit.id);
+    });
+    return commits;
+  };
+
+  const pending = units.filter((u) => {
+    if (!done.has(u.id)) return true;
+    summary.resumed++;
+    finished += u.chunks.length;
+    return false;
+  });
+  const jobs = pending.flatMap((unit) => {
+    const staging = new Staging();
+    let left = unit.chunks.length;
+    return unit.chunks.map((chunk) => async () => {
+      const records = await chunk.fetch(client);
+      summary.chunks++;
+      summary.records += records.length;
+      const reader = new WideReader({ reservoirs: new Set(store!.manifest.reservoirs.names), stations: new Set(store!.manifest.stations.names) });
+      records.forEach((record, i) => {
+        const reason = reader.stage(staging, Object.entries(record));
+        if (reason === undefined) return;
+        summary.rejected++;
+        if (summary.problems.length < 1000) summary.problems.push({ file: chunk.what, line: i + 1, reason });
+      });
+      tick(chunk.what);
+      if (--left === 0) await commit(unit, staging);
+    });
+  });
+  try {
+    await runPool(jobs, options.concurrency ?? 4, options.signal);
+  } finally {
+    await commits.catch(() => {}); // a commit under way finishes, so that its unit is recorded
+  }
+  await commits;
+  progress.complete = true;
+  await replaceAtomically(dir, PROGRESS_FILE, `${JSON.stringify(progress)}\n`);
+  return summary;
+}
+
+/** The units to copy: a year of every reservoir (one request per reservoir), then stations in groups. */
+async function planUnits(client: EvapClient, since: string | null, stationsPerUnit: number): Promise<Unit[]> {
+  const [reservoirs, stations, datasets] = await Promise.all([client.listReservoirNames(), client.listStationNames(), client.listDatasets()]);
+  const ranges = await Promise.all(
+    datasets.map(async (d) => {
+      const [first] = await client.listVariables(d);
+      return first ? client.listDates(d, first.api_name) : [];
+    }),
+  );
+  const starts = ranges.flat().map((r) => r.start_date).sort();
+  const ends = ranges.flat().map((r) => r.end_date).sort();
+  const units: Unit[] = [];
+  if (reservoirs.length > 0 && starts.length > 0) {
+    const from = parseDay(since && since > starts[0]! ? since : starts[0]!, 'start_date');
+    const to = parseDay(ends[ends.length - 1]!, 'end_date');
+    for (let year = yearOfDay(from); year <= yearOfDay(to); year++) {
+      const start = formatDay(Math.max(from, firstDayOfYear(year)));
+      const end = formatDay(Math.min(to, firstDayOfYear(year + 1) - 1));
+      units.push({
+        id: `reservoirs/${year}`,
+        chunks: reservoirs.map((name) => ({ what: `${name} ${year}`, fetch: (c) => c.reservoirTimeseries({ names: [name], datasets, start, end }) })),
+      });
+    }
+  }
+  for (let i = 0; i < stations.length; i += stationsPerUnit) {
+    const group = stations.slice(i, i + stationsPerUnit);
+    units.push({
+      id: `stations/${group.join('|')}`,
+      chunks: group.map((name) => ({
+        what: name,
+        fetch: async (c) => {
+          const [range] = await c.listStationDates([name]);
+          if (!range) return [];
+          const start = since && since > range.start_date ? since : range.start_date;
+          return start > range.end_date ? [] : c.stationTimeseries({ names: [name], start, end: range.end_date });
+        },
+      })),
+    });
+  }
+  return units;
+}
+
+/** Every metadata row of the server, asked for in batches of names (a URL has a length limit). */
+async function fetchMetadata(client: EvapClient): Promise<StagedMetadata> {
+  const metadata: StagedMetadata = { reservoirs: new Map(), stations: new Map() };
+  const [reservoirs, stations] = await Promise.all([client.listReservoirNames(), client.listStationNames()]);
+  for (const [names, key, into] of [[reservoirs, 'RES_NAME', metadata.reservoirs], [stations, 'STA_NAME', metadata.stations]] as const) {
+    for (let i = 0; i < names.length; i += 100) {
+      const batch = names.slice(i, i + 100);
+      const rows = key === 'RES_NAME' ? await client.reservoirMetadata(batch) : await client.stationMetadata(batch);
+      for (const record of rows) {
+        const row = metadataRow(Object.entries(record), key, false);
+        if (typeof row === 'string') throw new Error(`metadata from ${key === 'RES_NAME' ? '/metadata/reservoirs' : '/metadata/stations'} is unusable: ${row}`);
+        into.set(row[key] as string, row);
+      }
+    }
+  }
+  return metadata;
+}
+
+/** Runs jobs with at most `limit` at once; stops starting new ones on the first failure or on abort. */
+async function runPool(jobs: (() => Promise<void>)[], limit: number, signal?: AbortSignal): Promise<void> {
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < jobs.length && failure === undefined) {
+      if (signal?.aborted) {
+        failure ??= signal.reason;
+        return;
+      }
+      const job = jobs[next++]!;
+      await job().catch((error: unknown) => {
+        failure ??= error;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  if (failure !== undefined) throw failure;
+}
+
+async function readProgress(dir: string, from: string, since: string | null): Promise<Progress> {
+  const fresh: Progress = { format: 'evap-mirror-progress', from, since, done: [], complete: false };
+  const text = await readStoreText(dir, PROGRESS_FILE);
+  if (text === undefined) return fresh;
+  try {
+    const found = JSON.parse(text) as Progress;
+    // resume only the same copy that was interrupted
+    if (found.format === fresh.format && found.from === from && found.since === since && !found.complete && Array.isArray(found.done)) return found;
+  } catch {
+    // an unreadable progress file only costs a fresh start
+  }
+  return fresh;
+}
+
+async function markDone(dir: string, progress: Progress, unit: string): Promise<void> {
+  progress.done.push(unit);
+  await replaceAtomically(dir, PROGRESS_FILE, `${JSON.stringify(progress)}\n`);
+}
+
+async function reopen(dir: string, store: EvapStore | undefined): Promise<EvapStore> {
+  if (!store) return openStore(dir);
+  await store.refresh();
+  return store;
+}
