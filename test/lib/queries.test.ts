@@ -215,7 +215,10 @@ describe('info', () => {
     expect(store.listStationVariables().map((v) => v.api_name)).toEqual(all);
     const mead = store.listStationVariables(['LAKE MEAD_STATION']).map((v) => v.api_name);
     expect(mead.length).toBeLessThan(all.length + 1);
-    expect(store.listStationDates(['LAKE MEAD_STATION'])[0]!.start_date >= '2019-01-01').toBe(true);
+    const [meadDates] = store.listStationDates(['LAKE MEAD_STATION']);
+    expect(meadDates!.start_date >= '2010-01-01' && meadDates!.end_date === '2021-12-31').toBe(true); // the demo's station span
+    const [allDates] = store.listStationDates();
+    expect(allDates!.start_date <= meadDates!.start_date && allDates!.end_date >= meadDates!.end_date).toBe(true);
     expect(() => store.listStationDates(['NOPE_STATION'])).toThrow(NotFoundError);
   });
 });
