@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// evap ingest <files...> --store DIR [--skip-bad-rows]
+// evap mirror --from URL --api-key KEY --store DIR [--since DATE] [--concurrency N]
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { ingest, type IngestProblem, type IngestSource } from '../lib/ingest.js';
+import { mirror } from '../lib/mirror.js';
+import { intFlag, readArgs } from './args.js';
+import { progressBar } from './progress.js';
+
+const usage = `evap ingest <files...> --store DIR [--skip-bad-rows]
+       evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD] [--concurrency 4]
+  (the key may also come from the EVAP_API_KEY environment variable)`;
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'ingest') await runIngest(rest);
+else if (command === 'mirror') await runMirror(rest);
+else fail(command === undefined || command === '--help' || command === '-h' ? '' : `unknown command ${JSON.stringify(command)}`, command === '--help' || command === '-h' ? 0 : 2);
+
+async function runIngest(argv: string[]): Promise<void> {
+  const { values, positionals } = readArgs(argv, { store: { type: 'string' }, 'skip-bad-rows': { type: 'boolean', default: false } }, usage);
+  const store = values.store as string | undefined;
+  if (!store) fail('--store is required');
+  if (positionals.length === 0) fail('give at least one file to ingest');
+  for (const path of positionals) if (!existsSync(path) || !statSync(path).isFile()) fail(`no such file: ${path}`);
+  const sources: IngestSource[] = positionals.map((path) => ({ name: path, open: () => createReadStream(path) }));
+  const began = performance.now();
+  const bar = progressBar('ingest');
+  try {
+    const summary = await ingest(store, sources, { skipBadRows: values['skip-bad-rows'] === true, onProgress: bar.update });
+    bar.stop();
+    printProblems(summary.problems, summary.rejected);
+    const seconds = (performance.now() - began) / 1000;
+    process.stdout.write(
+      `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.filesApplied}/${summary.files} files applied, ` +
+        `${summary.records} records (${Math.round(summary.records / seconds)}/s), rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}; ` +
+        `${summary.metadata} metadata rows, ${summary.partitions} partition files in ${seconds.toFixed(1)} s\n`,
+    );
+    if (summary.filesApplied < summary.files) process.exitCode = 1;
+  } catch (error) {
+    bar.stop();
+    fail(`ingest failed: ${(error as Error).message}`, 1);
+  }
+}
+
+async function runMirror(argv: string[]): Promise<void> {
+  const { values } = readArgs(
+    argv,
+    { from: { type: 'string' }, 'api-key': { type: 'string' }, store: { type: 'string' }, since: { type: 'string' }, concurrency: { type: 'string' } },
+    usage,
+  );
+  const [from, store, since] = [values.from, values.store, values.since] as (string | undefined)[];
+  const apiKey = (values['api-key'] as string | undefined) ?? process.env.EVAP_API_KEY;
+  if (!from || !store) fail('--from and --store are required');
+  if (!apiKey) fail('--api-key (or EVAP_API_KEY) is required');
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted; run the same command again to resume'));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const began = performance.now();
+  const bar = progressBar('mirror');
+  try {
+    const summary = await mirror(store, {
+      baseUrl: from,
+      apiKey,
+      since,
+      concurrency: Math.max(1, intFlag(values.concurrency as string | undefined, 'concurrency', 4)),
+      signal: controller.signal,
+      onProgress: bar.update,
+    });
+    bar.stop();
+    printProblems(summary.problems, summary.rejected);
+    process.stdout.write(
+      `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.chunks} requests, ${summary.records} records, ` +
+        `rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}` +
+        `${summary.resumed ? `, ${summary.resumed} units already done by an interrupted run` : ''} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
+    );
+  } catch (error) {
+    bar.stop();
+    fail(`mirror stopped: ${(error as Error).message}`, 1);
+  }
+}
+
+function printProblems(problems: readonly IngestProblem[], count: number): void {
+  const shown = problems.slice(0, 20);
+  for (const p of shown) process.stderr.write(`${p.file}:${p.line}: ${p.reason}\n`);
+  if (count > shown.length) process.stderr.write(`... and ${count - shown.length} more rejected\n`);
+}
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${message ? `${message}\n` : ''}usage: ${usage}\n`);
+  process.exit(code);
+}
