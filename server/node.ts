@@ -53,7 +53,14 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     });
   };
 
-  const server = createServer({ headersTimeout: options.headersTimeoutMs, requestTimeout: options.requestTimeoutMs }, (req, res) => void listener(req, res));
+  const server = createServer(
+    {
+      headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
+      requestTimeout: options.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs), // how often the two timeouts are checked (node's default: 30 s)
+    },
+    (req, res) => void listener(req, res),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -94,7 +94,9 @@ export async function readBody(request: Request, maxBytes: number): Promise<Uint
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw new HttpError(400, 'the request body was cut off before its end');
+    });
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

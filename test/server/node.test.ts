@@ -122,6 +122,22 @@ describe('serve', () => {
     await server.close();
   });
 
+  it('cuts off a client that dribbles its headers past the headers timeout', async () => {
+    const server = await startTestServer({ serve: { headersTimeoutMs: 300, requestTimeoutMs: 1000 } });
+    const { port, hostname } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    socket.write('GET /info/list_datasets HTTP/1.1\r\nHost: x\r\n');
+    const timer = setInterval(() => socket.write('X-Slow: 1\r\n'), 100);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const started = Date.now();
+    await new Promise((resolve) => socket.on('close', resolve));
+    clearInterval(timer);
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await server.close();
+  });
+
   it('answers 413 to a chunked upload once it passes the limit', async () => {
     const server = await startTestServer({ limits: { maxUploadBytes: 1024 } });
     const answer = await raw(server.url, { method: 'POST', path: '/info/list_STA_NAMES', headers: { 'api-key': server.key, 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked' }, body: Buffer.alloc(4096, 1) });
