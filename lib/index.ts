@@ -10,3 +10,6 @@ export { EvapStore, defaultStoreDir, openStore, type OpenStoreOptions, type Reco
 export type * from './types.js';
 export { convertValue, roundValue, toMetric } from './units.js';
 export { StoreWriter, createStoreWriter, type MetadataRow, type ReservoirRows, type StationRows } from './write.js';
+export { EvapClient, RemoteError, createClient, type ClientOptions } from './client.js';
+export { ingest, textSource, type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary } from './ingest.js';
+export { PROGRESS_FILE, mirror, type MirrorOptions, type MirrorSummary } from './mirror.js';
