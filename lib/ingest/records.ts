@@ -14,7 +14,7 @@ import {
 import { clip, parseDay } from '../dates.js';
 import { toMetric } from '../units.js';
 import type { MetadataRow } from '../write.js';
-import type { Staging } from './stage.js';
+import type { StagedPartition, Staging } from './stage.js';
 
 /** What a file holds, told from its CSV header or its first JSON object. */
 export type FileKind = 'timeseries' | 'long' | 'reservoir-metadata' | 'station-metadata';
@@ -90,9 +90,11 @@ export class WideReader {
     // gaps of a dataset create its row only when the whole record is gaps: an export over all datasets has
     // null columns for the datasets a reservoir lacks, which must not appear in the store
     const withValues = new Set(sets.filter(([, , v]) => v === v).map(([d]) => d));
+    const partitions = new Map<DatasetName | null, StagedPartition>();
     for (const [dataset, index, value] of sets) {
-      const creates = withValues.size === 0 || withValues.has(dataset);
-      (dataset ? staging.reservoir(dataset, day) : staging.station(name)).set(name, day, index, value, creates);
+      let partition = partitions.get(dataset);
+      if (!partition) partitions.set(dataset, (partition = dataset ? staging.reservoir(dataset, day) : staging.station(name)));
+      partition.set(name, day, index, value, withValues.size === 0 || withValues.has(dataset));
     }
     staging.records++;
     return undefined;
