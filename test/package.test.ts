@@ -1,0 +1,41 @@
+// package.json keeps its promises: exact versions, Node 20, the documented scripts, no unused dependency.
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+async function sources(dir: string): Promise<string> {
+  const entries = await readdir(join(root, dir), { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
+  return (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n');
+}
+
+describe('package.json', () => {
+  it('pins every dependency to an exact version', () => {
+    for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
+      expect(version, name).toMatch(/^\d+\.\d+\.\d+(-[\w.]+)?$/);
+    }
+  });
+
+  it('runs on Node 20 and has the scripts the README documents', () => {
+    expect(pkg.engines.node).toBe('>=20');
+    for (const script of ['start', 'test', 'generate', 'bench', 'soak', 'typecheck']) expect(pkg.scripts[script], script).toBeTruthy();
+    expect(pkg.scripts.test).toContain('tsc --noEmit');
+  });
+
+  it('uses every runtime dependency from lib, server, cli or a script', async () => {
+    const code = (await Promise.all(['lib', 'server', 'cli'].map(sources))).join('\n');
+    const scripts = Object.values(pkg.scripts).join('\n');
+    for (const name of Object.keys(pkg.dependencies)) {
+      const used = code.includes(`'${name}`) || new RegExp(`(^|[\\s&])${name} `, 'm').test(scripts);
+      expect(used, `${name} is a dependency but nothing imports it`).toBe(true);
+    }
+  });
+});
