@@ -6,6 +6,7 @@ import { errorResponse, HttpError } from './errors.js';
 import { compress } from './format.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
+import { createRateLimiter } from './rate.js';
 import { routes, type Route } from './routes.js';
 
 /** A fetch-style handler. */
@@ -15,6 +16,7 @@ export interface HandlerOptions {
   store: EvapStore;
   keys: KeyRing;
   limits?: Partial<RequestLimits>; // defaults: defaultRequestLimits
+  rateLimitPerMinute?: number; // requests a minute per key, then 429 with Retry-After; 0 or absent: no limit
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
 }
 
@@ -34,6 +36,8 @@ export function createHandler(options: HandlerOptions): Handler {
     table.get(route.path)!.set(route.method, route);
   }
   const docs = createDocs(buildOpenApi(routes));
+  const perMinute = options.rateLimitPerMinute ?? 0;
+  const limiter = perMinute > 0 ? createRateLimiter(perMinute) : undefined;
 
   return async (request) => {
     try {
@@ -48,7 +52,9 @@ export function createHandler(options: HandlerOptions): Handler {
         const allowed = [...byMethod.keys()].join(', ');
         throw new HttpError(405, `method ${request.method} is not allowed on ${path}; allowed: ${allowed}`, { allow: allowed });
       }
-      options.keys.check(request);
+      const digest = options.keys.check(request);
+      const wait = limiter?.(digest) ?? 0;
+      if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
       const query = new QueryParams(url.searchParams, limits);
       const response = await route.run({ store: options.store, query, request, limits });
       return compress(request, response);

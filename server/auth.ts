@@ -37,11 +37,12 @@ export class KeyRing {
     return match;
   }
 
-  /** Throws 401 unless the request carries an accepted key. */
-  check(request: Request): void {
+  /** Throws 401 unless the request carries an accepted key; returns the key's hex digest (to rate-limit by, never the key). */
+  check(request: Request): string {
     const key = request.headers.get(keyHeader);
     if (key === null || key === '') throw new HttpError(401, `missing API key: send it in the ${keyHeader} header`);
     if (!this.accepts(key)) throw new HttpError(401, `invalid API key in the ${keyHeader} header`);
+    return digestKey(key).toString('hex');
   }
 }
 

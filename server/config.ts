@@ -15,9 +15,11 @@ export interface Config {
   maxConcurrent: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  maxHeaderBytes: number;
+  rateLimitPerMinute: number; // 0: no limit
 }
 
-// flag name -> [environment variable, default, what it is]
+// flag name -> [environment variable, default, what it is, smallest value allowed (default 1)]
 const numbers = {
   'max-upload-bytes': ['EVAP_MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 'request body limit (the four shapefile parts together)'],
   'max-names': ['EVAP_MAX_NAMES', 500, 'names per RES_NAMES / STA_NAMES list'],
@@ -25,7 +27,10 @@ const numbers = {
   'max-concurrent': ['EVAP_MAX_CONCURRENT', 64, 'requests in flight before 503 with Retry-After'],
   'headers-timeout-ms': ['EVAP_HEADERS_TIMEOUT_MS', 10_000, 'time allowed to send the request headers'],
   'request-timeout-ms': ['EVAP_REQUEST_TIMEOUT_MS', 60_000, 'time allowed to send the whole request'],
-} as const;
+  'max-header-bytes': ['EVAP_MAX_HEADER_BYTES', 16_384, 'request line and headers together, then 431'],
+  'rate-limit-per-minute': ['EVAP_RATE_LIMIT_PER_MINUTE', 0, 'requests a minute per key, then 429 with Retry-After; 0 is off', 0],
+} as const satisfies Record<string, Setting>;
+type Setting = readonly [string, number, string, number?];
 
 export const usage = `usage: npm start -- [options]   (or node dist/server/main.js [options])
   --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)
@@ -33,7 +38,7 @@ export const usage = `usage: npm start -- [options]   (or node dist/server/main.
   --keys-file PATH        accepted keys as hex SHA-256 digests, one a line, # comments (env EVAP_KEYS_FILE)
                           plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
 ${Object.entries(numbers)
-  .map(([flag, [env, value, what]]) => `  --${flag} N`.padEnd(26) + `${what} (env ${env}; default ${value})`)
+  .map(([flag, [env, value, what]]) => `  --${flag} N`.padEnd(28) + `${what} (env ${env}; default ${value})`)
   .join('\n')}`;
 
 /** Reads flags and environment; throws an Error with a message for the user on bad input. */
@@ -52,8 +57,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   });
   const flags = values as Record<string, string | undefined>;
   const number = (flag: keyof typeof numbers) => {
-    const [name, fallback] = numbers[flag];
-    return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], fallback);
+    const [name, fallback, , min = 1]: Setting = numbers[flag];
+    return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], fallback, min);
   };
   return {
     port: parseCount('--port / PORT', flags.port ?? env.PORT, 8080, 0, 65535),
@@ -67,6 +72,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxConcurrent: number('max-concurrent'),
     headersTimeoutMs: number('headers-timeout-ms'),
     requestTimeoutMs: number('request-timeout-ms'),
+    maxHeaderBytes: number('max-header-bytes'),
+    rateLimitPerMinute: number('rate-limit-per-minute'),
   };
 }
 

@@ -1,5 +1,5 @@
 // Errors -> status and a FastAPI-style {"detail": ...} body, in one place.
-import { InvalidParameterError, NotFoundError } from '../lib/errors.js';
+import { InvalidParameterError, NotFoundError, StoreError } from '../lib/errors.js';
 
 /** An error that already knows its answer: status, detail and extra headers (Allow, Retry-After, ...). */
 export class HttpError extends Error {
@@ -33,6 +33,8 @@ export function errorResponse(error: unknown, logError: (message: string) => voi
     return detailResponse(422, [{ loc: [error.location, error.parameter], msg: error.message, type: error.kind }]);
   }
   if (error instanceof NotFoundError) return detailResponse(404, error.message);
-  logError(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  // a damaged or unreadable store: the operator's log names the file; the client learns nothing of the disk
+  if (error instanceof StoreError) logError(`store error: ${error.message}`);
+  else logError(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return detailResponse(500, 'Internal Server Error');
 }

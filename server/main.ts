@@ -22,8 +22,8 @@ async function main(): Promise<void> {
     keys = KeyRing.fromKeys([key]);
     console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
   }
-  const { maxNames, maxVariables, maxUploadBytes } = config;
-  const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, logError: consoleLogger.error });
+  const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute } = config;
+  const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, logError: consoleLogger.error });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   console.log(`listening on ${serving.url}`);
 

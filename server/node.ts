@@ -1,6 +1,6 @@
 // node:http <-> Request/Response (in the style of honojs/node-server), with a bound on concurrent requests and clean shutdown.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
@@ -12,6 +12,7 @@ export interface ServeOptions {
   maxConcurrent: number; // requests in flight (streams included) before new ones get 503 with Retry-After
   headersTimeoutMs: number; // time to receive the request headers
   requestTimeoutMs: number; // time to receive the whole request, body included
+  maxHeaderBytes?: number; // request line and headers together (node's default: 16 KiB); beyond it 431
   logger: Logger;
 }
 
@@ -58,9 +59,11 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs), // how often the two timeouts are checked (node's default: 30 s)
+      maxHeaderSize: options.maxHeaderBytes ?? 16_384,
     },
     (req, res) => void listener(req, res),
   );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuse(error, socket, logger));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -106,6 +109,19 @@ async function send(outgoing: ServerResponse, incoming: IncomingMessage, respons
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   if (count) body.on('data', (chunk: Uint8Array) => count(chunk.byteLength));
   await pipeline(body, outgoing);
+}
+
+// Requests node:http cannot parse or that time out never reach the handler: answer them in JSON too, then close.
+function refuse(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): void {
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
+    const detail =
+      status === 431 ? 'the request line and headers are too large' : status === 408 ? 'the request was not received in time' : `malformed HTTP request (${error.code ?? 'parse error'})`;
+    const body = JSON.stringify({ detail });
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    logger.info(formatAccess({ method: '-', target: '-', status, ms: 0, bytes: Buffer.byteLength(body), aborted: false })); // no raw bytes: they may hold a key
+  }
+  setTimeout(() => socket.destroy(), 500).unref(); // after the answer is flushed, even if the client keeps sending
 }
 
 function json(status: number, detail: string, headers: Record<string, string> = {}): Response {
