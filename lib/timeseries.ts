@@ -1,12 +1,10 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
-import type { UnitSystem } from './catalogue.js';
-import { variableKey } from './catalogue.js';
+import { units, variableKey, type UnitSystem } from './catalogue.js';
 import { formatDay, yearOfDay } from './dates.js';
 import { findRun, type Manifest, type ReservoirPartition, type StationPartition } from './manifest.js';
 import type { DecodedGroup, PartitionReader, RowSpan } from './partitions.js';
 import type { ResolvedVariable } from './query.js';
-import type { WireRecord } from './types.js';
-import { wireConverter } from './units.js';
+import type { WireRecord, WireValue } from './types.js';
 
 /** What record building needs from an opened store. */
 export interface TimeseriesSource {
@@ -35,20 +33,98 @@ interface Block {
   columns: (ArrayLike<number> | undefined)[]; // parallel to the variables; undefined when not held
 }
 
-/** Builds the records of one name from a block, converting and rounding each value. */
-function emitBlock(out: WireRecord[], nameKey: string, name: string, block: Block, variables: readonly ResolvedVariable[], system: UnitSystem, extra: WireRecord): void {
-  const convert = variables.map((v) => wireConverter(v.unit, system));
-  const extraKeys = Object.keys(extra);
-  for (let i = 0; i < block.days.length; i++) {
-    const date = formatDay(block.days[i]!);
-    const record: WireRecord = { [nameKey]: name, start_date: date, end_date: date };
-    for (let j = 0; j < variables.length; j++) {
-      const column = block.columns[j];
-      record[variables[j]!.key] = column ? convert[j]!(column[i]!) : null;
+/**
+ * Appends the records of rows [from, to) of one name: `(out, name, days, columns, from, to, extra)`.
+ * Generated per shape of record (name key, variable keys and units, which columns are held, attribute keys), so that every
+ * record is one object literal with a fixed key order: V8 gives all records one hidden class, built without transitions,
+ * which JSON.stringify then walks on its fast path. Values are converted and rounded inline exactly as `wireConverter` does.
+ */
+type Emitter = (out: WireRecord[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
+
+const emitters = new Map<string, Emitter>();
+const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map
+
+/** The emitters of one query's record shape, by which columns a block holds (resolved once per query, then a lookup). */
+function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], system: UnitSystem, extraKeys: readonly string[]): (held: readonly boolean[]) => Emitter {
+  const base = JSON.stringify([nameKey, variables.map((v) => v.key), system, extraKeys]);
+  const local = new Map<string, Emitter>();
+  return (held) => {
+    const mask = held.map((h) => (h ? '1' : '0')).join('');
+    let emit = local.get(mask);
+    if (!emit) local.set(mask, (emit = emitterFor(`${base}|${mask}`, nameKey, variables, held, system, extraKeys)));
+    return emit;
+  };
+}
+
+function emitterFor(signature: string, nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[]): Emitter {
+  let emit = emitters.get(signature);
+  if (emit) return emit;
+  const conversions = variables.map((v) => (system === 'metric' ? { factor: 1, offset: 0 } : units[v.unit]));
+  const lines: string[] = [];
+  const fields: string[] = [`${JSON.stringify(nameKey)}: name`, '"start_date": date', '"end_date": date'];
+  variables.forEach((v, j) => {
+    if (!held[j]) {
+      fields.push(`${JSON.stringify(v.key)}: null`);
+      return;
     }
-    for (const k of extraKeys) if (k !== nameKey) record[k] = extra[k]!;
-    out.push(record);
+    const { factor, offset } = conversions[j]!;
+    // the same arithmetic as units.ts: roundValue(v) for metric, roundValue(v * factor + offset) otherwise; NaN -> null
+    const raw = factor === 1 && offset === 0 ? `c${j}[i]` : `c${j}[i] * ${numberLiteral(factor)} + ${numberLiteral(offset)}`;
+    lines.push(`let v${j} = ${raw};`, `if (v${j} !== v${j}) v${j} = null; else { const s = Math.round(Math.abs(v${j}) * 1e4) / 1e4; v${j} = v${j} < 0 ? -s : s; }`);
+    fields.push(`${JSON.stringify(v.key)}: v${j}`);
+  });
+  extraKeys.forEach((k, e) => fields.push(`${JSON.stringify(k)}: extra[${e}]`));
+  const body = [
+    ...variables.flatMap((_, j) => (held[j] ? [`const c${j} = columns[${j}];`] : [])),
+    'for (let i = from; i < to; i++) {',
+    '  const date = formatDay(days[i]);',
+    ...lines.map((l) => `  ${l}`),
+    `  out.push({ ${fields.join(', ')} });`,
+    '}',
+  ].join('\n');
+  const make = new Function('formatDay', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`) as (f: typeof formatDay) => Emitter;
+  emit = make(formatDay);
+  if (emitters.size >= MAX_EMITTERS) emitters.clear();
+  emitters.set(signature, emit);
+  return emit;
+}
+
+// A number as JavaScript source that reads back as the same double.
+function numberLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+  return Object.is(value, -0) ? '-0' : `(${String(value)})`;
+}
+
+/** Builds records of one shape (name key, variables, unit system): one emitter lookup per block, none per record. */
+class RecordBuilder {
+  private extraKeys: string[] | undefined;
+  private emitters: ((held: readonly boolean[]) => Emitter) | undefined;
+
+  constructor(
+    private readonly nameKey: string,
+    private readonly variables: readonly ResolvedVariable[],
+    private readonly system: UnitSystem,
+  ) {}
+
+  /** Appends the records of rows [from, to) of a block (default: all its rows). */
+  emit(out: WireRecord[], name: string, block: Block, extra: WireRecord, from = 0, to = block.days.length): void {
+    const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
+    if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
+      this.extraKeys = keys;
+      this.emitters = emittersOf(this.nameKey, this.variables, this.system, keys);
+    }
+    const held: boolean[] = new Array(block.columns.length);
+    for (let j = 0; j < held.length; j++) held[j] = block.columns[j] !== undefined;
+    const values: WireValue[] = new Array(keys.length);
+    for (let e = 0; e < keys.length; e++) values[e] = extra[keys[e]!]!;
+    this.emitters(held)(out, name, block.days, block.columns, from, to, values);
   }
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Reservoir records over [startDay, endDay], one batch per reservoir and year, in name then date order. */
@@ -64,6 +140,7 @@ export async function* reservoirRange(
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const firstYear = yearOfDay(startDay);
   const lastYear = yearOfDay(endDay);
+  const builder = new RecordBuilder('RES_NAME', variables, system);
   for (const name of names) {
     const nameIndex = source.reservoirIndex.get(name)!;
     const extra = attach(name);
@@ -77,7 +154,7 @@ export async function* reservoirRange(
       const block = alignSpans(spans, variables);
       if (block.days.length === 0) continue;
       const out: WireRecord[] = [];
-      emitBlock(out, 'RES_NAME', name, block, variables, system, extra);
+      builder.emit(out, name, block, extra);
       yield out;
     }
   }
@@ -93,34 +170,34 @@ export async function reservoirsOnDate(
 ): Promise<WireRecord[]> {
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const year = yearOfDay(day);
-  const values = new Map<number, Map<string, number>>(); // name index -> variable -> value
+  const names = source.manifest.reservoirs.names;
+  const size = source.manifest.rowGroupSize;
+  const seen = new Uint8Array(names.length); // names with a row on the day in some dataset
+  const columns: (Float64Array | undefined)[] = variables.map(() => undefined); // by name index; NaN (null) where not held
   for (const dataset of datasets) {
     const partition = source.partitionsByYear.get(dataset)?.get(year);
     if (!partition) continue;
     const groups = await source.reader.allGroups(partition);
-    const size = source.manifest.rowGroupSize;
-    const held = variables.filter((v) => v.dataset === dataset);
-    partition.runs.names.forEach((nameIndex, r) => {
-      const end = r + 1 < partition.runs.starts.length ? partition.runs.starts[r + 1]! : partition.rows;
-      const row = findDay(groups, size, partition.runs.starts[r]!, end, day);
-      if (row < 0) return;
+    const held = variables.flatMap((v, j) => (v.dataset === dataset ? [j] : []));
+    const { names: runNames, starts } = partition.runs;
+    for (let r = 0; r < runNames.length; r++) {
+      const end = r + 1 < starts.length ? starts[r + 1]! : partition.rows;
+      const row = findDay(groups, size, starts[r]!, end, day);
+      if (row < 0) continue;
+      const nameIndex = runNames[r]!;
       const group = groups[Math.floor(row / size)]!;
       const local = row % size;
-      let entry = values.get(nameIndex);
-      if (!entry) values.set(nameIndex, (entry = new Map()));
-      for (const v of held) {
-        const column = group.columns.get(v.name);
-        if (column) entry.set(v.name, column[local]!);
+      seen[nameIndex] = 1;
+      for (const j of held) {
+        const column = group.columns.get(variables[j]!.name);
+        if (column) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[local]!;
       }
-    });
+    }
   }
   const out: WireRecord[] = [];
-  for (const nameIndex of [...values.keys()].sort((a, b) => a - b)) {
-    const name = source.manifest.reservoirs.names[nameIndex]!;
-    const entry = values.get(nameIndex)!;
-    const block: Block = { days: [day], columns: variables.map((v) => (entry.has(v.name) ? [entry.get(v.name)!] : undefined)) };
-    emitBlock(out, 'RES_NAME', name, block, variables, system, attach(name));
-  }
+  const builder = new RecordBuilder('RES_NAME', variables, system);
+  const block: Block = { days: new Int32Array(names.length).fill(day), columns };
+  for (let i = 0; i < names.length; i++) if (seen[i]) builder.emit(out, names[i]!, block, attach(names[i]!), i, i + 1);
   return out;
 }
 
@@ -134,6 +211,7 @@ export async function* stationRange(
   system: UnitSystem,
   attach: Attach,
 ): AsyncGenerator<WireRecord[]> {
+  const builder = new RecordBuilder('STA_NAME', variables, system);
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition) continue;
@@ -141,7 +219,7 @@ export async function* stationRange(
     if (span.days.length === 0) continue;
     const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
     const out: WireRecord[] = [];
-    emitBlock(out, 'STA_NAME', name, block, variables, system, attach(name));
+    builder.emit(out, name, block, attach(name));
     yield out;
   }
 }
@@ -155,6 +233,7 @@ export async function stationsOnDate(
   attach: Attach,
 ): Promise<WireRecord[]> {
   const out: WireRecord[] = [];
+  const builder = new RecordBuilder('STA_NAME', variables, system);
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || partition.rows === 0) continue;
@@ -164,8 +243,8 @@ export async function stationsOnDate(
     if (row < 0) continue;
     const group = groups[Math.floor(row / size)]!;
     const local = row % size;
-    const block: Block = { days: [day], columns: variables.map((v) => group.columns.get(v.name)?.subarray(local, local + 1)) };
-    emitBlock(out, 'STA_NAME', name, block, variables, system, attach(name));
+    const block: Block = { days: group.days, columns: variables.map((v) => group.columns.get(v.name)) };
+    builder.emit(out, name, block, attach(name), local, local + 1);
   }
   return out;
 }
