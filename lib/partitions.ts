@@ -66,9 +66,21 @@ export class PartitionReader {
     return entry.rows === 0 ? [] : this.groupsOf(entry, range(0, Math.ceil(entry.rows / this.rowGroupSize) - 1));
   }
 
+  /** The cache key of a row group, made once per file entry (lookups are the hot path of small queries). */
+  private keyOf(entry: FileEntry, group: number): string {
+    let keys = this.keys.get(entry);
+    if (!keys) this.keys.set(entry, (keys = []));
+    return (keys[group] ??= `${entry.path}#${group}`);
+  }
+
+  private readonly keys = new WeakMap<FileEntry, string[]>();
+
   /** The decoded row groups, from cache where possible; the missing ones decoded in one pass. */
   private async groupsOf(entry: FileEntry, indices: number[]): Promise<DecodedGroup[]> {
-    const found = indices.map((g) => this.groups.get(`${entry.path}#${g}`));
+    const found: (DecodedGroup | undefined)[] = new Array(indices.length);
+    let complete = true;
+    for (let i = 0; i < indices.length; i++) if ((found[i] = this.groups.get(this.keyOf(entry, indices[i]!))) === undefined) complete = false;
+    if (complete) return found as DecodedGroup[];
     const missing = indices.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
       const table = decodeParquet(await this.bytesOf(entry), missing);
@@ -77,7 +89,7 @@ export class PartitionReader {
         const rows = Math.min(this.rowGroupSize, entry.rows - g * this.rowGroupSize);
         const group = decodeGroup(table, offset, rows);
         offset += rows;
-        this.groups.set(`${entry.path}#${g}`, group, rows * (4 + 8 * group.columns.size));
+        this.groups.set(this.keyOf(entry, g), group, rows * (4 + 8 * group.columns.size));
         found[indices.indexOf(g)] = group;
       }
     }
