@@ -114,7 +114,9 @@ async function send(outgoing: ServerResponse, incoming: IncomingMessage, respons
 // Requests node:http cannot parse or that time out never reach the handler: answer them in JSON too, then close.
 function refuse(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): void {
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
+  // as node's default handler: answer unless a response on this (keep-alive) socket has begun
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
     const detail =
       status === 431 ? 'the request line and headers are too large' : status === 408 ? 'the request was not received in time' : `malformed HTTP request (${error.code ?? 'parse error'})`;
     const body = JSON.stringify({ detail });
