@@ -138,6 +138,58 @@ describe('serve', () => {
     await server.close();
   });
 
+  it('refuses a 200 MB chunked upload after the limit without reading or buffering the rest', async () => {
+    const server = await startTestServer({ limits: { maxUploadBytes: 1024 * 1024 } });
+    const { port, hostname } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    let closed = false;
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('error', () => {}); // EPIPE / ECONNRESET once the server has closed: expected
+    socket.on('close', () => (closed = true));
+    socket.write(`POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ntransfer-encoding: chunked\r\n\r\n`);
+    const chunk = Buffer.alloc(1024 * 1024, 0x41);
+    const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    let sent = 0;
+    while (!closed && sent < 200 * chunk.length) {
+      if (!socket.write(framed)) await new Promise((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+      sent += chunk.length;
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }
+    if (!closed) await new Promise((resolve) => socket.once('close', resolve));
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent).toBeLessThan(32 * chunk.length); // the server stopped reading: the client could not push 200 MB
+    expect(rssPeak - rssBefore).toBeLessThan(100 * 1024 * 1024);
+    await server.close();
+  });
+
+  it('cuts off headers dribbled one byte a second, and a body dribbled past the request timeout', async () => {
+    const server = await startTestServer({ serve: { headersTimeoutMs: 1500, requestTimeoutMs: 2000 } });
+    const { port, hostname } = new URL(server.url);
+    const dribble = (head: string, then = '') => {
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => {});
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.write(head);
+      let i = 0;
+      const timer = setInterval(() => socket.writable && socket.write(then.charAt(i++ % then.length)), 1000);
+      const started = Date.now();
+      return new Promise<{ text: string; ms: number }>((resolve) => socket.on('close', () => { clearInterval(timer); resolve({ text, ms: Date.now() - started }); }));
+    };
+    const [headers, body] = await Promise.all([
+      dribble('G', 'ET /info/list_datasets HTTP/1.1\r\nHost: x\r\n\r\n'),
+      dribble(`POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: 1000\r\n\r\n`, 'x'),
+    ]);
+    expect(headers.text).toMatch(/^HTTP\/1\.1 408 [\s\S]*"detail":"the request was not received in time"/);
+    expect(headers.ms).toBeLessThan(4000);
+    expect(body.text).toMatch(/^HTTP\/1\.1 (408|400) /);
+    expect(body.ms).toBeLessThan(5000);
+    await server.close();
+  });
+
   it('answers 413 to a chunked upload once it passes the limit', async () => {
     const server = await startTestServer({ limits: { maxUploadBytes: 1024 } });
     const answer = await raw(server.url, { method: 'POST', path: '/info/list_STA_NAMES', headers: { 'api-key': server.key, 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked' }, body: Buffer.alloc(4096, 1) });
