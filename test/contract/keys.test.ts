@@ -1,0 +1,61 @@
+// Keys on every data path: missing, empty, wrong and differently-cased keys are refused; keys never echoed or logged;
+// the optional per-key rate limit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandler } from '../../server/app.js';
+import { KeyRing } from '../../server/auth.js';
+import { routes } from '../../server/routes.js';
+import { demoStore, startTestServer, type TestServer } from '../server/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('keys', () => {
+  it('refuses a missing, empty, wrong or differently-cased key on every data path, without echoing it', async () => {
+    const wrong = ['', 'not-the-key', server.key.toUpperCase(), server.key.slice(0, -1), `${server.key}0`, ` ${server.key}x`];
+    let checked = 0;
+    for (const route of routes) {
+      const path = `${route.path}?RES_NAMES=LAKE%20ALICE&api-key=${server.key}`; // a key in the query does not count either
+      const missing = await fetch(`${server.url}${path}`, { method: route.method });
+      expect(missing.status, `${route.method} ${route.path}`).toBe(401);
+      expect(((await missing.json()) as { detail: string }).detail).toMatch(/missing API key/);
+      for (const key of wrong) {
+        const response = await fetch(`${server.url}${path}`, { method: route.method, headers: { 'api-key': key } });
+        expect(response.status, `${route.method} ${route.path} with ${JSON.stringify(key)}`).toBe(401);
+        const text = await response.text();
+        expect(text).toMatch(/API key/);
+        if (key.trim() !== '') expect(text).not.toContain(key.trim());
+        expect(text).not.toContain(server.key);
+        checked++;
+      }
+      const right = await server.get(path, { method: route.method });
+      expect(right.status, `${route.method} ${route.path} with the key`).toBe(200);
+      await right.arrayBuffer();
+    }
+    expect(checked).toBe(routes.length * wrong.length);
+    const log = server.logs.join('\n');
+    expect(log).not.toContain(server.key);
+    expect(log).not.toContain(server.key.toUpperCase());
+    expect(log).toContain('api-key=***');
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After past the per-key limit, counting each key on its own', async () => {
+    const store = await demoStore();
+    const handler = createHandler({ store, keys: KeyRing.fromKeys(['a', 'b']), rateLimitPerMinute: 3 });
+    const ask = (key: string) => handler(new Request('http://x/info/list_datasets', { headers: { 'api-key': key } }));
+    // three in a burst pass; the fourth must wait about 20 s (one token at 3 a minute)
+    for (let i = 0; i < 3; i++) expect((await ask('a')).status).toBe(200);
+    const refused = await ask('a');
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(20);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 3 requests a minute per key/);
+    expect((await ask('b')).status).toBe(200); // another key has its own bucket
+    expect((await ask('wrong')).status).toBe(401); // bad keys are refused before counting
+  });
+});
