@@ -1,5 +1,6 @@
 // The whole bench as one function: store, in-process warm and cold, HTTP, then RESULTS.md.
 import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { openStore } from '../lib/store.js';
 import { runCold, type ColdRow } from './cold.js';
 import { DuckEngine } from './duckdb.js';
@@ -24,6 +25,7 @@ export interface BenchOptions {
 /** Runs everything; throws MismatchError when the engines disagree on any query. */
 export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const began = performance.now();
+  const loadBefore = loadavg();
   const { log } = options;
   const store = await ensureStore(options.store, options.smoke ? smokeScale : fullScale, log);
   log(`store ${store.dir}: ${(store.diskBytes / 2 ** 20).toFixed(0)} MiB on disk in ${store.files} Parquet files; generated in ${(store.generatedMs / 1000).toFixed(1)} s${store.reused ? ' (reused)' : ''}`);
@@ -78,6 +80,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     connections: options.connections,
     serverPeakRssBytes,
     totalSeconds: (performance.now() - began) / 1000,
+    loadBefore,
   };
   if (options.results) await writeFile(options.results, renderResults(results));
   return results;

@@ -1,5 +1,5 @@
 // bench/RESULTS.md: the machine, the commands, the tables and the targets of issue 5, from one run.
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { ColdRow } from './cold.js';
 import type { HttpRow } from './http.js';
@@ -18,6 +18,7 @@ export interface BenchResults {
   connections: number;
   serverPeakRssBytes: number | null;
   totalSeconds: number;
+  loadBefore: number[]; // 1, 5 and 15 minute load averages when the run began (other work on the machine skews timings)
 }
 
 /** CPU model, cores, RAM, OS and node version. */
@@ -71,6 +72,7 @@ export function renderResults(r: BenchResults): string {
   lines.push(`# Benchmark results${r.smoke ? ' (smoke run: tiny store, one iteration; not figures)' : ''}`, '');
   lines.push(`Written by \`${r.command}\` on ${r.date} in ${r.totalSeconds.toFixed(0)} s.`, '');
   lines.push(`- Machine: ${machine()}`);
+  lines.push(`- Load average (1/5/15 min) at the start: ${r.loadBefore.map((l) => l.toFixed(2)).join(' / ')}; at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
   lines.push(`- Store: ${s.dir} — ${s.manifest.reservoirs.names.length} reservoirs × ${Object.keys(s.manifest.datasets).length} datasets, ${s.manifest.stations.names.length} stations; ${s.files} Parquet files, ${(s.diskBytes / 2 ** 20).toFixed(0)} MiB on disk, row groups of ${s.manifest.rowGroupSize} rows; generated in ${(s.generatedMs / 1000).toFixed(0)} s${s.reused ? ' (reused)' : ''}`);
   lines.push(`- DuckDB: @duckdb/node-api, in-memory instance, default settings, \`read_parquet\` with \`hive_partitioning\` over the same files (year pruned through the partition column)`);
   lines.push('', '## In-process, warm (median of repeated runs, caches filled)', '');
