@@ -82,3 +82,38 @@ export async function readStoreText(root: string, path: string): Promise<string 
 export function storePath(...segments: string[]): string {
   return join(...segments).split(sep).join('/');
 }
+
+/** Runs `work` holding an exclusive lock file in the store; a lock left by a process that died is taken over. */
+export async function withLock<T>(root: string, path: string, work: () => Promise<T>): Promise<T> {
+  const full = resolveInside(root, path);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(full, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 50) {
+        throw new StoreError(`cannot take the store lock ${path}: ${(error as Error).message}`, { cause: error });
+      }
+      const owner = Number(await readFile(full, 'utf8').catch(() => ''));
+      if (!isAlive(owner)) await rm(full, { force: true }); // its writer was killed mid-commit
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(full, { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

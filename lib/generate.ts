@@ -24,7 +24,7 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
   const stationRange = parseRange(options.stationStart ?? options.start, options.stationEnd ?? options.end);
   const reservoirs = catalogueReservoirs(options.reservoirs, options.seed);
   const stations = catalogueStations(options.stations, reservoirs, options.seed);
-  const writer = createStoreWriter(dir, { rowGroupSize: options.rowGroupSize });
+  const writer = createStoreWriter(dir, { rowGroupSize: options.rowGroupSize, overwrite: true }); // a generated store starts afresh
   const firstYear = yearOfDay(startDay);
   const lastYear = yearOfDay(endDay);
   const total = lastYear - firstYear + 1 + stations.length;

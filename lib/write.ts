@@ -4,12 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { DateDay, Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
 import { formatDay, yearOfDay } from './dates.js';
-import { replaceAtomically, sha256, storePath, writeDurable } from './disk.js';
-import { InvalidParameterError } from './errors.js';
+import { readStoreText, replaceAtomically, sha256, storePath, withLock, writeDurable } from './disk.js';
+import { InvalidParameterError, StoreError } from './errors.js';
 import {
   MANIFEST_FILE,
   emptyManifest,
   encodePathName,
+  parseManifest,
   type FileEntry,
   type Manifest,
   type ReservoirPartition,
@@ -37,6 +38,7 @@ export type MetadataRow = Record<string, string | number | null>;
 export interface StoreWriterOptions {
   base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged
   rowGroupSize?: number; // rows per Parquet row group (default 1024)
+  overwrite?: boolean; // publish even if the store holds a snapshot other than `base` (a generator starting afresh)
 }
 
 /** Starts a new snapshot of the store in `root`; nothing is visible to readers before commit(). */
@@ -48,12 +50,14 @@ export class StoreWriter {
   readonly snapshot = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   private readonly manifest: Manifest;
   private readonly reservoirRuns = new Map<ReservoirPartition, string[]>(); // run names, indexed at commit
+  private readonly baseSnapshot: string | undefined;
 
   constructor(
     private readonly root: string,
-    options: StoreWriterOptions,
+    private readonly options: StoreWriterOptions,
   ) {
     const base = options.base;
+    this.baseSnapshot = base?.snapshot;
     this.manifest = base ? structuredClone(base) : emptyManifest('', options.rowGroupSize ?? 1024);
     this.manifest.snapshot = this.snapshot;
     for (const dataset of Object.values(this.manifest.datasets)) {
@@ -137,8 +141,24 @@ export class StoreWriter {
     this.manifest.stations.metadata = await this.writeTable(path, metadataTable(rows, 'STA_NAME'));
   }
 
-  /** Publishes the snapshot: the manifest replaces the old one in one atomic rename. */
+  /**
+   * Publishes the snapshot: the manifest replaces the old one in one atomic rename. Under the store's lock, it first
+   * checks that the store still serves the snapshot this write began from, so two writers never silently lose work.
+   */
   async commit(): Promise<Manifest> {
+    return withLock(this.root, `${MANIFEST_FILE}.lock`, async () => {
+      const text = await readStoreText(this.root, MANIFEST_FILE);
+      const serving = text === undefined ? undefined : parseManifest(text).snapshot;
+      if (serving !== this.baseSnapshot && !this.options.overwrite) {
+        throw new StoreError(
+          `the store changed while this write was under way: it serves snapshot ${serving}, this write began from ${this.baseSnapshot ?? 'no snapshot'}; nothing was published, run it again`,
+        );
+      }
+      return this.publish();
+    });
+  }
+
+  private async publish(): Promise<Manifest> {
     const index = new Map(this.manifest.reservoirs.names.map((n, i) => [n, i]));
     for (const [dataset, entry] of Object.entries(this.manifest.datasets)) {
       for (const p of entry.partitions) {

@@ -101,3 +101,29 @@ describe('EvapStore.readReservoirPartition', () => {
     expect([...station!.values.ATemp!]).toEqual([0, 1, 2, 3]);
   });
 });
+
+describe('StoreWriter.commit', () => {
+  it('refuses to publish over a snapshot it did not start from, and publishes nothing', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    const first = createStoreWriter(dir, { base: store.manifest });
+    const second = createStoreWriter(dir, { base: store.manifest });
+    await first.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(5) } });
+    await second.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(7) } });
+    await first.commit();
+    await expect(second.commit()).rejects.toThrow(/the store changed while this write was under way/);
+    await store.refresh();
+    expect((await store.stationTimeseries({ names: ['ALPHA_STATION'], start: '2021-01-01', end: '2021-01-01' }))[0]!['ATemp (degC)']).toBe(5);
+  });
+
+  it('takes over the lock of a writer that died mid-commit', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    await writeFile(join(dir, 'manifest.json.lock'), '999999999'); // no such process
+    const store = await openStore(dir);
+    const writer = createStoreWriter(dir, { base: store.manifest });
+    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(1) } });
+    await expect(writer.commit()).resolves.toMatchObject({ snapshot: writer.snapshot });
+  });
+});
