@@ -1,5 +1,4 @@
 // Calendar dates as YYYY-MM-DD strings on the outside and epoch days (UTC) inside.
-import { isMatch } from 'date-fns';
 import { InvalidParameterError } from './errors.js';
 
 const MS_PER_DAY = 86_400_000;
@@ -10,11 +9,21 @@ export function parseDay(value: string, parameter: string): number {
   if (!SHAPE.test(value)) {
     throw new InvalidParameterError(parameter, `${parameter} must be a date in the form YYYY-MM-DD, got ${JSON.stringify(clip(value))}`, 'date_from_datetime_parsing');
   }
-  // date-fns rejects impossible calendar dates such as 2021-02-30 and year 0000
-  if (!isMatch(value, 'yyyy-MM-dd')) {
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  // the proleptic Gregorian calendar has no year 0000 and no 2021-02-30 (a test checks this rule against date-fns)
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
     throw new InvalidParameterError(parameter, `${parameter} is not a calendar date: ${value} does not exist`, 'date_from_datetime_parsing');
   }
-  return Date.UTC(Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, Number(value.slice(8, 10))) / MS_PER_DAY;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // unlike Date.UTC, keeps years 1-99 as they are
+  return date.getTime() / MS_PER_DAY;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
 const formatted = new Map<number, string>();

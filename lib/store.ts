@@ -50,6 +50,8 @@ interface Snapshot extends TimeseriesSource {
   stations: MetadataTable;
   reservoirNames: ReadonlySet<string>;
   stationNames: ReadonlySet<string>;
+  stationVariablesHeld: ReadonlyMap<string, readonly string[]>; // station -> variables it measures, catalogue order
+  stationVariablesAll: readonly string[]; // what any station measures
 }
 
 /** Opens a store folder (default: the demo store shipped in the package's data/ folder). */
@@ -111,6 +113,8 @@ export class EvapStore {
       stations: decodeMetadata(await readTable(manifest.stations.metadata), 'STA_NAME'),
       reservoirNames: new Set(manifest.reservoirs.names),
       stationNames: new Set(manifest.stations.names),
+      stationVariablesHeld: new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))])),
+      stationVariablesAll: stationVariableNames.filter((v) => Object.values(manifest.stations.partitions).some((p) => p.variables.includes(v))),
     };
   }
 
@@ -174,7 +178,7 @@ export class EvapStore {
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
     const s = this.snapshot;
     const system = resolveUnits(query.units);
-    const variables = withKeys(resolveStationVariables(query.variables, this.heldStationVariables(s.manifest.stations.names)), system);
+    const variables = withKeys(resolveStationVariables(query.variables, s.stationVariablesAll), system);
     const day = parseDay(query.date ?? defaults.date, 'date');
     const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
@@ -281,9 +285,11 @@ export class EvapStore {
     return resolveNames(names, [], s.stationNames, 'STA_NAMES', 'station');
   }
 
-  private heldStationVariables(names: readonly string[]): string[] {
-    const held = new Set(names.flatMap((n) => this.snapshot.manifest.stations.partitions[n]?.variables ?? []));
-    return stationVariableNames.filter((v) => held.has(v));
+  private heldStationVariables(names: readonly string[]): readonly string[] {
+    const held = this.snapshot.stationVariablesHeld;
+    if (names.length === 1) return held.get(names[0]!) ?? [];
+    const union = new Set(names.flatMap((n) => held.get(n) ?? []));
+    return stationVariableNames.filter((v) => union.has(v));
   }
 
   private async namesInside(names: readonly string[], metadata: MetadataTable, shapefile: ShapefileParts | undefined): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { isMatch } from 'date-fns';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDay, parseDay, parseRange, yearOfDay } from '../../lib/dates.js';
@@ -11,6 +12,24 @@ describe('parseDay', () => {
         return formatDay(parseDay(text, 'date')) === text;
       }),
     );
+  });
+
+  it('accepts exactly the YYYY-MM-DD strings that date-fns calls calendar dates', () => {
+    const digits = (n: number) => fc.integer({ min: 0, max: 10 ** n - 1 }).map((v) => String(v).padStart(n, '0'));
+    fc.assert(
+      fc.property(digits(4), digits(2), digits(2), (y, m, d) => {
+        const text = `${y}-${m}-${d}`;
+        let accepted = true;
+        try {
+          parseDay(text, 'date');
+        } catch {
+          accepted = false;
+        }
+        return accepted === isMatch(text, 'yyyy-MM-dd');
+      }),
+      { numRuns: 2000 },
+    );
+    expect(formatDay(parseDay('0099-03-01', 'date'))).toBe('0099-03-01');
   });
 
   it('counts days from 1970-01-01', () => {
