@@ -1,5 +1,9 @@
 // Every error status over real HTTP, with its FastAPI-shaped body that names the bad value and what is allowed.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../lib/store.js';
+import { tempDir, writeTinyStore } from '../helpers.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 
 let server: TestServer;
@@ -102,5 +106,27 @@ describe('413', () => {
     form.append('shapefile_shp', new Blob([new Uint8Array(100 * 1024)]), 'big.shp');
     const d = await detail(await server.get('/info/list_RES_NAMES', { method: 'POST', body: form }), 413);
     expect(d).toMatch(/65536 bytes/);
+  });
+});
+
+describe('500', () => {
+  it('refuses to serve a corrupted partition, names the file in the log and nothing of it to the client', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const tiny = await startTestServer({ store: await openStore(dir, { cacheBytes: 0, fileCacheBytes: 0 }) });
+    const [first, second] = tiny.store.manifest.datasets['nete-volume-calcs']!.partitions;
+    const bytes = await readFile(join(dir, first!.path));
+    bytes[bytes.length >> 1]! ^= 0x01;
+    await writeFile(join(dir, first!.path), bytes);
+    await writeFile(join(dir, second!.path), (await readFile(join(dir, second!.path))).subarray(0, 100));
+    for (const year of ['2020-12-30', '2021-01-02']) {
+      const response = await tiny.get(`/timeseries/daily/reservoirs/daterange?RES_NAMES=ALPHA%20LAKE&datasets=nete-volume-calcs&start_date=${year}&end_date=${year}`);
+      expect(await detail(response, 500)).toBe('Internal Server Error');
+    }
+    const log = tiny.logs.join('\n');
+    expect(log).toContain(`store error: store file ${first!.path} is corrupt: checksum`);
+    expect(log).toContain(`store error: store file ${second!.path} is corrupt: 100 bytes, the manifest says ${second!.bytes}`);
+    expect((await tiny.get('/metadata/reservoirs?RES_NAMES=ALPHA%20LAKE')).status).toBe(200); // the rest is still served
+    await tiny.close();
   });
 });
