@@ -11,7 +11,7 @@ export interface MetadataTable {
 /** Decodes a metadata table into records keyed by the name column; NaN and null become null. */
 export function decodeMetadata(table: Table | null, key: string): MetadataTable {
   if (!table) return { attributes: [key], byName: new Map() };
-  const attributes = table.schema.fields.map((f) => f.name);
+  const attributes = table.schema.fields.map((f) => f.name).filter((a) => a !== '__proto__'); // not a safe record key
   const columns = attributes.map((a) => table.getChild(a)!);
   const byName = new Map<string, WireRecord>();
   for (let i = 0; i < table.numRows; i++) {

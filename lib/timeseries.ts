@@ -61,19 +61,19 @@ function emitterFor(signature: string, nameKey: string, variables: readonly Reso
   if (emit) return emit;
   const conversions = variables.map((v) => (system === 'metric' ? { factor: 1, offset: 0 } : units[v.unit]));
   const lines: string[] = [];
-  const fields: string[] = [`${JSON.stringify(nameKey)}: name`, '"start_date": date', '"end_date": date'];
+  const fields: string[] = [`${propertyName(nameKey)}: name`, '"start_date": date', '"end_date": date'];
   variables.forEach((v, j) => {
     if (!held[j]) {
-      fields.push(`${JSON.stringify(v.key)}: null`);
+      fields.push(`${propertyName(v.key)}: null`);
       return;
     }
     const { factor, offset } = conversions[j]!;
     // the same arithmetic as units.ts: roundValue(v) for metric, roundValue(v * factor + offset) otherwise; NaN -> null
     const raw = factor === 1 && offset === 0 ? `c${j}[i]` : `c${j}[i] * ${numberLiteral(factor)} + ${numberLiteral(offset)}`;
     lines.push(`let v${j} = ${raw};`, `if (v${j} !== v${j}) v${j} = null; else { const s = Math.round(Math.abs(v${j}) * 1e4) / 1e4; v${j} = v${j} < 0 ? -s : s; }`);
-    fields.push(`${JSON.stringify(v.key)}: v${j}`);
+    fields.push(`${propertyName(v.key)}: v${j}`);
   });
-  extraKeys.forEach((k, e) => fields.push(`${JSON.stringify(k)}: extra[${e}]`));
+  extraKeys.forEach((k, e) => fields.push(`${propertyName(k)}: extra[${e}]`));
   const body = [
     ...variables.flatMap((_, j) => (held[j] ? [`const c${j} = columns[${j}];`] : [])),
     'for (let i = from; i < to; i++) {',
@@ -87,6 +87,11 @@ function emitterFor(signature: string, nameKey: string, variables: readonly Reso
   if (emitters.size >= MAX_EMITTERS) emitters.clear();
   emitters.set(signature, emit);
   return emit;
+}
+
+// A key as object-literal source; `__proto__` must be computed, or the literal would set the prototype instead.
+function propertyName(key: string): string {
+  return key === '__proto__' ? '["__proto__"]' : JSON.stringify(key);
 }
 
 // A number as JavaScript source that reads back as the same double.

@@ -216,6 +216,8 @@ function metadataTable(rows: readonly MetadataRow[], key: string): Table {
 }
 
 function checkMetadata(rows: readonly MetadataRow[], key: string): string[] {
+  // an own `__proto__` key (JSON.parse makes one) would turn into a prototype in any plain object built from the row
+  if (rows.some((r) => Object.hasOwn(r, '__proto__'))) throw new InvalidParameterError(key, 'a metadata attribute may not be named __proto__');
   const names = rows.map((r, i) => {
     const name = r[key];
     if (typeof name !== 'string' || name.trim() === '') throw new InvalidParameterError(key, `metadata row ${i + 1} has no ${key}`);

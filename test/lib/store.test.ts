@@ -127,3 +127,21 @@ describe('StoreWriter.commit', () => {
     await expect(writer.commit()).resolves.toMatchObject({ snapshot: writer.snapshot });
   });
 });
+
+describe('record building', () => {
+  it('keeps hostile names and attribute names as plain data', async () => {
+    const dir = await tempDir();
+    const odd = 'QUOTE"S\n`${process.exit()}`';
+    const proto = JSON.parse(`{"RES_NAME":"X","__proto__":"p"}`); // an own __proto__ key, as JSON.parse makes
+    await expect(createStoreWriter(dir).writeReservoirMetadata([proto])).rejects.toThrow(/may not be named __proto__/);
+    const writer = createStoreWriter(dir, { rowGroupSize: 4 });
+    await writer.writeReservoirMetadata([{ RES_NAME: odd, LAT: 1, LON: 2, 'a"b': 'q', constructor: 'c' }]);
+    await writer.writeStationMetadata([]);
+    await writer.writeReservoirPartition('res', 2020, { names: [odd], days: Int32Array.of(day('2020-05-01')), values: { depth_m: Float64Array.of(3) } });
+    await writer.commit();
+    const store = await openStore(dir);
+    const [record] = await store.reservoirTimeseries({ names: [odd], datasets: ['res'], variables: ['depth_m'], start: '2020-05-01', end: '2020-05-01', alsoReturn: ['a"b', 'constructor'] });
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(JSON.stringify(record)).toBe(`{"RES_NAME":${JSON.stringify(odd)},"start_date":"2020-05-01","end_date":"2020-05-01","depth_m (m)":3,"a\\"b":"q","constructor":"c"}`);
+  });
+});
