@@ -31,9 +31,17 @@ describe('the store folder', () => {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_STORE: store, EVAP_API_KEYS: key },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group: killing strace alone would leave the traced server running
     });
+    const kill = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
     afterAll(() => {
-      child.kill('SIGKILL');
+      kill();
       rmSync(trace, { force: true });
     });
     let output = '';
@@ -72,7 +80,7 @@ describe('the store folder', () => {
     // one real query, to show that the trace does see the store being read
     expect((await get('/timeseries/daily/reservoirs/daterange?RES_NAMES=ALPHA%20LAKE&datasets=nete-volume-calcs&start_date=2020-12-30&end_date=2021-01-02')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    child.kill('SIGKILL');
+    kill();
 
     const opened = readFileSync(trace, 'utf8')
       .slice(before)
