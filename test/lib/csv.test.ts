@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvChunks, recordsToCsv } from '../../lib/csv.js';
+import { csvChunks, formatNumber, recordsToCsv } from '../../lib/csv.js';
 import type { WireRecord } from '../../lib/types.js';
 
 const columns = ['RES_NAME', 'start_date', 'NetE (mm)', 'note'];
@@ -42,5 +42,13 @@ describe('recordsToCsv', () => {
     const chunks: string[] = [];
     for await (const chunk of csvChunks(['a'], batches())) chunks.push(chunk);
     expect(chunks).toEqual(['a\n', '1\n', '\n']);
+  });
+});
+
+describe('formatNumber', () => {
+  it('writes what String() writes, for wire values and any other double', () => {
+    const wire = fc.integer({ min: -(2 ** 52), max: 2 ** 52 }).map((k) => k / 1e4);
+    fc.assert(fc.property(fc.oneof(wire, fc.double({ noNaN: true })), (v) => formatNumber(v) === String(v)), { numRuns: 20_000 });
+    for (const v of [0, -0, 0.0001, -0.0001, 1.5, 2490.0388, 99999999999.9999, 1e11, 123456789012.3456, 1e21, -7.1]) expect(formatNumber(v), String(v)).toBe(String(v));
   });
 });
