@@ -25,6 +25,7 @@ export interface StationPartition extends FileEntry {
   variables: string[];
   start: string;
   end: string;
+  groupFirstDays: number[]; // epoch day of the first row of each row group, to find a date's group without reading
 }
 
 export interface Manifest {

@@ -242,27 +242,26 @@ export async function stationsOnDate(
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || partition.rows === 0) continue;
-    const groups = await source.reader.allGroups(partition);
-    const size = source.manifest.rowGroupSize;
-    const row = findDay(groups, size, 0, partition.rows, day);
-    if (row < 0) continue;
-    const group = groups[Math.floor(row / size)]!;
-    const local = row % size;
-    const block: Block = { days: group.days, columns: variables.map((v) => group.columns.get(v.name)) };
-    builder.emit(out, name, block, attach(name), local, local + 1);
+    const span = await stationSpan(source, partition, day, day);
+    if (span.days.length === 0) continue;
+    builder.emit(out, name, { days: span.days, columns: variables.map((v) => span.column(v.name)) }, attach(name));
   }
   return out;
 }
 
 /** The rows of a station file within [startDay, endDay], found by binary search over its row groups. */
 async function stationSpan(source: TimeseriesSource, partition: StationPartition, startDay: number, endDay: number): Promise<RowSpan> {
-  const groups = await source.reader.allGroups(partition);
+  // the groups that can hold the range: from the last one starting on or before startDay to the last one starting on or before endDay
+  const firstDays = partition.groupFirstDays;
   const size = source.manifest.rowGroupSize;
-  const from = lowerBoundRows(groups, size, partition.rows, startDay);
-  const to = lowerBoundRows(groups, size, partition.rows, endDay + 1);
-  if (from >= to) return { days: new Int32Array(0), column: () => undefined };
-  return source.reader.rows(partition, from, to);
+  const first = Math.max(0, lowerBound(firstDays, startDay + 1) - 1);
+  const last = lowerBound(firstDays, endDay + 1) - 1;
+  if (partition.rows === 0 || last < first) return emptySpan;
+  const span = await source.reader.rows(partition, first * size, Math.min(partition.rows, (last + 1) * size));
+  return clipSpan(span, startDay, endDay);
 }
+
+const emptySpan: RowSpan = { days: new Int32Array(0), column: () => undefined };
 
 /** Narrows a span to the rows dated within [startDay, endDay] (its days ascend). */
 function clipSpan(span: RowSpan, startDay: number, endDay: number): RowSpan {
@@ -298,7 +297,7 @@ function sameDays(a: Int32Array, b: Int32Array): boolean {
   return true;
 }
 
-function lowerBound(days: Int32Array, value: number): number {
+function lowerBound(days: ArrayLike<number>, value: number): number {
   let lo = 0;
   let hi = days.length;
   while (lo < hi) {

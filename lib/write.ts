@@ -117,8 +117,11 @@ export class StoreWriter {
     for (const v of variables) columns[v] = floatVector(rows.values[v]!);
     const path = storePath('stations', `station=${encodePathName(name)}`, `part-${this.snapshot}.parquet`);
     const file = await this.writeTable(path, new Table(columns));
+    const groupFirstDays: number[] = [];
+    for (let row = 0; row < rows.days.length; row += this.manifest.rowGroupSize) groupFirstDays.push(rows.days[row]!);
     const partition: StationPartition = {
       ...file,
+      groupFirstDays,
       variables,
       start: rows.days.length ? formatDay(rows.days[0]!) : '',
       end: rows.days.length ? formatDay(rows.days[rows.days.length - 1]!) : '',

@@ -1,10 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError, StoreError } from '../../lib/errors.js';
 import { openStore } from '../../lib/store.js';
 import { createStoreWriter } from '../../lib/write.js';
-import { day, tempDir, writeTinyStore } from '../helpers.js';
+import { day, tempDir, tinyStations, writeTinyStore } from '../helpers.js';
 
 describe('openStore', () => {
   it('reads back exactly what the writer wrote, across row groups and partitions', async () => {
@@ -143,5 +144,28 @@ describe('record building', () => {
     const [record] = await store.reservoirTimeseries({ names: [odd], datasets: ['res'], variables: ['depth_m'], start: '2020-05-01', end: '2020-05-01', alsoReturn: ['a"b', 'constructor'] });
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
     expect(JSON.stringify(record)).toBe(`{"RES_NAME":${JSON.stringify(odd)},"start_date":"2020-05-01","end_date":"2020-05-01","depth_m (m)":3,"a\\"b":"q","constructor":"c"}`);
+  });
+});
+
+describe('station queries', () => {
+  it('return exactly the stored days within any range, and on any date', async () => {
+    const dir = await tempDir();
+    const kept = Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 7 !== 3 && i % 11 !== 5); // days with gaps
+    const writer = createStoreWriter(dir, { rowGroupSize: 8 });
+    await writer.writeReservoirMetadata([]);
+    await writer.writeStationMetadata(tinyStations);
+    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.from(kept, (i) => day('2020-01-01') + i), values: { ATemp: Float64Array.from(kept) } });
+    await writer.commit();
+    const store = await openStore(dir);
+    const date = (i: number) => new Date((day('2020-01-01') + i) * 864e5).toISOString().slice(0, 10);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -5, max: 125 }), fc.integer({ min: 0, max: 40 }), async (from, length) => {
+        const rows = await store.stationTimeseries({ names: ['ALPHA_STATION'], start: date(from), end: date(from + length) });
+        const expected = kept.filter((i) => i >= from && i <= from + length);
+        const onDate = await store.stationTimeseriesOnDate({ date: date(from) });
+        return JSON.stringify(rows.map((r) => r['ATemp (degC)'])) === JSON.stringify(expected) && onDate.length === (kept.includes(from) ? 1 : 0);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
