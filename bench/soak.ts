@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     console.log(`  requests  ${result.requests.total} (warm-up ${warm.requests.total}), ${(result.requests.total / result.duration).toFixed(0)} req/s, ${mb(result.throughput.average)}/s`);
     console.log(`  latency   p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
     console.log(`  errors    ${errors} (connection ${result.errors + warm.errors}, timeouts ${result.timeouts + warm.timeouts}, non-2xx ${result.non2xx + warm.non2xx})`);
+    console.log(`  RSS every 10 s: ${samples.filter((_, i) => i % 10 === 9).map(mb).join(', ')}`);
     console.log(`  RSS       at start ${mb(rssStart)}, after warm-up ${mb(rssWarm)}, peak ${mb(peak)}, at the end ${mb(rssEnd)} (bound ${mb(bound)})`);
     const failures = [...(errors > 0 ? [`${errors} errors`] : []), ...(peak > bound ? [`RSS grew to ${mb(peak)}, past ${mb(bound)}`] : [])];
     if (failures.length > 0) {
