@@ -13,3 +13,17 @@ export async function* jsonChunks(batches: AsyncIterable<readonly WireRecord[]>)
   }
   yield ']';
 }
+
+/** JSON array text in chunks from batches of JSON object text (each element: objects separated by commas). */
+export async function* jsonArrayChunks(batches: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
+  let first = true;
+  yield '[';
+  for await (const batch of batches) {
+    for (const text of batch) {
+      if (text === '') continue;
+      yield first ? text : `,${text}`;
+      first = false;
+    }
+  }
+  yield ']';
+}

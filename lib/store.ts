@@ -21,6 +21,8 @@ import {
   resolveUnits,
 } from './query.js';
 import { filterPointsByShapefile } from './spatial.js';
+import { jsonArrayChunks } from './json.js';
+import type { OutputKind } from './records.js';
 import { recordColumns, reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, withKeys, type TimeseriesSource } from './timeseries.js';
 import type {
   DateRange,
@@ -39,10 +41,24 @@ export interface OpenStoreOptions {
   fileCacheBytes?: number; // bound on raw Parquet bytes kept to decode more row groups (default 64 MiB)
 }
 
-/** A query answer that can be streamed: its columns (the CSV header) and its records in batches. */
+/**
+ * A query answer that can be streamed: its columns (the CSV header), its records in batches, and its JSON text made
+ * straight from the columns (the same text as JSON.stringify of the records, five times faster). Each iteration runs
+ * the query afresh; consume one of them.
+ */
 export interface RecordStream {
   columns: string[];
   batches: AsyncIterable<WireRecord[]>;
+  json(): AsyncIterable<string>; // chunks of one JSON array: '[', then objects separated by commas, then ']'
+}
+
+/** A RecordStream over a query run: `run(kind)` yields batches of records or of JSON object text. */
+function recordStream(columns: string[], run: (kind: OutputKind) => AsyncIterable<unknown[]>): RecordStream {
+  return {
+    columns,
+    batches: { [Symbol.asyncIterator]: () => (run('records') as AsyncIterable<WireRecord[]>)[Symbol.asyncIterator]() },
+    json: () => jsonArrayChunks(run('json') as AsyncIterable<string[]>),
+  };
 }
 
 interface Snapshot extends TimeseriesSource {
@@ -127,10 +143,7 @@ export class EvapStore {
     const { startDay, endDay } = parseRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date);
     const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    return {
-      columns: recordColumns('RES_NAME', variables, attributes),
-      batches: reservoirRange(s, names, variables, startDay, endDay, system, attach),
-    };
+    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => reservoirRange(s, names, variables, startDay, endDay, system, attach, kind));
   }
 
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
@@ -146,7 +159,7 @@ export class EvapStore {
     const day = parseDay(query.date ?? defaults.date, 'date');
     const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    return { columns: recordColumns('RES_NAME', variables, attributes), batches: once(() => reservoirsOnDate(s, variables, day, system, attach)) };
+    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => once(() => reservoirsOnDate(s, variables, day, system, attach, kind)));
   }
 
   /** Every reservoir's records on one date, as an array. */
@@ -163,10 +176,7 @@ export class EvapStore {
     const { startDay, endDay } = parseRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date);
     const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    return {
-      columns: recordColumns('STA_NAME', variables, attributes),
-      batches: stationRange(s, names, variables, startDay, endDay, system, attach),
-    };
+    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => stationRange(s, names, variables, startDay, endDay, system, attach, kind));
   }
 
   /** Station records over a date range, as an array. */
@@ -182,7 +192,7 @@ export class EvapStore {
     const day = parseDay(query.date ?? defaults.date, 'date');
     const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    return { columns: recordColumns('STA_NAME', variables, attributes), batches: once(() => stationsOnDate(s, variables, day, system, attach)) };
+    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => once(() => stationsOnDate(s, variables, day, system, attach, kind)));
   }
 
   /** Every station's records on one date, as an array. */
@@ -308,6 +318,6 @@ async function collect(stream: RecordStream): Promise<WireRecord[]> {
   return out;
 }
 
-async function* once(make: () => Promise<WireRecord[]>): AsyncGenerator<WireRecord[]> {
+async function* once(make: () => Promise<unknown[]>): AsyncGenerator<unknown[]> {
   yield await make();
 }

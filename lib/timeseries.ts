@@ -1,10 +1,11 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
-import { units, variableKey, type UnitSystem } from './catalogue.js';
-import { formatDay, yearOfDay } from './dates.js';
+import { variableKey, type UnitSystem } from './catalogue.js';
+import { yearOfDay } from './dates.js';
 import { findRun, type Manifest, type ReservoirPartition, type StationPartition } from './manifest.js';
 import type { DecodedGroup, PartitionReader, RowSpan } from './partitions.js';
 import type { ResolvedVariable } from './query.js';
-import type { WireRecord, WireValue } from './types.js';
+import { RecordBuilder, type Block, type OutputKind } from './records.js';
+import type { WireRecord } from './types.js';
 
 /** What record building needs from an opened store. */
 export interface TimeseriesSource {
@@ -27,111 +28,6 @@ export function recordColumns(nameKey: string, variables: readonly ResolvedVaria
   return [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...attributes.filter((a) => a !== nameKey)];
 }
 
-/** Rows of several columns for one name, aligned on `days`. */
-interface Block {
-  days: ArrayLike<number>;
-  columns: (ArrayLike<number> | undefined)[]; // parallel to the variables; undefined when not held
-}
-
-/**
- * Appends the records of rows [from, to) of one name: `(out, name, days, columns, from, to, extra)`.
- * Generated per shape of record (name key, variable keys and units, which columns are held, attribute keys), so that every
- * record is one object literal with a fixed key order: V8 gives all records one hidden class, built without transitions,
- * which JSON.stringify then walks on its fast path. Values are converted and rounded inline exactly as `wireConverter` does.
- */
-type Emitter = (out: WireRecord[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
-
-const emitters = new Map<string, Emitter>();
-const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map
-
-/** The emitters of one query's record shape, by which columns a block holds (resolved once per query, then a lookup). */
-function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], system: UnitSystem, extraKeys: readonly string[]): (held: readonly boolean[]) => Emitter {
-  const base = JSON.stringify([nameKey, variables.map((v) => v.key), system, extraKeys]);
-  const local = new Map<string, Emitter>();
-  return (held) => {
-    const mask = held.map((h) => (h ? '1' : '0')).join('');
-    let emit = local.get(mask);
-    if (!emit) local.set(mask, (emit = emitterFor(`${base}|${mask}`, nameKey, variables, held, system, extraKeys)));
-    return emit;
-  };
-}
-
-function emitterFor(signature: string, nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[]): Emitter {
-  let emit = emitters.get(signature);
-  if (emit) return emit;
-  const conversions = variables.map((v) => (system === 'metric' ? { factor: 1, offset: 0 } : units[v.unit]));
-  const lines: string[] = [];
-  const fields: string[] = [`${propertyName(nameKey)}: name`, '"start_date": date', '"end_date": date'];
-  variables.forEach((v, j) => {
-    if (!held[j]) {
-      fields.push(`${propertyName(v.key)}: null`);
-      return;
-    }
-    const { factor, offset } = conversions[j]!;
-    // the same arithmetic as units.ts: roundValue(v) for metric, roundValue(v * factor + offset) otherwise; NaN -> null
-    const raw = factor === 1 && offset === 0 ? `c${j}[i]` : `c${j}[i] * ${numberLiteral(factor)} + ${numberLiteral(offset)}`;
-    lines.push(`let v${j} = ${raw};`, `if (v${j} !== v${j}) v${j} = null; else { const s = Math.round(Math.abs(v${j}) * 1e4) / 1e4; v${j} = v${j} < 0 ? -s : s; }`);
-    fields.push(`${propertyName(v.key)}: v${j}`);
-  });
-  extraKeys.forEach((k, e) => fields.push(`${propertyName(k)}: extra[${e}]`));
-  const body = [
-    ...variables.flatMap((_, j) => (held[j] ? [`const c${j} = columns[${j}];`] : [])),
-    'for (let i = from; i < to; i++) {',
-    '  const date = formatDay(days[i]);',
-    ...lines.map((l) => `  ${l}`),
-    `  out.push({ ${fields.join(', ')} });`,
-    '}',
-  ].join('\n');
-  const make = new Function('formatDay', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`) as (f: typeof formatDay) => Emitter;
-  emit = make(formatDay);
-  if (emitters.size >= MAX_EMITTERS) emitters.clear();
-  emitters.set(signature, emit);
-  return emit;
-}
-
-// A key as object-literal source; `__proto__` must be computed, or the literal would set the prototype instead.
-function propertyName(key: string): string {
-  return key === '__proto__' ? '["__proto__"]' : JSON.stringify(key);
-}
-
-// A number as JavaScript source that reads back as the same double.
-function numberLiteral(value: number): string {
-  if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
-  return Object.is(value, -0) ? '-0' : `(${String(value)})`;
-}
-
-/** Builds records of one shape (name key, variables, unit system): one emitter lookup per block, none per record. */
-class RecordBuilder {
-  private extraKeys: string[] | undefined;
-  private emitters: ((held: readonly boolean[]) => Emitter) | undefined;
-
-  constructor(
-    private readonly nameKey: string,
-    private readonly variables: readonly ResolvedVariable[],
-    private readonly system: UnitSystem,
-  ) {}
-
-  /** Appends the records of rows [from, to) of a block (default: all its rows). */
-  emit(out: WireRecord[], name: string, block: Block, extra: WireRecord, from = 0, to = block.days.length): void {
-    const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
-    if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
-      this.extraKeys = keys;
-      this.emitters = emittersOf(this.nameKey, this.variables, this.system, keys);
-    }
-    const held: boolean[] = new Array(block.columns.length);
-    for (let j = 0; j < held.length; j++) held[j] = block.columns[j] !== undefined;
-    const values: WireValue[] = new Array(keys.length);
-    for (let e = 0; e < keys.length; e++) values[e] = extra[keys[e]!]!;
-    this.emitters(held)(out, name, block.days, block.columns, from, to, values);
-  }
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Reservoir records over [startDay, endDay], one batch per reservoir and year, in name then date order. */
 export async function* reservoirRange(
   source: TimeseriesSource,
@@ -141,11 +37,12 @@ export async function* reservoirRange(
   endDay: number,
   system: UnitSystem,
   attach: Attach,
-): AsyncGenerator<WireRecord[]> {
+  kind: OutputKind = 'records',
+): AsyncGenerator<unknown[]> {
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const firstYear = yearOfDay(startDay);
   const lastYear = yearOfDay(endDay);
-  const builder = new RecordBuilder('RES_NAME', variables, system);
+  const builder = new RecordBuilder('RES_NAME', variables, system, kind);
   for (const name of names) {
     const nameIndex = source.reservoirIndex.get(name)!;
     const extra = attach(name);
@@ -158,7 +55,7 @@ export async function* reservoirRange(
       }
       const block = alignSpans(spans, variables);
       if (block.days.length === 0) continue;
-      const out: WireRecord[] = [];
+      const out: unknown[] = [];
       builder.emit(out, name, block, extra);
       yield out;
     }
@@ -172,7 +69,8 @@ export async function reservoirsOnDate(
   day: number,
   system: UnitSystem,
   attach: Attach,
-): Promise<WireRecord[]> {
+  kind: OutputKind = 'records',
+): Promise<unknown[]> {
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const year = yearOfDay(day);
   const names = source.manifest.reservoirs.names;
@@ -199,8 +97,8 @@ export async function reservoirsOnDate(
       }
     }
   }
-  const out: WireRecord[] = [];
-  const builder = new RecordBuilder('RES_NAME', variables, system);
+  const out: unknown[] = [];
+  const builder = new RecordBuilder('RES_NAME', variables, system, kind);
   const block: Block = { days: new Int32Array(names.length).fill(day), columns };
   for (let i = 0; i < names.length; i++) if (seen[i]) builder.emit(out, names[i]!, block, attach(names[i]!), i, i + 1);
   return out;
@@ -215,15 +113,16 @@ export async function* stationRange(
   endDay: number,
   system: UnitSystem,
   attach: Attach,
-): AsyncGenerator<WireRecord[]> {
-  const builder = new RecordBuilder('STA_NAME', variables, system);
+  kind: OutputKind = 'records',
+): AsyncGenerator<unknown[]> {
+  const builder = new RecordBuilder('STA_NAME', variables, system, kind);
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition) continue;
     const span = await stationSpan(source, partition, startDay, endDay);
     if (span.days.length === 0) continue;
     const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
-    const out: WireRecord[] = [];
+    const out: unknown[] = [];
     builder.emit(out, name, block, attach(name));
     yield out;
   }
@@ -236,9 +135,10 @@ export async function stationsOnDate(
   day: number,
   system: UnitSystem,
   attach: Attach,
-): Promise<WireRecord[]> {
-  const out: WireRecord[] = [];
-  const builder = new RecordBuilder('STA_NAME', variables, system);
+  kind: OutputKind = 'records',
+): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const builder = new RecordBuilder('STA_NAME', variables, system, kind);
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || partition.rows === 0) continue;

@@ -1,5 +1,6 @@
 // Errors -> status and a FastAPI-style {"detail": ...} body, in one place.
 import { InvalidParameterError, NotFoundError, StoreError } from '../lib/errors.js';
+import { wholeResponse } from './body.js';
 
 /** An error that already knows its answer: status, detail and extra headers (Allow, Retry-After, ...). */
 export class HttpError extends Error {
@@ -20,7 +21,7 @@ export function invalidParameter(parameter: string, message: string, kind = 'val
 
 /** A JSON answer `{"detail": detail}` with the given status. */
 export function detailResponse(status: number, detail: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ detail }), {
+  return wholeResponse(JSON.stringify({ detail }), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });

@@ -1,8 +1,8 @@
 // Answers as JSON or CSV, whole or streamed, gzip-compressed when the client accepts it.
 import { csvChunks, recordsToCsv } from '../lib/csv.js';
-import { jsonChunks } from '../lib/json.js';
 import type { RecordStream } from '../lib/store.js';
 import type { WireRecord } from '../lib/types.js';
+import { wholeBodyOf, wholeResponse } from './body.js';
 import type { OutputFormat } from './params.js';
 
 export const jsonType = 'application/json';
@@ -10,15 +10,29 @@ export const csvType = 'text/csv; charset=utf-8';
 
 /** A small answer built whole: `value` as JSON, or `records` under `columns` as CSV. */
 export function listResponse(format: OutputFormat, value: unknown, records: readonly WireRecord[], columns: readonly string[]): Response {
-  if (format === 'csv') return new Response(recordsToCsv(records, columns), { headers: { 'content-type': csvType } });
-  return new Response(JSON.stringify(value), { headers: { 'content-type': jsonType } });
+  if (format === 'csv') return wholeResponse(recordsToCsv(records, columns), { headers: { 'content-type': csvType } });
+  return wholeResponse(JSON.stringify(value), { headers: { 'content-type': jsonType } });
 }
 
-/** A streamed timeseries answer; the first batch is read before answering, so a failure there is still a clean error. */
+/** Answers up to this many characters are built whole and sent with a Content-Length; longer ones are streamed. */
+export const WHOLE_ANSWER_CHARS = 1 << 20;
+
+/**
+ * A timeseries answer: the text is produced batch by batch; an answer that ends within WHOLE_ANSWER_CHARS is sent
+ * whole, a longer one is streamed from where it got to. Errors before then (bad partitions included) get a clean status.
+ */
 export async function streamResponse(format: OutputFormat, stream: RecordStream): Promise<Response> {
-  const batches = await primed(stream.batches);
-  const chunks = format === 'csv' ? csvChunks(stream.columns, batches) : jsonChunks(batches);
-  return new Response(toByteStream(chunks), { headers: { 'content-type': format === 'csv' ? csvType : jsonType } });
+  const chunks = (format === 'csv' ? csvChunks(stream.columns, stream.batches) : stream.json())[Symbol.asyncIterator]();
+  const type = format === 'csv' ? csvType : jsonType;
+  const head: string[] = [];
+  let length = 0;
+  while (length <= WHOLE_ANSWER_CHARS) {
+    const next = await chunks.next();
+    if (next.done) return wholeResponse(head.join(''), { headers: { 'content-type': type } });
+    head.push(next.value);
+    length += next.value.length;
+  }
+  return new Response(toByteStream(head, chunks), { headers: { 'content-type': type } });
 }
 
 /** Whether an Accept-Encoding header admits gzip (a q=0 refuses it). */
@@ -35,43 +49,30 @@ export function acceptsGzip(header: string | null): boolean {
 /** The response gzip-compressed (streaming, via CompressionStream) when the request accepts it. */
 export function compress(request: Request, response: Response): Response {
   if (!response.body || response.headers.has('content-encoding')) return response;
+  response.headers.append('vary', 'Accept-Encoding'); // in place: a whole answer stays whole
+  if (!acceptsGzip(request.headers.get('accept-encoding'))) return response;
   const headers = new Headers(response.headers);
-  headers.append('vary', 'Accept-Encoding');
-  if (!acceptsGzip(request.headers.get('accept-encoding'))) return new Response(response.body, { status: response.status, headers });
   headers.set('content-encoding', 'gzip');
   headers.delete('content-length');
-  const body = response.body.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+  const source = wholeBodyOf(response) === undefined ? response.body : new Blob([wholeBodyOf(response)!]).stream();
+  const body = source.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
   return new Response(body, { status: response.status, headers });
 }
 
-// Pulls one batch ahead of time so that errors before the first record reach the error handler, not the socket.
-async function primed<T>(batches: AsyncIterable<T>): Promise<AsyncIterable<T>> {
-  const iterator = batches[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  return {
-    async *[Symbol.asyncIterator]() {
-      try {
-        if (first.done) return;
-        yield first.value;
-        for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-      } finally {
-        await iterator.return?.();
-      }
-    },
-  };
-}
-
-// A pull-based byte stream: the next chunk is produced only when the socket wants it; cancel stops the generator.
-function toByteStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+// A pull-based byte stream: the text already made first, then the next chunk only when the socket wants it.
+function toByteStream(head: string[], chunks: AsyncIterator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(head.join('')));
+    },
     async pull(controller) {
       const next = await chunks.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value));
     },
     async cancel() {
-      await chunks.return(undefined);
+      await chunks.return?.(undefined);
     },
   });
 }

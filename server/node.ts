@@ -5,6 +5,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
 import { formatAccess, type Logger } from './log.js';
+import { wholeBodyOf } from './body.js';
+import { detailResponse } from './errors.js';
 
 export interface ServeOptions {
   port: number; // 0 picks a free port
@@ -38,14 +40,14 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
     });
     if (++active > options.maxConcurrent) {
-      return send(outgoing, incoming, json(503, `server busy: more than ${options.maxConcurrent} requests in flight; retry later`, { 'retry-after': '1' }), true);
+      return send(outgoing, incoming, detailResponse(503, `server busy: more than ${options.maxConcurrent} requests in flight; retry later`, { 'retry-after': '1' }), true);
     }
     let response: Response;
     try {
       response = await handler(toRequest(incoming));
     } catch (error) {
       logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
-      response = json(400, 'malformed request');
+      response = detailResponse(400, 'malformed request');
     }
     await send(outgoing, incoming, response, closing, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
       // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
@@ -100,6 +102,15 @@ async function send(outgoing: ServerResponse, incoming: IncomingMessage, respons
   response.headers.forEach((value, name) => (headers[name] = value));
   // an unread request body (an early 401/413/503) is not drained: the connection closes after the answer
   if (close || (!incoming.complete && incoming.method !== 'GET' && incoming.method !== 'HEAD')) headers.connection = 'close';
+  const whole = wholeBodyOf(response);
+  if (whole !== undefined) {
+    const bytes = typeof whole === 'string' ? Buffer.from(whole) : whole;
+    headers['content-length'] = String(bytes.byteLength);
+    outgoing.writeHead(response.status, headers);
+    outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);
+    count?.(incoming.method === 'HEAD' ? 0 : bytes.byteLength);
+    return;
+  }
   outgoing.writeHead(response.status, headers);
   if (!response.body || incoming.method === 'HEAD') {
     await response.body?.cancel();
@@ -126,6 +137,3 @@ function refuse(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): v
   setTimeout(() => socket.destroy(), 500).unref(); // after the answer is flushed, even if the client keeps sending
 }
 
-function json(status: number, detail: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ detail }), { status, headers: { 'content-type': 'application/json', ...headers } });
-}

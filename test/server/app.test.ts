@@ -89,12 +89,10 @@ describe('createHandler', () => {
 
   it('answers a failure before the first record with 500, not a broken stream', async () => {
     const broken = Object.create(store) as EvapStore;
-    broken.streamReservoirTimeseries = () => ({
-      columns: ['RES_NAME'],
-      batches: (async function* () {
-        throw new Error('partition unreadable');
-      })(),
-    });
+    async function* fail(): AsyncGenerator<never> {
+      throw new Error('partition unreadable');
+    }
+    broken.streamReservoirTimeseries = () => ({ columns: ['RES_NAME'], batches: fail(), json: fail });
     const failing = createHandler({ store: broken, keys: KeyRing.fromKeys([key]), logError: () => {} });
     expect((await failing(new Request('http://localhost/timeseries/daily/reservoirs/daterange', { headers: { 'api-key': key } }))).status).toBe(500);
   });

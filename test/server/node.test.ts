@@ -210,26 +210,44 @@ describe('serve', () => {
     await server.close();
   });
 
+  it('sends a short answer whole with a Content-Length and streams a long one in chunks', async () => {
+    const server = await startTestServer();
+    const headers = { 'api-key': server.key };
+    const short = await raw(server.url, { path: '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE', headers });
+    expect(short.headers['content-length']).toBe(String(short.body.length));
+    expect(short.headers['transfer-encoding']).toBeUndefined();
+    const path = '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE,LAKE%20MEAD,LAKE%20POWELL&start_date=2019-01-01&end_date=2021-12-31';
+    const long = await raw(server.url, { path, headers });
+    expect(long.headers['transfer-encoding']).toBe('chunked');
+    expect(long.body.length).toBeGreaterThan(1 << 20);
+    expect(JSON.parse(long.body.toString())).toHaveLength(3 * 1096);
+    await server.close();
+  });
+
   it('aborts the connection and logs when a stream fails mid-way', async () => {
     const real = await demoStore();
     const failing = Object.create(real) as EvapStore;
     failing.streamReservoirTimeseries = (query) => {
       const stream = real.streamReservoirTimeseries(query);
-      return {
-        columns: stream.columns,
-        batches: (async function* () {
-          for await (const batch of stream.batches) yield batch;
-          throw new Error('disk went away');
-        })(),
-      };
+      async function* thenFail<T>(chunks: AsyncIterable<T>): AsyncGenerator<T> {
+        for await (const chunk of chunks) yield chunk;
+        throw new Error('disk went away');
+      }
+      return { columns: stream.columns, batches: thenFail(stream.batches), json: () => thenFail(stream.json()) };
     };
     const server = await startTestServer({ store: failing });
-    const response = await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE', { headers: { 'accept-encoding': 'identity' } });
+    // an answer longer than what is built whole (WHOLE_ANSWER_CHARS) is streamed: the failure comes after the status line
+    const long = '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE,LAKE%20MEAD,LAKE%20POWELL&start_date=2019-01-01&end_date=2021-12-31';
+    const response = await server.get(long, { headers: { 'accept-encoding': 'identity' } });
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.logs.join('\n')).toMatch(/response aborted: GET \/timeseries\/daily\/reservoirs\/daterange: Error: disk went away/);
     expect(server.logs.join('\n')).toMatch(/ 200 [\d.]+ms \d+B aborted/);
+    // a short answer is built whole before the status line, so the same failure is a clean 500
+    const short = await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE');
+    expect(short.status).toBe(500);
+    expect(await short.json()).toEqual({ detail: 'Internal Server Error' });
     await server.close();
   });
 

@@ -1,0 +1,138 @@
+// Builders of wire records, generated per record shape: as objects, or straight as their JSON text.
+import { units, type UnitSystem } from './catalogue.js';
+import { formatNumber } from './csv.js';
+import { formatDay } from './dates.js';
+import type { ResolvedVariable } from './query.js';
+import type { WireRecord, WireValue } from './types.js';
+
+/** Rows of several columns for one name, aligned on `days`. */
+export interface Block {
+  days: ArrayLike<number>;
+  columns: (ArrayLike<number> | undefined)[]; // parallel to the variables; undefined when not held
+}
+
+/** What a builder produces per block: record objects, or JSON text (objects separated by commas, no brackets). */
+export type OutputKind = 'records' | 'json';
+
+/**
+ * Appends rows [from, to) of one name to `out`: `(out, name, days, columns, from, to, extra)`. Generated per shape
+ * (name key, variable keys and units, which columns are held, attribute keys, output kind):
+ * - records: every record is one object literal with a fixed key order, so V8 gives all records one hidden class,
+ *   built without transitions, which JSON.stringify then walks on its fast path;
+ * - json: one string for the block, exactly the text JSON.stringify gives for those records, without making them
+ *   (five times faster than records + JSON.stringify); `name` and `extra` then come as JSON text.
+ * Values are converted and rounded inline exactly as units.ts does (roundValue, wireConverter).
+ */
+type Emitter = (out: unknown[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
+
+const emitters = new Map<string, Emitter>();
+const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map
+
+/** Builds records of one shape: one emitter lookup per block, none per record. */
+export class RecordBuilder {
+  private extraKeys: string[] | undefined;
+  private emitters: ((held: readonly boolean[]) => Emitter) | undefined;
+
+  constructor(
+    private readonly nameKey: string,
+    private readonly variables: readonly ResolvedVariable[],
+    private readonly system: UnitSystem,
+    readonly kind: OutputKind = 'records',
+  ) {}
+
+  /** Appends the records (or their JSON text) of rows [from, to) of a block (default: all its rows). */
+  emit(out: unknown[], name: string, block: Block, extra: WireRecord, from = 0, to = block.days.length): void {
+    const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
+    if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
+      this.extraKeys = keys;
+      this.emitters = emittersOf(this.nameKey, this.variables, this.system, keys, this.kind);
+    }
+    const held: boolean[] = new Array(block.columns.length);
+    for (let j = 0; j < held.length; j++) held[j] = block.columns[j] !== undefined;
+    const json = this.kind === 'json';
+    const values: WireValue[] = new Array(keys.length);
+    for (let e = 0; e < keys.length; e++) values[e] = json ? JSON.stringify(extra[keys[e]!]!) : extra[keys[e]!]!;
+    this.emitters(held)(out, json ? JSON.stringify(name) : name, block.days, block.columns, from, to, values);
+  }
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The emitters of one query's record shape, by which columns a block holds (resolved once per query, then a lookup). */
+function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): (held: readonly boolean[]) => Emitter {
+  const base = JSON.stringify([kind, nameKey, variables.map((v) => v.key), system, extraKeys]);
+  const local = new Map<string, Emitter>();
+  return (held) => {
+    const mask = held.map((h) => (h ? '1' : '0')).join('');
+    let emit = local.get(mask);
+    if (!emit) local.set(mask, (emit = emitterFor(`${base}|${mask}`, nameKey, variables, held, system, extraKeys, kind)));
+    return emit;
+  };
+}
+
+function emitterFor(signature: string, nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): Emitter {
+  let emit = emitters.get(signature);
+  if (emit) return emit;
+  // an array-index key ("1") comes first in a JS object whatever the literal's order: text must then come from objects
+  const indexLike = [nameKey, ...variables.map((v) => v.key), ...extraKeys].some((k) => /^(0|[1-9]\d*)$/.test(k));
+  emit = kind === 'json' && indexLike ? viaObjects(compile(nameKey, variables, held, system, extraKeys, 'records')) : compile(nameKey, variables, held, system, extraKeys, kind);
+  if (emitters.size >= MAX_EMITTERS) emitters.clear();
+  emitters.set(signature, emit);
+  return emit;
+}
+
+function compile(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): Emitter {
+  const json = kind === 'json';
+  const lines: string[] = [];
+  const fields: [key: string, value: string][] = [[nameKey, 'name'], ['start_date', 'date'], ['end_date', 'date']];
+  variables.forEach((v, j) => {
+    if (!held[j]) return void fields.push([v.key, json ? '"null"' : 'null']);
+    const { factor, offset } = system === 'metric' ? { factor: 1, offset: 0 } : units[v.unit];
+    const raw = factor === 1 && offset === 0 ? `c${j}[i]` : `c${j}[i] * ${numberLiteral(factor)} + ${numberLiteral(offset)}`;
+    const rounded = `Math.round(Math.abs(v${j}) * 1e4) / 1e4`;
+    lines.push(`let v${j} = ${raw};`);
+    if (json) lines.push(`const t${j} = v${j} !== v${j} ? 'null' : formatNumber(v${j} < 0 ? -${rounded} : ${rounded});`);
+    else lines.push(`if (v${j} !== v${j}) v${j} = null; else { const s = ${rounded}; v${j} = v${j} < 0 ? -s : s; }`);
+    fields.push([v.key, json ? `t${j}` : `v${j}`]);
+  });
+  extraKeys.forEach((k, e) => fields.push([k, `extra[${e}]`]));
+  const record = json
+    ? fields.map(([k, value], f) => `${JSON.stringify(`${f === 0 ? '{' : ','}${JSON.stringify(k)}:`)} + ${value === 'date' ? '\'"\' + date + \'"\'' : value}`).join(' + ') + " + '}'"
+    : `{ ${fields.map(([k, value]) => `${propertyName(k)}: ${value}`).join(', ')} }`;
+  const body = [
+    ...variables.flatMap((_, j) => (held[j] ? [`const c${j} = columns[${j}];`] : [])),
+    json ? "let text = '';" : '',
+    'for (let i = from; i < to; i++) {',
+    '  const date = formatDay(days[i]);',
+    ...lines.map((l) => `  ${l}`),
+    json ? `  text += (i === from ? '' : ',') + ${record};` : `  out.push(${record});`,
+    '}',
+    json ? 'if (to > from) out.push(text);' : '',
+  ].join('\n');
+  const make = new Function('formatDay', 'formatNumber', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`);
+  return make(formatDay, formatNumber) as Emitter;
+}
+
+// JSON text through record objects and JSON.stringify, for the rare shapes whose key order objects would change.
+function viaObjects(records: Emitter): Emitter {
+  return (out, name, days, columns, from, to, extra) => {
+    const built: unknown[] = [];
+    records(built, JSON.parse(name) as string, days, columns, from, to, extra.map((e) => JSON.parse(e as string) as WireValue));
+    if (built.length > 0) out.push(JSON.stringify(built).slice(1, -1));
+  };
+}
+
+// A key as object-literal source; `__proto__` must be computed, or the literal would set the prototype instead.
+function propertyName(key: string): string {
+  return key === '__proto__' ? '["__proto__"]' : JSON.stringify(key);
+}
+
+// A number as JavaScript source that reads back as the same double.
+function numberLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+  return Object.is(value, -0) ? '-0' : `(${String(value)})`;
+}

@@ -1,0 +1,92 @@
+// The JSON text made straight from the columns is exactly JSON.stringify of the records, for any query.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
+import { openStore, type EvapStore, type RecordStream } from '../../lib/store.js';
+import { createStoreWriter } from '../../lib/write.js';
+import { day, tempDir } from '../helpers.js';
+
+let store: EvapStore;
+let reservoirs: string[];
+let stations: string[];
+beforeAll(async () => {
+  store = await openStore();
+  reservoirs = await store.listReservoirNames();
+  stations = await store.listStationNames();
+});
+
+async function text(stream: RecordStream): Promise<string> {
+  let out = '';
+  for await (const chunk of stream.json()) out += chunk;
+  return out;
+}
+
+async function records(stream: RecordStream): Promise<string> {
+  const all = [];
+  for await (const batch of stream.batches) all.push(...batch);
+  return JSON.stringify(all);
+}
+
+const day2019 = Date.UTC(2019, 0, 1) / 864e5;
+const date = (offset: number) => new Date((day2019 + offset) * 864e5).toISOString().slice(0, 10);
+
+describe('RecordStream.json', () => {
+  it('writes the text of JSON.stringify(records) for reservoir queries', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(['LAKE ALICE', 'LAKE MEAD', 'RUEDI RESERVOIR', 'LAKE POWELL'], { minLength: 1 }),
+        fc.subarray(reservoirVariables.map((v) => v.name), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('metric', 'english' as const),
+        fc.subarray(['qflag', 'LAT', 'STATE', 'RES_NAME']),
+        fc.integer({ min: -30, max: 1100 }),
+        fc.integer({ min: 0, max: 400 }),
+        async (names, variables, units, alsoReturn, from, length) => {
+          const query = { names, variables, units, alsoReturn, start: date(from), end: date(from + length) };
+          const onDate = { variables, units, alsoReturn, date: date(from) };
+          return (
+            (await text(store.streamReservoirTimeseries(query))) === (await records(store.streamReservoirTimeseries(query))) &&
+            (await text(store.streamReservoirTimeseriesOnDate(onDate))) === (await records(store.streamReservoirTimeseriesOnDate(onDate)))
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(reservoirs.length).toBeGreaterThan(4);
+  });
+
+  it('writes the text of JSON.stringify(records) for station queries, gaps and unmeasured variables included', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(stations, { minLength: 1, maxLength: 4 }),
+        fc.option(fc.subarray(stationVariableNames, { minLength: 1, maxLength: 8 }), { nil: undefined }),
+        fc.constantFrom('metric', 'english' as const),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 100 }),
+        async (names, variables, units, from, length) => {
+          const query = { names, variables, units, alsoReturn: ['STATION_TYPE'], start: date(from), end: date(from + length) };
+          const onDate = { variables, units, date: date(from) };
+          return (
+            (await text(store.streamStationTimeseries(query))) === (await records(store.streamStationTimeseries(query))) &&
+            (await text(store.streamStationTimeseriesOnDate(onDate))) === (await records(store.streamStationTimeseriesOnDate(onDate)))
+          );
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('keeps the order objects would give when an attribute name is an array index', async () => {
+    const dir = await tempDir();
+    const writer = createStoreWriter(dir);
+    await writer.writeReservoirMetadata([{ RES_NAME: 'X', '7': 'seven', 'ünï "code"': 'u' }]);
+    await writer.writeStationMetadata([]);
+    await writer.writeReservoirPartition('nete-volume-calcs', 2020, { names: ['X', 'X'], days: Int32Array.of(day('2020-01-01'), day('2020-01-02')), values: { NetE: Float64Array.of(-0.00001, NaN) } });
+    await writer.commit();
+    const tiny = await openStore(dir);
+    const query = { names: ['X'], datasets: ['nete-volume-calcs'], start: '2020-01-01', end: '2020-01-02', alsoReturn: ['7', 'ünï "code"'] };
+    const expected = await records(tiny.streamReservoirTimeseries(query));
+    expect(expected.startsWith('[{"7":"seven",')).toBe(true);
+    expect(await text(tiny.streamReservoirTimeseries(query))).toBe(expected);
+    expect(await text(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] }))).toBe(await records(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] })));
+  });
+});
