@@ -1,6 +1,6 @@
 // The library's only use of node:fs: read and durably write files inside one store folder.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { StoreError } from './errors.js';
 
@@ -83,6 +83,8 @@ export function storePath(...segments: string[]): string {
   return join(...segments).split(sep).join('/');
 }
 
+const STALE_LOCK_MS = 30_000;
+
 /** Runs `work` holding an exclusive lock file in the store; a lock left by a process that died is taken over. */
 export async function withLock<T>(root: string, path: string, work: () => Promise<T>): Promise<T> {
   const full = resolveInside(root, path);
@@ -97,7 +99,9 @@ export async function withLock<T>(root: string, path: string, work: () => Promis
         throw new StoreError(`cannot take the store lock ${path}: ${(error as Error).message}`, { cause: error });
       }
       const owner = Number(await readFile(full, 'utf8').catch(() => ''));
-      if (!isAlive(owner)) await rm(full, { force: true }); // its writer was killed mid-commit
+      const age = Date.now() - ((await stat(full).catch(() => undefined))?.mtimeMs ?? 0);
+      // its writer was killed mid-commit (or the pid was reused since: a commit holds the lock for milliseconds)
+      if (!isAlive(owner) || age > STALE_LOCK_MS) await rm(full, { force: true });
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -167,5 +167,19 @@ describe('station queries', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('withLock', () => {
+  it('takes over a lock older than a commit could ever hold it, even if its pid is alive again', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const lock = join(dir, 'manifest.json.lock');
+    await writeFile(lock, String(process.pid)); // a live pid: as if the dead writer's pid had been reused
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    const store = await openStore(dir);
+    const writer = createStoreWriter(dir, { base: store.manifest });
+    await expect(writer.commit()).resolves.toMatchObject({ snapshot: writer.snapshot });
   });
 });
