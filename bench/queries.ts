@@ -78,24 +78,32 @@ function heldInOrder(manifest: Manifest, names: readonly string[]): string[] {
 
 /** The library's answer: the query's stream, collected. */
 export async function answerOurs(store: EvapStore, spec: QuerySpec): Promise<Answer> {
-  let stream: RecordStream;
-  switch (spec.kind) {
-    case 'reservoir-range':
-      stream = store.streamReservoirTimeseries({ names: spec.names, datasets: spec.datasets, variables: spec.variables, start: spec.start, end: spec.end });
-      break;
-    case 'reservoir-date':
-      stream = store.streamReservoirTimeseriesOnDate({ datasets: spec.datasets, variables: spec.variables, date: spec.date });
-      break;
-    case 'station-range':
-      stream = store.streamStationTimeseries({ names: spec.names, variables: spec.variables, start: spec.start, end: spec.end });
-      break;
-    case 'station-date':
-      stream = store.streamStationTimeseriesOnDate({ variables: spec.variables, date: spec.date });
-      break;
-  }
+  const stream = streamOurs(store, spec);
   const records: WireRecord[] = [];
   for await (const batch of stream.batches) for (const r of batch) records.push(r);
   return { records, columns: stream.columns };
+}
+
+/** The library's stream for a query. */
+export function streamOurs(store: EvapStore, spec: QuerySpec): RecordStream {
+  switch (spec.kind) {
+    case 'reservoir-range':
+      return store.streamReservoirTimeseries({ names: spec.names, datasets: spec.datasets, variables: spec.variables, start: spec.start, end: spec.end });
+    case 'reservoir-date':
+      return store.streamReservoirTimeseriesOnDate({ datasets: spec.datasets, variables: spec.variables, date: spec.date });
+    case 'station-range':
+      return store.streamStationTimeseries({ names: spec.names, variables: spec.variables, start: spec.start, end: spec.end });
+    case 'station-date':
+      return store.streamStationTimeseriesOnDate({ variables: spec.variables, date: spec.date });
+  }
+}
+
+/** The text the server sends, as it makes it: JSON straight from the columns (RecordStream.json), CSV from the records. */
+export async function textOurs(store: EvapStore, spec: QuerySpec, format: 'json' | 'csv'): Promise<string> {
+  if (format === 'csv') return serialize('csv', await answerOurs(store, spec));
+  let text = '';
+  for await (const chunk of streamOurs(store, spec).json()) text += chunk;
+  return text;
 }
 
 /** The bytes that would leave: JSON text of the records, or CSV text under the columns. */

@@ -76,7 +76,7 @@ export function renderResults(r: BenchResults): string {
   lines.push(`- Store: ${s.dir} — ${s.manifest.reservoirs.names.length} reservoirs × ${Object.keys(s.manifest.datasets).length} datasets, ${s.manifest.stations.names.length} stations; ${s.files} Parquet files, ${(s.diskBytes / 2 ** 20).toFixed(0)} MiB on disk, row groups of ${s.manifest.rowGroupSize} rows; generated in ${(s.generatedMs / 1000).toFixed(0)} s${s.reused ? ' (reused)' : ''}`);
   lines.push(`- DuckDB: @duckdb/node-api, in-memory instance, default settings, \`read_parquet\` with \`hive_partitioning\` over the same files (year pruned through the partition column)`);
   lines.push('', '## In-process, warm (median of repeated runs, caches filled)', '');
-  lines.push('Ours: the library call producing the records (Q4: the CSV text). DuckDB: the same SQL answer as JS records (`getRowObjectsJson`; Q4: `COPY ... TO` CSV read back). End to end: records and their JSON/CSV text. Floor: only `JSON.stringify` / `recordsToCsv` of the records already built.', '');
+  lines.push('Ours: the library call producing the records (Q4: the CSV text). DuckDB: the same SQL answer as JS records (`getRowObjectsJson`; Q4: `COPY ... TO` CSV read back). End to end: the answer's text as the server makes it (JSON straight from the columns with `RecordStream.json()`, checked equal to `JSON.stringify` of the records; CSV from the records). Floor: only `JSON.stringify` / `recordsToCsv` of the records already built.', '');
   lines.push('| query | records | answer | ours | DuckDB | DuckDB/ours | end to end | floor | e2e/floor | runs |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const w of r.warm) {
