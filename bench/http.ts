@@ -1,9 +1,10 @@
 // Over HTTP: the server in a child process on the bench store, driven by autocannon; its peak RSS from /proc.
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { MismatchError } from './compare.js';
 import { httpTarget, type BenchQuery } from './queries.js';
 import { repoRoot } from './store.js';
@@ -30,29 +31,31 @@ export interface HttpRow {
 /** Starts `server/main.ts` on a free port with a fresh key and waits for its `listening on` line. */
 export async function startServer(store: string): Promise<ServerProcess> {
   const key = randomBytes(16).toString('hex');
+  // access lines go to a file, so that no process of this machine spends CPU draining them during the measurement
+  const logPath = join(tmpdir(), `evap-bench-server-${process.pid}.log`);
+  const log = openSync(logPath, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
     cwd: repoRoot,
     env: { ...process.env, EVAP_STORE: store, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, 'pipe'],
   });
+  closeSync(log);
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4096)));
   const url = await new Promise<string>((done, fail) => {
-    let seen = '';
-    let errors = '';
-    const timer = setTimeout(() => fail(new Error(`the server did not start within 60 s: ${errors.trim()}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        seen = '';
-        done(match[1]!.replace(/\/$/, ''));
-      } else if (seen.length > 1 << 16) seen = seen.slice(-4096);
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const match = /listening on (http:\/\/\S+)/.exec(readFileSync(logPath, 'utf8'));
+      if (match) done(match[1]!.replace(/\/$/, ''));
+      else if (Date.now() - started > 60_000) fail(new Error(`the server did not start within 60 s: ${errors.trim()}`));
+      else return;
+      clearInterval(poll);
+    }, 50);
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      fail(new Error(`the server exited with code ${code} before listening: ${errors.trim()}`));
     });
-    child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4096)));
-    child.on('exit', (code) => fail(new Error(`the server exited with code ${code} before listening: ${errors.trim()}`)));
   });
-  child.stdout!.removeAllListeners('data');
-  child.stdout!.resume(); // access lines: drained, not kept
   return { url, pid: child.pid!, key, peakRssBytes: () => peakRss(child.pid!), stop: () => stop(child) };
 }
 
@@ -85,9 +88,24 @@ export async function checkOverHttp(server: ServerProcess, query: BenchQuery, ex
   if (body !== expected) throw new MismatchError(`${query.id} over HTTP: the body (${body.length} characters) differs from the in-process answer (${expected.length})`);
 }
 
-/** autocannon on one query at the given concurrency for a bounded time. */
+/**
+ * autocannon on one query at the given concurrency for a bounded time, in a process of its own (as a real client
+ * is), after a 2-second warm-up that lets the server's JIT settle.
+ */
 export async function drive(server: ServerProcess, query: BenchQuery, connections: number, durationS: number): Promise<HttpRow> {
-  const result = await autocannon({ url: server.url + httpTarget(query.spec, query.format), connections, duration: durationS, headers: { 'api-key': server.key }, timeout: 30 });
+  const cli = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
+  const url = server.url + httpTarget(query.spec, query.format);
+  const run = (seconds: number) =>
+    promisify(execFile)(process.execPath, [cli, '--json', '-c', String(connections), '-d', String(seconds), '-t', '30', '-H', `api-key: ${server.key}`, url], { maxBuffer: 1 << 24 });
+  await run(2);
+  const result = JSON.parse((await run(durationS)).stdout) as {
+    requests: { total: number };
+    latency: { p50: number; p99: number };
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  };
   return {
     id: query.id,
     requestsPerSecond: result.requests.total / result.duration,
