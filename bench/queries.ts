@@ -98,11 +98,11 @@ export function streamOurs(store: EvapStore, spec: QuerySpec): RecordStream {
   }
 }
 
-/** The text the server sends, as it makes it: JSON straight from the columns (RecordStream.json), CSV from the records. */
+/** The text the server sends, as it makes it: JSON or CSV straight from the columns (RecordStream.json / csv). */
 export async function textOurs(store: EvapStore, spec: QuerySpec, format: 'json' | 'csv'): Promise<string> {
-  if (format === 'csv') return serialize('csv', await answerOurs(store, spec));
+  const stream = streamOurs(store, spec);
   let text = '';
-  for await (const chunk of streamOurs(store, spec).json()) text += chunk;
+  for await (const chunk of format === 'csv' ? stream.csv() : stream.json()) text += chunk;
   return text;
 }
 

@@ -21,20 +21,20 @@ export function formatNumber(value: number): string {
 }
 
 /** A field as CSV: quoted (with doubled quotes) only when it holds a comma, a quote or a line break. */
-function field(value: string): string {
+export function csvField(value: string): string {
   return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
 /** The CSV text of records under a header of the given columns; gaps (null) are empty fields. */
 export function recordsToCsv(records: readonly WireRecord[], columns: readonly string[], header = true): string {
-  let out = header ? `${columns.map(field).join(',')}\n` : '';
+  let out = header ? `${columns.map(csvField).join(',')}\n` : '';
   for (const record of records) {
     let line = '';
     for (let j = 0; j < columns.length; j++) {
       const value = record[columns[j]!];
       if (j > 0) line += ',';
       if (value === null || value === undefined) continue;
-      line += typeof value === 'number' ? formatNumber(value) : field(value);
+      line += typeof value === 'number' ? formatNumber(value) : csvField(value);
     }
     out += `${line}\n`;
   }
@@ -45,4 +45,10 @@ export function recordsToCsv(records: readonly WireRecord[], columns: readonly s
 export async function* csvChunks(columns: readonly string[], batches: AsyncIterable<readonly WireRecord[]>): AsyncGenerator<string> {
   yield recordsToCsv([], columns, true);
   for await (const batch of batches) if (batch.length > 0) yield recordsToCsv(batch, columns, false);
+}
+
+/** CSV text in chunks from batches of CSV rows already written (RecordStream.csv): the header, then the rows. */
+export async function* csvTextChunks(columns: readonly string[], batches: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
+  yield recordsToCsv([], columns, true);
+  for await (const batch of batches) for (const text of batch) if (text !== '') yield text;
 }

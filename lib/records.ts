@@ -1,6 +1,6 @@
 // Builders of wire records, generated per record shape: as objects, or straight as their JSON text.
 import { units, type UnitSystem } from './catalogue.js';
-import { formatNumber } from './csv.js';
+import { csvField, formatNumber } from './csv.js';
 import { formatDay } from './dates.js';
 import type { ResolvedVariable } from './query.js';
 import type { WireRecord, WireValue } from './types.js';
@@ -11,8 +11,8 @@ export interface Block {
   columns: (ArrayLike<number> | undefined)[]; // parallel to the variables; undefined when not held
 }
 
-/** What a builder produces per block: record objects, or JSON text (objects separated by commas, no brackets). */
-export type OutputKind = 'records' | 'json';
+/** What a builder produces per block: record objects, JSON text (objects separated by commas, no brackets), or CSV rows. */
+export type OutputKind = 'records' | 'json' | 'csv';
 
 /**
  * Appends rows [from, to) of one name to `out`: `(out, name, days, columns, from, to, extra)`. Generated per shape
@@ -20,7 +20,8 @@ export type OutputKind = 'records' | 'json';
  * - records: every record is one object literal with a fixed key order, so V8 gives all records one hidden class,
  *   built without transitions, which JSON.stringify then walks on its fast path;
  * - json: one string for the block, exactly the text JSON.stringify gives for those records, without making them
- *   (five times faster than records + JSON.stringify); `name` and `extra` then come as JSON text.
+ *   (five times faster than records + JSON.stringify); `name` and `extra` then come as JSON text;
+ * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
  * Values are converted and rounded inline exactly as units.ts does (roundValue, wireConverter).
  */
 type Emitter = (out: unknown[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
@@ -49,12 +50,19 @@ export class RecordBuilder {
     }
     const held: boolean[] = new Array(block.columns.length);
     for (let j = 0; j < held.length; j++) held[j] = block.columns[j] !== undefined;
-    const json = this.kind === 'json';
+    const asText = textOf[this.kind];
     const values: WireValue[] = new Array(keys.length);
-    for (let e = 0; e < keys.length; e++) values[e] = json ? JSON.stringify(extra[keys[e]!]!) : extra[keys[e]!]!;
-    this.emitters(held)(out, json ? JSON.stringify(name) : name, block.days, block.columns, from, to, values);
+    for (let e = 0; e < keys.length; e++) values[e] = asText(extra[keys[e]!]!);
+    this.emitters(held)(out, asText(name) as string, block.days, block.columns, from, to, values);
   }
 }
+
+// How a name or an attribute value enters each kind of output.
+const textOf: Record<OutputKind, (value: WireValue) => WireValue> = {
+  records: (value) => value,
+  json: (value) => JSON.stringify(value),
+  csv: (value) => (value === null ? '' : typeof value === 'number' ? formatNumber(value) : csvField(value)),
+};
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -87,31 +95,35 @@ function emitterFor(signature: string, nameKey: string, variables: readonly Reso
 
 function compile(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): Emitter {
   const json = kind === 'json';
+  const text = kind !== 'records';
   const lines: string[] = [];
   const fields: [key: string, value: string][] = [[nameKey, 'name'], ['start_date', 'date'], ['end_date', 'date']];
   variables.forEach((v, j) => {
-    if (!held[j]) return void fields.push([v.key, json ? '"null"' : 'null']);
+    if (!held[j]) return void fields.push([v.key, json ? '"null"' : text ? "''" : 'null']);
     const { factor, offset } = system === 'metric' ? { factor: 1, offset: 0 } : units[v.unit];
     const raw = factor === 1 && offset === 0 ? `c${j}[i]` : `c${j}[i] * ${numberLiteral(factor)} + ${numberLiteral(offset)}`;
     const rounded = `Math.round(Math.abs(v${j}) * 1e4) / 1e4`;
     lines.push(`let v${j} = ${raw};`);
-    if (json) lines.push(`const t${j} = v${j} !== v${j} ? 'null' : formatNumber(v${j} < 0 ? -${rounded} : ${rounded});`);
+    if (text) lines.push(`const t${j} = v${j} !== v${j} ? ${json ? "'null'" : "''"} : formatNumber(v${j} < 0 ? -${rounded} : ${rounded});`);
     else lines.push(`if (v${j} !== v${j}) v${j} = null; else { const s = ${rounded}; v${j} = v${j} < 0 ? -s : s; }`);
-    fields.push([v.key, json ? `t${j}` : `v${j}`]);
+    fields.push([v.key, text ? `t${j}` : `v${j}`]);
   });
   extraKeys.forEach((k, e) => fields.push([k, `extra[${e}]`]));
-  const record = json
-    ? fields.map(([k, value], f) => `${JSON.stringify(`${f === 0 ? '{' : ','}${JSON.stringify(k)}:`)} + ${value === 'date' ? '\'"\' + date + \'"\'' : value}`).join(' + ') + " + '}'"
-    : `{ ${fields.map(([k, value]) => `${propertyName(k)}: ${value}`).join(', ')} }`;
+  const record =
+    kind === 'json'
+      ? fields.map(([k, value], f) => `${JSON.stringify(`${f === 0 ? '{' : ','}${JSON.stringify(k)}:`)} + ${value === 'date' ? '\'"\' + date + \'"\'' : value}`).join(' + ') + " + '}'"
+      : kind === 'csv'
+        ? `${fields.map(([, value]) => value).join(" + ',' + ")} + '\\n'`
+        : `{ ${fields.map(([k, value]) => `${propertyName(k)}: ${value}`).join(', ')} }`;
   const body = [
     ...variables.flatMap((_, j) => (held[j] ? [`const c${j} = columns[${j}];`] : [])),
-    json ? "let text = '';" : '',
+    text ? "let text = '';" : '',
     'for (let i = from; i < to; i++) {',
     '  const date = formatDay(days[i]);',
     ...lines.map((l) => `  ${l}`),
-    json ? `  text += (i === from ? '' : ',') + ${record};` : `  out.push(${record});`,
+    json ? `  text += (i === from ? '' : ',') + ${record};` : text ? `  text += ${record};` : `  out.push(${record});`,
     '}',
-    json ? 'if (to > from) out.push(text);' : '',
+    text ? 'if (to > from) out.push(text);' : '',
   ].join('\n');
   const make = new Function('formatDay', 'formatNumber', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`);
   return make(formatDay, formatNumber) as Emitter;

@@ -1,5 +1,5 @@
 // Answers as JSON or CSV, whole or streamed, gzip-compressed when the client accepts it.
-import { csvChunks, recordsToCsv } from '../lib/csv.js';
+import { recordsToCsv } from '../lib/csv.js';
 import type { RecordStream } from '../lib/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { wholeBodyOf, wholeResponse } from './body.js';
@@ -22,7 +22,7 @@ export const WHOLE_ANSWER_CHARS = 1 << 20;
  * whole, a longer one is streamed from where it got to. Errors before then (bad partitions included) get a clean status.
  */
 export async function streamResponse(format: OutputFormat, stream: RecordStream): Promise<Response> {
-  const chunks = (format === 'csv' ? csvChunks(stream.columns, stream.batches) : stream.json())[Symbol.asyncIterator]();
+  const chunks = (format === 'csv' ? stream.csv() : stream.json())[Symbol.asyncIterator]();
   const type = format === 'csv' ? csvType : jsonType;
   const head: string[] = [];
   let length = 0;

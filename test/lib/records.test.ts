@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
+import { recordsToCsv } from '../../lib/csv.js';
 import { openStore, type EvapStore, type RecordStream } from '../../lib/store.js';
 import { createStoreWriter } from '../../lib/write.js';
 import { day, tempDir } from '../helpers.js';
@@ -21,17 +22,29 @@ async function text(stream: RecordStream): Promise<string> {
   return out;
 }
 
+async function csv(stream: RecordStream): Promise<string> {
+  let out = '';
+  for await (const chunk of stream.csv()) out += chunk;
+  return out;
+}
+
 async function records(stream: RecordStream): Promise<string> {
   const all = [];
   for await (const batch of stream.batches) all.push(...batch);
   return JSON.stringify(all);
 }
 
+async function recordsAsCsv(stream: RecordStream): Promise<string> {
+  const all = [];
+  for await (const batch of stream.batches) all.push(...batch);
+  return recordsToCsv(all, stream.columns);
+}
+
 const day2019 = Date.UTC(2019, 0, 1) / 864e5;
 const date = (offset: number) => new Date((day2019 + offset) * 864e5).toISOString().slice(0, 10);
 
-describe('RecordStream.json', () => {
-  it('writes the text of JSON.stringify(records) for reservoir queries', async () => {
+describe('RecordStream.json and RecordStream.csv', () => {
+  it('write the text of JSON.stringify(records) and recordsToCsv(records) for reservoir queries', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.subarray(['LAKE ALICE', 'LAKE MEAD', 'RUEDI RESERVOIR', 'LAKE POWELL'], { minLength: 1 }),
@@ -45,6 +58,8 @@ describe('RecordStream.json', () => {
           const onDate = { variables, units, alsoReturn, date: date(from) };
           return (
             (await text(store.streamReservoirTimeseries(query))) === (await records(store.streamReservoirTimeseries(query))) &&
+            (await csv(store.streamReservoirTimeseries(query))) === (await recordsAsCsv(store.streamReservoirTimeseries(query))) &&
+            (await csv(store.streamReservoirTimeseriesOnDate(onDate))) === (await recordsAsCsv(store.streamReservoirTimeseriesOnDate(onDate))) &&
             (await text(store.streamReservoirTimeseriesOnDate(onDate))) === (await records(store.streamReservoirTimeseriesOnDate(onDate)))
           );
         },
@@ -54,7 +69,7 @@ describe('RecordStream.json', () => {
     expect(reservoirs.length).toBeGreaterThan(4);
   });
 
-  it('writes the text of JSON.stringify(records) for station queries, gaps and unmeasured variables included', async () => {
+  it('write the same texts for station queries, gaps and unmeasured variables included', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.subarray(stations, { minLength: 1, maxLength: 4 }),
@@ -67,6 +82,7 @@ describe('RecordStream.json', () => {
           const onDate = { variables, units, date: date(from) };
           return (
             (await text(store.streamStationTimeseries(query))) === (await records(store.streamStationTimeseries(query))) &&
+            (await csv(store.streamStationTimeseries(query))) === (await recordsAsCsv(store.streamStationTimeseries(query))) &&
             (await text(store.streamStationTimeseriesOnDate(onDate))) === (await records(store.streamStationTimeseriesOnDate(onDate)))
           );
         },
@@ -87,6 +103,7 @@ describe('RecordStream.json', () => {
     const expected = await records(tiny.streamReservoirTimeseries(query));
     expect(expected.startsWith('[{"7":"seven",')).toBe(true);
     expect(await text(tiny.streamReservoirTimeseries(query))).toBe(expected);
+    expect(await csv(tiny.streamReservoirTimeseries(query))).toBe(await recordsAsCsv(tiny.streamReservoirTimeseries(query)));
     expect(await text(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] }))).toBe(await records(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] })));
   });
 });

@@ -92,7 +92,7 @@ describe('createHandler', () => {
     async function* fail(): AsyncGenerator<never> {
       throw new Error('partition unreadable');
     }
-    broken.streamReservoirTimeseries = () => ({ columns: ['RES_NAME'], batches: fail(), json: fail });
+    broken.streamReservoirTimeseries = () => ({ columns: ['RES_NAME'], batches: fail(), json: fail, csv: fail });
     const failing = createHandler({ store: broken, keys: KeyRing.fromKeys([key]), logError: () => {} });
     expect((await failing(new Request('http://localhost/timeseries/daily/reservoirs/daterange', { headers: { 'api-key': key } }))).status).toBe(500);
   });
