@@ -117,13 +117,14 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
         : `{ ${fields.map(([k, value]) => `${propertyName(k)}: ${value}`).join(', ')} }`;
   const body = [
     ...variables.flatMap((_, j) => (held[j] ? [`const c${j} = columns[${j}];`] : [])),
-    text ? "let text = '';" : '',
+    text ? 'const rows = [];' : '',
     'for (let i = from; i < to; i++) {',
     '  const date = formatDay(days[i]);',
     ...lines.map((l) => `  ${l}`),
-    json ? `  text += (i === from ? '' : ',') + ${record};` : text ? `  text += ${record};` : `  out.push(${record});`,
+    text ? `  rows.push(${record});` : `  out.push(${record});`,
     '}',
-    text ? 'if (to > from) out.push(text);' : '',
+    // join copies each row once into one flat string: cheaper than growing a rope row by row on large answers
+    text ? `if (to > from) out.push(rows.join(${json ? "','" : "''"}));` : '',
   ].join('\n');
   const make = new Function('formatDay', 'formatNumber', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`);
   return make(formatDay, formatNumber) as Emitter;
