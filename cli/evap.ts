@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 // evap ingest <files...> --store DIR [--skip-bad-rows]
 // evap mirror --from URL --api-key KEY --store DIR [--since DATE] [--concurrency N]
+// evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { ingest, type IngestProblem, type IngestSource } from '../lib/ingest.js';
 import { mirror } from '../lib/mirror.js';
+import { vacuumStore } from '../lib/vacuum.js';
 import { intFlag, readArgs } from './args.js';
 import { progressBar } from './progress.js';
 
 const usage = `evap ingest <files...> --store DIR [--skip-bad-rows]
        evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD] [--concurrency 4]
+       evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
   (the key may also come from the EVAP_API_KEY environment variable)`;
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'ingest') await runIngest(rest);
 else if (command === 'mirror') await runMirror(rest);
+else if (command === 'vacuum') await runVacuum(rest);
 else fail(command === undefined || command === '--help' || command === '-h' ? '' : `unknown command ${JSON.stringify(command)}`, command === '--help' || command === '-h' ? 0 : 2);
 
 async function runIngest(argv: string[]): Promise<void> {
@@ -39,6 +43,20 @@ async function runIngest(argv: string[]): Promise<void> {
   } catch (error) {
     bar.stop();
     fail(`ingest failed: ${(error as Error).message}`, 1);
+  }
+}
+
+async function runVacuum(argv: string[]): Promise<void> {
+  const { values } = readArgs(argv, { store: { type: 'string' }, 'min-age-minutes': { type: 'string' }, 'dry-run': { type: 'boolean', default: false } }, usage);
+  const store = values.store as string | undefined;
+  if (!store) fail('--store is required');
+  try {
+    const dryRun = values['dry-run'] === true;
+    const summary = await vacuumStore(store, { minAgeMs: intFlag(values['min-age-minutes'], 'min-age-minutes', 10) * 60_000, dryRun });
+    for (const path of summary.removed) process.stdout.write(`${dryRun ? 'would remove' : 'removed'} ${path}\n`);
+    process.stdout.write(`${summary.removed.length} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB ${dryRun ? 'to free' : 'freed'}\n`);
+  } catch (error) {
+    fail(`vacuum failed: ${(error as Error).message}`, 1);
   }
 }
 

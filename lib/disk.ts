@@ -1,6 +1,6 @@
 // The library's only use of node:fs: read and durably write files inside one store folder.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { StoreError } from './errors.js';
 
@@ -120,4 +120,39 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Every file under a folder of the store ('' for its top level only), with its size and age (missing folder: none). */
+export async function listStoreFiles(root: string, folder: string): Promise<{ path: string; bytes: number; mtimeMs: number }[]> {
+  const base = folder === '' ? resolve(root) : resolveInside(root, folder);
+  const entries = await readdir(base, { recursive: folder !== '', withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return Promise.all(
+    files.map(async (full) => {
+      const info = await stat(full);
+      return { path: storePath(folder || '.', relative(base, full)), bytes: info.size, mtimeMs: info.mtimeMs };
+    }),
+  );
+}
+
+/** Deletes a file of the store (gone already: fine). */
+export async function removeStoreFile(root: string, path: string): Promise<void> {
+  await rm(resolveInside(root, path), { force: true });
+}
+
+/** Whether a file of the store exists. */
+export async function storeFileExists(root: string, path: string): Promise<boolean> {
+  return stat(resolveInside(root, path)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Whether the process that wrote a pid file (a writer's marker) is still running. */
+export async function markerAlive(root: string, path: string): Promise<boolean> {
+  const pid = Number(await readFile(resolveInside(root, path), 'utf8').catch(() => ''));
+  return isAlive(pid);
 }

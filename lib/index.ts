@@ -13,3 +13,4 @@ export { StoreWriter, createStoreWriter, type MetadataRow, type ReservoirRows, t
 export { EvapClient, RemoteError, createClient, type ClientOptions } from './client.js';
 export { ingest, textSource, type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary } from './ingest.js';
 export { PROGRESS_FILE, mirror, type MirrorOptions, type MirrorSummary } from './mirror.js';
+export { vacuumStore, type VacuumOptions, type VacuumSummary } from './vacuum.js';

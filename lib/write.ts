@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { DateDay, Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
 import { formatDay, yearOfDay } from './dates.js';
-import { readStoreText, replaceAtomically, sha256, storePath, withLock, writeDurable } from './disk.js';
+import { readStoreText, removeStoreFile, replaceAtomically, sha256, storeFileExists, storePath, withLock, writeDurable } from './disk.js';
 import { InvalidParameterError, StoreError } from './errors.js';
 import {
   MANIFEST_FILE,
@@ -18,6 +18,9 @@ import {
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
 import { roundValue } from './units.js';
+
+/** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
+export const WRITING_FOLDER = 'writing';
 
 /** One dataset-year of reservoir rows, sorted by name then date; values metric, NaN for gaps. */
 export interface ReservoirRows {
@@ -51,6 +54,7 @@ export class StoreWriter {
   private readonly manifest: Manifest;
   private readonly reservoirRuns = new Map<ReservoirPartition, string[]>(); // run names, indexed at commit
   private readonly baseSnapshot: string | undefined;
+  private readonly written: string[] = []; // files of this snapshot, checked before it is published
 
   constructor(
     private readonly root: string,
@@ -149,16 +153,28 @@ export class StoreWriter {
    * checks that the store still serves the snapshot this write began from, so two writers never silently lose work.
    */
   async commit(): Promise<Manifest> {
-    return withLock(this.root, `${MANIFEST_FILE}.lock`, async () => {
-      const text = await readStoreText(this.root, MANIFEST_FILE);
-      const serving = text === undefined ? undefined : parseManifest(text).snapshot;
-      if (serving !== this.baseSnapshot && !this.options.overwrite) {
-        throw new StoreError(
-          `the store changed while this write was under way: it serves snapshot ${serving}, this write began from ${this.baseSnapshot ?? 'no snapshot'}; nothing was published, run it again`,
-        );
-      }
-      return this.publish();
-    });
+    try {
+      return await withLock(this.root, `${MANIFEST_FILE}.lock`, async () => {
+        const text = await readStoreText(this.root, MANIFEST_FILE);
+        const serving = text === undefined ? undefined : parseManifest(text).snapshot;
+        if (serving !== this.baseSnapshot && !this.options.overwrite) {
+          throw new StoreError(
+            `the store changed while this write was under way: it serves snapshot ${serving}, this write began from ${this.baseSnapshot ?? 'no snapshot'}; nothing was published, run it again`,
+          );
+        }
+        for (const path of this.written) {
+          if (!(await storeFileExists(this.root, path))) throw new StoreError(`${path}, written by this snapshot, has disappeared; nothing was published`);
+        }
+        return this.publish();
+      });
+    } finally {
+      await removeStoreFile(this.root, this.marker); // published or abandoned: its files are now the manifest's or garbage
+    }
+  }
+
+  /** The marker that tells `vacuumStore` this writer's files are not garbage while its process lives. */
+  private get marker(): string {
+    return storePath(WRITING_FOLDER, `${this.snapshot}.pid`);
   }
 
   private async publish(): Promise<Manifest> {
@@ -182,6 +198,8 @@ export class StoreWriter {
 
   private async writeTable(path: string, table: Table): Promise<FileEntry> {
     const bytes = encodeParquet(table, this.manifest.rowGroupSize);
+    if (this.written.length === 0) await writeDurable(this.root, this.marker, String(process.pid));
+    this.written.push(path);
     await writeDurable(this.root, path, bytes);
     return { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };
   }

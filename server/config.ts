@@ -17,6 +17,7 @@ export interface Config {
   requestTimeoutMs: number;
   maxHeaderBytes: number;
   rateLimitPerMinute: number; // 0: no limit
+  refreshMs: number; // how often to look for a newer snapshot of the store; 0: never
 }
 
 // flag name -> [environment variable, default, what it is, smallest value allowed (default 1)]
@@ -29,6 +30,7 @@ const numbers = {
   'request-timeout-ms': ['EVAP_REQUEST_TIMEOUT_MS', 60_000, 'time allowed to send the whole request'],
   'max-header-bytes': ['EVAP_MAX_HEADER_BYTES', 16_384, 'request line and headers together, then 431'],
   'rate-limit-per-minute': ['EVAP_RATE_LIMIT_PER_MINUTE', 0, 'requests a minute per key, then 429 with Retry-After; 0 is off', 0],
+  'refresh-ms': ['EVAP_REFRESH_MS', 5_000, 'how often to look for a snapshot published by ingest or mirror; 0 is never', 0],
 } as const satisfies Record<string, Setting>;
 type Setting = readonly [string, number, string, number?];
 
@@ -74,6 +76,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     requestTimeoutMs: number('request-timeout-ms'),
     maxHeaderBytes: number('max-header-bytes'),
     rateLimitPerMinute: number('rate-limit-per-minute'),
+    refreshMs: number('refresh-ms'),
   };
 }
 

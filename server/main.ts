@@ -26,6 +26,15 @@ async function main(): Promise<void> {
   const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, logError: consoleLogger.error });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   console.log(`listening on ${serving.url}`);
+  // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
+  if (config.refreshMs > 0) {
+    setInterval(() => {
+      store.refresh().then(
+        (changed) => changed && console.log(`serving snapshot ${store.manifest.snapshot}`),
+        (error: unknown) => consoleLogger.error(`store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, config.refreshMs).unref();
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

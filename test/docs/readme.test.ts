@@ -1,5 +1,5 @@
 // The README's promises: its unit table is the catalogue's, and its library example runs as written.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +30,35 @@ describe('README.md', () => {
       expect(`// ${stdout.trim()}`).toBe(shown);
     } finally {
       await rm(script, { force: true });
+    }
+  });
+});
+
+describe('README.md set-up', () => {
+  it('answers its curl example from npm start', async () => {
+    const setup = readme.split('## Set-up')[1]!.split('```sh\n')[1]!.split('```')[0]!;
+    const url = /curl -H "api-key: \$KEY" "(http:\/\/127\.0\.0\.1:8080[^"]+)"/.exec(setup)![1]!;
+    const start = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).scripts.start as string;
+    const [command, ...args] = start.split(' ');
+    expect(command).toBe('node'); // npm start runs the build, with no loader
+    const server = spawn(process.execPath, args, { cwd: root, env: { ...process.env, PORT: '0', EVAP_API_KEYS: 'readme-key' } });
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        server.on('exit', (code) => reject(new Error(`npm start exited with ${code}`)));
+      });
+      const response = await fetch(url.replace('http://127.0.0.1:8080', base), { headers: { 'api-key': 'readme-key' } });
+      expect(response.status).toBe(200);
+      const records = (await response.json()) as Record<string, unknown>[];
+      expect(records).toHaveLength(31);
+      expect(Object.keys(records[0]!)).toEqual(['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)']);
+    } finally {
+      server.kill('SIGTERM');
     }
   });
 });

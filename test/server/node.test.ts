@@ -11,7 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EvapStore } from '../../lib/store.js';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
-import { tempDir } from '../helpers.js';
+import { openStore } from '../../lib/store.js';
+import { createStoreWriter } from '../../lib/write.js';
+import { day, tempDir, writeTinyStore } from '../helpers.js';
 import { demoStore, startTestServer } from './harness.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,6 +72,22 @@ describe('npm start (server/main.ts)', () => {
     const output = main.output();
     expect(output.split(key).length - 1).toBe(1); // only on the api-key line
     expect(output).toMatch(/GET \/info\/list_datasets 200 [\d.]+ms \d+B/);
+  });
+
+  it('serves a snapshot that an ingest publishes, without a restart', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const main = await startMain({ EVAP_STORE: dir, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: '100' });
+    const ask = async () => {
+      const response = await fetch(`${main.url}/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01`, { headers: { 'api-key': 'k' } });
+      return ((await response.json()) as Record<string, unknown>[])[0]!['ATemp (degC)'];
+    };
+    expect(await ask()).toBe(2);
+    const writer = createStoreWriter(dir, { base: (await openStore(dir)).manifest });
+    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(42) } });
+    await writer.commit();
+    await expect.poll(ask, { timeout: 5000, interval: 100 }).toBe(42);
+    expect(main.output()).toContain(`serving snapshot ${writer.snapshot}`);
   });
 
   it('accepts the keys of EVAP_API_KEYS and of a keys file of SHA-256 digests, and prints none', async () => {
