@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { datasetNames, findReservoirVariable, findStationVariable, reservoirDatasets, stationVariableNames, variableKey, type DatasetName } from '../lib/catalogue.js';
 import { recordsToCsv } from '../lib/csv.js';
 import { encodePathName, type Manifest } from '../lib/manifest.js';
-import type { EvapStore, RecordStream } from '../lib/store.js';
+import type { EvapStore } from '../lib/store.js';
+import type { RecordStream } from '../lib/stream.js';
 import type { WireRecord } from '../lib/types.js';
 
 /** What a query asks for, in the library's terms; SQL and HTTP forms are derived from it. */

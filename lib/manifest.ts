@@ -105,3 +105,8 @@ export function findRun(partition: ReservoirPartition, nameIndex: number): { sta
   }
   return undefined;
 }
+
+/** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -61,6 +61,11 @@ export class PartitionReader {
     return entry.rows === 0 ? emptySpan : this.rows(entry, 0, entry.rows);
   }
 
+  /** One row group of a file, decoded (from the cache when it is there). */
+  async group(entry: FileEntry, index: number): Promise<DecodedGroup> {
+    return this.groups.get(this.keyOf(entry, index)) ?? (await this.groupsOf(entry, [index]))[0]!;
+  }
+
   /** Every row group of a file, in order; held by the caller, so eviction cannot pull them away mid-query. */
   async allGroups(entry: FileEntry): Promise<DecodedGroup[]> {
     return entry.rows === 0 ? [] : this.groupsOf(entry, range(0, Math.ceil(entry.rows / this.rowGroupSize) - 1));

@@ -21,9 +21,7 @@ import {
   resolveUnits,
 } from './query.js';
 import { filterPointsByShapefile } from './spatial.js';
-import { csvTextChunks } from './csv.js';
-import { jsonArrayChunks } from './json.js';
-import type { OutputKind } from './records.js';
+import { collect, once, recordStream, type RecordStream } from './stream.js';
 import { recordColumns, reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, withKeys, type TimeseriesSource } from './timeseries.js';
 import type {
   DateRange,
@@ -40,29 +38,6 @@ import type { ReservoirRows, StationRows } from './write.js';
 export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded row groups kept in memory (default 256 MiB)
   fileCacheBytes?: number; // bound on raw Parquet bytes kept to decode more row groups (default 64 MiB)
-}
-
-/**
- * A query answer that can be streamed: its columns (the CSV header), its records in batches, and its JSON text made
- * and CSV text made straight from the columns (the same text as JSON.stringify or recordsToCsv of the records, several
- * times faster). Each iteration runs
- * the query afresh; consume one of them.
- */
-export interface RecordStream {
-  columns: string[];
-  batches: AsyncIterable<WireRecord[]>;
-  json(): AsyncIterable<string>; // chunks of one JSON array: '[', then objects separated by commas, then ']'
-  csv(): AsyncIterable<string>; // CSV text chunks, the header first: the same text as recordsToCsv of the records
-}
-
-/** A RecordStream over a query run: `run(kind)` yields batches of records or of JSON object text. */
-function recordStream(columns: string[], run: (kind: OutputKind) => AsyncIterable<unknown[]>): RecordStream {
-  return {
-    columns,
-    batches: { [Symbol.asyncIterator]: () => (run('records') as AsyncIterable<WireRecord[]>)[Symbol.asyncIterator]() },
-    json: () => jsonArrayChunks(run('json') as AsyncIterable<string[]>),
-    csv: () => csvTextChunks(columns, run('csv') as AsyncIterable<string[]>),
-  };
 }
 
 interface Snapshot extends TimeseriesSource {
@@ -314,14 +289,4 @@ export class EvapStore {
     });
     return filterPointsByShapefile(shapefile, points);
   }
-}
-
-async function collect(stream: RecordStream): Promise<WireRecord[]> {
-  const out: WireRecord[] = [];
-  for await (const batch of stream.batches) for (const r of batch) out.push(r);
-  return out;
-}
-
-async function* once(make: () => Promise<unknown[]>): AsyncGenerator<unknown[]> {
-  yield await make();
 }

@@ -142,9 +142,13 @@ export async function stationsOnDate(
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || partition.rows === 0) continue;
-    const span = await stationSpan(source, partition, day, day);
-    if (span.days.length === 0) continue;
-    builder.emit(out, name, { days: span.days, columns: variables.map((v) => span.column(v.name)) }, attach(name));
+    // the one row group that can hold the day, and the row in it: no spans, no copies, for a one-row answer
+    const g = lowerBound(partition.groupFirstDays, day + 1) - 1;
+    if (g < 0) continue;
+    const group = await source.reader.group(partition, g);
+    const row = lowerBound(group.days, day);
+    if (group.days[row] !== day) continue;
+    builder.emit(out, name, { days: group.days, columns: variables.map((v) => group.columns.get(v.name)) }, attach(name), row, row + 1);
   }
   return out;
 }

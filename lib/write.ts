@@ -1,7 +1,7 @@
 // The store writer: new partition files first, then the manifest, atomically. Old files are never changed,
 // so readers of the previous snapshot keep working and a crash at any point leaves that snapshot whole.
 import { randomBytes } from 'node:crypto';
-import { DateDay, Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { DateDay, Table, Utf8, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
 import { formatDay, yearOfDay } from './dates.js';
 import { readStoreText, removeStoreFile, replaceAtomically, sha256, storeFileExists, storePath, withLock, writeDurable } from './disk.js';
@@ -10,6 +10,7 @@ import {
   MANIFEST_FILE,
   emptyManifest,
   encodePathName,
+  compareText,
   parseManifest,
   type FileEntry,
   type Manifest,
@@ -17,7 +18,7 @@ import {
   type StationPartition,
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
-import { roundValue } from './units.js';
+import { floatVector, metadataTable } from './tables.js';
 
 /** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
 export const WRITING_FOLDER = 'writing';
@@ -205,37 +206,6 @@ export class StoreWriter {
   }
 }
 
-/** A Float64 vector with nulls where the values are NaN; measurements are rounded to the wire's 4 decimals. */
-function floatVector(values: Float64Array, round = true): Vector {
-  const rounded = new Float64Array(values.length);
-  let nulls = 0;
-  const bitmap = new Uint8Array((values.length + 7) >> 3);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (Number.isNaN(v)) nulls++;
-    else {
-      rounded[i] = round ? roundValue(v) : v;
-      bitmap[i >> 3]! |= 1 << (i & 7);
-    }
-  }
-  if (nulls === 0) return makeVector(rounded);
-  return makeVector(makeData({ type: new Float64(), data: rounded, length: values.length, nullCount: nulls, nullBitmap: bitmap }));
-}
-
-function metadataTable(rows: readonly MetadataRow[], key: string): Table {
-  const sorted = [...rows].sort((a, b) => compareText(String(a[key]), String(b[key])));
-  const attributes = [...new Set(sorted.flatMap((r) => Object.keys(r)))];
-  const columns: Record<string, Vector> = {};
-  for (const a of [key, ...attributes.filter((x) => x !== key)]) {
-    const values = sorted.map((r) => r[a] ?? null);
-    const numeric = values.every((v) => v === null || typeof v === 'number');
-    columns[a] = numeric
-      ? floatVector(Float64Array.from(values, (v) => (v === null ? NaN : (v as number))), false)
-      : vectorFromArray(values.map((v) => (v === null ? null : String(v))), new Utf8());
-  }
-  return new Table(columns);
-}
-
 function checkMetadata(rows: readonly MetadataRow[], key: string): string[] {
   // an own `__proto__` key (JSON.parse makes one) would turn into a prototype in any plain object built from the row
   if (rows.some((r) => Object.hasOwn(r, '__proto__'))) throw new InvalidParameterError(key, 'a metadata attribute may not be named __proto__');
@@ -276,9 +246,4 @@ function checkLengths(rows: number, values: Record<string, Float64Array>, where:
   for (const [v, column] of Object.entries(values)) {
     if (column.length !== rows) throw new InvalidParameterError('rows', `${where}: column ${v} has ${column.length} values for ${rows} rows`);
   }
-}
-
-/** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // Answers as JSON or CSV, whole or streamed, gzip-compressed when the client accepts it.
 import { recordsToCsv } from '../lib/csv.js';
-import type { RecordStream } from '../lib/store.js';
+import type { RecordStream } from '../lib/stream.js';
 import type { WireRecord } from '../lib/types.js';
 import { wholeBodyOf, wholeResponse } from './body.js';
 import type { OutputFormat } from './params.js';

@@ -1,7 +1,8 @@
 // Rows of an ingest staged by the partition they land in, and their merge into the rows a partition already holds.
 import { reservoirDatasets, stationVariableNames, type DatasetName } from '../catalogue.js';
 import { yearOfDay } from '../dates.js';
-import { compareText, type ReservoirRows, type StationRows } from '../write.js';
+import { compareText } from '../manifest.js';
+import type { ReservoirRows, StationRows } from '../write.js';
 
 /** Where staged rows land: one dataset-year of reservoirs, or one station's whole history. */
 export type Target = { kind: 'reservoirs'; dataset: DatasetName; year: number } | { kind: 'stations'; name: string };

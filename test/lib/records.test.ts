@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
 import { recordsToCsv } from '../../lib/csv.js';
-import { openStore, type EvapStore, type RecordStream } from '../../lib/store.js';
+import { openStore, type EvapStore } from '../../lib/store.js';
+import type { RecordStream } from '../../lib/stream.js';
 import { createStoreWriter } from '../../lib/write.js';
 import { day, tempDir } from '../helpers.js';
 

@@ -1,0 +1,37 @@
+// Arrow tables of the store's files: Float64 columns with nulls for gaps, metadata with inferred column types.
+import { Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { roundValue } from './units.js';
+import { compareText } from './manifest.js';
+import type { MetadataRow } from './write.js';
+
+/** A Float64 vector with nulls where the values are NaN; measurements are rounded to the wire's 4 decimals. */
+export function floatVector(values: Float64Array, round = true): Vector {
+  const rounded = new Float64Array(values.length);
+  let nulls = 0;
+  const bitmap = new Uint8Array((values.length + 7) >> 3);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isNaN(v)) nulls++;
+    else {
+      rounded[i] = round ? roundValue(v) : v;
+      bitmap[i >> 3]! |= 1 << (i & 7);
+    }
+  }
+  if (nulls === 0) return makeVector(rounded);
+  return makeVector(makeData({ type: new Float64(), data: rounded, length: values.length, nullCount: nulls, nullBitmap: bitmap }));
+}
+
+export function metadataTable(rows: readonly MetadataRow[], key: string): Table {
+  const sorted = [...rows].sort((a, b) => compareText(String(a[key]), String(b[key])));
+  const attributes = [...new Set(sorted.flatMap((r) => Object.keys(r)))];
+  const columns: Record<string, Vector> = {};
+  for (const a of [key, ...attributes.filter((x) => x !== key)]) {
+    const values = sorted.map((r) => r[a] ?? null);
+    const numeric = values.every((v) => v === null || typeof v === 'number');
+    columns[a] = numeric
+      ? floatVector(Float64Array.from(values, (v) => (v === null ? NaN : (v as number))), false)
+      : vectorFromArray(values.map((v) => (v === null ? null : String(v))), new Utf8());
+  }
+  return new Table(columns);
+}
+
