@@ -32,7 +32,7 @@ const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile
 /** Builds records of one shape: one emitter lookup per block, none per record. */
 export class RecordBuilder {
   private extraKeys: string[] | undefined;
-  private emitters: ((held: readonly boolean[]) => Emitter) | undefined;
+  private emitters: ((columns: Block['columns']) => Emitter) | undefined;
 
   constructor(
     private readonly nameKey: string,
@@ -48,12 +48,10 @@ export class RecordBuilder {
       this.extraKeys = keys;
       this.emitters = emittersOf(this.nameKey, this.variables, this.system, keys, this.kind);
     }
-    const held: boolean[] = new Array(block.columns.length);
-    for (let j = 0; j < held.length; j++) held[j] = block.columns[j] !== undefined;
     const asText = textOf[this.kind];
     const values: WireValue[] = new Array(keys.length);
     for (let e = 0; e < keys.length; e++) values[e] = asText(extra[keys[e]!]!);
-    this.emitters(held)(out, asText(name) as string, block.days, block.columns, from, to, values);
+    this.emitters(block.columns)(out, asText(name) as string, block.days, block.columns, from, to, values);
   }
 }
 
@@ -71,13 +69,19 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The emitters of one query's record shape, by which columns a block holds (resolved once per query, then a lookup). */
-function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): (held: readonly boolean[]) => Emitter {
+function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): (columns: Block['columns']) => Emitter {
   const base = JSON.stringify([kind, nameKey, variables.map((v) => v.key), system, extraKeys]);
-  const local = new Map<string, Emitter>();
-  return (held) => {
-    const mask = held.map((h) => (h ? '1' : '0')).join('');
+  const local = new Map<number | string, Emitter>();
+  return (columns) => {
+    // which columns are held, as a number while it is exact (52 variables), else as text: a cheap key per block
+    let mask: number | string = 0;
+    if (columns.length <= 52) for (let j = 0; j < columns.length; j++) mask += columns[j] === undefined ? 0 : 2 ** j;
+    else mask = columns.map((c) => (c === undefined ? '0' : '1')).join('');
     let emit = local.get(mask);
-    if (!emit) local.set(mask, (emit = emitterFor(`${base}|${mask}`, nameKey, variables, held, system, extraKeys, kind)));
+    if (!emit) {
+      const held = columns.map((c) => c !== undefined);
+      local.set(mask, (emit = emitterFor(`${base}|${held.map(Number).join('')}`, nameKey, variables, held, system, extraKeys, kind)));
+    }
     return emit;
   };
 }
