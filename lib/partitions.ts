@@ -23,17 +23,25 @@ export interface RowSpan {
 export interface ReaderCaches {
   groups: ByteBoundedCache<DecodedGroup>; // decoded row groups
   files: ByteBoundedCache<Uint8Array>; // raw file bytes, to decode further row groups without re-reading
+  counts: ReadCounts;
+}
+
+/** What the readers did, for operators and tests: files read from disk, row groups decoded. */
+export interface ReadCounts {
+  filesRead: number;
+  groupsDecoded: number;
 }
 
 /** Caches bounded by the given byte counts. */
 export function createReaderCaches(groupBytes: number, fileBytes: number): ReaderCaches {
-  return { groups: new ByteBoundedCache(groupBytes), files: new ByteBoundedCache(fileBytes) };
+  return { groups: new ByteBoundedCache(groupBytes), files: new ByteBoundedCache(fileBytes), counts: { filesRead: 0, groupsDecoded: 0 } };
 }
 
 /** Reads rows of the store's Parquet files through a byte-bounded cache of decoded row groups. */
 export class PartitionReader {
   private readonly groups: ByteBoundedCache<DecodedGroup>;
   private readonly files: ByteBoundedCache<Uint8Array>;
+  private readonly counts: ReadCounts;
 
   constructor(
     private readonly root: string,
@@ -42,6 +50,7 @@ export class PartitionReader {
   ) {
     this.groups = caches.groups;
     this.files = caches.files;
+    this.counts = caches.counts;
   }
 
   /** Rows [start, end) of a file, reading only the row groups that hold them. */
@@ -89,6 +98,7 @@ export class PartitionReader {
     const missing = indices.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
       const table = decodeParquet(await this.bytesOf(entry), missing);
+      this.counts.groupsDecoded += missing.length;
       let offset = 0;
       for (const g of missing) {
         const rows = Math.min(this.rowGroupSize, entry.rows - g * this.rowGroupSize);
@@ -106,6 +116,7 @@ export class PartitionReader {
     const cached = this.files.get(entry.path);
     if (cached) return cached;
     const bytes = await readStoreFile(this.root, entry.path);
+    this.counts.filesRead++;
     verifyFile(entry, bytes);
     this.files.set(entry.path, bytes, bytes.byteLength);
     return bytes;

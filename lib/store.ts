@@ -77,6 +77,11 @@ export class EvapStore {
     private readonly caches: ReaderCaches,
   ) {}
 
+  /** What the store has read so far (Parquet files from disk, row groups decoded) and what its caches hold. */
+  readStats(): { filesRead: number; groupsDecoded: number; cachedGroupBytes: number; cachedFileBytes: number } {
+    return { ...this.caches.counts, cachedGroupBytes: this.caches.groups.size, cachedFileBytes: this.caches.files.size };
+  }
+
   /** The manifest of the snapshot being served. */
   get manifest(): Manifest {
     return this.snapshot.manifest;

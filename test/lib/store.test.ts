@@ -183,3 +183,19 @@ describe('withLock', () => {
     await expect(writer.commit()).resolves.toMatchObject({ snapshot: writer.snapshot });
   });
 });
+
+describe('EvapStore.readStats', () => {
+  it('reads only the partition and row groups a query needs, once', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir, 1); // one row per row group: every row is its own group
+    const store = await openStore(dir);
+    expect(store.readStats()).toMatchObject({ filesRead: 0, groupsDecoded: 0 }); // metadata tables are not partitions
+    const query = { names: ['BETA RESERVOIR'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-02', end: '2021-01-02' };
+    expect((await store.reservoirTimeseries(query))[0]!['NetE (mm)']).toBe(2.3);
+    expect(store.readStats()).toMatchObject({ filesRead: 1, groupsDecoded: 2 }); // the 2021 file; BETA's run of two rows
+    await store.reservoirTimeseries(query);
+    expect(store.readStats()).toMatchObject({ filesRead: 1, groupsDecoded: 2 }); // served from the cache
+    await store.stationTimeseries({ names: ['ALPHA_STATION'], start: '2020-12-31', end: '2020-12-31' });
+    expect(store.readStats()).toMatchObject({ filesRead: 2, groupsDecoded: 3 }); // the one group holding that day
+  });
+});
