@@ -25,6 +25,10 @@ interface Started {
   exited: Promise<number | null>;
 }
 
+// Every server a test starts is killed after the file, whatever the test did (a leaked server would run forever).
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((child) => child.kill('SIGKILL')));
+
 // Runs server/main.ts as npm start would (through tsx, no build), on a free port.
 async function startMain(env: Record<string, string>, args: string[] = []): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
@@ -32,6 +36,7 @@ async function startMain(env: Record<string, string>, args: string[] = []): Prom
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -48,7 +53,6 @@ async function startMain(env: Record<string, string>, args: string[] = []): Prom
     child.stdout!.on('data', check);
     child.on('exit', () => reject(new Error(`exited: ${text}`)));
   });
-  afterAll(() => void child.kill('SIGKILL'));
   return { child, url, output: () => text, exited };
 }
 
@@ -88,6 +92,8 @@ describe('npm start (server/main.ts)', () => {
     await writer.commit();
     await expect.poll(ask, { timeout: 5000, interval: 100 }).toBe(42);
     expect(main.output()).toContain(`serving snapshot ${writer.snapshot}`);
+    main.child.kill('SIGTERM');
+    expect(await main.exited).toBe(0);
   });
 
   it('accepts the keys of EVAP_API_KEYS and of a keys file of SHA-256 digests, and prints none', async () => {
