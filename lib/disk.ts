@@ -33,13 +33,7 @@ export async function readStoreFile(root: string, path: string): Promise<Uint8Ar
 export async function writeDurable(root: string, path: string, bytes: Uint8Array | string): Promise<void> {
   const full = resolveInside(root, path);
   await mkdir(dirname(full), { recursive: true });
-  const handle = await open(full, 'w');
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await writeSynced(full, bytes);
 }
 
 /** Replaces a file atomically: write a temporary sibling, fsync, rename over, fsync the folder. */
@@ -47,13 +41,7 @@ export async function replaceAtomically(root: string, path: string, text: string
   const full = resolveInside(root, path);
   const temporary = `${full}.${process.pid}.${Date.now()}.tmp`;
   await mkdir(dirname(full), { recursive: true });
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await writeSynced(temporary, text);
   try {
     await rename(temporary, full);
   } catch (error) {
@@ -65,6 +53,16 @@ export async function replaceAtomically(root: string, path: string, text: string
     await folder.sync();
   } finally {
     await folder.close();
+  }
+}
+
+async function writeSynced(full: string, bytes: Uint8Array | string): Promise<void> {
+  const handle = await open(full, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
