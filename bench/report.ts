@@ -1,5 +1,5 @@
 // bench/RESULTS.md: the machine, the commands, the tables and the targets of issue 5, from one run.
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { ColdRow } from './cold.js';
 import type { HttpRow } from './http.js';
