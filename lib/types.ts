@@ -47,20 +47,20 @@ export interface StationDateQuery extends CommonQuery {
   date?: string;
 }
 
-/** A variable as the info endpoints describe it; `api_name` is what queries take. */
-export interface VariableInfo {
+/** A variable as the info endpoints describe it; `api_name` is what queries take. (A type, so it is a WireRecord.) */
+export type VariableInfo = {
   api_name: string;
   description: string;
   dataset: string;
   units_metric: string;
   units_english: string;
-}
+};
 
 /** An inclusive range of dates with data. */
-export interface DateRange {
+export type DateRange = {
   start_date: string;
   end_date: string;
-}
+};
 
 /** A location that the spatial filter tests against a polygon. */
 export interface NamedPoint {

@@ -114,7 +114,7 @@ export const routes: readonly Route[] = [
     parameters: [outputFormat, dataset],
     run: ({ store, query: q }) => {
       const format = q.format();
-      const records = store.listVariables(q.one('dataset')) as unknown as WireRecord[];
+      const records = store.listVariables(q.one('dataset'));
       return listResponse(format, records, records, variableColumns);
     },
   },
@@ -123,7 +123,7 @@ export const routes: readonly Route[] = [
     parameters: [outputFormat, dataset, variable],
     run: ({ store, query: q }) => {
       const format = q.format();
-      const records = store.listDates(q.one('dataset'), q.one('variable')) as unknown as WireRecord[];
+      const records = store.listDates(q.one('dataset'), q.one('variable'));
       return listResponse(format, records, records, dateColumns);
     },
   },
@@ -150,7 +150,7 @@ export const routes: readonly Route[] = [
     parameters: [outputFormat, staNamesOrAll],
     run: ({ store, query: q }) => {
       const format = q.format();
-      const records = store.listStationVariables(q.list('STA_NAMES')) as unknown as WireRecord[];
+      const records = store.listStationVariables(q.list('STA_NAMES'));
       return listResponse(format, records, records, variableColumns);
     },
   },
@@ -159,7 +159,7 @@ export const routes: readonly Route[] = [
     parameters: [outputFormat, staNamesOrAll],
     run: ({ store, query: q }) => {
       const format = q.format();
-      const records = store.listStationDates(q.list('STA_NAMES')) as unknown as WireRecord[];
+      const records = store.listStationDates(q.list('STA_NAMES'));
       return listResponse(format, records, records, dateColumns);
     },
   },
