@@ -154,3 +154,9 @@ export async function markerAlive(root: string, path: string): Promise<boolean> 
   const pid = Number(await readFile(resolveInside(root, path), 'utf8').catch(() => ''));
   return isAlive(pid);
 }
+
+/** A file's size and modification time as one string (undefined when it is missing): a cheap "has it changed?". */
+export async function fileStamp(root: string, path: string): Promise<string | undefined> {
+  const info = await stat(resolveInside(root, path)).catch(() => undefined);
+  return info && `${info.size}:${info.mtimeMs}:${info.ino}`;
+}

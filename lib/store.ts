@@ -6,7 +6,7 @@ import type { Table } from 'apache-arrow';
 import { recordsToArrow } from './arrow.js';
 import { defaults, stationVariableNames } from './catalogue.js';
 import { parseDay, parseRange } from './dates.js';
-import { readStoreText } from './disk.js';
+import { fileStamp, readStoreText } from './disk.js';
 import { StoreError } from './errors.js';
 import { listDatasets, listDates, listStationDates, listStationVariables, listVariables } from './info.js';
 import { MANIFEST_FILE, parseManifest, type Manifest, type ReservoirPartition } from './manifest.js';
@@ -71,6 +71,7 @@ export function defaultStoreDir(): string {
 /** An opened store. Each query reads the snapshot that was current when it started. */
 export class EvapStore {
   private snapshot!: Snapshot;
+  private manifestStamp: string | undefined; // of the manifest file last read
 
   constructor(
     readonly root: string,
@@ -89,9 +90,13 @@ export class EvapStore {
 
   /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
   async refresh(): Promise<boolean> {
+    // a published snapshot is a new manifest file (renamed over the old): unchanged size, time and inode, nothing new
+    const stamp = await fileStamp(this.root, MANIFEST_FILE);
+    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp) return false;
     const text = await readStoreText(this.root, MANIFEST_FILE);
     if (text === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
     const manifest = parseManifest(text);
+    this.manifestStamp = stamp;
     if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
     this.snapshot = await this.load(manifest);
     return true;
