@@ -4,6 +4,7 @@ import { csvField, formatNumber } from './csv.js';
 import { formatDay } from './dates.js';
 import type { ResolvedVariable } from './query.js';
 import type { WireRecord, WireValue } from './types.js';
+import { roundValue } from './units.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
 export interface Block {
@@ -22,7 +23,7 @@ export type OutputKind = 'records' | 'json' | 'csv';
  * - json: one string for the block, exactly the text JSON.stringify gives for those records, without making them
  *   (five times faster than records + JSON.stringify); `name` and `extra` then come as JSON text;
  * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
- * Values are converted and rounded inline exactly as units.ts does (roundValue, wireConverter).
+ * Values are converted inline (one factor and offset per unit, from the catalogue) and rounded with units.ts's roundValue.
  */
 type Emitter = (out: unknown[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
 
@@ -106,10 +107,9 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
     if (!held[j]) return void fields.push([v.key, json ? '"null"' : text ? "''" : 'null']);
     const { factor, offset } = system === 'metric' ? { factor: 1, offset: 0 } : units[v.unit];
     const raw = factor === 1 && offset === 0 ? `c${j}[i]` : `c${j}[i] * ${numberLiteral(factor)} + ${numberLiteral(offset)}`;
-    const rounded = `Math.round(Math.abs(v${j}) * 1e4) / 1e4`;
     lines.push(`let v${j} = ${raw};`);
-    if (text) lines.push(`const t${j} = v${j} !== v${j} ? ${json ? "'null'" : "''"} : formatNumber(v${j} < 0 ? -${rounded} : ${rounded});`);
-    else lines.push(`if (v${j} !== v${j}) v${j} = null; else { const s = ${rounded}; v${j} = v${j} < 0 ? -s : s; }`);
+    if (text) lines.push(`const t${j} = v${j} !== v${j} ? ${json ? "'null'" : "''"} : formatNumber(roundValue(v${j}));`);
+    else lines.push(`if (v${j} !== v${j}) v${j} = null; else v${j} = roundValue(v${j});`);
     fields.push([v.key, text ? `t${j}` : `v${j}`]);
   });
   extraKeys.forEach((k, e) => fields.push([k, `extra[${e}]`]));
@@ -130,8 +130,8 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
     // join copies each row once into one flat string: cheaper than growing a rope row by row on large answers
     text ? `if (to > from) out.push(rows.join(${json ? "','" : "''"}));` : '',
   ].join('\n');
-  const make = new Function('formatDay', 'formatNumber', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`);
-  return make(formatDay, formatNumber) as Emitter;
+  const make = new Function('formatDay', 'formatNumber', 'roundValue', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`);
+  return make(formatDay, formatNumber, roundValue) as Emitter;
 }
 
 // JSON text through record objects and JSON.stringify, for the rare shapes whose key order objects would change.

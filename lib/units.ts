@@ -20,10 +20,3 @@ export function toMetric(value: number, unit: UnitName, system: UnitSystem): num
   const { factor, offset } = units[unit];
   return (value - offset) / factor;
 }
-
-/** A converter from stored metric values to rounded wire values; NaN (a gap) becomes null. */
-export function wireConverter(unit: UnitName, system: UnitSystem): (value: number) => number | null {
-  const { factor, offset } = system === 'metric' ? { factor: 1, offset: 0 } : units[unit];
-  if (factor === 1 && offset === 0) return (v) => (v === v ? roundValue(v) : null);
-  return (v) => (v === v ? roundValue(v * factor + offset) : null);
-}

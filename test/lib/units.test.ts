@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { units, type UnitName } from '../../lib/catalogue.js';
-import { convertValue, roundValue, toMetric, wireConverter } from '../../lib/units.js';
+import { convertValue, roundValue, toMetric } from '../../lib/units.js';
 
 const unitNames = Object.keys(units) as UnitName[];
 const finite = fc.double({ min: -1e9, max: 1e9, noNaN: true, noDefaultInfinity: true });
@@ -65,11 +65,9 @@ describe('roundValue', () => {
   });
 });
 
-describe('wireConverter', () => {
-  it('turns gaps into null and converts the rest', () => {
-    const toInches = wireConverter('mm', 'english');
-    expect(toInches(NaN)).toBeNull();
-    expect(toInches(50.8)).toBe(2);
-    expect(wireConverter('degC', 'english')(37)).toBe(98.6);
+describe('convertValue with roundValue', () => {
+  it('gives the wire values of exact conversions', () => {
+    expect(roundValue(convertValue(50.8, 'mm', 'english'))).toBe(2);
+    expect(roundValue(convertValue(37, 'degC', 'english'))).toBe(98.6);
   });
 });
