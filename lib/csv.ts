@@ -41,12 +41,6 @@ export function recordsToCsv(records: readonly WireRecord[], columns: readonly s
   return out;
 }
 
-/** CSV text in chunks, header first, one chunk per batch of records (for streaming answers). */
-export async function* csvChunks(columns: readonly string[], batches: AsyncIterable<readonly WireRecord[]>): AsyncGenerator<string> {
-  yield recordsToCsv([], columns, true);
-  for await (const batch of batches) if (batch.length > 0) yield recordsToCsv(batch, columns, false);
-}
-
 /** CSV text in chunks from batches of CSV rows already written (RecordStream.csv): the header, then the rows. */
 export async function* csvTextChunks(columns: readonly string[], batches: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
   yield recordsToCsv([], columns, true);

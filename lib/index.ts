@@ -1,9 +1,8 @@
 export * from './catalogue.js';
 export { recordsToArrow } from './arrow.js';
-export { csvChunks, recordsToCsv } from './csv.js';
+export { recordsToCsv } from './csv.js';
 export { formatDay, parseDay } from './dates.js';
 export { InvalidParameterError, NotFoundError, StoreError } from './errors.js';
-export { jsonChunks } from './json.js';
 export type { Manifest } from './manifest.js';
 export { filterPointsByShapefile } from './spatial.js';
 export { EvapStore, defaultStoreDir, openStore, type OpenStoreOptions } from './store.js';

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvChunks, formatNumber, recordsToCsv } from '../../lib/csv.js';
+import { csvTextChunks, formatNumber, recordsToCsv } from '../../lib/csv.js';
 import type { WireRecord } from '../../lib/types.js';
 
 const columns = ['RES_NAME', 'start_date', 'NetE (mm)', 'note'];
@@ -35,12 +35,12 @@ describe('recordsToCsv', () => {
   it('quotes a header with a comma and streams the header first', async () => {
     expect(recordsToCsv([{ a: 1, 'b,c': 'x' }], ['a', 'b,c'])).toBe('a,"b,c"\n1,x\n');
     async function* batches() {
-      yield [{ a: 1 }];
+      yield ['1\n'];
       yield [];
-      yield [{ a: null }];
+      yield ['', '\n'];
     }
     const chunks: string[] = [];
-    for await (const chunk of csvChunks(['a'], batches())) chunks.push(chunk);
+    for await (const chunk of csvTextChunks(['a'], batches())) chunks.push(chunk);
     expect(chunks).toEqual(['a\n', '1\n', '\n']);
   });
 });
