@@ -1,5 +1,5 @@
 // Discovery answers: datasets, variables and date ranges, from the catalogue and the manifest.
-import { datasetNames, defaults, reservoirDatasets, stationVariables, units, type DatasetName, type UnitName } from './catalogue.js';
+import { datasetNames, defaults, reservoirDatasets, stationVariables, units, type DatasetName, type StationVariable, type UnitName } from './catalogue.js';
 import { clip } from './dates.js';
 import { InvalidParameterError } from './errors.js';
 import type { Manifest } from './manifest.js';
@@ -30,12 +30,9 @@ export function listDates(manifest: Manifest, dataset: string = defaults.dataset
   return [{ start_date: partitions[0]!.start, end_date: partitions[partitions.length - 1]!.end }];
 }
 
-/** The station variables that any of the given stations holds, in catalogue order. */
-export function listStationVariables(manifest: Manifest, names: readonly string[]): VariableInfo[] {
-  const held = new Set(names.flatMap((n) => manifest.stations.partitions[n]?.variables ?? []));
-  return Object.entries(stationVariables)
-    .filter(([api_name]) => held.has(api_name))
-    .map(([api_name, spec]) => describe(api_name, spec, 'stations'));
+/** The given station variables (catalogue names) as the info endpoints describe them. */
+export function describeStationVariables(names: readonly string[]): VariableInfo[] {
+  return names.map((name) => describe(name, stationVariables[name as StationVariable], 'stations'));
 }
 
 /** The first and last date with data over the given stations. */

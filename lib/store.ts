@@ -8,7 +8,7 @@ import { defaults, stationVariableNames } from './catalogue.js';
 import { parseDay, parseRange } from './dates.js';
 import { fileStamp, readStoreText } from './disk.js';
 import { StoreError } from './errors.js';
-import { listDatasets, listDates, listStationDates, listStationVariables, listVariables } from './info.js';
+import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
 import { MANIFEST_FILE, parseManifest, type Manifest, type ReservoirPartition } from './manifest.js';
 import { decodeMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
@@ -105,6 +105,7 @@ export class EvapStore {
   private async load(manifest: Manifest): Promise<Snapshot> {
     const reader = new PartitionReader(this.root, manifest.rowGroupSize, this.caches);
     const readTable = async (entry: Manifest['reservoirs']['metadata']): Promise<Table | null> => (entry ? reader.table(entry) : null);
+    const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
     const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
     for (const [dataset, entry] of Object.entries(manifest.datasets)) {
       partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
@@ -118,8 +119,8 @@ export class EvapStore {
       stations: decodeMetadata(await readTable(manifest.stations.metadata), 'STA_NAME'),
       reservoirNames: new Set(manifest.reservoirs.names),
       stationNames: new Set(manifest.stations.names),
-      stationVariablesHeld: new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))])),
-      stationVariablesAll: stationVariableNames.filter((v) => Object.values(manifest.stations.partitions).some((p) => p.variables.includes(v))),
+      stationVariablesHeld,
+      stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
     };
   }
 
@@ -226,7 +227,7 @@ export class EvapStore {
 
   /** The variables held by the given stations, or by every station (`ALL_STATIONS`, the default). */
   listStationVariables(names?: readonly string[]): VariableInfo[] {
-    return listStationVariables(this.snapshot.manifest, this.stationsOrAll(names));
+    return describeStationVariables(this.heldStationVariables(this.stationsOrAll(names)));
   }
 
   /** The first and last date with data over the given stations, or over every station. */
@@ -285,10 +286,7 @@ export class EvapStore {
   }
 
   private heldStationVariables(names: readonly string[]): readonly string[] {
-    const held = this.snapshot.stationVariablesHeld;
-    if (names.length === 1) return held.get(names[0]!) ?? [];
-    const union = new Set(names.flatMap((n) => held.get(n) ?? []));
-    return stationVariableNames.filter((v) => union.has(v));
+    return heldBy(this.snapshot.stationVariablesHeld, names);
   }
 
   private async namesInside(names: readonly string[], metadata: MetadataTable, shapefile: ShapefileParts | undefined): Promise<string[]> {
@@ -299,4 +297,11 @@ export class EvapStore {
     });
     return filterPointsByShapefile(shapefile, points);
   }
+}
+
+/** The variables any of the named stations measures, in catalogue order. */
+function heldBy(held: ReadonlyMap<string, readonly string[]>, names: readonly string[]): readonly string[] {
+  if (names.length === 1) return held.get(names[0]!) ?? [];
+  const union = new Set(names.flatMap((n) => held.get(n) ?? []));
+  return stationVariableNames.filter((v) => union.has(v));
 }
