@@ -64,3 +64,12 @@ export async function writeSmallStore(dir: string): Promise<void> {
   const { generateStore } = await import('../lib/generate.js');
   await generateStore(dir, { reservoirs: 4, stations: 3, start: '2020-12-25', end: '2021-01-05', seed: 7 });
 }
+
+/** The small generated store, opened and served on loopback: what the ingest and mirror tests copy from. */
+export async function serveSmallStore(): Promise<{ dir: string; store: import('../lib/store.js').EvapStore; server: { url: string; key: string } }> {
+  const { openStore } = await import('../lib/store.js');
+  const dir = await tempDir();
+  await writeSmallStore(dir);
+  const store = await openStore(dir);
+  return { dir, store, server: await startLoopbackServer(store) };
+}

@@ -8,17 +8,14 @@ import { ingest, textSource } from '../../lib/ingest.js';
 import { csvRows, jsonObjects } from '../../lib/ingest/text.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
 import type { WireRecord } from '../../lib/types.js';
-import { startLoopbackServer, tempDir, writeSmallStore, writeTinyStore } from '../helpers.js';
+import { serveSmallStore, tempDir, writeTinyStore } from '../helpers.js';
 
 let source: EvapStore;
 let sourceDir: string;
 let server: { url: string; key: string };
 
 beforeAll(async () => {
-  sourceDir = await tempDir();
-  await writeSmallStore(sourceDir);
-  source = await openStore(sourceDir);
-  server = await startLoopbackServer(source);
+  ({ dir: sourceDir, store: source, server } = await serveSmallStore());
 });
 
 /** The body of a documented path on the loopback server, as a client of the public service would save it. */

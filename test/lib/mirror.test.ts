@@ -4,17 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest.js';
 import { mirror, PROGRESS_FILE } from '../../lib/mirror.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
-import { startLoopbackServer, tempDir, writeSmallStore } from '../helpers.js';
+import { serveSmallStore, startLoopbackServer, tempDir } from '../helpers.js';
 
 let sourceDir: string;
 let source: EvapStore;
 let server: { url: string; key: string };
 
 beforeAll(async () => {
-  sourceDir = await tempDir();
-  await writeSmallStore(sourceDir);
-  source = await openStore(sourceDir);
-  server = await startLoopbackServer(source);
+  ({ dir: sourceDir, store: source, server } = await serveSmallStore());
 });
 
 /** Every answer of a store that a mirror must reproduce. */
