@@ -1,10 +1,9 @@
 // Generates a store from the seeded physical model, one year at a time so any span fits in memory.
 import { reservoirDatasets, datasetNames, type DatasetName } from './catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from './dates.js';
-import { catalogueReservoirs, catalogueStations, createReservoirModel, simulateStation, type ReservoirSpec, type StationSpec } from './model/index.js';
+import { catalogueReservoirs, catalogueStations, createReservoirModel, isStaticReservoir, simulateStation, type ReservoirSpec, type StationSpec } from './model/index.js';
 import { createStoreWriter, type MetadataRow } from './write.js';
 import type { Manifest } from './manifest.js';
-import { staticCapacityM3 } from './model/storage.js';
 
 export interface GenerateOptions {
   reservoirs: number; // how many reservoirs: the 67 reference ones, extended with generated ones past that
@@ -90,7 +89,7 @@ function reservoirMetadata(r: ReservoirSpec): MetadataRow {
     ELEV_M: r.elevM,
     MAX_DEPTH_M: r.maxDepthM,
     CAPACITY_M3: r.capacityM3,
-    qflag: r.capacityM3 < staticCapacityM3 ? 'S' : 'O', // static area, stage and depth, as the public FAQ describes
+    qflag: isStaticReservoir(r) ? 'S' : 'O', // static area, stage and depth, as the public FAQ describes
   };
 }
 

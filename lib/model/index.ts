@@ -4,3 +4,4 @@ export { catalogueReservoirs, catalogueStations } from './places.js';
 export type { ReservoirDays, ReservoirModel } from './reservoir.js';
 export { createReservoirModel } from './reservoir.js';
 export { simulateStation } from './station.js';
+export { isStaticReservoir } from './storage.js';

@@ -4,7 +4,12 @@ import type { ReservoirSpec } from './reference.js';
 import { storageHistories } from './reference.js';
 
 /** Reservoirs smaller than this (m3) are static: constant area, stage and depth, like the service's static locations. */
-export const staticCapacityM3 = 1e7;
+const staticCapacityM3 = 1e7;
+
+/** Whether the model keeps a reservoir static (its metadata qflag is then 'S'). */
+export function isStaticReservoir(spec: ReservoirSpec): boolean {
+  return spec.capacityM3 < staticCapacityM3;
+}
 
 /** The area-capacity curve A = A_full (V/V_full)^b, with b chosen so the stage drawdown at V = 0 is the maximum depth. */
 export class Curve {
@@ -45,7 +50,7 @@ export class Storage {
   private spell = 0;
 
   constructor(spec: ReservoirSpec, private readonly rng: Random) {
-    this.isStatic = spec.capacityM3 < staticCapacityM3;
+    this.isStatic = isStaticReservoir(spec);
     this.history = storageHistories[spec.name];
     this.meanFill = rng.between(0.55, 0.85);
     this.seasonalAmplitude = this.history ? 0.03 : rng.between(0.05, 0.2);
