@@ -54,7 +54,7 @@ async function runVacuum(argv: string[]): Promise<void> {
     const dryRun = values['dry-run'] === true;
     const summary = await vacuumStore(store, { minAgeMs: intFlag(values['min-age-minutes'], 'min-age-minutes', 10) * 60_000, dryRun });
     for (const path of summary.removed) process.stdout.write(`${dryRun ? 'would remove' : 'removed'} ${path}\n`);
-    process.stdout.write(`${summary.removed.length} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB ${dryRun ? 'to free' : 'freed'}\n`);
+    process.stdout.write(`${summary.removed.length} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB ${dryRun ? 'to free' : 'freed'}; ${summary.retained} earlier snapshots kept (replaced under ${values['min-age-minutes'] ?? 10} minutes ago, or open in a reader)\n`);
   } catch (error) {
     fail(`vacuum failed: ${(error as Error).message}`, 1);
   }

@@ -1,6 +1,8 @@
 // The library's only use of node:fs: read and durably write files inside one store folder.
-import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { StoreError } from './errors.js';
 
@@ -30,10 +32,10 @@ export async function readStoreFile(root: string, path: string): Promise<Uint8Ar
 }
 
 /** Writes a new file and flushes it to disk before returning (files are never changed in place). */
-export async function writeDurable(root: string, path: string, bytes: Uint8Array | string): Promise<void> {
+export async function writeDurable(root: string, path: string, bytes: Uint8Array | string, sync = true): Promise<void> {
   const full = resolveInside(root, path);
   await mkdir(dirname(full), { recursive: true });
-  await writeSynced(full, bytes);
+  await (sync ? writeSynced(full, bytes) : writeFile(full, bytes));
 }
 
 /** Replaces a file atomically: write a temporary sibling, fsync, rename over, fsync the folder. */
@@ -83,31 +85,65 @@ export function storePath(...segments: string[]): string {
 
 const STALE_LOCK_MS = 30_000;
 
-/** Runs `work` holding an exclusive lock file in the store; a lock left by a process that died is taken over. */
+/**
+ * Creates a file with the given text only if no file has that path: the text is written and flushed under a temporary
+ * name first, then hard-linked into place, so the file never exists half-written. False when the path was taken.
+ */
+export async function createExclusive(root: string, path: string, text: string): Promise<boolean> {
+  const full = resolveInside(root, path);
+  const temporary = `${full}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await mkdir(dirname(full), { recursive: true });
+  await writeSynced(temporary, text);
+  try {
+    await link(temporary, full); // atomic, and fails with EEXIST if another process got there first
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+/**
+ * Runs `work` holding an exclusive lock file in the store. The lock appears whole (pid, host, token) or not at all;
+ * a lock left by a dead process, or older than any commit could hold it, is moved aside and taken over, and moving
+ * aside checks that it moved the very lock it judged stale.
+ */
 export async function withLock<T>(root: string, path: string, work: () => Promise<T>): Promise<T> {
   const full = resolveInside(root, path);
+  const token = randomBytes(8).toString('hex');
   for (let attempt = 0; ; attempt++) {
-    try {
-      const handle = await open(full, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 50) {
-        throw new StoreError(`cannot take the store lock ${path}: ${(error as Error).message}`, { cause: error });
-      }
-      const owner = Number(await readFile(full, 'utf8').catch(() => ''));
-      const age = Date.now() - ((await stat(full).catch(() => undefined))?.mtimeMs ?? 0);
-      // its writer was killed mid-commit (or the pid was reused since: a commit holds the lock for milliseconds)
-      if (!isAlive(owner) || age > STALE_LOCK_MS) await rm(full, { force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    if (await createExclusive(root, path, `${process.pid} ${hostname()} ${token}`)) break;
+    if (attempt > 100) throw new StoreError(`cannot take the store lock ${path}: held by another writer for too long`);
+    const seen = await stat(full).catch(() => undefined);
+    const owner = (await readFile(full, 'utf8').catch(() => '')).split(' ');
+    if (seen && (!isOwnerAlive(owner) || Date.now() - seen.mtimeMs > STALE_LOCK_MS)) await takeOver(full, seen.ino);
+    else await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
   }
   try {
     return await work();
   } finally {
-    await rm(full, { force: true });
+    if ((await readFile(full, 'utf8').catch(() => '')).endsWith(token)) await rm(full, { force: true }); // ours still, not a taker's
   }
+}
+
+// Moves a stale lock aside; if another process replaced it since it was judged (another inode), puts that one back.
+async function takeOver(full: string, judged: number): Promise<void> {
+  const aside = `${full}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    await rename(full, aside);
+  } catch {
+    return; // gone already: someone else took it over or released it
+  }
+  const moved = await stat(aside).catch(() => undefined);
+  if (moved && moved.ino !== judged) await link(aside, full).catch(() => undefined); // a live lock: restore it (the commit's sequence check still guards if this loses)
+  await rm(aside, { force: true });
+}
+
+function isOwnerAlive([pid, host]: string[]): boolean {
+  if (host !== undefined && host !== '' && host !== hostname()) return true; // another machine's process: only its age can tell
+  return isAlive(Number(pid));
 }
 
 function isAlive(pid: number): boolean {
@@ -141,6 +177,11 @@ export async function removeStoreFile(root: string, path: string): Promise<void>
   await rm(resolveInside(root, path), { force: true });
 }
 
+/** Deletes a file of the store synchronously (for process exit, where nothing asynchronous runs). */
+export function removeStoreFileSync(root: string, path: string): void {
+  rmSync(resolveInside(root, path), { force: true });
+}
+
 /** Whether a file of the store exists. */
 export async function storeFileExists(root: string, path: string): Promise<boolean> {
   return stat(resolveInside(root, path)).then(
@@ -149,10 +190,15 @@ export async function storeFileExists(root: string, path: string): Promise<boole
   );
 }
 
-/** Whether the process that wrote a pid file (a writer's marker) is still running. */
+/** What a marker file holds to say which process wrote it: "<pid> <host>". */
+export function ownerStamp(): string {
+  return `${process.pid} ${hostname()}`;
+}
+
+/** Whether the process that wrote a marker (a writer's, or a reader's lease) is still running. */
 export async function markerAlive(root: string, path: string): Promise<boolean> {
-  const pid = Number(await readFile(resolveInside(root, path), 'utf8').catch(() => ''));
-  return isAlive(pid);
+  const text = await readFile(resolveInside(root, path), 'utf8').catch(() => undefined);
+  return text !== undefined && isOwnerAlive(text.split(' '));
 }
 
 /** A file's size and modification time as one string (undefined when it is missing): a cheap "has it changed?". */

@@ -32,6 +32,7 @@ export interface Manifest {
   format: 'evap-store';
   version: number;
   snapshot: string; // unique id of this snapshot; also part of every file name it wrote
+  sequence: number; // 1 for a store's first snapshot, then one more for each published after it
   created: string; // ISO timestamp
   rowGroupSize: number;
   reservoirs: { names: string[]; metadata: FileEntry | null };
@@ -45,6 +46,7 @@ export function emptyManifest(snapshot: string, rowGroupSize: number): Manifest 
     format: 'evap-store',
     version: FORMAT_VERSION,
     snapshot,
+    sequence: 0,
     created: new Date().toISOString(),
     rowGroupSize,
     reservoirs: { names: [], metadata: null },
@@ -66,7 +68,16 @@ export function parseManifest(text: string): Manifest {
     throw new StoreError(`manifest.json has format version ${value.version}; this library reads version ${FORMAT_VERSION}`);
   }
   for (const entry of manifestFiles(value)) checkRelativePath(entry.path);
+  value.sequence ??= 0; // a store written before snapshots were numbered
   return value;
+}
+
+/** Where every published snapshot's manifest is kept (`snapshots/<sequence>.json`) until vacuum retires it. */
+export const SNAPSHOTS_FOLDER = 'snapshots';
+
+/** The history path of the snapshot with this sequence number; zero-padded so names sort in sequence order. */
+export function snapshotPath(sequence: number): string {
+  return `${SNAPSHOTS_FOLDER}/${String(sequence).padStart(10, '0')}.json`;
 }
 
 /** Every file a manifest names. */

@@ -6,10 +6,12 @@ import type { Table } from 'apache-arrow';
 import { recordsToArrow } from './arrow.js';
 import { defaults, stationVariableNames } from './catalogue.js';
 import { parseDay, parseRange } from './dates.js';
-import { fileStamp, readStoreText } from './disk.js';
+import { fileStamp } from './disk.js';
 import { StoreError } from './errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
-import { MANIFEST_FILE, parseManifest, type Manifest, type ReservoirPartition } from './manifest.js';
+import { takeLease } from './lease.js';
+import { readCurrentManifest, readNextManifest } from './history.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirPartition } from './manifest.js';
 import { decodeMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import {
@@ -92,15 +94,25 @@ export class EvapStore {
   async refresh(): Promise<boolean> {
     // a published snapshot is a new manifest file (renamed over the old): unchanged size, time and inode, nothing new
     const stamp = await fileStamp(this.root, MANIFEST_FILE);
-    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp) return false;
-    const text = await readStoreText(this.root, MANIFEST_FILE);
-    if (text === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
-    const manifest = parseManifest(text);
+    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.root, this.snapshot.manifest))) return false;
+    const manifest = await readCurrentManifest(this.root);
+    if (manifest === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
     this.manifestStamp = stamp;
     if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
+    const release = await takeLease(this.root, manifest.sequence);
     this.snapshot = await this.load(manifest);
+    await this.releaseLease();
+    this.releaseLease = release;
     return true;
   }
+
+  /** Gives up this store's claim on its snapshot: a later vacuum may retire its files. Queries still work until then. */
+  async close(): Promise<void> {
+    await this.releaseLease();
+    this.releaseLease = async () => {};
+  }
+
+  private releaseLease: () => Promise<void> = async () => {};
 
   private async load(manifest: Manifest): Promise<Snapshot> {
     const reader = new PartitionReader(this.root, manifest.rowGroupSize, this.caches);

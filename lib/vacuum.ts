@@ -1,50 +1,89 @@
-// Removes what no snapshot needs any more: files replaced by later snapshots, and leftovers of killed writers.
-import { listStoreFiles, markerAlive, removeStoreFile, withLock } from './disk.js';
-import { MANIFEST_FILE, manifestFiles } from './manifest.js';
-import { openStore } from './store.js';
+// Removes what no retained snapshot needs: files that snapshots replaced long enough ago, and leftovers of killed writers.
+import { listStoreFiles, markerAlive, readStoreText, removeStoreFile, withLock } from './disk.js';
+import { READERS_FOLDER, leaseSequence } from './lease.js';
+import { readCurrentManifest } from './history.js';
+import { MANIFEST_FILE, SNAPSHOTS_FOLDER, manifestFiles, parseManifest, type Manifest } from './manifest.js';
+import { StoreError } from './errors.js';
 import { WRITING_FOLDER } from './write.js';
 
 export interface VacuumOptions {
-  minAgeMs?: number; // keep unreferenced files younger than this (default 10 minutes), for readers of the previous snapshot
+  minAgeMs?: number; // keep a snapshot this long after a newer one replaced it, and unpublished files this long (default 10 minutes)
   dryRun?: boolean; // list what would go, delete nothing
 }
 
-/** What a vacuum removed (or would remove). */
+/** What a vacuum removed (or would remove), and how many unreferenced files it kept for retained snapshots. */
 export interface VacuumSummary {
   removed: string[];
   bytes: number;
+  retained: number; // snapshots kept besides the current one: replaced less than minAgeMs ago, or held by a live reader
 }
 
 /**
- * Deletes the files of the store that its manifest does not name, are older than `minAgeMs`, and do not belong to a
- * writer still at work. Runs under the store's commit lock, so no snapshot is published meanwhile.
+ * Deletes the files no retained snapshot names. A snapshot is retained while it is current, for `minAgeMs` after the
+ * snapshot that replaced it was published, and while a live reader holds a lease on it; files that no published
+ * snapshot ever named (a killed writer's) go once older than `minAgeMs` unless their writer still runs. Runs under
+ * the store's commit lock, so no snapshot is published meanwhile.
  */
 export async function vacuumStore(dir: string, options: VacuumOptions = {}): Promise<VacuumSummary> {
   const minAgeMs = options.minAgeMs ?? 10 * 60_000;
   return withLock(dir, `${MANIFEST_FILE}.lock`, async () => {
-    const store = await openStore(dir);
-    const kept = new Set(manifestFiles(store.manifest).map((f) => f.path));
+    const now = Date.now();
+    const history = await readHistory(dir);
+    const leases = await listStoreFiles(dir, READERS_FOLDER);
+    const held = new Set<number>();
+    const deadLeases = [];
+    for (const lease of leases) {
+      if (await markerAlive(dir, lease.path)) held.add(leaseSequence(lease.path));
+      else deadLeases.push(lease);
+    }
+    const current = history[history.length - 1]!;
+    const retained = history.filter((s, i) => s === current || held.has(s.sequence) || now - Date.parse(history[i + 1]!.created) < minAgeMs);
+    const kept = new Set(retained.flatMap((s) => manifestFiles(s).map((f) => f.path)));
+    const published = new Set(history.flatMap((s) => manifestFiles(s).map((f) => f.path)));
     const busy = new Set<string>(); // snapshots whose writer is alive
     const markers = await listStoreFiles(dir, WRITING_FOLDER);
-    for (const marker of markers) {
-      const snapshot = marker.path.slice(WRITING_FOLDER.length + 1, -'.pid'.length);
-      if (await markerAlive(dir, marker.path)) busy.add(snapshot);
-    }
-    const now = Date.now();
-    const candidates = [
+    for (const marker of markers) if (await markerAlive(dir, marker.path)) busy.add(writerOf(marker.path));
+
+    const garbage = [
       ...(await listStoreFiles(dir, 'reservoirs')),
       ...(await listStoreFiles(dir, 'stations')),
-      ...markers.filter((m) => !busy.has(m.path.slice(WRITING_FOLDER.length + 1, -'.pid'.length))),
-      ...(await listStoreFiles(dir, '')).filter((f) => f.path.startsWith(`${MANIFEST_FILE}.`) && f.path.endsWith('.tmp')), // a killed commit's
+    ].filter((file) => {
+      if (kept.has(file.path)) return false;
+      if (published.has(file.path)) return true; // only snapshots past retention name it
+      return now - file.mtimeMs >= minAgeMs && ![...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`));
+    });
+    const retiredSnapshots = (await listStoreFiles(dir, SNAPSHOTS_FOLDER)).filter((f) => {
+      const sequence = Number(f.path.slice(SNAPSHOTS_FOLDER.length + 1, -'.json'.length));
+      return f.path.endsWith('.json') ? !retained.some((s) => s.sequence === sequence) : now - f.mtimeMs >= minAgeMs; // a killed commit's .tmp
+    });
+    const leftovers = [
+      ...markers.filter((m) => !busy.has(writerOf(m.path))),
+      ...deadLeases,
+      ...(await listStoreFiles(dir, '')).filter((f) => f.path.startsWith(`${MANIFEST_FILE}.`) && /\.(tmp|stale)$/.test(f.path) && now - f.mtimeMs >= minAgeMs),
     ];
-    const summary: VacuumSummary = { removed: [], bytes: 0 };
-    for (const file of candidates) {
-      if (kept.has(file.path) || now - file.mtimeMs < minAgeMs) continue;
-      if ([...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`))) continue;
+    const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1 };
+    for (const file of [...garbage, ...retiredSnapshots, ...leftovers]) {
       if (!options.dryRun) await removeStoreFile(dir, file.path);
       summary.removed.push(file.path);
       summary.bytes += file.bytes;
     }
     return summary;
   });
+}
+
+function writerOf(markerPath: string): string {
+  return markerPath.slice(WRITING_FOLDER.length + 1, -'.pid'.length);
+}
+
+/** The published snapshots still on record, oldest first, ending with the one the store serves. */
+async function readHistory(dir: string): Promise<Manifest[]> {
+  const current = await readCurrentManifest(dir);
+  if (current === undefined) throw new StoreError(`no store at ${dir}: manifest.json is missing`);
+  const history = new Map<number, Manifest>([[current.sequence, current]]);
+  for (const file of await listStoreFiles(dir, SNAPSHOTS_FOLDER)) {
+    if (!file.path.endsWith('.json')) continue;
+    const manifest = parseManifest((await readStoreText(dir, file.path))!);
+    if (manifest.sequence < current.sequence) history.set(manifest.sequence, manifest);
+  }
+  return [...history.values()].sort((a, b) => a.sequence - b.sequence);
 }

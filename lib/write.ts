@@ -4,14 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { DateDay, Table, Utf8, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
 import { formatDay, yearOfDay } from './dates.js';
-import { readStoreText, removeStoreFile, replaceAtomically, sha256, storeFileExists, storePath, withLock, writeDurable } from './disk.js';
+import { readCurrentManifest } from './history.js';
+import { createExclusive, ownerStamp, removeStoreFile, replaceAtomically, sha256, storeFileExists, storePath, withLock, writeDurable } from './disk.js';
 import { InvalidParameterError, StoreError } from './errors.js';
 import {
   MANIFEST_FILE,
   emptyManifest,
   encodePathName,
   compareText,
-  parseManifest,
+  snapshotPath,
   type FileEntry,
   type Manifest,
   type ReservoirPartition,
@@ -156,8 +157,9 @@ export class StoreWriter {
   async commit(): Promise<Manifest> {
     try {
       return await withLock(this.root, `${MANIFEST_FILE}.lock`, async () => {
-        const text = await readStoreText(this.root, MANIFEST_FILE);
-        const serving = text === undefined ? undefined : parseManifest(text).snapshot;
+        const current = await readCurrentManifest(this.root);
+        const serving = current?.snapshot;
+        this.manifest.sequence = (current?.sequence ?? 0) + 1;
         if (serving !== this.baseSnapshot && !this.options.overwrite) {
           throw new StoreError(
             `the store changed while this write was under way: it serves snapshot ${serving}, this write began from ${this.baseSnapshot ?? 'no snapshot'}; nothing was published, run it again`,
@@ -193,13 +195,18 @@ export class StoreWriter {
       if (!this.manifest.stations.names.includes(name)) throw new InvalidParameterError('STA_NAMES', `station ${name} has no metadata row`);
     }
     this.manifest.created = new Date().toISOString();
-    await replaceAtomically(this.root, MANIFEST_FILE, `${JSON.stringify(this.manifest)}\n`);
+    const text = `${JSON.stringify(this.manifest)}\n`;
+    // the commit point: only one writer can create a sequence number's file, even if the lock were broken
+    if (!(await createExclusive(this.root, snapshotPath(this.manifest.sequence), text))) {
+      throw new StoreError(`another writer published snapshot number ${this.manifest.sequence} first; nothing was published, run it again`);
+    }
+    await replaceAtomically(this.root, MANIFEST_FILE, text);
     return this.current;
   }
 
   private async writeTable(path: string, table: Table): Promise<FileEntry> {
     const bytes = encodeParquet(table, this.manifest.rowGroupSize);
-    if (this.written.length === 0) await writeDurable(this.root, this.marker, String(process.pid));
+    if (this.written.length === 0) await writeDurable(this.root, this.marker, ownerStamp());
     this.written.push(path);
     await writeDurable(this.root, path, bytes);
     return { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };

@@ -1,11 +1,9 @@
 // A store writer to be killed: `node --import tsx test/lib/crash-writer.ts <store> <generation>` rewrites every file of
 // the store as generation g, g+1, ... until killed; "ready" on stdout once loaded, "<g> <snapshot id>" after each commit.
 // It imports only the writer (not the reader, nor test helpers) so that a process starts fast.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDay } from '../../lib/dates.js';
-import { MANIFEST_FILE, parseManifest } from '../../lib/manifest.js';
+import { readCurrentManifest } from '../../lib/history.js';
 import { createStoreWriter } from '../../lib/write.js';
 
 const days = (start: string, count: number) => Int32Array.from({ length: count }, (_, i) => parseDay(start, 'date') + i);
@@ -14,7 +12,7 @@ const stations = [{ STA_NAME: 'ALPHA_STATION', LAT: 40.01, LON: -105.01 }];
 
 /** Writes one whole snapshot in which every measurement equals `generation` (E_volume 1000 times it); returns its id. */
 export async function writeGeneration(dir: string, generation: number): Promise<string> {
-  const base = parseManifest(await readFile(join(dir, MANIFEST_FILE), 'utf8'));
+  const base = await readCurrentManifest(dir);
   const writer = createStoreWriter(dir, { base });
   await writer.writeReservoirMetadata(reservoirs);
   for (const [year, start] of [[2020, '2020-12-30'], [2021, '2021-01-01']] as const) {

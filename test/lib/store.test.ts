@@ -170,6 +170,32 @@ describe('station queries', () => {
   });
 });
 
+describe('StoreWriter.commit', () => {
+  it('publishes exactly one of many writers racing from the same snapshot', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const base = (await openStore(dir)).manifest;
+    const writers = Array.from({ length: 12 }, () => createStoreWriter(dir, { base }));
+    for (const [i, w] of writers.entries()) await w.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(i) } });
+    const results = await Promise.allSettled(writers.map((w) => w.commit()));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const store = await openStore(dir);
+    expect(store.manifest.sequence).toBe(base.sequence + 1);
+  });
+
+  it('serves, and builds on, a numbered snapshot published by a writer stopped before it updated manifest.json', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const base = (await openStore(dir)).manifest;
+    const late = { ...base, snapshot: 'published-late', sequence: base.sequence + 1 };
+    await writeFile(join(dir, 'snapshots', `${String(late.sequence).padStart(10, '0')}.json`), JSON.stringify(late));
+    expect((await openStore(dir)).manifest.snapshot).toBe('published-late');
+    await expect(createStoreWriter(dir, { base }).commit()).rejects.toThrow(/serves snapshot published-late/);
+    const next = await createStoreWriter(dir, { base: late }).commit();
+    expect(next.sequence).toBe(late.sequence + 1);
+  });
+});
+
 describe('withLock', () => {
   it('takes over a lock older than a commit could ever hold it, even if its pid is alive again', async () => {
     const dir = await tempDir();

@@ -1,4 +1,4 @@
-import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manifestFiles } from '../../lib/manifest.js';
@@ -17,43 +17,79 @@ async function age(dir: string, paths: string[], minutes: number): Promise<void>
   for (const p of paths) await utimes(join(dir, p), then, then);
 }
 
+/** Publishes a new ALPHA_STATION file (ATemp = value) over the store's current snapshot. */
+async function replaceStation(dir: string, value: number): Promise<void> {
+  const store = await openStore(dir);
+  const writer = createStoreWriter(dir, { base: store.manifest });
+  await store.close();
+  await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(value) } });
+  await writer.commit();
+}
+
 describe('vacuumStore', () => {
-  it('removes old unreferenced files and a killed commit\'s leftovers, and keeps the snapshot whole', async () => {
+  it("removes files of snapshots replaced long ago and a killed commit's leftovers, and keeps the snapshot whole", async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
     const before = await openStore(dir);
-    const writer = createStoreWriter(dir, { base: before.manifest });
-    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(5) } });
-    await writer.commit(); // the old station file is now unreferenced
+    const replaced = before.manifest.stations.partitions.ALPHA_STATION!.path;
+    await before.close();
+    await replaceStation(dir, 5);
     await writeFile(join(dir, 'manifest.json.123.456.tmp'), '{');
     await mkdir(join(dir, 'writing'), { recursive: true });
     await writeFile(join(dir, 'writing', 'deadbeef.pid'), '999999999'); // a writer that died
     await age(dir, await allFiles(dir), 60);
+    const summary = await vacuumStore(dir, { minAgeMs: 0 });
+    expect(summary.removed.sort()).toEqual([replaced, 'manifest.json.123.456.tmp', 'snapshots/0000000001.json', 'writing/deadbeef.pid'].sort());
     const store = await openStore(dir);
     const referenced = manifestFiles(store.manifest).map((f) => f.path);
-    const summary = await vacuumStore(dir);
-    expect(summary.removed.sort()).toEqual([before.manifest.stations.partitions.ALPHA_STATION!.path, 'manifest.json.123.456.tmp', 'writing/deadbeef.pid'].sort());
-    expect(await allFiles(dir)).toEqual(['manifest.json', ...referenced].sort());
-    const rows = await (await openStore(dir)).stationTimeseries({ names: ['ALPHA_STATION'], start: '2021-01-01', end: '2021-01-01' });
+    const rows = await store.stationTimeseries({ names: ['ALPHA_STATION'], start: '2021-01-01', end: '2021-01-01' });
+    await store.close();
+    expect(await allFiles(dir)).toEqual(['manifest.json', 'snapshots/0000000002.json', ...referenced].sort());
     expect(rows[0]!['ATemp (degC)']).toBe(5);
   });
 
-  it('keeps young files, for readers of the previous snapshot, and the files of a writer still at work', async () => {
+  it('counts age from the snapshot that replaced a file, not from the file, however old the file is', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
-    const store = await openStore(dir);
-    const replaced = store.manifest.stations.partitions.ALPHA_STATION!.path;
-    const first = createStoreWriter(dir, { base: store.manifest });
-    await first.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(5) } });
-    await first.commit();
+    await age(dir, await allFiles(dir), 60 * 24 * 7); // files a week old, as in a real store
+    await replaceStation(dir, 5); // ... replaced just now
+    expect((await vacuumStore(dir)).removed).toEqual([]);
+    expect((await vacuumStore(dir, { minAgeMs: 0, dryRun: true })).removed.length).toBe(2); // the old file and its snapshot
+  });
+
+  it('keeps every file of a snapshot that an open store still reads, until it is closed', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const session = await openStore(dir); // a notebook session opened before the ingest
+    await replaceStation(dir, 5);
+    await replaceStation(dir, 6);
+    const summary = await vacuumStore(dir, { minAgeMs: 0 });
+    expect(summary.retained).toBe(1);
+    expect(summary.removed.filter((p) => p.endsWith('.parquet'))).toHaveLength(1); // the middle snapshot's station file
+    const rows = await session.stationTimeseries({ names: ['ALPHA_STATION'], start: '2020-12-30', end: '2021-01-02' });
+    expect(rows.map((r) => r['ATemp (degC)'])).toEqual([0, 1, 2, 3]); // its own snapshot, whole
+    await session.close();
+    expect((await vacuumStore(dir, { minAgeMs: 0 })).removed.filter((p) => p.endsWith('.parquet'))).toHaveLength(1);
+  });
+
+  it("forgets a dead process's lease", async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    await mkdir(join(dir, 'readers'), { recursive: true });
+    await writeFile(join(dir, 'readers', '1.999999999.abcd.lease'), '999999999 '); // its reader died
+    await replaceStation(dir, 5);
+    const summary = await vacuumStore(dir, { minAgeMs: 0 });
+    expect(summary.removed).toContain('readers/1.999999999.abcd.lease');
+    expect(summary.retained).toBe(0);
+  });
+
+  it('keeps young unpublished files and the files of a writer still at work', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
     const busy = createStoreWriter(dir, { base: (await openStore(dir)).manifest }); // writing, not yet committed
     await busy.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(6) } });
-    const files = await allFiles(dir);
-    await age(dir, files.filter((f) => f !== replaced), 60);
-    expect((await vacuumStore(dir)).removed).toEqual([]); // the replaced file is young; the busy writer's file is its own
-    await age(dir, [replaced], 60);
-    expect((await vacuumStore(dir, { dryRun: true })).removed).toEqual([replaced]);
-    expect((await vacuumStore(dir)).removed).toEqual([replaced]);
+    await age(dir, await allFiles(dir), 60);
+    expect((await vacuumStore(dir, { minAgeMs: 0 })).removed).toEqual([]); // the busy writer's file is its own
     await expect(busy.commit()).resolves.toMatchObject({ snapshot: busy.snapshot }); // its files survived
     expect((await openStore(dir)).manifest.snapshot).toBe(busy.snapshot);
   });
@@ -64,7 +100,6 @@ describe('vacuumStore', () => {
     const writer = createStoreWriter(dir, { base: (await openStore(dir)).manifest });
     await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(5) } });
     const mine = (await allFiles(dir)).filter((f) => f.includes(writer.snapshot) && f.endsWith('.parquet'));
-    const { rm } = await import('node:fs/promises');
     await rm(join(dir, mine[0]!));
     await expect(writer.commit()).rejects.toThrow(/has disappeared; nothing was published/);
   });

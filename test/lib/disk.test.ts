@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createExclusive, resolveInside } from '../../lib/disk.js';
+import { tempDir } from '../helpers.js';
+
+describe('createExclusive', () => {
+  it('lets exactly one of many concurrent creators have a path, and the file is whole', async () => {
+    const dir = await tempDir();
+    const texts = Array.from({ length: 32 }, (_, i) => `writer ${i} `.repeat(10_000));
+    const won = await Promise.all(texts.map((t) => createExclusive(dir, 'snapshots/0000000001.json', t)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    expect(await readFile(join(dir, 'snapshots/0000000001.json'), 'utf8')).toBe(texts[won.indexOf(true)]);
+  });
+});
+
+describe('resolveInside', () => {
+  it('refuses paths that leave the store folder', () => {
+    for (const path of ['../x', 'a/../../x', 'a/../..', '']) expect(() => resolveInside('/store', path)).toThrow(/outside the store/);
+    expect(resolveInside('/store', 'a/b.parquet')).toBe('/store/a/b.parquet');
+  });
+});
