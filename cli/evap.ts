@@ -2,22 +2,28 @@
 // evap ingest <files...> --store DIR [--skip-bad-rows]
 // evap mirror --from URL --api-key KEY --store DIR [--since DATE] [--concurrency N]
 // evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
+// evap verify --store DIR
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { ingest, type IngestProblem, type IngestSource } from '../lib/ingest.js';
 import { mirror } from '../lib/mirror.js';
+import { localSource } from '../lib/source.js';
+import { openStore } from '../lib/store.js';
 import { vacuumStore } from '../lib/vacuum.js';
+import { verifyStore } from '../lib/verify.js';
 import { intFlag, readArgs } from './args.js';
 import { progressBar } from './progress.js';
 
 const usage = `evap ingest <files...> --store DIR [--skip-bad-rows]
        evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD] [--concurrency 4]
        evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
+       evap verify --store DIR
   (the key may also come from the EVAP_API_KEY environment variable)`;
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'ingest') await runIngest(rest);
 else if (command === 'mirror') await runMirror(rest);
 else if (command === 'vacuum') await runVacuum(rest);
+else if (command === 'verify') await runVerify(rest);
 else fail(command === undefined || command === '--help' || command === '-h' ? '' : `unknown command ${JSON.stringify(command)}`, command === '--help' || command === '-h' ? 0 : 2);
 
 async function runIngest(argv: string[]): Promise<void> {
@@ -102,6 +108,27 @@ function printProblems(problems: readonly IngestProblem[], count: number): void 
   const shown = problems.slice(0, 20);
   for (const p of shown) process.stderr.write(`${p.file}:${p.line}: ${p.reason}\n`);
   if (count > shown.length) process.stderr.write(`... and ${count - shown.length} more rejected\n`);
+}
+
+async function runVerify(argv: string[]): Promise<void> {
+  const { values } = readArgs(argv, { store: { type: 'string' } }, usage);
+  const dir = values.store as string | undefined;
+  if (!dir) fail('--store is required');
+  const began = performance.now();
+  const bar = progressBar('verify');
+  try {
+    const store = await openStore(dir);
+    const summary = await verifyStore(store, localSource(store.root), bar.update);
+    await store.close();
+    bar.stop();
+    for (const problem of summary.problems) process.stdout.write(`${problem}\n`);
+    const seconds = ((performance.now() - began) / 1000).toFixed(1);
+    process.stdout.write(`snapshot ${store.manifest.snapshot}: ${summary.files} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB read in ${seconds} s; ${summary.problems.length === 0 ? 'every file is whole' : `${summary.problems.length} files damaged`}\n`);
+    if (summary.problems.length > 0) process.exitCode = 1;
+  } catch (error) {
+    bar.stop();
+    fail(`verify failed: ${(error as Error).message}`, 1);
+  }
 }
 
 function fail(message: string, code = 2): never {

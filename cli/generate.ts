@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateStore } from '../lib/generate.js';
+import { manifestFiles } from '../lib/manifest.js';
 import { intFlag, readArgs, stringFlag } from './args.js';
 import { progressBar } from './progress.js';
 
@@ -47,8 +48,8 @@ try {
     onProgress: bar.update,
   });
   bar.stop();
-  const files = [manifest.reservoirs.metadata, manifest.stations.metadata, ...Object.values(manifest.datasets).flatMap((d) => d.partitions), ...Object.values(manifest.stations.partitions)];
-  const bytes = files.reduce((sum, f) => sum + (f?.bytes ?? 0), 0);
+  const files = manifestFiles(manifest);
+  const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
   process.stderr.write(
     `wrote snapshot ${manifest.snapshot}: ${manifest.reservoirs.names.length} reservoirs, ${manifest.stations.names.length} stations, ${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
   );

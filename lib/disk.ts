@@ -1,7 +1,7 @@
 // The library's only use of node:fs: read and durably write files inside one store folder.
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
+import { constants, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { StoreError } from './errors.js';
@@ -28,6 +28,30 @@ export async function readStoreFile(root: string, path: string): Promise<Uint8Ar
   } catch (error) {
     if (error instanceof StoreError) throw error;
     throw new StoreError(`cannot read store file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * Reads `length` bytes at `offset` of a store file by a positional read; fewer come back only past the end of the
+ * file. Symbolic links are refused, so a file swapped for a link cannot point the store outside its folder.
+ */
+export async function readStoreRange(root: string, path: string, offset: number, length: number): Promise<Uint8Array> {
+  let handle;
+  try {
+    handle = await open(resolveInside(root, path), constants.O_RDONLY | constants.O_NOFOLLOW);
+    const bytes = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await handle.read(bytes, done, length - done, offset + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === length ? bytes : bytes.subarray(0, done);
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`cannot read store file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  } finally {
+    await handle?.close();
   }
 }
 

@@ -32,3 +32,11 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
+
+/** A store writer used wrongly by its caller: rows out of order, an unknown variable, names without metadata. */
+export class WriterMisuseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriterMisuseError';
+  }
+}

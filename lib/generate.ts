@@ -2,7 +2,7 @@
 import { reservoirDatasets, datasetNames, type DatasetName } from './catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from './dates.js';
 import { catalogueReservoirs, catalogueStations, createReservoirModel, isStaticReservoir, simulateStation, type ReservoirSpec, type StationSpec } from './model/index.js';
-import { createStoreWriter, type MetadataRow } from './write.js';
+import { ROWS_PER_FILE, createStoreWriter, type MetadataRow } from './write.js';
 import type { Manifest } from './manifest.js';
 
 export interface GenerateOptions {
@@ -14,44 +14,54 @@ export interface GenerateOptions {
   stationEnd?: string; // stations' last date (default: end)
   seed: number;
   rowGroupSize?: number;
+  rowsPerFile?: number; // bound on rows per reservoir file (default the writer's)
   onProgress?: (done: number, total: number, what: string) => void;
 }
 
-/** Writes a new store snapshot into `dir` from the model and returns its manifest. */
+/**
+ * Writes a new store snapshot into `dir` from the model and returns its manifest. Reservoirs are simulated a chunk of
+ * names at a time, period by period (a month or a year, as the writer lays files out), so memory stays bounded and
+ * time grows linearly with reservoirs x days.
+ */
 export async function generateStore(dir: string, options: GenerateOptions): Promise<Manifest> {
   const { startDay, endDay } = parseRange(options.start, options.end);
   const stationRange = parseRange(options.stationStart ?? options.start, options.stationEnd ?? options.end);
   const reservoirs = catalogueReservoirs(options.reservoirs, options.seed);
   const stations = catalogueStations(options.stations, reservoirs, options.seed);
-  const writer = createStoreWriter(dir, { rowGroupSize: options.rowGroupSize, overwrite: true }); // a generated store starts afresh
-  const firstYear = yearOfDay(startDay);
-  const lastYear = yearOfDay(endDay);
-  const total = lastYear - firstYear + 1 + stations.length;
+  const writer = createStoreWriter(dir, { rowGroupSize: options.rowGroupSize, rowsPerFile: options.rowsPerFile, overwrite: true }); // a generated store starts afresh
+  const rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
+  const monthly = reservoirs.length * 366 > rowsPerFile; // the writer's rule: then each file holds one month
+  const chunkSize = Math.max(1, Math.floor(rowsPerFile / (monthly ? 31 : 366)));
+  const periods = periodsOf(startDay, endDay, monthly);
+  const chunks = Math.ceil(reservoirs.length / chunkSize);
+  const total = chunks * periods.length + stations.length;
   let done = 0;
   const progress = (what: string) => options.onProgress?.(++done, total, what);
+  const origin = firstDayOfYear(yearOfDay(startDay) - 1); // a year of spin-up before the first date (1979 for a 1980 start, as the model's default)
 
   await writer.writeReservoirMetadata(reservoirs.map(reservoirMetadata));
   await writer.writeStationMetadata(stations.map(stationMetadata));
 
-  const models = reservoirs.map((spec) => createReservoirModel(spec, options.seed));
-  for (let year = firstYear; year <= lastYear; year++) {
-    const from = Math.max(startDay, firstDayOfYear(year));
-    const to = Math.min(endDay, firstDayOfYear(year + 1) - 1);
-    const days = to - from + 1;
-    const results = models.map((m) => m.simulate(from, to));
-    const names = reservoirs.flatMap((r) => new Array<string>(days).fill(r.name));
-    const dayColumn = new Int32Array(names.length);
-    for (let i = 0; i < names.length; i++) dayColumn[i] = from + (i % days);
-    for (const dataset of datasetNames) {
-      const values: Record<string, Float64Array> = {};
-      for (const variable of Object.keys(reservoirDatasets[dataset as DatasetName].variables)) {
-        const column = new Float64Array(names.length);
-        results.forEach((r, k) => column.set((r.values as Record<string, Float64Array>)[variable]!, k * days));
-        values[variable] = column;
+  for (let c = 0; c < chunks; c++) {
+    const chunk = reservoirs.slice(c * chunkSize, (c + 1) * chunkSize); // sorted by name: each chunk is a name range
+    const models = chunk.map((spec) => createReservoirModel(spec, options.seed, origin));
+    for (const [from, to] of periods) {
+      const days = to - from + 1;
+      const results = models.map((m) => m.simulate(from, to));
+      const names = chunk.flatMap((r) => new Array<string>(days).fill(r.name));
+      const dayColumn = new Int32Array(names.length);
+      for (let i = 0; i < names.length; i++) dayColumn[i] = from + (i % days);
+      for (const dataset of datasetNames) {
+        const values: Record<string, Float64Array> = {};
+        for (const variable of Object.keys(reservoirDatasets[dataset as DatasetName].variables)) {
+          const column = new Float64Array(names.length);
+          results.forEach((r, k) => column.set((r.values as Record<string, Float64Array>)[variable]!, k * days));
+          values[variable] = column;
+        }
+        await writer.addReservoirRows(dataset, yearOfDay(from), { names, days: dayColumn, values });
       }
-      await writer.writeReservoirPartition(dataset, year, { names, days: dayColumn, values });
+      progress(`reservoirs ${chunk[0]!.name}.. ${formatDay(from)}..${formatDay(to)}`);
     }
-    progress(`reservoirs ${formatDay(from)}..${formatDay(to)}`);
   }
 
   const byName = new Map(reservoirs.map((r) => [r.name, r]));
@@ -65,6 +75,19 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
     progress(`station ${station.name}`);
   }
   return writer.commit();
+}
+
+/** The [from, to] day spans of the generated range, cut at every year (and month) boundary. */
+function periodsOf(startDay: number, endDay: number, monthly: boolean): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let from = startDay; from <= endDay; ) {
+    const date = new Date(from * 86_400_000);
+    const next = monthly ? Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 86_400_000 : firstDayOfYear(date.getUTCFullYear() + 1);
+    const to = Math.min(endDay, next - 1);
+    spans.push([from, to]);
+    from = to + 1;
+  }
+  return spans;
 }
 
 /** Drops the days on which a station measured nothing (before it started, after it stopped, gaps). */

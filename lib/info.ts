@@ -25,7 +25,7 @@ export function listDates(manifest: Manifest, dataset: string = defaults.dataset
   if (!held.includes(variable)) {
     throw new InvalidParameterError('variable', `variable ${JSON.stringify(clip(variable))} is not in dataset ${name}; allowed: ${allowed(held)}`, 'enum');
   }
-  const partitions = manifest.datasets[name]!.partitions.filter((p) => p.rows > 0);
+  const partitions = manifest.datasets[name]!.partitions.filter((p) => p.files.length > 0);
   if (partitions.length === 0) return [];
   return [{ start_date: partitions[0]!.start, end_date: partitions[partitions.length - 1]!.end }];
 }

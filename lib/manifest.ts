@@ -2,7 +2,7 @@
 import { StoreError } from './errors.js';
 
 export const MANIFEST_FILE = 'manifest.json';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 /** A file of the snapshot, with what is needed to verify it. */
 export interface FileEntry {
@@ -12,20 +12,31 @@ export interface FileEntry {
   sha256: string;
 }
 
-/** A reservoir partition (one dataset, one year); rows sorted by name then date. */
-export interface ReservoirPartition extends FileEntry {
-  year: number;
+/** A data file, read piecewise: its footer first (verified here), then the column chunks a query needs (verified by the footer). */
+export interface DataFile extends FileEntry {
+  footerBytes: number; // the tail read first: the Parquet footer, its length and the magic
+  footerSha256: string; // of those tail bytes; the footer holds a checksum of every column chunk
   start: string; // first date held
   end: string; // last date held
-  runs: { names: number[]; starts: number[] }; // names: ascending indices into reservoirs.names; run i spans starts[i]..starts[i+1]
 }
 
-/** A station partition: one station, every date it has, sorted by date. */
-export interface StationPartition extends FileEntry {
+/** A file of reservoir rows, sorted by name then date: one dataset, a span of days within one year, a range of names. */
+export interface ReservoirFile extends DataFile {
+  first: string; // first name held
+  last: string; // last name held
+}
+
+/** The files of one dataset and year; their (dates x names) rectangles never overlap. */
+export interface ReservoirPartition {
+  year: number;
+  start: string; // first date held by any file
+  end: string; // last date held by any file
+  files: ReservoirFile[]; // by start date, then first name
+}
+
+/** A station's file: every date it has, sorted by date. */
+export interface StationPartition extends DataFile {
   variables: string[];
-  start: string;
-  end: string;
-  groupFirstDays: number[]; // epoch day of the first row of each row group, to find a date's group without reading
 }
 
 export interface Manifest {
@@ -85,7 +96,7 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
   const files: FileEntry[] = [];
   if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
   if (manifest.stations.metadata) files.push(manifest.stations.metadata);
-  for (const dataset of Object.values(manifest.datasets)) files.push(...dataset.partitions);
+  for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) files.push(...p.files);
   files.push(...Object.values(manifest.stations.partitions));
   return files;
 }
@@ -100,21 +111,6 @@ function checkRelativePath(path: string): void {
 /** Encodes a name for a Hive-style path segment: percent-encoding leaves no '/', '\\' or '.' to escape with. */
 export function encodePathName(name: string): string {
   return encodeURIComponent(name).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-/** The row span [start, end) of a name in a partition, found by binary search on its sorted runs. */
-export function findRun(partition: ReservoirPartition, nameIndex: number): { start: number; end: number } | undefined {
-  const { names, starts } = partition.runs;
-  let lo = 0;
-  let hi = names.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const value = names[mid]!;
-    if (value === nameIndex) return { start: starts[mid]!, end: mid + 1 < starts.length ? starts[mid + 1]! : partition.rows };
-    if (value < nameIndex) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
 }
 
 /** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */

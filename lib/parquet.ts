@@ -1,23 +1,127 @@
-// Parquet bytes <-> Arrow tables, through parquet-wasm and apache-arrow.
+// Parquet files of the store: written by parquet-wasm with a checksum of every column chunk in the footer, read
+// piecewise by hyparquet (the footer, then only the column chunks a query needs).
+import { createHash } from 'node:crypto';
 import { Table, tableFromIPC, tableToIPC } from 'apache-arrow';
+import { readColumn } from 'hyparquet/src/column.js';
+import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { parquetMetadata, parquetSchema } from 'hyparquet/src/metadata.js';
+import { getTreePath } from 'hyparquet/src/schema.js';
+import type { ColumnDecoder, FileMetaData } from 'hyparquet/src/types.js';
+import { compressors } from 'hyparquet-compressors';
 import * as wasm from 'parquet-wasm';
 
-/** Encodes an Arrow table as Parquet (zstd, fixed row-group size, statistics on) that any engine reads. */
-export function encodeParquet(table: Table, rowGroupSize: number): Uint8Array {
-  const properties = new wasm.WriterPropertiesBuilder()
-    .setCompression(wasm.Compression.ZSTD)
-    .setMaxRowGroupSize(rowGroupSize)
-    .setCreatedBy('evap')
-    .build();
-  const wasmTable = wasm.Table.fromIPCStream(tableToIPC(table, 'stream'));
-  return wasm.writeParquet(wasmTable, properties);
+/** The key of the footer's key-value metadata that holds the column chunks' checksums. */
+const CHUNK_SUMS_KEY = 'evap.chunk_sha256';
+
+/** An encoded file, with what the manifest records to verify its footer. */
+export interface EncodedFile {
+  bytes: Uint8Array;
+  footerLength: number; // bytes of the tail read first: the footer, its length and the magic (all after the data)
 }
 
 /**
- * Decodes Parquet bytes into an Arrow table, only the given row groups when asked.
- * parquet-wasm 0.8's readParquet ignores its `columns` option (tested), so row groups are the unit of selection.
+ * Encodes an Arrow table as Parquet (zstd, fixed row-group size, statistics on) that any engine reads, with a
+ * truncated SHA-256 of every column chunk in the footer. The checksums are only known once the chunks are written,
+ * so the table is encoded twice; the data bytes are the same both times (checked), only the footer grows.
  */
-export function decodeParquet(bytes: Uint8Array, rowGroups?: readonly number[]): Table {
-  const options = rowGroups ? { rowGroups: [...rowGroups] } : undefined;
-  return tableFromIPC(wasm.readParquet(bytes, options).intoIPCStream());
+export function encodeParquet(table: Table, rowGroupSize: number): EncodedFile {
+  const ipc = tableToIPC(table, 'stream');
+  const first = writeParquet(ipc, rowGroupSize);
+  const sums = chunkRanges(parquetMetadata(first)).map((group) => group.map(([start, end]) => chunkSum(first.subarray(start, end))).join(',')).join(';');
+  const bytes = writeParquet(ipc, rowGroupSize, new Map([[CHUNK_SUMS_KEY, sums]]));
+  const metadata = parquetMetadata(bytes);
+  const dataEnd = bytes.byteLength - metadata.metadata_length - 8;
+  if (dataEnd !== first.byteLength - parquetMetadata(first).metadata_length - 8) throw new Error('parquet-wasm wrote different data bytes for the same table');
+  return { bytes, footerLength: metadata.metadata_length + 8 };
+}
+
+function writeParquet(ipc: Uint8Array, rowGroupSize: number, keyValues?: Map<string, string>): Uint8Array {
+  // statistics only where readers prune by them (the sorted name and the date): a smaller footer is a faster first read
+  let builder = new wasm.WriterPropertiesBuilder()
+    .setCompression(wasm.Compression.ZSTD)
+    .setMaxRowGroupSize(rowGroupSize)
+    .setCreatedBy('evap')
+    .setStatisticsEnabled(wasm.EnabledStatistics.None)
+    .setColumnStatisticsEnabled('RES_NAME', wasm.EnabledStatistics.Chunk)
+    .setColumnStatisticsEnabled('STA_NAME', wasm.EnabledStatistics.Chunk)
+    .setColumnStatisticsEnabled('date', wasm.EnabledStatistics.Chunk);
+  if (keyValues) builder = builder.setKeyValueMetadata(keyValues);
+  return wasm.writeParquet(wasm.Table.fromIPCStream(ipc), builder.build());
+}
+
+/** A column chunk's checksum: the first 16 bytes of its SHA-256, hex. */
+export function chunkSum(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+}
+
+/** Byte ranges [start, end) of every column chunk, by row group then column. */
+export function chunkRanges(metadata: FileMetaData): [number, number][][] {
+  return metadata.row_groups.map((group) =>
+    group.columns.map((column) => {
+      const meta = column.meta_data!;
+      const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
+      return [start, start + Number(meta.total_compressed_size)];
+    }),
+  );
+}
+
+/** A parsed footer: hyparquet's metadata, the columns by name, each row group's first row, and the chunk checksums. */
+export interface Footer {
+  metadata: FileMetaData;
+  columns: Map<string, number>; // column name -> index within a row group
+  groupStarts: number[]; // first row of each row group, and the row count at the end
+  ranges: [number, number][][];
+  sums: string[][] | undefined; // undefined for files written without them (metadata tables)
+}
+
+/** Parses the tail of a Parquet file (at least the footer, its length and the magic). */
+export function parseFooter(tail: Uint8Array): Footer {
+  const metadata = parquetMetadata(tail, { parsers: { dateFromDays: (days: number) => days } });
+  const columns = new Map(metadata.row_groups[0]?.columns.map((c, i) => [c.meta_data!.path_in_schema.join('.'), i]) ?? []);
+  const groupStarts = [0];
+  for (const group of metadata.row_groups) groupStarts.push(groupStarts[groupStarts.length - 1]! + Number(group.num_rows));
+  const text = metadata.key_value_metadata?.find((kv) => kv.key === CHUNK_SUMS_KEY)?.value;
+  const sums = text === undefined ? undefined : text.split(';').map((group) => group.split(','));
+  return { metadata, columns, groupStarts, ranges: chunkRanges(metadata), sums };
+}
+
+/** A row group's min and max of a column, from the footer's statistics (undefined where not written). */
+export function groupStatistics(footer: Footer, group: number, column: string): { min: unknown; max: unknown } | undefined {
+  const index = footer.columns.get(column);
+  const stats = index === undefined ? undefined : footer.metadata.row_groups[group]!.columns[index]!.meta_data?.statistics;
+  if (!stats || stats.min_value === undefined || stats.max_value === undefined) return undefined;
+  return { min: stats.min_value, max: stats.max_value };
+}
+
+/** Decoded values of one column chunk: numbers for numeric and date columns (null for gaps), strings for text. */
+export type ColumnValues = ArrayLike<number | string | null>;
+
+/** Decodes a column chunk's bytes (exactly its range) into the values of its row group's rows. */
+export function decodeChunk(footer: Footer, group: number, column: string, bytes: Uint8Array): ColumnValues {
+  const index = footer.columns.get(column);
+  if (index === undefined) throw new Error(`parquet column not found: ${column}`);
+  const meta = footer.metadata.row_groups[group]!.columns[index]!.meta_data!;
+  const schemaPath = getTreePath(parquetSchema(footer.metadata), meta.path_in_schema);
+  const decoder: ColumnDecoder = {
+    pathInSchema: meta.path_in_schema,
+    type: meta.type,
+    element: schemaPath[schemaPath.length - 1]!.element,
+    schemaPath,
+    codec: meta.codec,
+    parsers: { ...DEFAULT_PARSERS, dateFromDays: (days: number) => days },
+    compressors,
+    utf8: true,
+  };
+  const rows = footer.groupStarts[group + 1]! - footer.groupStarts[group]!;
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const { data } = readColumn(reader, { groupStart: 0, groupRows: rows, selectStart: 0, selectEnd: rows }, decoder);
+  if (data.length === 1) return data[0] as ColumnValues;
+  const out: (number | string | null)[] = [];
+  for (const part of data) for (let i = 0; i < part.length; i++) out.push((part as ArrayLike<number | string | null>)[i]!);
+  return out;
+}
+
+/** Decodes a whole Parquet file into an Arrow table: for small files such as the metadata tables. */
+export function decodeParquet(bytes: Uint8Array): Table {
+  return tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
 }

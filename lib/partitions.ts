@@ -1,217 +1,105 @@
-// Reads row groups of partition files on demand, verifies them, and keeps them decoded under a memory bound.
-import type { Table, Vector } from 'apache-arrow';
+// Reads the store's Parquet files piecewise: a verified footer, then verified column chunks, decoded and cached under
+// a memory bound. Nothing reads a whole data file.
+import type { Table } from 'apache-arrow';
 import { ByteBoundedCache } from './cache.js';
-import { readStoreFile, sha256 } from './disk.js';
+import { sha256 } from './disk.js';
 import { StoreError } from './errors.js';
-import type { FileEntry } from './manifest.js';
-import { decodeParquet } from './parquet.js';
+import type { DataFile, FileEntry } from './manifest.js';
+import { chunkSum, decodeChunk, decodeParquet, parseFooter, type Footer } from './parquet.js';
+import type { ByteSource, ReadCounts } from './source.js';
 
-/** Columns of a decoded row group: dates as epoch days, measurements as Float64 with NaN for gaps. */
-export interface DecodedGroup {
-  rows: number;
-  days: Int32Array;
-  columns: Map<string, Float64Array>;
-}
-
-/** The rows [start, end) of a file, assembled from its row groups. */
-export interface RowSpan {
-  days: Int32Array;
-  column(name: string): Float64Array | undefined;
-}
+/** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
+export type Column = Int32Array | Float64Array | readonly string[];
 
 /** Caches shared by the readers of successive snapshots (file paths are unique per snapshot). */
 export interface ReaderCaches {
-  groups: ByteBoundedCache<DecodedGroup>; // decoded row groups
-  files: ByteBoundedCache<Uint8Array>; // raw file bytes, to decode further row groups without re-reading
-  counts: ReadCounts;
-}
-
-/** What the readers did, for operators and tests: files read from disk, row groups decoded. */
-export interface ReadCounts {
-  filesRead: number;
-  groupsDecoded: number;
+  footers: ByteBoundedCache<Footer>;
+  columns: ByteBoundedCache<Column>; // decoded column chunks
+  counts: ReadCounts & { footersRead: number; chunksDecoded: number };
 }
 
 /** Caches bounded by the given byte counts. */
-export function createReaderCaches(groupBytes: number, fileBytes: number): ReaderCaches {
-  return { groups: new ByteBoundedCache(groupBytes), files: new ByteBoundedCache(fileBytes), counts: { filesRead: 0, groupsDecoded: 0 } };
+export function createReaderCaches(columnBytes: number, footerBytes: number): ReaderCaches {
+  return { footers: new ByteBoundedCache(footerBytes), columns: new ByteBoundedCache(columnBytes), counts: { reads: 0, bytesRead: 0, footersRead: 0, chunksDecoded: 0 } };
 }
 
-/** Reads rows of the store's Parquet files through a byte-bounded cache of decoded row groups. */
+/** Reads footers and column chunks of the store's data files through a byte source. */
 export class PartitionReader {
-  private readonly groups: ByteBoundedCache<DecodedGroup>;
-  private readonly files: ByteBoundedCache<Uint8Array>;
-  private readonly counts: ReadCounts;
-
   constructor(
-    private readonly root: string,
-    private readonly rowGroupSize: number,
-    caches: ReaderCaches,
-  ) {
-    this.groups = caches.groups;
-    this.files = caches.files;
-    this.counts = caches.counts;
-  }
+    private readonly source: ByteSource,
+    private readonly caches: ReaderCaches,
+  ) {}
 
-  /** Rows [start, end) of a file, reading only the row groups that hold them. */
-  async rows(entry: FileEntry, start: number, end: number): Promise<RowSpan> {
-    const first = Math.floor(start / this.rowGroupSize);
-    const last = Math.floor((end - 1) / this.rowGroupSize);
-    const groups = await this.groupsOf(entry, range(first, last));
-    if (groups.length === 1) {
-      const offset = start - first * this.rowGroupSize;
-      return sliceSpan(groups[0]!, offset, offset + (end - start));
-    }
-    return joinSpans(groups, start - first * this.rowGroupSize, end - start);
-  }
-
-  /** Every row of a file as one span. */
-  async all(entry: FileEntry): Promise<RowSpan> {
-    return entry.rows === 0 ? emptySpan : this.rows(entry, 0, entry.rows);
-  }
-
-  /** One row group of a file, decoded (from the cache when it is there). */
-  async group(entry: FileEntry, index: number): Promise<DecodedGroup> {
-    return this.groups.get(this.keyOf(entry, index)) ?? (await this.groupsOf(entry, [index]))[0]!;
-  }
-
-  /** Every row group of a file, in order; held by the caller, so eviction cannot pull them away mid-query. */
-  async allGroups(entry: FileEntry): Promise<DecodedGroup[]> {
-    return entry.rows === 0 ? [] : this.groupsOf(entry, range(0, Math.ceil(entry.rows / this.rowGroupSize) - 1));
-  }
-
-  /** The cache key of a row group, made once per file entry (lookups are the hot path of small queries). */
-  private keyOf(entry: FileEntry, group: number): string {
-    let keys = this.keys.get(entry);
-    if (!keys) this.keys.set(entry, (keys = []));
-    return (keys[group] ??= `${entry.path}#${group}`);
-  }
-
-  private readonly keys = new WeakMap<FileEntry, string[]>();
-
-  /** The decoded row groups, from cache where possible; the missing ones decoded in one pass. */
-  private async groupsOf(entry: FileEntry, indices: number[]): Promise<DecodedGroup[]> {
-    const found: (DecodedGroup | undefined)[] = new Array(indices.length);
-    let complete = true;
-    for (let i = 0; i < indices.length; i++) if ((found[i] = this.groups.get(this.keyOf(entry, indices[i]!))) === undefined) complete = false;
-    if (complete) return found as DecodedGroup[];
-    const missing = indices.filter((_, i) => found[i] === undefined);
-    if (missing.length > 0) {
-      const table = decodeParquet(await this.bytesOf(entry), missing);
-      this.counts.groupsDecoded += missing.length;
-      let offset = 0;
-      for (const g of missing) {
-        const rows = Math.min(this.rowGroupSize, entry.rows - g * this.rowGroupSize);
-        const group = decodeGroup(table, offset, rows);
-        offset += rows;
-        this.groups.set(this.keyOf(entry, g), group, rows * (4 + 8 * group.columns.size));
-        found[indices.indexOf(g)] = group;
-      }
-    }
-    return found as DecodedGroup[];
-  }
-
-  /** The file's bytes, checked against the manifest's size and checksum whenever read from disk. */
-  private async bytesOf(entry: FileEntry): Promise<Uint8Array> {
-    const cached = this.files.get(entry.path);
+  /** The parsed footer of a data file, read once and checked against the manifest. */
+  async footer(file: DataFile): Promise<Footer> {
+    const cached = this.caches.footers.get(file.path);
     if (cached) return cached;
-    const bytes = await readStoreFile(this.root, entry.path);
-    this.counts.filesRead++;
-    verifyFile(entry, bytes);
-    this.files.set(entry.path, bytes, bytes.byteLength);
-    return bytes;
+    const tail = await this.read(file, file.bytes - file.footerBytes, file.footerBytes);
+    if (sha256(tail) !== file.footerSha256) throw new StoreError(`store file ${file.path} is corrupt: its footer does not match the manifest's checksum`);
+    let footer: Footer;
+    try {
+      footer = parseFooter(tail);
+    } catch (error) {
+      throw new StoreError(`store file ${file.path} has an unreadable footer: ${(error as Error).message}`);
+    }
+    if (!footer.sums || footer.groupStarts[footer.groupStarts.length - 1] !== file.rows) {
+      throw new StoreError(`store file ${file.path} does not hold the ${file.rows} rows with checksums that the manifest records`);
+    }
+    this.caches.counts.footersRead++;
+    this.caches.footers.set(file.path, footer, file.footerBytes * 4);
+    return footer;
   }
 
-  /** Reads and verifies a whole file, decoded: for small files such as the metadata tables. */
+  /** One column of one row group, decoded; undefined when the file has no such column. */
+  async column(file: DataFile, group: number, name: string): Promise<Column | undefined> {
+    const key = `${file.path}#${group}#${name}`;
+    const cached = this.caches.columns.get(key);
+    if (cached) return cached;
+    const footer = await this.footer(file);
+    const index = footer.columns.get(name);
+    if (index === undefined) return undefined;
+    const [start, end] = footer.ranges[group]![index]!;
+    const bytes = await this.read(file, start, end - start);
+    if (chunkSum(bytes) !== footer.sums![group]![index]) {
+      throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} does not match its checksum`);
+    }
+    let column: Column;
+    try {
+      column = normalize(decodeChunk(footer, group, name, bytes), name);
+    } catch (error) {
+      throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} cannot be decoded (${(error as Error).message})`);
+    }
+    this.caches.counts.chunksDecoded++;
+    this.caches.columns.set(key, column, column.length * 8);
+    return column;
+  }
+
+  /** Reads and verifies a whole small file (the metadata tables), decoded. */
   async table(entry: FileEntry): Promise<Table> {
-    const bytes = await readStoreFile(this.root, entry.path);
-    verifyFile(entry, bytes);
+    const bytes = await this.read(entry, 0, entry.bytes);
+    if (sha256(bytes) !== entry.sha256) throw new StoreError(`store file ${entry.path} is corrupt: checksum does not match the manifest`);
     return decodeParquet(bytes);
   }
-}
 
-/** Throws StoreError when bytes do not match the manifest's record of the file. */
-export function verifyFile(entry: FileEntry, bytes: Uint8Array): void {
-  if (bytes.byteLength !== entry.bytes) {
-    throw new StoreError(`store file ${entry.path} is corrupt: ${bytes.byteLength} bytes, the manifest says ${entry.bytes}`);
-  }
-  const digest = sha256(bytes);
-  if (digest !== entry.sha256) {
-    throw new StoreError(`store file ${entry.path} is corrupt: checksum ${digest.slice(0, 12)}... does not match the manifest`);
+  private async read(file: FileEntry, offset: number, length: number): Promise<Uint8Array> {
+    if (offset < 0 || length < 0 || offset + length > file.bytes) throw new StoreError(`store file ${file.path}: the manifest's sizes are inconsistent`);
+    const bytes = await this.source.read(file.path, offset, length);
+    this.caches.counts.reads++;
+    this.caches.counts.bytesRead += bytes.byteLength;
+    if (bytes.byteLength !== length) throw new StoreError(`store file ${file.path} is truncated: shorter than the ${file.bytes} bytes the manifest says`);
+    return bytes;
   }
 }
 
-function decodeGroup(table: Table, offset: number, rows: number): DecodedGroup {
-  const slice = table.slice(offset, offset + rows);
-  const columns = new Map<string, Float64Array>();
-  let days: Int32Array = new Int32Array(0);
-  for (const field of slice.schema.fields) {
-    const vector = slice.getChild(field.name)!;
-    if (field.name === 'date') days = dayValues(vector, rows);
-    else if (field.typeId === 3 /* Float */) columns.set(field.name, floatValues(vector, rows));
+// names stay strings, dates become an Int32Array of epoch days, everything else Float64 with NaN where null
+function normalize(values: ArrayLike<number | string | null>, name: string): Column {
+  if (name === 'RES_NAME' || name === 'STA_NAME') return values as readonly string[];
+  if (name === 'date') return values instanceof Int32Array ? values : Int32Array.from(values as ArrayLike<number>);
+  if (values instanceof Float64Array) return values;
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v === null || v === undefined ? NaN : (v as number);
   }
-  return { rows, days, columns };
-}
-
-function dayValues(vector: Vector, rows: number): Int32Array {
-  const out = new Int32Array(rows);
-  let at = 0;
-  for (const data of vector.data) {
-    out.set((data.values as Int32Array).subarray(0, data.length), at);
-    at += data.length;
-  }
-  return out;
-}
-
-function floatValues(vector: Vector, rows: number): Float64Array {
-  const out = new Float64Array(rows);
-  let at = 0;
-  for (const data of vector.data) {
-    const values = data.values as Float64Array;
-    if (data.nullCount === 0) out.set(values.subarray(0, data.length), at);
-    else for (let i = 0; i < data.length; i++) out[at + i] = data.getValid(i) ? values[i]! : NaN;
-    at += data.length;
-  }
-  return out;
-}
-
-function sliceSpan(group: DecodedGroup, start: number, end: number): RowSpan {
-  return {
-    days: group.days.subarray(start, end),
-    column: (name) => group.columns.get(name)?.subarray(start, end),
-  };
-}
-
-function joinSpans(groups: DecodedGroup[], start: number, length: number): RowSpan {
-  const pick = <T extends Int32Array | Float64Array>(parts: (T | undefined)[], make: (n: number) => T): T | undefined => {
-    if (parts.some((p) => p === undefined)) return undefined;
-    const out = make(length);
-    let skip = start;
-    let at = 0;
-    for (const part of parts as T[]) {
-      const take = part.subarray(skip, Math.min(part.length, skip + length - at));
-      out.set(take, at);
-      at += take.length;
-      skip = Math.max(0, skip - part.length);
-      if (at >= length) break;
-    }
-    return out;
-  };
-  const days = pick(groups.map((g) => g.days), (n) => new Int32Array(n))!;
-  const memo = new Map<string, Float64Array | undefined>();
-  return {
-    days,
-    column(name) {
-      if (!memo.has(name)) memo.set(name, pick(groups.map((g) => g.columns.get(name)), (n) => new Float64Array(n)));
-      return memo.get(name);
-    },
-  };
-}
-
-const emptySpan: RowSpan = { days: new Int32Array(0), column: () => new Float64Array(0) };
-
-function range(first: number, last: number): number[] {
-  const out: number[] = [];
-  for (let i = first; i <= last; i++) out.push(i);
   return out;
 }

@@ -11,9 +11,11 @@ import { StoreError } from './errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
-import { MANIFEST_FILE, type Manifest, type ReservoirPartition } from './manifest.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
 import { decodeMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
+import { concatRows, readFileRows, sortRows } from './readback.js';
+import { localSource, type ByteSource } from './source.js';
 import {
   resolveAttributes,
   resolveDatasets,
@@ -38,8 +40,9 @@ import type {
 import type { ReservoirRows, StationRows } from './write.js';
 
 export interface OpenStoreOptions {
-  cacheBytes?: number; // bound on decoded row groups kept in memory (default 256 MiB)
-  fileCacheBytes?: number; // bound on raw Parquet bytes kept to decode more row groups (default 64 MiB)
+  cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)
+  footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
+  source?: ByteSource; // where the files' bytes come from (default: the folder, by positional reads)
 }
 
 interface Snapshot extends TimeseriesSource {
@@ -54,8 +57,8 @@ interface Snapshot extends TimeseriesSource {
 /** Opens a store folder (default: the demo store shipped in the package's data/ folder). */
 export async function openStore(dir?: string, options: OpenStoreOptions = {}): Promise<EvapStore> {
   const root = resolve(dir ?? defaultStoreDir());
-  const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.fileCacheBytes ?? 64 * 2 ** 20);
-  const store = new EvapStore(root, caches);
+  const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.footerCacheBytes ?? 64 * 2 ** 20);
+  const store = new EvapStore(root, caches, options.source ?? localSource(root));
   await store.refresh();
   return store;
 }
@@ -78,11 +81,12 @@ export class EvapStore {
   constructor(
     readonly root: string,
     private readonly caches: ReaderCaches,
+    private readonly source: ByteSource,
   ) {}
 
-  /** What the store has read so far (Parquet files from disk, row groups decoded) and what its caches hold. */
-  readStats(): { filesRead: number; groupsDecoded: number; cachedGroupBytes: number; cachedFileBytes: number } {
-    return { ...this.caches.counts, cachedGroupBytes: this.caches.groups.size, cachedFileBytes: this.caches.files.size };
+  /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
+  readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
+    return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
   }
 
   /** The manifest of the snapshot being served. */
@@ -115,7 +119,7 @@ export class EvapStore {
   private releaseLease: () => Promise<void> = async () => {};
 
   private async load(manifest: Manifest): Promise<Snapshot> {
-    const reader = new PartitionReader(this.root, manifest.rowGroupSize, this.caches);
+    const reader = new PartitionReader(this.source, this.caches);
     const readTable = async (entry: Manifest['reservoirs']['metadata']): Promise<Table | null> => (entry ? reader.table(entry) : null);
     const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
     const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
@@ -259,31 +263,25 @@ export class EvapStore {
     return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station').map((n) => s.stations.byName.get(n) ?? { STA_NAME: n });
   }
 
-  /** Every row of one dataset-year partition, as the writer takes them (for upserts); undefined if absent. */
+  /** Every row of one dataset-year, as the writer takes them (sorted by name then date); undefined if absent. */
   async readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
-    const s = this.snapshot;
-    const partition = s.partitionsByYear.get(dataset)?.get(year);
-    if (!partition) return undefined;
-    const span = await s.reader.all(partition);
-    const names: string[] = new Array(partition.rows);
-    partition.runs.names.forEach((nameIndex, r) => {
-      const end = r + 1 < partition.runs.starts.length ? partition.runs.starts[r + 1]! : partition.rows;
-      names.fill(s.manifest.reservoirs.names[nameIndex]!, partition.runs.starts[r]!, end);
-    });
-    const values = Object.fromEntries(s.manifest.datasets[dataset]!.variables.flatMap((v) => {
-      const column = span.column(v);
-      return column ? [[v, Float64Array.from(column)]] : [];
-    }));
-    return { names, days: Int32Array.from(span.days), values };
+    const partition = this.snapshot.partitionsByYear.get(dataset)?.get(year);
+    return partition && this.readReservoirFiles(dataset, partition.files);
+  }
+
+  /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
+  async readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
+    const variables = this.snapshot.manifest.datasets[dataset]?.variables ?? [];
+    const parts = await Promise.all(files.map((f) => readFileRows(this.snapshot.reader, f, 'RES_NAME', variables)));
+    return sortRows(concatRows(parts, variables));
   }
 
   /** Every row of one station, as the writer takes them; undefined if the station has no data. */
   async readStationPartition(name: string): Promise<StationRows | undefined> {
     const partition = this.snapshot.manifest.stations.partitions[name];
     if (!partition) return undefined;
-    const span = await this.snapshot.reader.all(partition);
-    const values = Object.fromEntries(partition.variables.map((v) => [v, Float64Array.from(span.column(v) ?? new Float64Array(partition.rows).fill(NaN))]));
-    return { days: Int32Array.from(span.days), values };
+    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, partition.variables);
+    return { days, values };
   }
 
   /** Metadata rows of every reservoir or station, as the writer takes them. */

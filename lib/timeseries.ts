@@ -1,8 +1,9 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { variableKey, type UnitSystem } from './catalogue.js';
-import { yearOfDay } from './dates.js';
-import { findRun, type Manifest, type ReservoirPartition, type StationPartition } from './manifest.js';
-import type { DecodedGroup, PartitionReader, RowSpan } from './partitions.js';
+import { parseDay, yearOfDay } from './dates.js';
+import { compareText, type DataFile, type Manifest, type ReservoirPartition } from './manifest.js';
+import type { PartitionReader } from './partitions.js';
+import { groupStatistics, type Footer } from './parquet.js';
 import type { ResolvedVariable } from './query.js';
 import { RecordBuilder, type Block, type OutputKind } from './records.js';
 import type { WireRecord } from './types.js';
@@ -11,7 +12,7 @@ import type { WireRecord } from './types.js';
 export interface TimeseriesSource {
   manifest: Manifest;
   reader: PartitionReader;
-  reservoirIndex: ReadonlyMap<string, number>;
+  reservoirIndex: ReadonlyMap<string, number>; // name -> position in manifest.reservoirs.names
   partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
 }
 
@@ -26,6 +27,12 @@ export function withKeys(variables: readonly Omit<ResolvedVariable, 'key'>[], sy
 /** The columns of the records, in order: what a CSV header shows. */
 export function recordColumns(nameKey: string, variables: readonly ResolvedVariable[], attributes: readonly string[]): string[] {
   return [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...attributes.filter((a) => a !== nameKey)];
+}
+
+/** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
+export interface RowSpan {
+  days: Int32Array;
+  column(name: string): Float64Array | undefined;
 }
 
 /** Reservoir records over [startDay, endDay], one batch per reservoir and year, in name then date order. */
@@ -44,14 +51,15 @@ export async function* reservoirRange(
   const lastYear = yearOfDay(endDay);
   const builder = new RecordBuilder('RES_NAME', variables, system, kind);
   for (const name of names) {
-    const nameIndex = source.reservoirIndex.get(name)!;
     const extra = attach(name);
     for (let year = firstYear; year <= lastYear; year++) {
       const spans = new Map<string, RowSpan>();
       for (const dataset of datasets) {
         const partition = source.partitionsByYear.get(dataset)?.get(year);
-        const run = partition && findRun(partition, nameIndex);
-        if (run) spans.set(dataset, clipSpan(await source.reader.rows(partition, run.start, run.end), startDay, endDay));
+        if (!partition) continue;
+        const columns = variables.filter((v) => v.dataset === dataset).map((v) => v.name);
+        const files = partition.files.filter((f) => compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startDay, endDay));
+        if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
       }
       const block = alignSpans(spans, variables);
       if (block.days.length === 0) continue;
@@ -72,28 +80,28 @@ export async function reservoirsOnDate(
   kind: OutputKind = 'records',
 ): Promise<unknown[]> {
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
-  const year = yearOfDay(day);
   const names = source.manifest.reservoirs.names;
-  const size = source.manifest.rowGroupSize;
   const seen = new Uint8Array(names.length); // names with a row on the day in some dataset
   const columns: (Float64Array | undefined)[] = variables.map(() => undefined); // by name index; NaN (null) where not held
   for (const dataset of datasets) {
-    const partition = source.partitionsByYear.get(dataset)?.get(year);
-    if (!partition) continue;
-    const groups = await source.reader.allGroups(partition);
+    const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
     const held = variables.flatMap((v, j) => (v.dataset === dataset ? [j] : []));
-    const { names: runNames, starts } = partition.runs;
-    for (let r = 0; r < runNames.length; r++) {
-      const end = r + 1 < starts.length ? starts[r + 1]! : partition.rows;
-      const row = findDay(groups, size, starts[r]!, end, day);
-      if (row < 0) continue;
-      const nameIndex = runNames[r]!;
-      const group = groups[Math.floor(row / size)]!;
-      const local = row % size;
-      seen[nameIndex] = 1;
-      for (const j of held) {
-        const column = group.columns.get(variables[j]!.name);
-        if (column) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[local]!;
+    for (const file of partition?.files.filter((f) => overlaps(f, day, day)) ?? []) {
+      const footer = await source.reader.footer(file);
+      for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+        if (!groupHoldsDays(footer, g, day, day)) continue;
+        const days = (await source.reader.column(file, g, 'date')) as Int32Array;
+        const rowNames = (await source.reader.column(file, g, 'RES_NAME')) as readonly string[];
+        const values = await Promise.all(held.map((j) => source.reader.column(file, g, variables[j]!.name) as Promise<Float64Array | undefined>));
+        for (let row = 0; row < days.length; row++) {
+          if (days[row] !== day) continue;
+          const nameIndex = source.reservoirIndex.get(rowNames[row]!);
+          if (nameIndex === undefined) continue;
+          seen[nameIndex] = 1;
+          held.forEach((j, k) => {
+            if (values[k]) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = values[k][row]!;
+          });
+        }
       }
     }
   }
@@ -118,8 +126,8 @@ export async function* stationRange(
   const builder = new RecordBuilder('STA_NAME', variables, system, kind);
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
-    if (!partition) continue;
-    const span = await stationSpan(source, partition, startDay, endDay);
+    if (!partition || !overlaps(partition, startDay, endDay)) continue;
+    const span = await readNameRows(source.reader, [partition], undefined, startDay, endDay, variables.map((v) => v.name));
     if (span.days.length === 0) continue;
     const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
     const out: unknown[] = [];
@@ -141,38 +149,110 @@ export async function stationsOnDate(
   const builder = new RecordBuilder('STA_NAME', variables, system, kind);
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
-    if (!partition || partition.rows === 0) continue;
-    // the one row group that can hold the day, and the row in it: no spans, no copies, for a one-row answer
-    const g = lowerBound(partition.groupFirstDays, day + 1) - 1;
-    if (g < 0) continue;
-    const group = await source.reader.group(partition, g);
-    const row = lowerBound(group.days, day);
-    if (group.days[row] !== day) continue;
-    builder.emit(out, name, { days: group.days, columns: variables.map((v) => group.columns.get(v.name)) }, attach(name), row, row + 1);
+    if (!partition || !overlaps(partition, day, day)) continue;
+    const span = await readNameRows(source.reader, [partition], undefined, day, day, variables.map((v) => v.name));
+    if (span.days.length === 0) continue;
+    builder.emit(out, name, { days: span.days, columns: variables.map((v) => span.column(v.name)) }, attach(name));
   }
   return out;
 }
 
-/** The rows of a station file within [startDay, endDay], found by binary search over its row groups. */
-async function stationSpan(source: TimeseriesSource, partition: StationPartition, startDay: number, endDay: number): Promise<RowSpan> {
-  // the groups that can hold the range: from the last one starting on or before startDay to the last one starting on or before endDay
-  const firstDays = partition.groupFirstDays;
-  const size = source.manifest.rowGroupSize;
-  const first = Math.max(0, lowerBound(firstDays, startDay + 1) - 1);
-  const last = lowerBound(firstDays, endDay + 1) - 1;
-  if (partition.rows === 0 || last < first) return emptySpan;
-  const span = await source.reader.rows(partition, first * size, Math.min(partition.rows, (last + 1) * size));
-  return clipSpan(span, startDay, endDay);
+/**
+ * The rows of one name (every row when `name` is undefined: a station's file) within [startDay, endDay], from files
+ * in date order: only the row groups whose statistics can hold them are read, and of those only the needed columns.
+ */
+export async function readNameRows(
+  reader: PartitionReader,
+  files: readonly DataFile[],
+  name: string | undefined,
+  startDay: number,
+  endDay: number,
+  columns: readonly string[],
+): Promise<RowSpan> {
+  const dayParts: Int32Array[] = [];
+  const valueParts: (Float64Array | undefined)[][] = [];
+  for (const file of files) {
+    const footer = await reader.footer(file);
+    for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+      if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsName(footer, g, name))) continue;
+      const days = (await reader.column(file, g, 'date')) as Int32Array;
+      let from = 0;
+      let to = days.length;
+      if (name !== undefined) {
+        const rowNames = (await reader.column(file, g, 'RES_NAME')) as readonly string[];
+        from = bound(rowNames, (n) => compareText(n, name) < 0);
+        to = bound(rowNames, (n) => compareText(n, name) <= 0);
+      }
+      const first = from + bound(days.subarray(from, to), (d) => d < startDay);
+      const last = from + bound(days.subarray(from, to), (d) => d <= endDay);
+      if (last <= first) continue;
+      dayParts.push(days.subarray(first, last));
+      valueParts.push(await Promise.all(columns.map(async (c) => ((await reader.column(file, g, c)) as Float64Array | undefined)?.subarray(first, last))));
+    }
+  }
+  return joinParts(dayParts, valueParts, columns);
 }
 
-const emptySpan: RowSpan = { days: new Int32Array(0), column: () => undefined };
+/** Whether a file's dates overlap [startDay, endDay]. */
+function overlaps(file: { start: string; end: string }, startDay: number, endDay: number): boolean {
+  return file.start !== '' && parseDay(file.start, 'start') <= endDay && parseDay(file.end, 'end') >= startDay;
+}
 
-/** Narrows a span to the rows dated within [startDay, endDay] (its days ascend). */
-function clipSpan(span: RowSpan, startDay: number, endDay: number): RowSpan {
-  const from = lowerBound(span.days, startDay);
-  const to = lowerBound(span.days, endDay + 1);
-  if (from === 0 && to === span.days.length) return span;
-  return { days: span.days.subarray(from, to), column: (name) => span.column(name)?.subarray(from, to) };
+function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {
+  const stats = groupStatistics(footer, group, 'date');
+  return !stats || ((stats.min as number) <= endDay && (stats.max as number) >= startDay);
+}
+
+function groupHoldsName(footer: Footer, group: number, name: string): boolean {
+  const stats = groupStatistics(footer, group, 'RES_NAME');
+  return !stats || (compareText(stats.min as string, name) <= 0 && compareText(name, stats.max as string) <= 0);
+}
+
+/** The first index at which `before` turns false (it is true on a prefix). */
+function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(values[mid]!)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
+  if (dayParts.length === 1) {
+    const only = valueParts[0]!;
+    return { days: dayParts[0]!, column: (c) => only[columns.indexOf(c)] };
+  }
+  const days = new Int32Array(dayParts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of dayParts) {
+    days.set(p, at);
+    at += p.length;
+  }
+  const joined = columns.map((_, k) => {
+    if (valueParts.some((parts) => parts[k] === undefined)) return valueParts.every((parts) => parts[k] === undefined) ? undefined : fillGaps(dayParts, valueParts, k, days.length);
+    const out = new Float64Array(days.length);
+    let offset = 0;
+    for (const parts of valueParts) {
+      out.set(parts[k]!, offset);
+      offset += parts[k]!.length;
+    }
+    return out;
+  });
+  return { days, column: (c) => joined[columns.indexOf(c)] };
+}
+
+// a column some files of the span lack (written before the variable existed): NaN there
+function fillGaps(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], k: number, length: number): Float64Array {
+  const out = new Float64Array(length).fill(NaN);
+  let offset = 0;
+  valueParts.forEach((parts, i) => {
+    if (parts[k]) out.set(parts[k], offset);
+    offset += dayParts[i]!.length;
+  });
+  return out;
 }
 
 /** Lines up the spans of several datasets on one list of days (usually they hold the same days). */
@@ -199,33 +279,4 @@ function sameDays(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function lowerBound(days: ArrayLike<number>, value: number): number {
-  let lo = 0;
-  let hi = days.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (days[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first global row index in [start, end) whose day is >= `day` (rows ascend by day within the range). */
-function lowerBoundRows(groups: readonly DecodedGroup[], size: number, end: number, day: number, start = 0): number {
-  let lo = start;
-  let hi = end;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (groups[Math.floor(mid / size)]!.days[mid % size]! < day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The global row index of `day` within rows [start, end) of a file's groups, or -1. */
-function findDay(groups: readonly DecodedGroup[], size: number, start: number, end: number, day: number): number {
-  const row = lowerBoundRows(groups, size, end, day, start);
-  return row < end && groups[Math.floor(row / size)]!.days[row % size] === day ? row : -1;
 }

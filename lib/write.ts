@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { DateDay, Table, Utf8, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
-import { formatDay, yearOfDay } from './dates.js';
+import { firstDayOfYear, formatDay, yearOfDay } from './dates.js';
 import { readCurrentManifest } from './history.js';
 import { createExclusive, ownerStamp, removeStoreFile, replaceAtomically, sha256, storeFileExists, storePath, withLock, writeDurable } from './disk.js';
-import { InvalidParameterError, StoreError } from './errors.js';
+import { InvalidParameterError, StoreError, WriterMisuseError } from './errors.js';
 import {
   MANIFEST_FILE,
   emptyManifest,
@@ -16,7 +16,7 @@ import {
   type FileEntry,
   type Manifest,
   type ReservoirPartition,
-  type StationPartition,
+  type DataFile,
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
 import { floatVector, metadataTable } from './tables.js';
@@ -42,9 +42,17 @@ export type MetadataRow = Record<string, string | number | null>;
 
 export interface StoreWriterOptions {
   base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged
-  rowGroupSize?: number; // rows per Parquet row group (default 1024)
+  rowGroupSize?: number; // rows per Parquet row group (default 8192)
+  rowsPerFile?: number; // bound on the rows of one reservoir file (default ROWS_PER_FILE)
   overwrite?: boolean; // publish even if the store holds a snapshot other than `base` (a generator starting afresh)
 }
+
+/**
+ * Rows of one reservoir data file at most: about 6 MB of zstd Parquet, 32 row groups of 8192 rows. Small enough that a
+ * revision rewrites little more than what it revises and a file's footer is read in a few milliseconds; large enough that
+ * a store of 44,000 water bodies x 46 years stays near 13,000 files (the manifest lists every file).
+ */
+export const ROWS_PER_FILE = 262_144;
 
 /** Starts a new snapshot of the store in `root`; nothing is visible to readers before commit(). */
 export function createStoreWriter(root: string, options: StoreWriterOptions = {}): StoreWriter {
@@ -54,9 +62,11 @@ export function createStoreWriter(root: string, options: StoreWriterOptions = {}
 export class StoreWriter {
   readonly snapshot = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   private readonly manifest: Manifest;
-  private readonly reservoirRuns = new Map<ReservoirPartition, string[]>(); // run names, indexed at commit
   private readonly baseSnapshot: string | undefined;
   private readonly written: string[] = []; // files of this snapshot, checked before it is published
+  private readonly rowsPerFile: number;
+  private fileCount = 0;
+  private knownNames: Set<string> | undefined;
 
   constructor(
     private readonly root: string,
@@ -64,11 +74,9 @@ export class StoreWriter {
   ) {
     const base = options.base;
     this.baseSnapshot = base?.snapshot;
-    this.manifest = base ? structuredClone(base) : emptyManifest('', options.rowGroupSize ?? 1024);
+    this.manifest = base ? structuredClone(base) : emptyManifest('', options.rowGroupSize ?? 8192);
     this.manifest.snapshot = this.snapshot;
-    for (const dataset of Object.values(this.manifest.datasets)) {
-      for (const p of dataset.partitions) this.reservoirRuns.set(p, p.runs.names.map((i) => this.manifest.reservoirs.names[i]!));
-    }
+    this.rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
   }
 
   /** The snapshot being built (a copy: callers cannot change what commit() writes). */
@@ -76,63 +84,72 @@ export class StoreWriter {
     return structuredClone(this.manifest);
   }
 
-  /** Writes (or replaces) the partition of one dataset and year. */
+  /** Writes (or replaces) every row of one dataset and year. */
   async writeReservoirPartition(dataset: DatasetName, year: number, rows: ReservoirRows): Promise<void> {
+    const held = this.manifest.datasets[dataset]?.partitions.find((p) => p.year === year);
+    this.removeReservoirFiles(dataset, year, held?.files.map((f) => f.path) ?? []);
+    await this.addReservoirRows(dataset, year, rows);
+  }
+
+  /**
+   * Adds rows of one dataset and year as new files: a month per file when the store has so many names that a year
+   * would exceed `rowsPerFile`, else the year; names split into chunks of at most `rowsPerFile` rows. The rows may
+   * not fall where a file of the snapshot already holds rows (remove those files first).
+   */
+  async addReservoirRows(dataset: DatasetName, year: number, rows: ReservoirRows): Promise<void> {
     const catalogued = Object.keys(reservoirDatasets[dataset]?.variables ?? {});
-    if (catalogued.length === 0) throw new InvalidParameterError('dataset', `unknown dataset ${dataset}`);
+    if (catalogued.length === 0) throw new WriterMisuseError(`unknown dataset ${dataset}`);
     checkReservoirRows(dataset, year, rows);
+    if (rows.days.length === 0) return;
+    this.checkNames(rows.names, `${dataset} ${year}`);
     const variables = catalogued.filter((v) => v in rows.values);
-    const columns: Record<string, Vector> = {
-      RES_NAME: vectorFromArray(rows.names as string[], new Utf8()),
-      date: makeVector({ type: new DateDay(), data: rows.days }),
-    };
-    for (const v of variables) columns[v] = floatVector(rows.values[v]!);
-    const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}.parquet`);
-    const file = await this.writeTable(path, new Table(columns));
-    const runNames: string[] = [];
-    const starts: number[] = [];
-    rows.names.forEach((name, i) => {
-      if (i === 0 || rows.names[i - 1] !== name) {
-        runNames.push(name);
-        starts.push(i);
-      }
-    });
-    const partition: ReservoirPartition = {
-      ...file,
-      year,
-      start: rows.days.length ? formatDay(rows.days.reduce((a, b) => Math.min(a, b))) : '',
-      end: rows.days.length ? formatDay(rows.days.reduce((a, b) => Math.max(a, b))) : '',
-      runs: { names: [], starts },
-    };
     const entry = (this.manifest.datasets[dataset] ??= { variables: [], partitions: [] });
-    for (const old of entry.partitions.filter((p) => p.year === year)) this.reservoirRuns.delete(old);
-    entry.partitions = [...entry.partitions.filter((p) => p.year !== year), partition].sort((a, b) => a.year - b.year);
+    let partition = entry.partitions.find((p) => p.year === year);
+    if (!partition) {
+      entry.partitions = [...entry.partitions, (partition = { year, start: '', end: '', files: [] })].sort((a, b) => a.year - b.year);
+    }
+    const monthly = this.manifest.reservoirs.names.length * 366 > this.rowsPerFile;
+    for (const piece of splitRows(rows, monthly ? monthStarts(year) : [firstDayOfYear(year)], this.rowsPerFile)) {
+      const first = rows.names[piece[0]!]!;
+      const last = rows.names[piece[piece.length - 1]!]!;
+      const days = Int32Array.from(piece, (i) => rows.days[i]!);
+      const clash = partition.files.find((f) => compareText(f.first, last) <= 0 && compareText(first, f.last) <= 0 && f.start <= formatDay(days[days.length - 1]!) && formatDay(minOf(days)) <= f.end);
+      if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
+      const columns: Record<string, Vector> = {
+        RES_NAME: vectorFromArray(piece.map((i) => rows.names[i]!), new Utf8()),
+        date: makeVector({ type: new DateDay(), data: days }),
+      };
+      for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
+      const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}-${String(this.fileCount++).padStart(5, '0')}.parquet`);
+      partition.files.push({ ...(await this.writeTable(path, new Table(columns), days)), first, last });
+    }
+    sortFiles(partition);
     entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
-    this.reservoirRuns.set(partition, runNames);
+  }
+
+  /** Drops files from a dataset-year of the snapshot (their rows are no longer served; the files stay for older snapshots). */
+  removeReservoirFiles(dataset: DatasetName, year: number, paths: readonly string[]): void {
+    const entry = this.manifest.datasets[dataset];
+    const partition = entry?.partitions.find((p) => p.year === year);
+    if (!entry || !partition) return;
+    const gone = new Set(paths);
+    partition.files = partition.files.filter((f) => !gone.has(f.path));
+    if (partition.files.length === 0) entry.partitions = entry.partitions.filter((p) => p !== partition);
+    else sortFiles(partition);
   }
 
   /** Writes (or replaces) all rows of one station. */
   async writeStationPartition(name: string, rows: StationRows): Promise<void> {
     const variables = Object.keys(rows.values);
     for (const v of variables) {
-      if (!findStationVariable(v)) throw new InvalidParameterError('variables', `unknown station variable ${v} for ${name}`);
+      if (!findStationVariable(v)) throw new WriterMisuseError(`unknown station variable ${v} for ${name}`);
     }
     checkAscending(rows.days, `station ${name}`);
     checkLengths(rows.days.length, rows.values, `station ${name}`);
     const columns: Record<string, Vector> = { date: makeVector({ type: new DateDay(), data: rows.days }) };
     for (const v of variables) columns[v] = floatVector(rows.values[v]!);
     const path = storePath('stations', `station=${encodePathName(name)}`, `part-${this.snapshot}.parquet`);
-    const file = await this.writeTable(path, new Table(columns));
-    const groupFirstDays: number[] = [];
-    for (let row = 0; row < rows.days.length; row += this.manifest.rowGroupSize) groupFirstDays.push(rows.days[row]!);
-    const partition: StationPartition = {
-      ...file,
-      groupFirstDays,
-      variables,
-      start: rows.days.length ? formatDay(rows.days[0]!) : '',
-      end: rows.days.length ? formatDay(rows.days[rows.days.length - 1]!) : '',
-    };
-    this.manifest.stations.partitions[name] = partition;
+    this.manifest.stations.partitions[name] = { ...(await this.writeTable(path, new Table(columns), rows.days)), variables };
   }
 
   /** Writes the reservoir metadata table; its RES_NAME column becomes the store's list of reservoirs. */
@@ -140,6 +157,7 @@ export class StoreWriter {
     const names = checkMetadata(rows, 'RES_NAME');
     const path = storePath('reservoirs', 'metadata', `part-${this.snapshot}.parquet`);
     this.manifest.reservoirs = { names, metadata: await this.writeTable(path, metadataTable(rows, 'RES_NAME')) };
+    this.knownNames = undefined;
   }
 
   /** Writes the station metadata table; its STA_NAME column becomes the store's list of stations. */
@@ -180,19 +198,17 @@ export class StoreWriter {
     return storePath(WRITING_FOLDER, `${this.snapshot}.pid`);
   }
 
-  private async publish(): Promise<Manifest> {
-    const index = new Map(this.manifest.reservoirs.names.map((n, i) => [n, i]));
-    for (const [dataset, entry] of Object.entries(this.manifest.datasets)) {
-      for (const p of entry.partitions) {
-        p.runs.names = this.reservoirRuns.get(p)!.map((name) => {
-          const i = index.get(name);
-          if (i === undefined) throw new InvalidParameterError('RES_NAMES', `reservoir ${name} in ${dataset} ${p.year} has no metadata row`);
-          return i;
-        });
-      }
+  private checkNames(names: readonly string[], where: string): void {
+    this.knownNames ??= new Set(this.manifest.reservoirs.names);
+    for (let i = 0; i < names.length; i++) {
+      if (i > 0 && names[i] === names[i - 1]) continue;
+      if (!this.knownNames.has(names[i]!)) throw new WriterMisuseError(`reservoir ${names[i]} in ${where} has no metadata row`);
     }
+  }
+
+  private async publish(): Promise<Manifest> {
     for (const name of Object.keys(this.manifest.stations.partitions)) {
-      if (!this.manifest.stations.names.includes(name)) throw new InvalidParameterError('STA_NAMES', `station ${name} has no metadata row`);
+      if (!this.manifest.stations.names.includes(name)) throw new WriterMisuseError(`station ${name} has no metadata row`);
     }
     this.manifest.created = new Date().toISOString();
     const text = `${JSON.stringify(this.manifest)}\n`;
@@ -204,13 +220,72 @@ export class StoreWriter {
     return this.current;
   }
 
-  private async writeTable(path: string, table: Table): Promise<FileEntry> {
-    const bytes = encodeParquet(table, this.manifest.rowGroupSize);
+  private async writeTable(path: string, table: Table): Promise<FileEntry>;
+  private async writeTable(path: string, table: Table, days: Int32Array): Promise<DataFile>;
+  private async writeTable(path: string, table: Table, days?: Int32Array): Promise<FileEntry | DataFile> {
+    const { bytes, footerLength } = encodeParquet(table, this.manifest.rowGroupSize);
     if (this.written.length === 0) await writeDurable(this.root, this.marker, ownerStamp());
     this.written.push(path);
     await writeDurable(this.root, path, bytes);
-    return { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };
+    const file = { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };
+    if (!days) return file;
+    const dated = days.length > 0;
+    return {
+      ...file,
+      footerBytes: footerLength,
+      footerSha256: sha256(bytes.subarray(bytes.byteLength - footerLength)),
+      start: dated ? formatDay(minOf(days)) : '',
+      end: dated ? formatDay(maxOf(days)) : '',
+    };
   }
+}
+
+/** Row indices of each file to write: by period (rows sorted by name then date), then in runs of whole names up to `limit` rows. */
+function splitRows(rows: ReservoirRows, periodStarts: readonly number[], limit: number): number[][] {
+  const byPeriod: number[][] = periodStarts.map(() => []);
+  for (let i = 0; i < rows.days.length; i++) {
+    let p = periodStarts.length - 1;
+    while (rows.days[i]! < periodStarts[p]!) p--;
+    byPeriod[p]!.push(i);
+  }
+  const pieces: number[][] = [];
+  for (const indices of byPeriod) {
+    let piece: number[] = [];
+    for (let k = 0; k < indices.length; k++) {
+      const i = indices[k]!;
+      const newName = k > 0 && rows.names[i] !== rows.names[indices[k - 1]!];
+      if (newName && piece.length >= limit) {
+        pieces.push(piece);
+        piece = [];
+      }
+      piece.push(i);
+    }
+    if (piece.length > 0) pieces.push(piece);
+  }
+  return pieces;
+}
+
+/** The first day of each month of a year. */
+function monthStarts(year: number): number[] {
+  return Array.from({ length: 12 }, (_, m) => Date.UTC(year, m, 1) / 86_400_000);
+}
+
+function sortFiles(partition: ReservoirPartition): void {
+  partition.files.sort((a, b) => compareText(a.start, b.start) || compareText(a.first, b.first));
+  partition.start = partition.files.reduce((m, f) => (m === '' || f.start < m ? f.start : m), '');
+  partition.end = partition.files.reduce((m, f) => (f.end > m ? f.end : m), '');
+}
+
+function minOf(days: Int32Array): number {
+  let m = Infinity;
+  for (const d of days) if (d < m) m = d;
+  return m;
+}
+
+function maxOf(days: Int32Array): number {
+  let m = -Infinity;
+  for (const d of days) if (d > m) m = d;
+  return m;
 }
 
 function checkMetadata(rows: readonly MetadataRow[], key: string): string[] {
@@ -228,29 +303,29 @@ function checkMetadata(rows: readonly MetadataRow[], key: string): string[] {
 
 function checkReservoirRows(dataset: string, year: number, rows: ReservoirRows): void {
   const where = `${dataset} ${year}`;
-  if (rows.names.length !== rows.days.length) throw new InvalidParameterError('rows', `${where}: ${rows.names.length} names for ${rows.days.length} dates`);
+  if (rows.names.length !== rows.days.length) throw new WriterMisuseError(`${where}: ${rows.names.length} names for ${rows.days.length} dates`);
   checkLengths(rows.days.length, rows.values, where);
   for (const v of Object.keys(rows.values)) {
-    if (findReservoirVariable(v)?.dataset !== dataset) throw new InvalidParameterError('variables', `${where}: variable ${v} is not in dataset ${dataset}`);
+    if (findReservoirVariable(v)?.dataset !== dataset) throw new WriterMisuseError(`${where}: variable ${v} is not in dataset ${dataset}`);
   }
   for (let i = 0; i < rows.days.length; i++) {
-    if (yearOfDay(rows.days[i]!) !== year) throw new InvalidParameterError('date', `${where}: row ${i} dated ${formatDay(rows.days[i]!)} is outside ${year}`);
+    if (yearOfDay(rows.days[i]!) !== year) throw new WriterMisuseError(`${where}: row ${i} dated ${formatDay(rows.days[i]!)} is outside ${year}`);
     if (i === 0) continue;
     const order = compareText(rows.names[i - 1]!, rows.names[i]!);
     if (order > 0 || (order === 0 && rows.days[i - 1]! >= rows.days[i]!)) {
-      throw new InvalidParameterError('rows', `${where}: rows must be sorted by name then date, unique; row ${i} (${rows.names[i]} ${formatDay(rows.days[i]!)}) is out of order`);
+      throw new WriterMisuseError(`${where}: rows must be sorted by name then date, unique; row ${i} (${rows.names[i]} ${formatDay(rows.days[i]!)}) is out of order`);
     }
   }
 }
 
 function checkAscending(days: Int32Array, where: string): void {
   for (let i = 1; i < days.length; i++) {
-    if (days[i - 1]! >= days[i]!) throw new InvalidParameterError('rows', `${where}: dates must ascend without repeats; ${formatDay(days[i]!)} at row ${i}`);
+    if (days[i - 1]! >= days[i]!) throw new WriterMisuseError(`${where}: dates must ascend without repeats; ${formatDay(days[i]!)} at row ${i}`);
   }
 }
 
 function checkLengths(rows: number, values: Record<string, Float64Array>, where: string): void {
   for (const [v, column] of Object.entries(values)) {
-    if (column.length !== rows) throw new InvalidParameterError('rows', `${where}: column ${v} has ${column.length} values for ${rows} rows`);
+    if (column.length !== rows) throw new WriterMisuseError(`${where}: column ${v} has ${column.length} values for ${rows} rows`);
   }
 }

@@ -1,7 +1,9 @@
 // Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
+import { formatDay } from '../dates.js';
+import { compareText, type ReservoirFile } from '../manifest.js';
 import type { EvapStore } from '../store.js';
 import { createStoreWriter, type MetadataRow } from '../write.js';
-import { mergeReservoirRows, mergeStationRows, type Staging } from './stage.js';
+import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
 
 /** Metadata rows to add or replace, by name. */
 export interface StagedMetadata {
@@ -36,9 +38,12 @@ export async function applyStaging(
     const target = part.target;
     let merged: { added: number; replaced: number } | undefined;
     if (target.kind === 'reservoirs') {
-      const old = await store?.readReservoirPartition(target.dataset, target.year);
+      // only the files whose rows the staged ones fall among are read and rewritten: a revision costs what it revises
+      const affected = affectedFiles(writer.current.datasets[target.dataset]?.partitions.find((p) => p.year === target.year)?.files ?? [], part);
+      const old = store && affected.length > 0 ? await store.readReservoirFiles(target.dataset, affected) : undefined;
       const m = mergeReservoirRows(old, part);
-      if (old || m.rows.days.length > 0) await writer.writeReservoirPartition(target.dataset, target.year, (merged = m).rows);
+      writer.removeReservoirFiles(target.dataset, target.year, affected.map((f) => f.path));
+      await writer.addReservoirRows(target.dataset, target.year, (merged = m).rows);
     } else {
       const old = await store?.readStationPartition(target.name);
       const m = mergeStationRows(old, part, target.name);
@@ -54,6 +59,32 @@ export async function applyStaging(
   }
   applied.snapshot = (await writer.commit()).snapshot;
   return applied;
+}
+
+/**
+ * The files of a dataset-year to rewrite with staged rows: those overlapping the staged rows' dates and names, widened
+ * until no other file overlaps what they and the staged rows span together (the rewritten files must not overlap the kept ones).
+ */
+export function affectedFiles(files: readonly ReservoirFile[], staged: StagedPartition): ReservoirFile[] {
+  const names = [...staged.cells.keys()].sort(compareText);
+  if (names.length === 0) return [];
+  let [low, high] = [Infinity, -Infinity];
+  for (const days of staged.cells.values()) for (const day of days.keys()) [low, high] = [Math.min(low, day), Math.max(high, day)];
+  let box = { first: names[0]!, last: names[names.length - 1]!, start: formatDay(low), end: formatDay(high) };
+  let chosen: ReservoirFile[] = [];
+  for (;;) {
+    const next = files.filter((f) => compareText(f.first, box.last) <= 0 && compareText(box.first, f.last) <= 0 && f.start <= box.end && box.start <= f.end);
+    if (next.length === chosen.length) return chosen;
+    chosen = next;
+    for (const f of chosen) {
+      box = {
+        first: compareText(f.first, box.first) < 0 ? f.first : box.first,
+        last: compareText(f.last, box.last) > 0 ? f.last : box.last,
+        start: f.start < box.start ? f.start : box.start,
+        end: f.end > box.end ? f.end : box.end,
+      };
+    }
+  }
 }
 
 /** The store's metadata rows with the given ones added or replaced (a given row replaces the whole row). */

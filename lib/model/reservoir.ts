@@ -20,8 +20,11 @@ export interface ReservoirModel {
 const latentFactor = (latentHeatJkg: number) => latentHeatJkg / 86400; // mm/day = kg m-2 day-1 -> W m-2
 const lambdaJkg = 2.45e6;
 
-/** Creates the model of one reservoir; its randomness depends only on (seed, name), and its state starts at 1979-01-01. */
-export function createReservoirModel(spec: ReservoirSpec, seed: number): ReservoirModel {
+/**
+ * Creates the model of one reservoir; its randomness depends only on (seed, name), and its state starts at `origin`
+ * (default 1979-01-01; a generator starts it a year before its first date, so a short recent span costs no 45-year spin-up).
+ */
+export function createReservoirModel(spec: ReservoirSpec, seed: number, origin = originDay): ReservoirModel {
   const curve = new Curve(spec);
   let weather: Weather;
   let storage: Storage;
@@ -37,14 +40,14 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number): Reservo
     calendar = new Calendar(from);
     nextDay = from;
   };
-  reset(originDay);
+  reset(origin);
 
   return {
     simulate(startDay: number, endDay: number): ReservoirDays {
       if (!Number.isInteger(startDay) || !Number.isInteger(endDay) || endDay < startDay - 1) {
         throw new RangeError(`invalid day range: ${startDay}..${endDay}`);
       }
-      if (startDay < nextDay) reset(Math.min(originDay, startDay)); // going back: replay from the origin
+      if (startDay < nextDay) reset(Math.min(origin, startDay)); // going back: replay from the origin
       const days = endDay - startDay + 1;
       const values = {} as Record<ReservoirVariable, Float64Array>;
       for (const v of reservoirVariables) values[v.name] = new Float64Array(days);

@@ -131,3 +131,22 @@ describe('evap mirror', () => {
     expect(copy.reservoirMetadata(names)).toEqual(source.reservoirMetadata(names));
   });
 });
+
+describe('evap verify', () => {
+  it('passes a whole store and names each damaged file of a damaged one', async () => {
+    const dir = join(await tempDir(), 'verify');
+    await cp(sourceDir, dir, { recursive: true });
+    const whole = await evap(['verify', '--store', dir]);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stdout).toMatch(/every file is whole/);
+    const { readFile } = await import('node:fs/promises');
+    const victim = source.manifest.stations.partitions[source.manifest.stations.names[0]!]!.path;
+    const bytes = await readFile(join(dir, victim));
+    bytes[8]! ^= 0x01;
+    await writeFile(join(dir, victim), bytes);
+    const damaged = await evap(['verify', '--store', dir]);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stdout).toContain(`store file ${victim} is corrupt`);
+    expect(damaged.stdout).toMatch(/1 files damaged/);
+  });
+});

@@ -66,13 +66,13 @@ describe('a writer killed with SIGKILL', () => {
     let committed = 0;
     for (let i = 0; i < kills; i++) {
       // a reader opened now (metadata only, no caches) must still read this snapshot after the writer has moved on
-      const reader = await openStore(dir, { cacheBytes: 0, fileCacheBytes: 0 });
+      const reader = await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
       const readerManifest = reader.manifest;
       const written = await runAndKill(dir, generation + 1, Math.floor(Math.random() * 120));
       committed += written.length;
       for (const w of written) known.add(w.snapshot);
 
-      const store = await openStore(dir, { cacheBytes: 0, fileCacheBytes: 0 });
+      const store = await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
       const served = await checkWhole(dir, store, store.manifest);
       // the last snapshot committed, or the one being committed when the kill came between the rename and the report
       const last = written.length > 0 ? written[written.length - 1]!.generation : generation;
@@ -85,7 +85,7 @@ describe('a writer killed with SIGKILL', () => {
 
       generation = served + 1;
       known.add(await writeGeneration(dir, generation)); // the next write succeeds on whatever the kill left
-      const after = await openStore(dir, { cacheBytes: 0, fileCacheBytes: 0 });
+      const after = await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
       expect(await checkWhole(dir, after, after.manifest)).toBe(generation);
     }
     console.log(`crash: ${kills} kills, ${committed} snapshots committed by the killed writers, ${leftBehind} kills came mid-write (unpublished files left behind)`);

@@ -112,7 +112,7 @@ describe('ingest', () => {
     expect(now.filter(changed)).toEqual(revised.map((r) => ({ ...r, 'NetE (mm)': Math.round(((r['NetE (mm)'] as number) + 100) * 1e4) / 1e4 })));
     // untouched partitions: same file, same checksum; the two nete-volume-calcs years are new files
     const files = (m: typeof before.manifest) => [
-      ...Object.entries(m.datasets).flatMap(([d, e]) => e.partitions.map((p) => [`${d}/${p.year}`, p.path, p.sha256] as const)),
+      ...Object.entries(m.datasets).flatMap(([d, e]) => e.partitions.flatMap((p) => p.files.map((f) => [`${d}/${p.year}/${f.start}/${f.first}`, f.path, f.sha256] as const))),
       ...Object.entries(m.stations.partitions).map(([s, p]) => [s, p.path, p.sha256] as const),
       ['reservoir metadata', m.reservoirs.metadata!.path, m.reservoirs.metadata!.sha256] as const,
     ];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../lib/errors.js';
-import { encodePathName, findRun, parseManifest, type ReservoirPartition } from '../../lib/manifest.js';
+import { encodePathName, parseManifest } from '../../lib/manifest.js';
 
 describe('encodePathName', () => {
   it('yields a single path segment that cannot climb out of a folder', () => {
@@ -16,31 +16,8 @@ describe('encodePathName', () => {
   });
 });
 
-describe('findRun', () => {
-  it('finds every run by binary search and nothing else', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 60, maxLength: 60 }), (names, lengths) => {
-        const sorted = [...names].sort((a, b) => a - b);
-        const starts: number[] = [];
-        let rows = 0;
-        sorted.forEach((_, i) => {
-          starts.push(rows);
-          rows += lengths[i]!;
-        });
-        const partition = { rows, runs: { names: sorted, starts } } as unknown as ReservoirPartition;
-        for (let probe = 0; probe <= 300; probe++) {
-          const i = sorted.indexOf(probe);
-          const run = findRun(partition, probe);
-          if (i < 0 ? run !== undefined : run?.start !== starts[i] || run.end !== starts[i]! + lengths[i]!) return false;
-        }
-        return true;
-      }),
-    );
-  });
-});
-
 describe('parseManifest', () => {
-  const base = { format: 'evap-store', version: 1, snapshot: 's', created: '', rowGroupSize: 1024, reservoirs: { names: [], metadata: null }, stations: { names: [], metadata: null, partitions: {} }, datasets: {} };
+  const base = { format: 'evap-store', version: 2, snapshot: 's', sequence: 1, created: '', rowGroupSize: 1024, reservoirs: { names: [], metadata: null }, stations: { names: [], metadata: null, partitions: {} }, datasets: {} };
 
   it('accepts a well-formed manifest', () => {
     expect(parseManifest(JSON.stringify(base)).snapshot).toBe('s');

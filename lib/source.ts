@@ -1,0 +1,30 @@
+// Where a store's bytes come from: one small interface, so local files and object storage serve the same reads.
+import { readStoreRange } from './disk.js';
+
+/** Positional reads of the store's files: `read` answers fewer bytes than asked only past the end of a file. */
+export interface ByteSource {
+  read(path: string, offset: number, length: number): Promise<Uint8Array>;
+}
+
+/** What a source has served, for operators and tests. */
+export interface ReadCounts {
+  reads: number;
+  bytesRead: number;
+}
+
+/** The files of a store folder on this machine. */
+export function localSource(root: string): ByteSource {
+  return { read: (path, offset, length) => readStoreRange(root, path, offset, length) };
+}
+
+/** A source that counts what it serves into `counts`. */
+export function countingSource(source: ByteSource, counts: ReadCounts): ByteSource {
+  return {
+    async read(path, offset, length) {
+      const bytes = await source.read(path, offset, length);
+      counts.reads++;
+      counts.bytesRead += bytes.byteLength;
+      return bytes;
+    },
+  };
+}

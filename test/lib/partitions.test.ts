@@ -1,0 +1,102 @@
+// Reads are proportional to what a query touches: the footer and the column chunks of the row groups it needs,
+// counted through the byte source and checked against DuckDB's own reading of the files' metadata.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../lib/errors.js';
+import { generateStore } from '../../lib/generate.js';
+import type { ReservoirFile } from '../../lib/manifest.js';
+import { openStore } from '../../lib/store.js';
+import { tempDir, writeTinyStore } from '../helpers.js';
+
+interface ChunkRow {
+  row_group_id: string;
+  path_in_schema: string;
+  start: string;
+  size: string;
+  min: string | null;
+  max: string | null;
+}
+
+/** Column chunks of a file as DuckDB reads them from the footer: row group, column, byte range, statistics. */
+async function duckChunks(path: string): Promise<ChunkRow[]> {
+  const connection = await (await DuckDBInstance.create(':memory:')).connect();
+  const reader = await connection.runAndReadAll(
+    `select row_group_id, path_in_schema, coalesce(dictionary_page_offset, data_page_offset) as start, total_compressed_size as size,
+            stats_min_value as min, stats_max_value as max
+     from parquet_metadata('${path.replaceAll("'", "''")}')`,
+  );
+  const rows = reader.getRowObjectsJson() as unknown as ChunkRow[];
+  connection.closeSync();
+  return rows;
+}
+
+describe('PartitionReader', () => {
+  it('reads the footer and only the needed column chunks of the row groups that can hold the rows', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir, 1); // one row per row group
+    const store = await openStore(dir);
+    const opened = store.readStats(); // the metadata tables, read whole at open
+    const query = { names: ['BETA RESERVOIR'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-02', end: '2021-01-02' };
+    expect((await store.reservoirTimeseries(query))[0]!['NetE (mm)']).toBe(2.3);
+    const file = store.manifest.datasets['nete-volume-calcs']!.partitions.find((p) => p.year === 2021)!.files[0]!;
+    const chunks = await duckChunks(join(dir, file.path));
+    // the groups whose name and date statistics admit BETA on 2021-01-02, by DuckDB's reading of the same footer
+    const groups = new Set(
+      chunks
+        .filter((c) => c.path_in_schema === 'RES_NAME' && c.min! <= 'BETA RESERVOIR' && 'BETA RESERVOIR' <= c.max!)
+        .map((c) => c.row_group_id)
+        .filter((g) => chunks.some((c) => c.row_group_id === g && c.path_in_schema === 'date' && c.min! <= '2021-01-02' && '2021-01-02' <= c.max!)),
+    );
+    const needed = chunks.filter((c) => groups.has(c.row_group_id) && ['RES_NAME', 'date', 'NetE'].includes(c.path_in_schema));
+    const expected = file.footerBytes + needed.reduce((n, c) => n + Number(c.size), 0);
+    expect(groups.size).toBe(1);
+    expect(store.readStats()).toMatchObject({ reads: opened.reads + 1 + needed.length, bytesRead: opened.bytesRead + expected });
+    await store.reservoirTimeseries(query);
+    expect(store.readStats().bytesRead).toBe(opened.bytesRead + expected); // served from the caches the second time
+  });
+
+  it('reports a corrupted column chunk, a corrupted footer and a truncated file, naming the file', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const query = { names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-02' };
+    const file = (await openStore(dir)).manifest.datasets['nete-volume-calcs']!.partitions.find((p) => p.year === 2021)!.files[0]!;
+    const path = join(dir, file.path);
+    const good = await readFile(path);
+    const netE = (await duckChunks(path)).find((c) => c.path_in_schema === 'NetE' && c.row_group_id === '0')!;
+    const flip = async (at: number) => {
+      const bytes = Buffer.from(good);
+      bytes[at]! ^= 0x10;
+      await writeFile(path, bytes);
+      return openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
+    };
+    await expect((await flip(Number(netE.start) + 2)).reservoirTimeseries(query)).rejects.toThrow(`store file ${file.path} is corrupt: column NetE of row group 0 does not match its checksum`);
+    await expect((await flip(good.length - 20)).reservoirTimeseries(query)).rejects.toThrow(`store file ${file.path} is corrupt: its footer`);
+    await writeFile(path, good);
+    await truncate(path, good.length - 1);
+    const error = await (await openStore(dir)).reservoirTimeseries(query).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toContain(`store file ${file.path} is truncated`);
+  });
+
+  it('reads no more bytes for one reservoir when the store holds eight times as many', async () => {
+    const bytesFor = async (reservoirs: number) => {
+      const dir = await tempDir();
+      // small files and row groups, so that a few thousand reservoirs over three weeks span many files, as 44,000 over years do
+      await generateStore(dir, { reservoirs, stations: 0, start: '2021-03-01', end: '2021-03-21', seed: 5, rowGroupSize: 1024, rowsPerFile: 8192 });
+      const store = await openStore(dir);
+      const files = store.manifest.datasets.rtma!.partitions.flatMap((p) => p.files);
+      const name = 'LAKE MEAD';
+      const opened = store.readStats().bytesRead;
+      await store.reservoirTimeseries({ names: [name], datasets: ['rtma'], variables: ['pr'], start: '2021-03-01', end: '2021-03-21' });
+      const mine = files.filter((f: ReservoirFile) => f.first <= name && name <= f.last);
+      return { files: files.length, touched: mine.length, bytes: store.readStats().bytesRead - opened };
+    };
+    const small = await bytesFor(500);
+    const large = await bytesFor(4000);
+    expect(large.files).toBeGreaterThanOrEqual(8 * small.files - 8);
+    expect([small.touched, large.touched]).toEqual([1, 1]);
+    expect(large.bytes).toBeLessThanOrEqual(small.bytes * 1.25); // footers are bounded by the file size, chunks by the row group
+  }, 60_000);
+});
