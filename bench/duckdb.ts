@@ -37,6 +37,11 @@ export class DuckEngine {
     }
   }
 
+  /** Writes a query's rows to a file as one JSON array, with DuckDB's own writer; returns the row count. */
+  async copyJson(sql: string, path: string): Promise<void> {
+    await this.connection.run(`copy (${sql}) to '${path.replaceAll("'", "''")}' (format json, array true)`);
+  }
+
   /** The answer in the query's format. */
   async answer(sql: string, format: 'json' | 'csv'): Promise<WireRecord[] | string> {
     return format === 'csv' ? this.csv(sql) : this.records(sql);

@@ -1,5 +1,6 @@
 // The whole bench as one function: store, in-process warm and cold, HTTP, then RESULTS.md.
 import { writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
 import { openStore } from '../lib/store.js';
 import { runCold, type ColdRow } from './cold.js';
@@ -8,7 +9,9 @@ import { checkOverHttp, drive, startServer, type HttpRow } from './http.js';
 import { runWarm } from './inprocess.js';
 import { defineQueries } from './queries.js';
 import { renderResults, type BenchResults } from './report.js';
-import { ensureStore, fullScale, smokeScale } from './store.js';
+import { renderChart, renderScale } from './scale-report.js';
+import { runScale, type ScaleRow } from './scale.js';
+import { ensureStore, fullScale, smokeScale, type StoreScale } from './store.js';
 
 export interface BenchOptions {
   smoke: boolean;
@@ -18,12 +21,13 @@ export interface BenchOptions {
   httpDurationS: number;
   connections: number;
   coldRuns: number;
+  scales: readonly StoreScale[]; // the scale curve's stores (none: skip it)
   command: string;
   log: (line: string) => void;
 }
 
 /** Runs everything; throws MismatchError when the engines disagree on any query. */
-export async function runBench(options: BenchOptions): Promise<BenchResults> {
+export async function runBench(options: BenchOptions): Promise<BenchResults & { scale: ScaleRow[] }> {
   const began = performance.now();
   const loadBefore = loadavg();
   const { log } = options;
@@ -82,6 +86,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     totalSeconds: (performance.now() - began) / 1000,
     loadBefore,
   };
-  if (options.results) await writeFile(options.results, renderResults(results));
-  return results;
+  const scale = options.scales.length > 0 ? await runScale(options.scales, { coldRuns: options.coldRuns, httpSeconds: options.http ? 5 : 0, log }) : [];
+  if (options.results) {
+    const chart = join(dirname(options.results), 'scale.svg');
+    if (scale.length > 0) await writeFile(chart, renderChart(scale));
+    await writeFile(options.results, renderResults(results) + (scale.length > 0 ? `\n${renderScale(scale, basename(chart))}` : ''));
+  }
+  return { ...results, scale };
 }

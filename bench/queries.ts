@@ -9,7 +9,7 @@ import type { WireRecord } from '../lib/types.js';
 
 /** What a query asks for, in the library's terms; SQL and HTTP forms are derived from it. */
 export type QuerySpec =
-  | { kind: 'reservoir-range'; names: string[]; datasets: DatasetName[]; variables: string[]; start: string; end: string }
+  | { kind: 'reservoir-range'; names: string[]; datasets: DatasetName[]; variables: string[]; start: string; end: string; everyName?: boolean } // everyName: SQL without a name list
   | { kind: 'reservoir-date'; datasets: DatasetName[]; variables: string[]; date: string }
   | { kind: 'station-range'; names: string[]; variables: string[]; start: string; end: string }
   | { kind: 'station-date'; variables: string[]; date: string };
@@ -107,6 +107,17 @@ export async function textOurs(store: EvapStore, spec: QuerySpec, format: 'json'
   return text;
 }
 
+/** The characters of a JSON answer and its record count, without holding the text (answers of 44,000 names are large). */
+export async function jsonLength(chunks: AsyncIterable<string>): Promise<{ length: number; records: number }> {
+  let length = 0;
+  let records = 0;
+  for await (const chunk of chunks) {
+    length += chunk.length;
+    for (let i = chunk.indexOf('"start_date"'); i >= 0; i = chunk.indexOf('"start_date"', i + 1)) records++;
+  }
+  return { length, records };
+}
+
 /** The bytes that would leave: JSON text of the records, or CSV text under the columns. */
 export function serialize(format: 'json' | 'csv', answer: Answer): string {
   return format === 'csv' ? recordsToCsv(answer.records, answer.columns) : JSON.stringify(answer.records);
@@ -142,7 +153,8 @@ export function duckdbSql(root: string, spec: QuerySpec, format: 'json' | 'csv' 
   switch (spec.kind) {
     case 'reservoir-range': {
       const years = `year between ${spec.start.slice(0, 4)} and ${spec.end.slice(0, 4)}`;
-      return reservoirs(spec.datasets, spec.variables, `RES_NAME in (${spec.names.map(lit).join(', ')}) and ${years} and date between DATE ${lit(spec.start)} and DATE ${lit(spec.end)}`);
+      const names = spec.everyName ? '' : `RES_NAME in (${spec.names.map(lit).join(', ')}) and `;
+      return reservoirs(spec.datasets, spec.variables, `${names}${years} and date between DATE ${lit(spec.start)} and DATE ${lit(spec.end)}`);
     }
     case 'reservoir-date':
       return reservoirs(spec.datasets, spec.variables, `year = ${spec.date.slice(0, 4)} and date = DATE ${lit(spec.date)}`);

@@ -1,9 +1,9 @@
-// `npm run bench [-- --smoke] [--store DIR] [--results FILE] [--no-http] [--duration S] [--cold-runs N]`
+// `npm run bench [-- --smoke] [--store DIR] [--results FILE] [--no-http] [--no-scale] [--duration S] [--cold-runs N]`
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MismatchError } from './compare.js';
 import { runBench } from './main.js';
-import { defaultStoreDir, repoRoot } from './store.js';
+import { curveScales, defaultStoreDir, repoRoot } from './store.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     'no-http': { type: 'boolean', default: false },
     duration: { type: 'string', default: '10' },
     'cold-runs': { type: 'string' },
+    'no-scale': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -27,6 +28,7 @@ try {
     httpDurationS: Number(values.duration),
     connections: 16,
     coldRuns: Number(values['cold-runs'] ?? (smoke ? 1 : 5)),
+    scales: smoke || values['no-scale'] ? [] : curveScales,
     command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
     log: (line) => process.stderr.write(`${line}\n`),
   });

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { manifestFiles, parseManifest, type Manifest } from '../lib/manifest.js';
+import { FORMAT_VERSION, manifestFiles, parseManifest, type Manifest } from '../lib/manifest.js';
 
 /** The size of a store to make: the full scale of the real catalogue, or a tiny one for the smoke run. */
 export interface StoreScale {
@@ -17,6 +17,18 @@ export interface StoreScale {
 }
 
 export const fullScale: StoreScale = { reservoirs: 247, stations: 60, start: '1980-01-01', end: '2025-12-31', stationStart: '2000-01-01', stationEnd: '2025-12-31' };
+/** The scale curve of issue 11: the real catalogue over 46 years, then 5,000 and 44,000 water bodies over recent years. */
+export const curveScales: StoreScale[] = [
+  fullScale,
+  { reservoirs: 5000, stations: 60, start: '2022-01-01', end: '2025-12-31', stationStart: '2022-01-01', stationEnd: '2025-12-31' },
+  { reservoirs: 44000, stations: 60, start: '2024-01-01', end: '2025-12-31', stationStart: '2024-01-01', stationEnd: '2025-12-31' },
+];
+
+/** Where the bench keeps the store of a scale (the full scale where it always was). */
+export function scaleStoreDir(scale: StoreScale): string {
+  return scale === fullScale ? defaultStoreDir(false) : join(tmpdir(), `evap-bench-store-${scale.reservoirs}`);
+}
+
 export const smokeScale: StoreScale = { reservoirs: 4, stations: 3, start: '2019-01-01', end: '2021-12-31', stationStart: '2019-01-01', stationEnd: '2021-12-31' };
 
 export function defaultStoreDir(smoke: boolean): string {
@@ -38,16 +50,17 @@ export const repoRoot = resolve(import.meta.dirname, '..');
 /** Makes the store at `dir` unless one of the same scale is there; refuses a folder that is something else. */
 export async function ensureStore(dir: string, scale: StoreScale, log: (line: string) => void): Promise<BenchStore> {
   let info = await readInfo(dir);
-  const reused = info !== undefined && JSON.stringify(info.scale) === JSON.stringify(scale) && existsSync(join(dir, 'manifest.json'));
+  const reused = info !== undefined && info.format === FORMAT_VERSION && JSON.stringify(info.scale) === JSON.stringify(scale) && existsSync(join(dir, 'manifest.json'));
   if (!reused) {
-    if (existsSync(join(dir, 'manifest.json'))) {
+    if (info !== undefined) await rm(dir, { recursive: true, force: true }); // the bench's own store, of another scale or format
+    else if (existsSync(join(dir, 'manifest.json'))) {
       throw new Error(`${dir} holds a store that the bench did not make at this scale; remove it or pass --store with another folder`);
     }
     await clearLeftovers(dir);
     log(`generating the bench store in ${dir} (${scale.reservoirs} reservoirs ${scale.start}..${scale.end}, ${scale.stations} stations ${scale.stationStart}..${scale.stationEnd})`);
     const began = performance.now();
     await generate(dir, scale);
-    info = { scale, generatedMs: performance.now() - began };
+    info = { scale, format: FORMAT_VERSION, generatedMs: performance.now() - began };
     await writeFile(join(dir, INFO), `${JSON.stringify(info, null, 2)}\n`);
   }
   const manifest = parseManifest(await readFile(join(dir, 'manifest.json'), 'utf8'));
@@ -59,9 +72,9 @@ export async function ensureStore(dir: string, scale: StoreScale, log: (line: st
   return { dir, manifest, diskBytes: bytes, files: parquet, generatedMs: info!.generatedMs, reused };
 }
 
-async function readInfo(dir: string): Promise<{ scale: StoreScale; generatedMs: number } | undefined> {
+async function readInfo(dir: string): Promise<{ scale: StoreScale; format?: number; generatedMs: number } | undefined> {
   try {
-    return JSON.parse(await readFile(join(dir, INFO), 'utf8')) as { scale: StoreScale; generatedMs: number };
+    return JSON.parse(await readFile(join(dir, INFO), 'utf8')) as { scale: StoreScale; format?: number; generatedMs: number };
   } catch {
     return undefined;
   }
@@ -71,7 +84,7 @@ async function readInfo(dir: string): Promise<{ scale: StoreScale; generatedMs: 
 async function clearLeftovers(dir: string): Promise<void> {
   if (!existsSync(dir)) return;
   const entries = await readdir(dir);
-  const ours = new Set(['reservoirs', 'stations', INFO]);
+  const ours = new Set(['reservoirs', 'stations', 'snapshots', 'writing', 'readers', INFO]);
   if (entries.some((e) => !ours.has(e))) throw new Error(`${dir} is not empty and is not a bench store; pass --store with another folder`);
   for (const e of entries) await rm(join(dir, e), { recursive: true, force: true });
 }
