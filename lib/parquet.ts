@@ -20,19 +20,33 @@ export interface EncodedFile {
 }
 
 /**
- * Encodes an Arrow table as Parquet (zstd, fixed row-group size, statistics on) that any engine reads, with a
- * truncated SHA-256 of every column chunk in the footer. The checksums are only known once the chunks are written,
- * so the table is encoded twice; the data bytes are the same both times (checked), only the footer grows.
+ * Encodes an Arrow table as Parquet (zstd, fixed row-group size, statistics where readers prune) that any engine reads,
+ * with a truncated SHA-256 of every column chunk in the footer. The checksums are known only once the chunks are
+ * written, so the footer is written with a placeholder of the same length, which is then overwritten in place: the
+ * data bytes and every offset stay as parquet-wasm wrote them. Should parquet-wasm ever lay row groups out otherwise,
+ * the table is simply encoded a second time with the real checksums.
  */
 export function encodeParquet(table: Table, rowGroupSize: number): EncodedFile {
   const ipc = tableToIPC(table, 'stream');
-  const first = writeParquet(ipc, rowGroupSize);
-  const sums = chunkRanges(parquetMetadata(first)).map((group) => group.map(([start, end]) => chunkSum(first.subarray(start, end))).join(',')).join(';');
-  const bytes = writeParquet(ipc, rowGroupSize, new Map([[CHUNK_SUMS_KEY, sums]]));
+  const shape = Array.from({ length: Math.ceil(table.numRows / rowGroupSize) }, () => table.schema.fields.map(() => '0'.repeat(32)));
+  const placeholder = sumsText(shape);
+  const bytes = writeParquet(ipc, rowGroupSize, new Map([[CHUNK_SUMS_KEY, placeholder]]));
   const metadata = parquetMetadata(bytes);
-  const dataEnd = bytes.byteLength - metadata.metadata_length - 8;
-  if (dataEnd !== first.byteLength - parquetMetadata(first).metadata_length - 8) throw new Error('parquet-wasm wrote different data bytes for the same table');
-  return { bytes, footerLength: metadata.metadata_length + 8 };
+  const ranges = chunkRanges(metadata);
+  const sums = sumsText(ranges.map((group) => group.map(([start, end]) => chunkSum(bytes.subarray(start, end)))));
+  const footerLength = metadata.metadata_length + 8;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = text.indexOf(placeholder, bytes.byteLength - footerLength, 'latin1');
+  if (sums.length === placeholder.length && at >= 0 && text.indexOf(placeholder, at + 1, 'latin1') < 0) {
+    text.write(sums, at, 'latin1');
+    return { bytes, footerLength };
+  }
+  const again = writeParquet(ipc, rowGroupSize, new Map([[CHUNK_SUMS_KEY, sums]]));
+  return { bytes: again, footerLength: parquetMetadata(again).metadata_length + 8 };
+}
+
+function sumsText(sums: string[][]): string {
+  return sums.map((group) => group.join(',')).join(';');
 }
 
 function writeParquet(ipc: Uint8Array, rowGroupSize: number, keyValues?: Map<string, string>): Uint8Array {

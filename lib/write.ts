@@ -1,7 +1,7 @@
 // The store writer: new partition files first, then the manifest, atomically. Old files are never changed,
 // so readers of the previous snapshot keep working and a crash at any point leaves that snapshot whole.
 import { randomBytes } from 'node:crypto';
-import { DateDay, Table, Utf8, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { DateDay, Table, makeVector, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
 import { firstDayOfYear, formatDay, yearOfDay } from './dates.js';
 import { readCurrentManifest } from './history.js';
@@ -19,7 +19,7 @@ import {
   type DataFile,
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
-import { floatVector, metadataTable } from './tables.js';
+import { floatVector, metadataTable, utf8Vector } from './tables.js';
 
 /** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
 export const WRITING_FOLDER = 'writing';
@@ -116,7 +116,7 @@ export class StoreWriter {
       const clash = partition.files.find((f) => compareText(f.first, last) <= 0 && compareText(first, f.last) <= 0 && f.start <= formatDay(days[days.length - 1]!) && formatDay(minOf(days)) <= f.end);
       if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
       const columns: Record<string, Vector> = {
-        RES_NAME: vectorFromArray(piece.map((i) => rows.names[i]!), new Utf8()),
+        RES_NAME: utf8Vector(piece.map((i) => rows.names[i]!)),
         date: makeVector({ type: new DateDay(), data: days }),
       };
       for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
