@@ -22,7 +22,7 @@ const lambdaJkg = 2.45e6;
 
 /**
  * Creates the model of one reservoir; its randomness depends only on (seed, name), and its state starts at `origin`
- * (default 1979-01-01; a generator starts it a year before its first date, so a short recent span costs no 45-year spin-up).
+ * (default 1979-01-01; the generator starts it 90 days before its first date, so a recent span costs no 45-year spin-up).
  */
 export function createReservoirModel(spec: ReservoirSpec, seed: number, origin = originDay): ReservoirModel {
   const curve = new Curve(spec);

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DateDay, Table, makeVector } from 'apache-arrow';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { encodeParquet } from '../../lib/parquet.js';
 import { floatVector, utf8Vector } from '../../lib/tables.js';
 import { tempDir } from '../helpers.js';
