@@ -78,8 +78,8 @@ export function parseManifest(text: string): Manifest {
   if (value.version !== FORMAT_VERSION) {
     throw new StoreError(`manifest.json has format version ${value.version}; this library reads version ${FORMAT_VERSION}`);
   }
-  for (const entry of manifestFiles(value)) checkRelativePath(entry.path);
   value.sequence ??= 0; // a store written before snapshots were numbered
+  checkShape(value);
   return value;
 }
 
@@ -96,13 +96,58 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
   const files: FileEntry[] = [];
   if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
   if (manifest.stations.metadata) files.push(manifest.stations.metadata);
-  for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) files.push(...p.files);
-  files.push(...Object.values(manifest.stations.partitions));
+  for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) for (const f of p.files) files.push(f);
+  for (const p of Object.values(manifest.stations.partitions)) files.push(p);
   return files;
 }
 
+// Checks every field a reader relies on, so a damaged manifest is a StoreError naming the field, never a TypeError
+// or a wrong answer later (loops, not recursion or spreads: a million entries must not overflow the stack).
+function checkShape(m: Manifest): void {
+  const fail = (what: string) => {
+    throw new StoreError(`manifest.json is malformed: ${what}`);
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  const hex = (v: unknown, length: number) => typeof v === 'string' && v.length === length && /^[0-9a-f]+$/.test(v);
+  const day = (v: unknown) => v === '' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v));
+  const names = (v: unknown, where: string) => {
+    if (!Array.isArray(v)) fail(`${where} is not a list`);
+    for (const n of v as unknown[]) if (typeof n !== 'string') fail(`${where} holds a non-text name`);
+  };
+  const file = (f: unknown, where: string, data: boolean) => {
+    if (!isObject(f)) return fail(`${where} is not an object`);
+    checkRelativePath(f.path as string);
+    if (typeof f.path !== 'string' || !count(f.rows) || !count(f.bytes) || !hex(f.sha256, 64)) fail(`${where} needs a path, rows and bytes (whole numbers) and a SHA-256`);
+    if (data && (!count(f.footerBytes) || (f.footerBytes as number) < 8 || (f.footerBytes as number) > (f.bytes as number) || !hex(f.footerSha256, 64) || !day(f.start) || !day(f.end))) {
+      fail(`${where} (${String(f.path)}) needs footerBytes within its size, a footer SHA-256 and start and end dates`);
+    }
+  };
+  if (!Number.isSafeInteger(m.sequence) || m.sequence < 0 || typeof m.snapshot !== 'string' || !count(m.rowGroupSize)) fail('snapshot, sequence or rowGroupSize');
+  if (!isObject(m.reservoirs) || !isObject(m.stations) || !isObject(m.datasets) || !isObject(m.stations.partitions)) fail('reservoirs, stations or datasets');
+  names(m.reservoirs.names, 'reservoirs.names');
+  names(m.stations.names, 'stations.names');
+  if (m.reservoirs.metadata !== null) file(m.reservoirs.metadata, 'reservoirs.metadata', false);
+  if (m.stations.metadata !== null) file(m.stations.metadata, 'stations.metadata', false);
+  for (const [dataset, entry] of Object.entries(m.datasets)) {
+    if (!isObject(entry) || !Array.isArray(entry.partitions)) return fail(`dataset ${dataset}`);
+    names(entry.variables, `dataset ${dataset} variables`);
+    for (const p of entry.partitions as unknown[]) {
+      if (!isObject(p) || !Number.isSafeInteger(p.year) || !Array.isArray(p.files)) return fail(`a partition of ${dataset}`);
+      for (const f of p.files as unknown[]) {
+        file(f, `a file of ${dataset} ${String(p.year)}`, true);
+        if (typeof (f as ReservoirFile).first !== 'string' || typeof (f as ReservoirFile).last !== 'string') fail(`a file of ${dataset} ${String(p.year)} needs its first and last names`);
+      }
+    }
+  }
+  for (const [name, p] of Object.entries(m.stations.partitions)) {
+    file(p, `the file of station ${name}`, true);
+    names((p as StationPartition).variables, `station ${name} variables`);
+  }
+}
+
 function checkRelativePath(path: string): void {
-  const parts = path.split('/');
+  const parts = typeof path === 'string' ? path.split('/') : [];
   if (typeof path !== 'string' || path.startsWith('/') || path.includes('\\') || parts.some((p) => p === '..' || p === '.' || p === '')) {
     throw new StoreError(`manifest.json names a file outside the store: ${JSON.stringify(path)}`);
   }

@@ -45,6 +45,7 @@ export class PartitionReader {
     if (!footer.sums || footer.groupStarts[footer.groupStarts.length - 1] !== file.rows) {
       throw new StoreError(`store file ${file.path} does not hold the ${file.rows} rows with checksums that the manifest records`);
     }
+    checkSchema(file, footer);
     this.caches.counts.footersRead++;
     this.caches.footers.set(file.path, footer, file.footerBytes * 4);
     return footer;
@@ -88,6 +89,16 @@ export class PartitionReader {
     this.caches.counts.bytesRead += bytes.byteLength;
     if (bytes.byteLength !== length) throw new StoreError(`store file ${file.path} is truncated: shorter than the ${file.bytes} bytes the manifest says`);
     return bytes;
+  }
+}
+
+// the types every reader assumes: a date column of days, text names, measurements as doubles
+function checkSchema(file: DataFile, footer: Footer): void {
+  if (!footer.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
+  for (const [name, index] of footer.columns) {
+    const meta = footer.metadata.row_groups[0]?.columns[index]?.meta_data;
+    const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' ? 'BYTE_ARRAY' : 'DOUBLE';
+    if (meta && meta.type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${meta.type}, expected ${expected}`);
   }
 }
 

@@ -1,5 +1,6 @@
 // Arrow tables of the store's files: Float64 columns with nulls for gaps, metadata with inferred column types.
 import { Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { WriterMisuseError } from './errors.js';
 import { roundValue } from './units.js';
 import { compareText } from './manifest.js';
 import type { MetadataRow } from './write.js';
@@ -11,6 +12,7 @@ export function floatVector(values: Float64Array, round = true): Vector {
   const bitmap = new Uint8Array((values.length + 7) >> 3);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
+    if (v === Infinity || v === -Infinity) throw new WriterMisuseError(`a value is ${v}: the store holds finite numbers only`);
     if (Number.isNaN(v)) nulls++;
     else {
       rounded[i] = round ? roundValue(v) : v;

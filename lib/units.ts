@@ -3,6 +3,7 @@ import { units, type UnitName, type UnitSystem } from './catalogue.js';
 
 /** Rounds to 4 decimals, half away from zero, as the public service's values are. */
 export function roundValue(value: number): number {
+  if (Math.abs(value) >= 1e15) return value; // no decimals left to round, and scaling by 1e4 could overflow to Infinity
   const scaled = Math.round(Math.abs(value) * 1e4) / 1e4;
   return value < 0 ? -scaled : scaled;
 }

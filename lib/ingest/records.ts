@@ -85,7 +85,9 @@ export class WideReader {
       if (column.type === 'bad') return column.reason;
       const value = numberOf(raw);
       if (value === undefined) return `non-numeric value ${JSON.stringify(clip(String(raw), 40))} in column "${key}"`;
-      sets.push([column.dataset, column.index, toMetric(value, column.unit, column.system)]);
+      const metric = toMetric(value, column.unit, column.system);
+      if (metric === Infinity || metric === -Infinity) return `value ${JSON.stringify(clip(String(raw), 40))} in column "${key}" is beyond the range of a number`;
+      sets.push([column.dataset, column.index, metric]);
     }
     // gaps of a dataset create its row only when the whole record is gaps: an export over all datasets has
     // null columns for the datasets a reservoir lacks, which must not appear in the store

@@ -165,9 +165,10 @@ describe('ingest', () => {
   {"RES_NAME": "ALPHA LAKE", "start_date": "2021-01-01", "NetE (mm)": "lots"},
   {"RES_NAME": "ALPHA LAKE", "start_date": "2021-01-01", "NetE (ft)": 1},
   {"RES_NAME": "GAMMA POND", "start_date": "2021-01-01", "NetE (mm)": 1},
-  {"STA_NAME": "ALPHA_STATION", "start_date": "2021-01-01", "ATemp": 1}
+  {"STA_NAME": "ALPHA_STATION", "start_date": "2021-01-01", "ATemp": 1},
+  {"RES_NAME": "ALPHA LAKE", "start_date": "2021-01-01", "NetE (mm)": "1e400"}
 ]`;
-    const csv = 'RES_NAME,start_date,end_date,NetE (in)\nALPHA LAKE,2020-12-30,2020-12-30,1\nALPHA LAKE,20201231,20201231,1\nALPHA LAKE,2021-01-01,2021-01-01,1,2\n';
+    const csv = 'RES_NAME,start_date,end_date,NetE (in)\nALPHA LAKE,2020-12-30,2020-12-30,1\nALPHA LAKE,20201231,20201231,1\nALPHA LAKE,2021-01-01,2021-01-01,1,2\nALPHA LAKE,2021-01-02,2021-01-02,1.7e308\n';
     const badHeader = 'RES_NAME,start_date,end_date,NetE (m3)\nALPHA LAKE,2020-12-30,2020-12-30,1\n';
     const summary = await ingest(dir, [textSource('bad.json', json), textSource('bad.csv', csv), textSource('header.csv', badHeader), textSource('broken.json', '[{"RES_NAME": "ALPHA LAKE",\n "start_date": ')]);
     expect(summary.snapshot).toBeNull();
@@ -181,12 +182,14 @@ describe('ingest', () => {
       expect.stringMatching(/^bad\.json:6: unit label "ft" in column "NetE \(ft\)" does not match variable NetE \(mm, or in for English units\)/),
       expect.stringMatching(/^bad\.json:7: unknown reservoir "GAMMA POND": not in the store/),
       expect.stringMatching(/^bad\.json:8: column "ATemp" has no unit label; expected "ATemp \(degC\)" or "ATemp \(degF\)"/),
+      expect.stringMatching(/^bad\.json:9: value "1e400" in column "NetE \(mm\)" is beyond the range of a number/),
       expect.stringMatching(/^bad\.csv:3: bad date: start_date must be a date in the form YYYY-MM-DD, got "20201231"/),
       expect.stringMatching(/^bad\.csv:4: 5 fields where the header has 4/),
+      expect.stringMatching(/^bad\.csv:5: value "1.7e308" in column "NetE \(in\)" is beyond the range of a number/),
       expect.stringMatching(/^header\.csv:1: unit label "m3" in column "NetE \(m3\)" does not match variable NetE .*; the file is not applied/),
       expect.stringMatching(/^broken\.json:1: malformed JSON: .*ends inside an object/),
     ]);
-    expect(summary.rejected).toBe(10);
+    expect(summary.rejected).toBe(12);
   });
 
   it('applies the good rows of a file with bad ones when skipBadRows is set', async () => {

@@ -1,14 +1,18 @@
 // Reads are proportional to what a query touches: the footer and the column chunks of the row groups it needs,
 // counted through the byte source and checked against DuckDB's own reading of the files' metadata.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { DateDay, Table, makeVector } from 'apache-arrow';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../lib/errors.js';
 import { generateStore } from '../../lib/generate.js';
-import type { ReservoirFile } from '../../lib/manifest.js';
+import { sha256 } from '../../lib/disk.js';
+import type { Manifest, ReservoirFile } from '../../lib/manifest.js';
+import { encodeParquet } from '../../lib/parquet.js';
+import { utf8Vector } from '../../lib/tables.js';
 import { openStore } from '../../lib/store.js';
-import { tempDir, writeTinyStore } from '../helpers.js';
+import { day, tempDir, writeTinyStore } from '../helpers.js';
 
 interface ChunkRow {
   row_group_id: string;
@@ -78,6 +82,30 @@ describe('PartitionReader', () => {
     const error = await (await openStore(dir)).reservoirTimeseries(query).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toContain(`store file ${file.path} is truncated`);
+  });
+
+  it('refuses a file whose checksums match but whose columns have the wrong types, and a file replaced by a link', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    const file = manifest.datasets['nete-volume-calcs']!.partitions.find((p) => p.year === 2021)!.files[0]!;
+    // the same rows with NetE as text: a valid, checksummed Parquet file of the wrong schema, recorded in the manifest
+    const table = new Table({
+      RES_NAME: utf8Vector(['ALPHA LAKE', 'ALPHA LAKE']),
+      date: makeVector({ type: new DateDay(), data: Int32Array.of(day('2021-01-01'), day('2021-01-02')) }),
+      NetE: utf8Vector(['1.2', '1.3']),
+    });
+    const { bytes, footerLength } = encodeParquet(table, 8);
+    await writeFile(join(dir, file.path), bytes);
+    Object.assign(file, { rows: 2, bytes: bytes.byteLength, sha256: sha256(bytes), footerBytes: footerLength, footerSha256: sha256(bytes.subarray(bytes.byteLength - footerLength)), last: 'ALPHA LAKE' });
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const query = { names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-02' };
+    await expect((await openStore(dir)).reservoirTimeseries(query)).rejects.toThrow(`store file ${file.path}: column NetE is BYTE_ARRAY, expected DOUBLE`);
+    const outside = join(await tempDir(), 'elsewhere.parquet');
+    await writeFile(outside, bytes);
+    await rm(join(dir, file.path));
+    await symlink(outside, join(dir, file.path));
+    await expect((await openStore(dir)).reservoirTimeseries(query)).rejects.toThrow(/cannot read store file .*: ELOOP/);
   });
 
   it('reads no more bytes for one reservoir when the store holds eight times as many', async () => {

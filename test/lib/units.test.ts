@@ -54,6 +54,11 @@ describe('roundValue', () => {
     );
   });
 
+  it('keeps every finite number finite, however large', () => {
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (v) => Number.isFinite(roundValue(v))));
+    expect(roundValue(1.7976931348623157e308)).toBe(1.7976931348623157e308);
+  });
+
   it('is symmetric around zero and idempotent', () => {
     fc.assert(fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), (v) => roundValue(-v) === -roundValue(v) && roundValue(roundValue(v)) === roundValue(v)));
   });
