@@ -4,7 +4,7 @@ import { csvField, formatNumber } from './csv.js';
 import { formatDay } from './dates.js';
 import type { ResolvedVariable } from './query.js';
 import type { WireRecord, WireValue } from './types.js';
-import { roundValue } from './units.js';
+import { convertValue, roundValue } from './units.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
 export interface Block {
@@ -25,7 +25,7 @@ export type OutputKind = 'records' | 'json' | 'csv';
  * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
  * Values are converted inline (one factor and offset per unit, from the catalogue) and rounded with units.ts's roundValue.
  */
-type Emitter = (out: unknown[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
+export type Emitter = (out: unknown[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
 
 const emitters = new Map<string, Emitter>();
 const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map
@@ -40,6 +40,7 @@ export class RecordBuilder {
     private readonly variables: readonly ResolvedVariable[],
     private readonly system: UnitSystem,
     readonly kind: OutputKind = 'records',
+    private readonly codegen = true, // false: the interpreted emitter, where generating code is forbidden (a content security policy)
   ) {}
 
   /** Appends the records (or their JSON text) of rows [from, to) of a block (default: all its rows). */
@@ -47,7 +48,9 @@ export class RecordBuilder {
     const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
     if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
       this.extraKeys = keys;
-      this.emitters = emittersOf(this.nameKey, this.variables, this.system, keys, this.kind);
+      this.emitters = this.codegen
+        ? emittersOf(this.nameKey, this.variables, this.system, keys, this.kind)
+        : (columns) => interpretedEmitter(this.nameKey, this.variables, columns.map((c) => c !== undefined), this.system, keys, this.kind);
     }
     const asText = textOf[this.kind];
     const values: WireValue[] = new Array(keys.length);
@@ -132,6 +135,37 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
   ].join('\n');
   const make = new Function('formatDay', 'formatNumber', 'roundValue', `return function emit(out, name, days, columns, from, to, extra) {\n${body}\n};`);
   return make(formatDay, formatNumber, roundValue) as Emitter;
+}
+
+/**
+ * The same records, JSON or CSV rows as the generated emitters, made one value at a time with units.ts's convertValue
+ * and roundValue: the oracle of the generated ones in the tests, and the fallback where code cannot be generated.
+ */
+export function interpretedEmitter(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): Emitter {
+  return (out, name, days, columns, from, to, extra) => {
+    const rows: string[] = [];
+    for (let i = from; i < to; i++) {
+      const date = formatDay(days[i]!);
+      const values = variables.map((v, j) => {
+        const value = held[j] ? convertValue(columns[j]![i]!, v.unit, system) : NaN;
+        return value !== value ? null : roundValue(value);
+      });
+      if (kind === 'csv') {
+        const fields = [name as string, date, date, ...values.map((v) => (v === null ? '' : formatNumber(v))), ...(extra as string[])];
+        rows.push(`${fields.join(',')}\n`);
+        continue;
+      }
+      const text = kind === 'json';
+      const record: Record<string, WireValue> = {};
+      const entries: [string, WireValue][] = [[nameKey, text ? (JSON.parse(name) as WireValue) : name], ['start_date', date], ['end_date', date]];
+      variables.forEach((v, j) => entries.push([v.key, values[j]!]));
+      extraKeys.forEach((k, e) => entries.push([k, text ? (JSON.parse(extra[e] as string) as WireValue) : extra[e]!]));
+      for (const [key, value] of entries) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true }); // "__proto__" as a key
+      if (text) rows.push(JSON.stringify(record));
+      else out.push(record);
+    }
+    if (rows.length > 0) out.push(rows.join(kind === 'json' ? ',' : ''));
+  };
 }
 
 // JSON text through record objects and JSON.stringify, for the rare shapes whose key order objects would change.

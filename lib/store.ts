@@ -43,6 +43,7 @@ export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)
   footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
   source?: ByteSource; // where the files' bytes come from (default: the folder, by positional reads)
+  codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
 }
 
 interface Snapshot extends TimeseriesSource {
@@ -58,7 +59,7 @@ interface Snapshot extends TimeseriesSource {
 export async function openStore(dir?: string, options: OpenStoreOptions = {}): Promise<EvapStore> {
   const root = resolve(dir ?? defaultStoreDir());
   const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.footerCacheBytes ?? 64 * 2 ** 20);
-  const store = new EvapStore(root, caches, options.source ?? localSource(root));
+  const store = new EvapStore(root, caches, options.source ?? localSource(root), options.codegen ?? true);
   await store.refresh();
   return store;
 }
@@ -82,6 +83,7 @@ export class EvapStore {
     readonly root: string,
     private readonly caches: ReaderCaches,
     private readonly source: ByteSource,
+    private readonly codegen: boolean,
   ) {}
 
   /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
@@ -131,6 +133,7 @@ export class EvapStore {
       reader,
       partitionsByYear,
       reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
+      codegen: this.codegen,
       reservoirs: decodeMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME'),
       stations: decodeMetadata(await readTable(manifest.stations.metadata), 'STA_NAME'),
       reservoirNames: new Set(manifest.reservoirs.names),

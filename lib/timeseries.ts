@@ -13,6 +13,7 @@ export interface TimeseriesSource {
   manifest: Manifest;
   reader: PartitionReader;
   reservoirIndex: ReadonlyMap<string, number>; // name -> position in manifest.reservoirs.names
+  codegen: boolean; // whether record emitters may be generated code
   partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
 }
 
@@ -49,7 +50,7 @@ export async function* reservoirRange(
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const firstYear = yearOfDay(startDay);
   const lastYear = yearOfDay(endDay);
-  const builder = new RecordBuilder('RES_NAME', variables, system, kind);
+  const builder = new RecordBuilder('RES_NAME', variables, system, kind, source.codegen);
   for (const name of names) {
     const extra = attach(name);
     for (let year = firstYear; year <= lastYear; year++) {
@@ -106,7 +107,7 @@ export async function reservoirsOnDate(
     }
   }
   const out: unknown[] = [];
-  const builder = new RecordBuilder('RES_NAME', variables, system, kind);
+  const builder = new RecordBuilder('RES_NAME', variables, system, kind, source.codegen);
   const block: Block = { days: new Int32Array(names.length).fill(day), columns };
   for (let i = 0; i < names.length; i++) if (seen[i]) builder.emit(out, names[i]!, block, attach(names[i]!), i, i + 1);
   return out;
@@ -123,7 +124,7 @@ export async function* stationRange(
   attach: Attach,
   kind: OutputKind = 'records',
 ): AsyncGenerator<unknown[]> {
-  const builder = new RecordBuilder('STA_NAME', variables, system, kind);
+  const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || !overlaps(partition, startDay, endDay)) continue;
@@ -146,7 +147,7 @@ export async function stationsOnDate(
   kind: OutputKind = 'records',
 ): Promise<unknown[]> {
   const out: unknown[] = [];
-  const builder = new RecordBuilder('STA_NAME', variables, system, kind);
+  const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || !overlaps(partition, day, day)) continue;

@@ -1,8 +1,10 @@
 // The JSON text made straight from the columns is exactly JSON.stringify of the records, for any query.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
+import { reservoirVariables, stationVariableNames, variableKey } from '../../lib/catalogue.js';
 import { recordsToCsv } from '../../lib/csv.js';
+import { RecordBuilder } from '../../lib/records.js';
+import type { WireRecord } from '../../lib/types.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
 import type { RecordStream } from '../../lib/stream.js';
 import { createStoreWriter } from '../../lib/write.js';
@@ -106,5 +108,43 @@ describe('RecordStream.json and RecordStream.csv', () => {
     expect(await text(tiny.streamReservoirTimeseries(query))).toBe(expected);
     expect(await csv(tiny.streamReservoirTimeseries(query))).toBe(await recordsAsCsv(tiny.streamReservoirTimeseries(query)));
     expect(await text(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] }))).toBe(await records(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] })));
+  });
+});
+
+describe('RecordBuilder', () => {
+  const variable = fc.constantFrom(...reservoirVariables).map((v) => ({ name: v.name, dataset: v.dataset, unit: v.spec.unit }));
+  const plan = fc.record({
+    variables: fc.uniqueArray(variable, { minLength: 1, maxLength: 6, selector: (v) => v.name }),
+    system: fc.constantFrom('metric' as const, 'english' as const),
+    extra: fc.dictionary(fc.constantFrom('qflag', 'STATE', '1', '__proto__', 'a "quoted", key'), fc.oneof(fc.string({ maxLength: 8 }), fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(null))),
+    rows: fc.array(fc.array(fc.oneof(fc.double({ min: -1e7, max: 1e7 }), fc.constant(NaN), fc.constant(-0)), { minLength: 6, maxLength: 6 }), { minLength: 1, maxLength: 20 }),
+    held: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+    name: fc.constantFrom('LAKE MEAD', 'O"NEIL, LAKE', '__proto__'),
+  });
+
+  it('makes exactly what the interpreted emitter makes, for records, JSON and CSV of any plan', () => {
+    fc.assert(
+      fc.property(plan, ({ variables, system, extra, rows, held, name }) => {
+        const resolved = variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system) }));
+        const days = Int32Array.from(rows, (_, i) => day('2020-02-27') + i);
+        const block = { days, columns: resolved.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r[j]!) : undefined)) };
+        const extraRecord = Object.fromEntries(Object.entries(extra));
+        return (['records', 'json', 'csv'] as const).every((kind) => {
+          const generated: unknown[] = [];
+          const interpreted: unknown[] = [];
+          new RecordBuilder('RES_NAME', resolved, system, kind, true).emit(generated, name, block, extraRecord);
+          new RecordBuilder('RES_NAME', resolved, system, kind, false).emit(interpreted, name, block, extraRecord);
+          return JSON.stringify(generated) === JSON.stringify(interpreted) && generated.every((r, i) => kind !== 'records' || Object.keys(r as object).join() === Object.keys(interpreted[i] as object).join());
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('converts with the catalogue factor: one acre-foot of E_volume is 1233.48 m3', () => {
+    const resolved = [{ name: 'E_volume', dataset: 'nete-volume-calcs' as const, unit: 'm3' as const, key: variableKey('E_volume', 'm3', 'english') }];
+    const out: WireRecord[] = [];
+    new RecordBuilder('RES_NAME', resolved, 'english', 'records').emit(out, 'X', { days: [day('2020-01-01')], columns: [Float64Array.of(1233.48 * 3)] }, {});
+    expect(out[0]![resolved[0]!.key]).toBe(3);
   });
 });

@@ -209,3 +209,18 @@ describe('withLock', () => {
     await expect(writer.commit()).resolves.toMatchObject({ snapshot: writer.snapshot });
   });
 });
+
+describe('openStore({ codegen: false })', () => {
+  it('answers every query kind with the same text as generated emitters', async () => {
+    const generated = await openStore();
+    const interpreted = await openStore(undefined, { codegen: false });
+    const query = { names: ['LAKE MEAD', 'LAKE POWELL'], variables: ['NetE', 'E_volume', 'pr', 'th'], start: '2020-02-27', end: '2020-03-02', units: 'english' as const, alsoReturn: ['qflag'] };
+    const text = async (s: typeof generated) => {
+      let out = '';
+      for await (const chunk of s.streamReservoirTimeseries(query).csv()) out += chunk;
+      for await (const chunk of s.streamStationTimeseriesOnDate({ date: '2020-07-01' }).json()) out += chunk;
+      return out + JSON.stringify(await s.reservoirTimeseriesOnDate({ date: '2020-07-01', alsoReturn: ['STATE'] }));
+    };
+    expect(await text(interpreted)).toBe(await text(generated));
+  });
+});
