@@ -34,11 +34,21 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const started = performance.now();
     let bytes = 0;
-    outgoing.once('close', () => {
+    let released = false;
+    // the slot is given back exactly once, on whichever comes first: a response queued behind one that closed a
+    // pipelined connection never emits its own 'close', but its socket does
+    const release = () => {
+      if (released) return;
+      released = true;
       active--;
+      socket.removeListener('close', release); // keep-alive sockets serve many requests: no listener may pile up
       const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
       logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
-    });
+    };
+    const socket = incoming.socket;
+    outgoing.once('close', release);
+    outgoing.once('finish', release);
+    socket.once('close', release);
     if (++active > options.maxConcurrent) {
       return send(outgoing, incoming, detailResponse(503, `server busy: more than ${options.maxConcurrent} requests in flight; retry later`, { 'retry-after': '1' }), true);
     }

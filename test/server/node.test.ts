@@ -298,4 +298,26 @@ describe('serve', () => {
     expect((await fetch(`${server.url}/info/list_datasets`, { headers: { 'api-key': 'k' } })).status).toBe(200);
     await server.close();
   });
+  it('keeps answering after pipelined requests, a connection closed under them, and resets', async () => {
+    const server = await startTestServer({ serve: { maxConcurrent: 4 } });
+    const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\n${extra}\r\n`;
+    const burst = (text: string, reset: boolean) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          socket.write(text);
+          if (reset) setTimeout(() => socket.resetAndDestroy(), 5);
+        });
+        socket.on('data', () => {});
+        socket.on('error', () => resolve());
+        socket.on('close', () => resolve());
+        setTimeout(() => socket.destroy(), 2000);
+      });
+    for (let i = 0; i < 6; i++) {
+      // a request that closes the connection, with more queued behind it on the same socket
+      await burst(get('/info/list_datasets', 'Connection: close\r\n') + get('/info/list_datasets').repeat(5), false);
+      await burst(get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&start_date=2019-01-01&end_date=2021-12-31').repeat(6), true);
+    }
+    for (let i = 0; i < 8; i++) expect((await server.get('/info/list_datasets')).status).toBe(200);
+    await server.close();
+  });
 });
