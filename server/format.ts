@@ -1,4 +1,7 @@
 // Answers as JSON or CSV, whole or streamed, gzip-compressed when the client accepts it.
+import { Readable, pipeline } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { createGzip } from 'node:zlib';
 import { recordsToCsv } from '../lib/csv.js';
 import type { RecordStream } from '../lib/stream.js';
 import type { WireRecord } from '../lib/types.js';
@@ -55,8 +58,11 @@ export function compress(request: Request, response: Response): Response {
   headers.set('content-encoding', 'gzip');
   headers.delete('content-length');
   const source = wholeBodyOf(response) === undefined ? response.body : new Blob([wholeBodyOf(response)!]).stream();
-  const body = source.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
-  return new Response(body, { status: response.status, headers });
+  // node streams end to end: CompressionStream kept pulling the source whatever the client read (256 MiB held for one
+  // client that never read, measured); Readable.fromWeb pulls on demand, pipe and toWeb pass the back-pressure on
+  const gzip = createGzip();
+  pipeline(Readable.fromWeb(source as NodeReadableStream<Uint8Array>), gzip, () => {}); // a failure mid-way destroys gzip, so the answer is cut, not hung
+  return new Response(Readable.toWeb(gzip) as ReadableStream<Uint8Array>, { status: response.status, headers });
 }
 
 // A pull-based byte stream: the text already made first, then the next chunk only when the socket wants it.

@@ -320,4 +320,31 @@ describe('serve', () => {
     for (let i = 0; i < 8; i++) expect((await server.get('/info/list_datasets')).status).toBe(200);
     await server.close();
   });
+  it('pulls a gzip answer only as fast as a client reads it', async () => {
+    const { compress } = await import('../../server/format.js');
+    const { randomBytes } = await import('node:crypto');
+    let pulled = 0;
+    const handler = async (request: Request) =>
+      compress(
+        request,
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              if (pulled >= 256 * 2 ** 20) return controller.close();
+              const chunk = new TextEncoder().encode(randomBytes(48 * 1024).toString('base64')); // hardly compressible
+              pulled += chunk.byteLength;
+              controller.enqueue(chunk);
+            },
+          }),
+        ),
+      );
+    const server = await startTestServer({ handler });
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    socket.pause(); // a client that never reads
+    socket.write('GET /big HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(pulled).toBeLessThan(32 * 2 ** 20); // socket buffers and a few chunks, not the whole 256 MiB answer
+    socket.destroy();
+    await server.close();
+  });
 });
