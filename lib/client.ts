@@ -1,6 +1,6 @@
 // The store's query methods over HTTP: a client for any server speaking the documented OperEvap API
 // (the public service or this project's server), with the same arguments and answers as EvapStore.
-import { InvalidParameterError, NotFoundError } from './errors.js';
+import { InvalidParameterError, NotFoundError, type InvalidReason } from './errors.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -187,14 +187,15 @@ async function readDetail(response: Response): Promise<unknown> {
 /** 404 -> NotFoundError, 422 -> InvalidParameterError (from FastAPI's detail list), anything else -> RemoteError. */
 function toError(status: number, detail: unknown, url: string, nameParameter: string, names: readonly string[]): Error {
   if (status === 404) {
-    const message = typeof detail === 'string' ? detail : JSON.stringify(detail);
+    const message = (typeof detail === 'string' ? detail : JSON.stringify(detail)).replace(/; see \/info\/\S+$/, ''); // as the library says it
     return new NotFoundError(nameParameter, names.filter((n) => message.includes(n)), message);
   }
   if (status === 422) {
     const first = (Array.isArray(detail) ? detail[0] : undefined) as { loc?: unknown[]; msg?: string; type?: string } | undefined;
-    const location = first?.loc?.[0] === 'body' ? 'body' : 'query';
     const parameter = String(first?.loc?.[first.loc.length - 1] ?? 'query');
-    return new InvalidParameterError(parameter, first?.msg ?? (typeof detail === 'string' ? detail : JSON.stringify(detail)), first?.type ?? 'value_error', location);
+    const reasons: Record<string, InvalidReason> = { enum: 'not-allowed', missing: 'empty', date_from_datetime_parsing: 'not-a-date', too_long: 'too-many' };
+    const reason = reasons[first?.type ?? ''] ?? 'malformed';
+    return new InvalidParameterError(parameter, first?.msg ?? (typeof detail === 'string' ? detail : JSON.stringify(detail)), reason);
   }
   return new RemoteError(status, detail, url);
 }

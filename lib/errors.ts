@@ -1,12 +1,14 @@
 // Typed errors of the library; the server maps each class to one status in one place.
 
+/** Why a value was refused: not among the allowed values, empty where one is needed, not a date, too many values, or malformed otherwise. */
+export type InvalidReason = 'not-allowed' | 'empty' | 'not-a-date' | 'too-many' | 'malformed';
+
 /** A parameter value is malformed or not allowed: names the parameter, the bad value and what is allowed. */
 export class InvalidParameterError extends Error {
   constructor(
-    readonly parameter: string, // wire name of the parameter, e.g. "start_date"
+    readonly parameter: string, // the parameter's name as documented, e.g. "start_date"
     message: string,
-    readonly kind = 'value_error', // short machine-readable kind, as in FastAPI's "type"
-    readonly location: 'query' | 'body' = 'query',
+    readonly reason: InvalidReason = 'malformed',
   ) {
     super(message);
     this.name = 'InvalidParameterError';
@@ -16,7 +18,7 @@ export class InvalidParameterError extends Error {
 /** A reservoir or station name that the store does not hold. */
 export class NotFoundError extends Error {
   constructor(
-    readonly parameter: string,
+    readonly parameter: string, // RES_NAMES or STA_NAMES: what lists the names there are
     readonly missing: readonly string[],
     message: string,
   ) {

@@ -23,7 +23,7 @@ export function listDates(manifest: Manifest, dataset: string = defaults.dataset
   const name = checkDataset(manifest, dataset);
   const held = Object.keys(reservoirDatasets[name].variables);
   if (!held.includes(variable)) {
-    throw new InvalidParameterError('variable', `variable ${JSON.stringify(clip(variable))} is not in dataset ${name}; allowed: ${allowed(held)}`, 'enum');
+    throw new InvalidParameterError('variable', `variable ${JSON.stringify(clip(variable))} is not in dataset ${name}; allowed: ${allowed(held)}`, 'not-allowed');
   }
   const partitions = manifest.datasets[name]!.partitions.filter((p) => p.files.length > 0);
   if (partitions.length === 0) return [];
@@ -46,7 +46,7 @@ export function listStationDates(manifest: Manifest, names: readonly string[]): 
 
 function checkDataset(manifest: Manifest, dataset: string): DatasetName {
   if (!Object.hasOwn(reservoirDatasets, dataset) || !manifest.datasets[dataset]) {
-    throw new InvalidParameterError('dataset', `unknown dataset ${JSON.stringify(clip(dataset))}; allowed: ${allowed(listDatasets(manifest))}`, 'enum');
+    throw new InvalidParameterError('dataset', `unknown dataset ${JSON.stringify(clip(dataset))}; allowed: ${allowed(listDatasets(manifest))}`, 'not-allowed');
   }
   return dataset as DatasetName;
 }

@@ -4,6 +4,7 @@ import {
   findReservoirVariable,
   findStationVariable,
   reservoirDatasets,
+  stationVariableNames,
   unitSystems,
   type DatasetName,
   type UnitName,
@@ -32,7 +33,7 @@ export function allowed(values: readonly string[]): string {
 export function resolveUnits(units: string | undefined): UnitSystem {
   const value = units ?? 'metric';
   if (!(unitSystems as readonly string[]).includes(value)) {
-    throw new InvalidParameterError('units', `units must be one of metric, english; got ${JSON.stringify(clip(value))}`, 'enum');
+    throw new InvalidParameterError('units', `units must be one of metric, english; got ${JSON.stringify(clip(value))}`, 'not-allowed');
   }
   return value as UnitSystem;
 }
@@ -42,7 +43,7 @@ export function resolveDatasets(datasets: readonly string[] | undefined): Datase
   const list = nonEmpty(datasets, 'datasets') ?? datasetNames;
   for (const d of list) {
     if (!Object.hasOwn(reservoirDatasets, d)) {
-      throw new InvalidParameterError('datasets', `unknown dataset ${JSON.stringify(clip(d))}; allowed: ${allowed(datasetNames)}`, 'enum');
+      throw new InvalidParameterError('datasets', `unknown dataset ${JSON.stringify(clip(d))}; allowed: ${allowed(datasetNames)}`, 'not-allowed');
     }
   }
   return unique(list) as DatasetName[];
@@ -55,10 +56,10 @@ export function resolveReservoirVariables(variables: readonly string[] | undefin
   return unique(list).map((name) => {
     const entry = findReservoirVariable(name);
     if (!entry) {
-      throw new InvalidParameterError('variables', `unknown variable ${JSON.stringify(clip(name))}; variables of ${datasets.join(', ')}: ${allowed(held)}`, 'enum');
+      throw new InvalidParameterError('variables', `unknown variable ${JSON.stringify(clip(name))}; variables of ${datasets.join(', ')}: ${allowed(held)}`, 'not-allowed');
     }
     if (!datasets.includes(entry.dataset)) {
-      throw new InvalidParameterError('variables', `variable ${name} belongs to dataset ${entry.dataset}, which is not among the requested datasets (${datasets.join(', ')}); add it to datasets or choose from: ${allowed(held)}`, 'value_error');
+      throw new InvalidParameterError('variables', `variable ${name} belongs to dataset ${entry.dataset}, which is not among the requested datasets (${datasets.join(', ')}); add it to datasets or choose from: ${allowed(held)}`, 'malformed');
     }
     return { name, dataset: entry.dataset, unit: entry.spec.unit };
   });
@@ -69,7 +70,7 @@ export function resolveStationVariables(variables: readonly string[] | undefined
   const list = nonEmpty(variables, 'variables') ?? fallback;
   return unique(list).map((name) => {
     const spec = findStationVariable(name);
-    if (!spec) throw new InvalidParameterError('variables', `unknown station variable ${JSON.stringify(clip(name))}; see /info/list_stations_variables`, 'enum');
+    if (!spec) throw new InvalidParameterError('variables', `unknown station variable ${JSON.stringify(clip(name))}; allowed: ${allowed(stationVariableNames)}`, 'not-allowed');
     return { name, dataset: null, unit: spec.unit };
   });
 }
@@ -80,7 +81,7 @@ export function resolveNames(names: readonly string[] | undefined, fallback: rea
   const missing = unique(list).filter((n) => !known.has(n));
   if (missing.length > 0) {
     const shown = missing.slice(0, MAX_LISTED).map((n) => JSON.stringify(clip(n)));
-    throw new NotFoundError(parameter, missing, `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}; see /info/list_${parameter}`);
+    throw new NotFoundError(parameter, missing, `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}`);
   }
   return unique(list).sort();
 }
@@ -90,7 +91,7 @@ export function resolveAttributes(attributes: readonly string[] | undefined, ava
   const list = attributes?.filter((a) => a !== '') ?? [];
   for (const a of list) {
     if (!available.includes(a)) {
-      throw new InvalidParameterError('also_return', `unknown metadata attribute ${JSON.stringify(clip(a))}; allowed: ${allowed(available)}`, 'enum');
+      throw new InvalidParameterError('also_return', `unknown metadata attribute ${JSON.stringify(clip(a))}; allowed: ${allowed(available)}`, 'not-allowed');
     }
   }
   return unique(list);
@@ -99,7 +100,7 @@ export function resolveAttributes(attributes: readonly string[] | undefined, ava
 function nonEmpty(list: readonly string[] | undefined, parameter: string): readonly string[] | undefined {
   if (list === undefined) return undefined;
   if (list.length === 0 || list.every((v) => v === '')) {
-    throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'missing');
+    throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'empty');
   }
   return list.filter((v) => v !== '');
 }

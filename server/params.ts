@@ -41,7 +41,7 @@ export class QueryParams {
     const items = value.split(',').map((item) => item.trim());
     const limit = this.limits[listParameters[name] ?? 'maxVariables'];
     if (items.length > limit) {
-      throw invalidParameter(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too_long');
+      throw invalidParameter(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many');
     }
     return items;
   }
@@ -50,7 +50,7 @@ export class QueryParams {
   format(): OutputFormat {
     const value = this.one('output_format') ?? 'json';
     if (!outputFormats.includes(value)) {
-      throw invalidParameter('output_format', `output_format must be one of json, csv; got ${JSON.stringify(value.slice(0, 40))}`, 'enum');
+      throw invalidParameter('output_format', `output_format must be one of json, csv; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
     }
     return value as OutputFormat;
   }
@@ -64,13 +64,13 @@ export async function readShapefileParts(request: Request, limits: RequestLimits
   if (bytes.byteLength === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i.test(type)) {
-    throw invalidParameter('body', `the body must be multipart/form-data with the parts shapefile_shp, shapefile_dbf, shapefile_prj, shapefile_shx; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'value_error', 'body');
+    throw invalidParameter('body', `the body must be multipart/form-data with the parts shapefile_shp, shapefile_dbf, shapefile_prj, shapefile_shx; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed', 'body');
   }
   let form: FormData;
   try {
     form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
   } catch {
-    throw invalidParameter('body', 'the multipart body is malformed or truncated', 'value_error', 'body');
+    throw invalidParameter('body', 'the multipart body is malformed or truncated', 'malformed', 'body');
   }
   const parts: ShapefileParts = {};
   for (const part of shapefileParts) {
@@ -78,7 +78,7 @@ export async function readShapefileParts(request: Request, limits: RequestLimits
     const value = values[values.length - 1];
     if (value === undefined) continue;
     if (typeof value === 'string') {
-      throw invalidParameter(`shapefile_${part}`, `shapefile_${part} must be an uploaded file, not a text field`, 'value_error', 'body');
+      throw invalidParameter(`shapefile_${part}`, `shapefile_${part} must be an uploaded file, not a text field`, 'malformed', 'body');
     }
     parts[part] = await value.arrayBuffer();
   }

@@ -26,7 +26,7 @@ const otherTypes: Record<number, string> = {
 
 /** An InvalidParameterError naming the part, e.g. `shapefile_shp: .shp is empty`. */
 export function partError(part: PartName, problem: string): InvalidParameterError {
-  return new InvalidParameterError(partNames[part], `${partNames[part]}: .${part} ${problem}`, 'value_error', 'body');
+  return new InvalidParameterError(partNames[part], `${partNames[part]}: .${part} ${problem}`, 'malformed');
 }
 
 /** A DataView over the part's bytes, rejecting an empty file or a zip archive. */

@@ -263,7 +263,7 @@ describe('parseShapefile errors', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(InvalidParameterError);
-    expect(error).toMatchObject({ parameter, location: 'body' });
+    expect(error).toMatchObject({ parameter, reason: 'malformed' });
     expect((error as Error).message).toMatch(message);
   }
   const colo = () => readFixture('colorado_wgs84');
