@@ -14,7 +14,7 @@ export type Column = Int32Array | Float64Array | readonly string[];
 /** Caches shared by the readers of successive snapshots (file paths are unique per snapshot). */
 export interface ReaderCaches {
   footers: ByteBoundedCache<Footer>;
-  columns: ByteBoundedCache<Column>; // decoded column chunks
+  columns: ByteBoundedCache<Map<string, Column>>; // decoded column chunks, by row group
   counts: ReadCounts & { footersRead: number; chunksDecoded: number };
 }
 
@@ -53,9 +53,28 @@ export class PartitionReader {
 
   /** One column of one row group, decoded; undefined when the file has no such column. */
   async column(file: DataFile, group: number, name: string): Promise<Column | undefined> {
-    const key = `${file.path}#${group}#${name}`;
-    const cached = this.caches.columns.get(key);
-    if (cached) return cached;
+    return this.cachedColumn(file, group, name) ?? this.readColumn(file, group, name);
+  }
+
+  /** The column if it is cached (no promise, no read): the hot path of small queries asks this first. */
+  cachedColumn(file: DataFile, group: number, name: string): Column | undefined {
+    return this.caches.columns.get(this.groupKey(file, group))?.get(name);
+  }
+
+  /** Several columns of a row group (undefined where the file has none), the uncached ones read together. */
+  async columns(file: DataFile, group: number, names: readonly string[]): Promise<(Column | undefined)[]> {
+    const cached = this.caches.columns.get(this.groupKey(file, group));
+    const out = names.map((n) => cached?.get(n));
+    const footer = this.caches.footers.get(file.path) ?? (await this.footer(file));
+    const missing = names.flatMap((n, i) => (out[i] === undefined && footer.columns.has(n) ? [i] : []));
+    if (missing.length > 0) {
+      const read = await Promise.all(missing.map((i) => this.readColumn(file, group, names[i]!)));
+      missing.forEach((i, k) => (out[i] = read[k]));
+    }
+    return out;
+  }
+
+  private async readColumn(file: DataFile, group: number, name: string): Promise<Column | undefined> {
     const footer = await this.footer(file);
     const index = footer.columns.get(name);
     if (index === undefined) return undefined;
@@ -71,9 +90,23 @@ export class PartitionReader {
       throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} cannot be decoded (${(error as Error).message})`);
     }
     this.caches.counts.chunksDecoded++;
-    this.caches.columns.set(key, column, column.length * 8);
+    // a row group's columns are cached together (one key per group, made once): the group's size grows as columns come
+    const key = this.groupKey(file, group);
+    const columns = this.caches.columns.get(key) ?? new Map<string, Column>();
+    columns.set(name, column);
+    let bytesHeld = 0;
+    for (const c of columns.values()) bytesHeld += c.length * 8;
+    this.caches.columns.set(key, columns, bytesHeld);
     return column;
   }
+
+  private groupKey(file: DataFile, group: number): string {
+    let keys = this.keys.get(file);
+    if (!keys) this.keys.set(file, (keys = []));
+    return (keys[group] ??= `${file.path}#${group}`);
+  }
+
+  private readonly keys = new WeakMap<DataFile, string[]>();
 
   /** Reads and verifies a whole small file (the metadata tables), decoded. */
   async table(entry: FileEntry): Promise<Table> {

@@ -91,17 +91,23 @@ export async function reservoirsOnDate(
       const footer = await source.reader.footer(file);
       for (let g = 0; g < footer.metadata.row_groups.length; g++) {
         if (!groupHoldsDays(footer, g, day, day)) continue;
-        const days = (await source.reader.column(file, g, 'date')) as Int32Array;
-        const rowNames = (await source.reader.column(file, g, 'RES_NAME')) as readonly string[];
-        const values = await Promise.all(held.map((j) => source.reader.column(file, g, variables[j]!.name) as Promise<Float64Array | undefined>));
-        for (let row = 0; row < days.length; row++) {
-          if (days[row] !== day) continue;
-          const nameIndex = source.reservoirIndex.get(rowNames[row]!);
-          if (nameIndex === undefined) continue;
-          seen[nameIndex] = 1;
-          held.forEach((j, k) => {
-            if (values[k]) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = values[k][row]!;
-          });
+        const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...held.map((j) => variables[j]!.name)]);
+        const days = read[0] as Int32Array;
+        const rowNames = read[1] as readonly string[];
+        // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
+        for (let start = 0; start < days.length; ) {
+          const runName = rowNames[start]!;
+          const end = bound(rowNames, (n) => n === runName, start); // names ascend: from start, equal names are a prefix
+          const row = start + bound(days.subarray(start, end), (d) => d < day);
+          const nameIndex = row < end && days[row] === day ? source.reservoirIndex.get(runName) : undefined;
+          if (nameIndex !== undefined) {
+            seen[nameIndex] = 1;
+            held.forEach((j, k) => {
+              const values = read[2 + k] as Float64Array | undefined;
+              if (values) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = values[row]!;
+            });
+          }
+          start = end;
         }
       }
     }
@@ -172,15 +178,18 @@ export async function readNameRows(
 ): Promise<RowSpan> {
   const dayParts: Int32Array[] = [];
   const valueParts: (Float64Array | undefined)[][] = [];
+  const wanted = name === undefined ? ['date', ...columns] : ['date', 'RES_NAME', ...columns];
+  const skip = wanted.length - columns.length;
   for (const file of files) {
     const footer = await reader.footer(file);
     for (let g = 0; g < footer.metadata.row_groups.length; g++) {
       if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsName(footer, g, name))) continue;
-      const days = (await reader.column(file, g, 'date')) as Int32Array;
+      const read = await reader.columns(file, g, wanted);
+      const days = read[0] as Int32Array;
       let from = 0;
       let to = days.length;
       if (name !== undefined) {
-        const rowNames = (await reader.column(file, g, 'RES_NAME')) as readonly string[];
+        const rowNames = read[1] as readonly string[];
         from = bound(rowNames, (n) => compareText(n, name) < 0);
         to = bound(rowNames, (n) => compareText(n, name) <= 0);
       }
@@ -188,7 +197,7 @@ export async function readNameRows(
       const last = from + bound(days.subarray(from, to), (d) => d <= endDay);
       if (last <= first) continue;
       dayParts.push(days.subarray(first, last));
-      valueParts.push(await Promise.all(columns.map(async (c) => ((await reader.column(file, g, c)) as Float64Array | undefined)?.subarray(first, last))));
+      valueParts.push(read.slice(skip).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
     }
   }
   return joinParts(dayParts, valueParts, columns);
@@ -209,9 +218,8 @@ function groupHoldsName(footer: Footer, group: number, name: string): boolean {
   return !stats || (compareText(stats.min as string, name) <= 0 && compareText(name, stats.max as string) <= 0);
 }
 
-/** The first index at which `before` turns false (it is true on a prefix). */
-function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean): number {
-  let lo = 0;
+/** The first index at or after `lo` at which `before` turns false (it is true on a prefix from `lo`). */
+function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
