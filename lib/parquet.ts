@@ -8,12 +8,10 @@ import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { parquetMetadata, parquetSchema } from 'hyparquet/src/metadata.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import type { ColumnDecoder, FileMetaData } from 'hyparquet/src/types.js';
-import { compressors as jsCompressors } from 'hyparquet-compressors';
 import * as wasm from 'parquet-wasm';
 
-// gzip pages are inflated by node's zlib (native: no JIT warm-up in a fresh process); other codecs, for files written
-// elsewhere, by hyparquet-compressors
-const compressors = { ...jsCompressors, GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+// the store's pages are gzip, inflated by node's zlib (native: no JIT warm-up in a fresh process)
+const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
 
 /** The key of the footer's key-value metadata that holds the column chunks' checksums. */
 const CHUNK_SUMS_KEY = 'evap.chunk_sha256';
