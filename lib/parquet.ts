@@ -2,7 +2,7 @@
 // piecewise by hyparquet (the footer, then only the column chunks a query needs).
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { Table, tableFromIPC, tableToIPC } from 'apache-arrow';
+import { type Table, tableToIPC } from 'apache-arrow';
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { parquetMetadata, parquetSchema } from 'hyparquet/src/metadata.js';
@@ -140,7 +140,13 @@ export function decodeChunk(footer: Footer, group: number, column: string, bytes
   return out;
 }
 
-/** Decodes a whole Parquet file into an Arrow table: for small files such as the metadata tables. */
-export function decodeParquet(bytes: Uint8Array): Table {
-  return tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
+/** Every column of a whole small Parquet file (the metadata tables), decoded from its bytes, by name. */
+export function decodeColumns(bytes: Uint8Array): Map<string, ColumnValues> {
+  const footer = parseFooter(bytes);
+  const out = new Map<string, ColumnValues>();
+  for (const name of footer.columns.keys()) {
+    const parts = footer.ranges.map((group, g) => decodeChunk(footer, g, name, bytes.subarray(...group[footer.columns.get(name)!]!)));
+    out.set(name, parts.length === 1 ? parts[0]! : parts.flatMap((p) => Array.from(p)));
+  }
+  return out;
 }

@@ -122,7 +122,7 @@ export class EvapStore {
 
   private async load(manifest: Manifest): Promise<Snapshot> {
     const reader = new PartitionReader(this.source, this.caches);
-    const readTable = async (entry: Manifest['reservoirs']['metadata']): Promise<Table | null> => (entry ? reader.table(entry) : null);
+    const readTable = async (entry: Manifest['reservoirs']['metadata']) => (entry ? reader.table(entry) : null);
     const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
     const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
     for (const [dataset, entry] of Object.entries(manifest.datasets)) {
