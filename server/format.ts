@@ -73,6 +73,7 @@ function toByteStream(head: string[], chunks: AsyncIterator<string>): ReadableSt
       controller.enqueue(encoder.encode(head.join('')));
     },
     async pull(controller) {
+      await new Promise((resolve) => setImmediate(resolve)); // from a warm cache every chunk is ready at once: let other requests in between
       const next = await chunks.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value));
