@@ -13,6 +13,8 @@ export interface Config {
   maxNames: number;
   maxVariables: number;
   maxConcurrent: number;
+  maxPerClient: number; // requests in flight from one client address
+  stallTimeoutMs: number; // a connection making no progress this long is closed (a client that stops reading)
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   maxHeaderBytes: number;
@@ -26,6 +28,8 @@ const numbers = {
   'max-names': ['EVAP_MAX_NAMES', 500, 'names per RES_NAMES / STA_NAMES list'],
   'max-variables': ['EVAP_MAX_VARIABLES', 100, 'entries per variables / datasets / also_return list'],
   'max-concurrent': ['EVAP_MAX_CONCURRENT', 64, 'requests in flight before 503 with Retry-After'],
+  'max-per-client': ['EVAP_MAX_PER_CLIENT', 16, 'requests in flight from one client address before 503 with Retry-After'],
+  'stall-timeout-ms': ['EVAP_STALL_TIMEOUT_MS', 30_000, 'a connection with no progress this long is closed (a client that stops reading)'],
   'headers-timeout-ms': ['EVAP_HEADERS_TIMEOUT_MS', 10_000, 'time allowed to send the request headers'],
   'request-timeout-ms': ['EVAP_REQUEST_TIMEOUT_MS', 60_000, 'time allowed to send the whole request'],
   'max-header-bytes': ['EVAP_MAX_HEADER_BYTES', 16_384, 'request line and headers together, then 431'],
@@ -72,6 +76,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxNames: number('max-names'),
     maxVariables: number('max-variables'),
     maxConcurrent: number('max-concurrent'),
+    maxPerClient: number('max-per-client'),
+    stallTimeoutMs: number('stall-timeout-ms'),
     headersTimeoutMs: number('headers-timeout-ms'),
     requestTimeoutMs: number('request-timeout-ms'),
     maxHeaderBytes: number('max-header-bytes'),

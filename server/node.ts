@@ -12,6 +12,8 @@ export interface ServeOptions {
   port: number; // 0 picks a free port
   host: string;
   maxConcurrent: number; // requests in flight (streams included) before new ones get 503 with Retry-After
+  maxPerClient?: number; // requests in flight from one client address (default: all of maxConcurrent)
+  stallTimeoutMs?: number; // a connection with no read or write progress this long is closed (default: never)
   headersTimeoutMs: number; // time to receive the request headers
   requestTimeoutMs: number; // time to receive the whole request, body included
   maxHeaderBytes?: number; // request line and headers together (node's default: 16 KiB); beyond it 431
@@ -29,6 +31,7 @@ export interface Serving {
 export async function serve(handler: Handler, options: ServeOptions): Promise<Serving> {
   let active = 0;
   let closing = false;
+  const perClient = new Map<string, number>(); // requests in flight by client address
   const { logger } = options;
 
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -41,16 +44,25 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       if (released) return;
       released = true;
       active--;
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
       socket.removeListener('close', release); // keep-alive sockets serve many requests: no listener may pile up
       const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
       logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
     };
     const socket = incoming.socket;
+    const client = socket.remoteAddress ?? '';
+    perClient.set(client, (perClient.get(client) ?? 0) + 1);
     outgoing.once('close', release);
     outgoing.once('finish', release);
     socket.once('close', release);
     if (++active > options.maxConcurrent) {
       return send(outgoing, incoming, detailResponse(503, `server busy: more than ${options.maxConcurrent} requests in flight; retry later`, { 'retry-after': '1' }), true);
+    }
+    const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
+    if (perClient.get(client)! > maxPerClient) {
+      return send(outgoing, incoming, detailResponse(503, `too many requests in flight from this client: more than ${maxPerClient}; retry later`, { 'retry-after': '1' }), true);
     }
     let response: Response;
     try {
@@ -76,6 +88,8 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     (req, res) => void listener(req, res),
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuse(error, socket, logger));
+  // no socket activity for this long (a client that neither sends nor reads): node destroys the socket, freeing its slot
+  if (options.stallTimeoutMs) server.setTimeout(options.stallTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -347,4 +347,23 @@ describe('serve', () => {
     socket.destroy();
     await server.close();
   });
+  it('bounds the slots one client holds, and frees the slots of clients that stop reading', async () => {
+    const server = await startTestServer({ serve: { maxConcurrent: 8, maxPerClient: 2, stallTimeoutMs: 500 } });
+    const big = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(server.store.manifest.reservoirs.names.slice(0, 60).join(','))}&start_date=2019-01-01&end_date=2021-12-31`;
+    const sockets = [0, 1].map(() => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.write(`GET ${big} HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\n\r\n`));
+      socket.pause(); // never reads
+      socket.on('error', () => {});
+      return socket;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const refused = await server.get('/info/list_datasets');
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).detail).toMatch(/too many requests in flight from this client: more than 2/);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // past the stall timeout: both stalled connections are closed
+    expect((await server.get('/info/list_datasets')).status).toBe(200);
+    expect(server.logs.filter((l) => / 200 .* aborted$/.test(l))).toHaveLength(2); // the two stalled answers, cut
+    sockets.forEach((s) => s.destroy());
+    await server.close();
+  });
 });
