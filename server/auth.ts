@@ -8,9 +8,14 @@ export const keyHeader = 'api-key';
 
 /** The accepted keys, as SHA-256 digests. */
 export class KeyRing {
-  private readonly digests: Buffer[];
+  private digests: Buffer[];
 
   constructor(digests: readonly Buffer[]) {
+    this.digests = [...digests];
+  }
+
+  /** Accepts these digests from now on, and no others (a reloaded keys file: revoking a key needs no restart). */
+  replace(digests: readonly Buffer[]): void {
     this.digests = [...digests];
   }
 

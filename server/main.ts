@@ -1,4 +1,5 @@
 // `npm start`: read the settings, open the store, make or load the keys, listen, and stop cleanly on SIGTERM/SIGINT.
+import { watchFile } from 'node:fs';
 import { openStore } from '../lib/store.js';
 import { createHandler } from './app.js';
 import { generateKey, KeyRing, readKeysFile } from './auth.js';
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
   }
   const store = await openStore(config.store);
   const digests = config.keysFile ? await readKeysFile(config.keysFile) : [];
-  let keys = new KeyRing([...KeyRing.fromKeys(config.keys).digestList(), ...digests]);
+  const plain = KeyRing.fromKeys(config.keys).digestList();
+  let keys = new KeyRing([...plain, ...digests]);
   if (keys.size === 0) {
     const key = generateKey();
     keys = KeyRing.fromKeys([key]);
@@ -43,6 +45,24 @@ async function main(): Promise<void> {
     console.log(`${signal}: finishing in-flight requests`);
     serving.close().then(() => process.exit(0), () => process.exit(1));
   };
+  // the keys file is read again on SIGHUP and whenever it changes: a revoked key stops working without a restart
+  if (config.keysFile) {
+    const keysFile = config.keysFile;
+    const reload = (why: string) =>
+      readKeysFile(keysFile).then(
+        (fresh) => {
+          keys.replace([...plain, ...fresh]);
+          console.log(`${why}: keys file reloaded, ${fresh.length} keys`);
+        },
+        (error: unknown) => consoleLogger.error(`${why}: keys file not reloaded, the previous keys stay: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    process.on('SIGHUP', () => void reload('SIGHUP'));
+    watchFile(keysFile, { interval: 2000, persistent: false }, (now, before) => {
+      if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) void reload('keys file changed');
+    });
+  } else {
+    process.on('SIGHUP', () => console.log('SIGHUP: no keys file to reload')); // not the default: a hang-up must not stop the server
+  }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

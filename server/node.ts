@@ -84,9 +84,18 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs), // how often the two timeouts are checked (node's default: 30 s)
       maxHeaderSize: options.maxHeaderBytes ?? 16_384,
+      requireHostHeader: false, // answered below in JSON, as every other refusal (node's own 400 has an empty body)
     },
-    (req, res) => void listener(req, res),
+    (req, res) => {
+      if (req.headers.host === undefined && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
+      void listener(req, res);
+    },
   );
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerPlain(res, 417, `unsupported Expect header: ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`));
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const body = JSON.stringify({ detail: 'CONNECT is not supported: this is not a proxy' });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuse(error, socket, logger));
   // no socket activity for this long (a client that neither sends nor reads): node destroys the socket, freeing its slot
   if (options.stallTimeoutMs) server.setTimeout(options.stallTimeoutMs);
@@ -144,6 +153,13 @@ async function send(outgoing: ServerResponse, incoming: IncomingMessage, respons
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   if (count) body.on('data', (chunk: Uint8Array) => count(chunk.byteLength));
   await pipeline(body, outgoing);
+}
+
+// A refusal before the handler (no Host, an unknown Expect): JSON like every other answer, then the connection closes.
+function answerPlain(res: ServerResponse, status: number, detail: string): void {
+  const body = JSON.stringify({ detail });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
 }
 
 // Requests node:http cannot parse or that time out never reach the handler: answer them in JSON too, then close.

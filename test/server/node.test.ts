@@ -111,6 +111,27 @@ describe('npm start (server/main.ts)', () => {
     expect(await main.exited).toBe(0);
   });
 
+  it('reloads the keys file on SIGHUP and when it changes, and stays up', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'keys.txt');
+    const digest = (key: string) => createHash('sha256').update(key).digest('hex');
+    await writeFile(file, `${digest('first-key')}\n`);
+    const main = await startMain({}, ['--keys-file', file]);
+    const status = async (key: string) => (await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': key } })).status;
+    expect(await status('first-key')).toBe(200);
+    await writeFile(file, `${digest('second-key')}\n`);
+    main.child.kill('SIGHUP');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([await status('first-key'), await status('second-key')]).toEqual([401, 200]); // revoked without a restart
+    await writeFile(file, `${digest('third-key')}\n# rotated\n`);
+    const until = Date.now() + 8000;
+    while ((await status('third-key')) !== 200 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([await status('second-key'), await status('third-key')]).toEqual([401, 200]); // noticed without a signal
+    expect(main.output()).toMatch(/SIGHUP: keys file reloaded, 1 keys/);
+    main.child.kill('SIGTERM');
+    expect(await main.exited).toBe(0);
+  });
+
   it('refuses a bad flag with the usage', async () => {
     await expect(startMain({}, ['--max-names', 'lots'])).rejects.toThrow(/--max-names.*integer[\s\S]*usage/);
   });
@@ -364,6 +385,31 @@ describe('serve', () => {
     expect((await server.get('/info/list_datasets')).status).toBe(200);
     expect(server.logs.filter((l) => / 200 .* aborted$/.test(l))).toHaveLength(2); // the two stalled answers, cut
     sockets.forEach((s) => s.destroy());
+    await server.close();
+  });
+  it('answers a request without Host, an unknown Expect and CONNECT with a JSON detail', async () => {
+    const server = await startTestServer();
+    const raw = (text: string) =>
+      new Promise<string>((resolve) => {
+        let out = '';
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.write(text));
+        socket.on('data', (d) => (out += d.toString()));
+        socket.on('close', () => resolve(out));
+        socket.on('error', () => resolve(out));
+        setTimeout(() => socket.destroy(), 2000);
+      });
+    const cases: [string, number, RegExp][] = [
+      [`GET /info/list_datasets HTTP/1.1\r\napi-key: ${server.key}\r\n\r\n`, 400, /no Host header/],
+      [`GET /info/list_datasets HTTP/1.1\r\nHost: x\r\nExpect: foo\r\napi-key: ${server.key}\r\n\r\n`, 417, /unsupported Expect header: "foo"/],
+      ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, /CONNECT is not supported/],
+    ];
+    for (const [request, status, detail] of cases) {
+      const answer = await raw(request);
+      expect(answer.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(answer).toMatch(/content-type: application\/json/i);
+      expect((JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { detail: string }).detail).toMatch(detail);
+    }
+    expect((await server.get('/info/list_datasets')).status).toBe(200);
     await server.close();
   });
 });
