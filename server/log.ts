@@ -39,21 +39,24 @@ const secretName = /key|token|secret|password|auth/i;
 export function redactTarget(target: string): string {
   const q = target.indexOf('?');
   if (q < 0) return clean(target, 2000);
+  // pairs split on '&' and on ';' (which some parsers also take), names percent-decoded, as a server would read them
   const query = target
     .slice(q + 1)
-    .split('&')
-    .map((pair) => {
+    .split(/([&;])/)
+    .map((pair, i) => {
+      if (i % 2 === 1) return pair; // a separator
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
       let decoded = name;
       try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+        decoded = decodeURIComponent(decodeURIComponent(name.replace(/\+/g, ' '))); // twice: %252D is %2D is -
       } catch {
-        // keep the raw name
+        decoded = name.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))); // what a lenient parser reads
       }
-      return eq >= 0 && secretName.test(decoded) ? `${name}=***` : pair;
+      if (!secretName.test(decoded)) return pair;
+      return eq >= 0 ? `${name}=***` : '***'; // no '=': the secret may be in the name itself (api-key%3Dsecret)
     })
-    .join('&');
+    .join('');
   return clean(`${target.slice(0, q)}?${query}`, 2000);
 }
 

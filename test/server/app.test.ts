@@ -157,4 +157,13 @@ describe('redactTarget', () => {
     expect(redactTarget('/x?API_KEY=abc&token=t')).toBe('/x?API_KEY=***&token=***');
     expect(redactTarget('/x y')).toBe('/x\\u{20}y');
   });
+
+  it('hides them when their names are percent-encoded, separated by semicolons, or carry the value', () => {
+    for (const target of ['/x?a=1;api-key=s3cr3t', '/x?api%2Dkey=s3cr3t', '/x?api%252Dkey=s3cr3t', '/x?%61pi-key=s3cr3t', '/x?api-key%3Ds3cr3t', '/x?api-key%ZZ=s3cr3t&b=2', '/x?t%6Fken=s3cr3t']) {
+      const line = redactTarget(target);
+      expect(line, target).not.toContain('s3cr3t');
+      expect(line).toMatch(/\*\*\*/);
+    }
+    expect(redactTarget('/x?a=1;b=2&c=3')).toBe('/x?a=1;b=2&c=3');
+  });
 });
