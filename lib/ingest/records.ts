@@ -200,9 +200,16 @@ function numberOf(raw: unknown): number | undefined {
   return NUMBER.test(text) ? Number(text) : undefined;
 }
 
+// years a store can hold: daily estimates begin in the satellite era; 0050 or 9999 is a typing slip, not data
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 2100;
+
 function dayOf(text: string, parameter: string): number | string {
   try {
-    return parseDay(text, parameter);
+    const day = parseDay(text, parameter);
+    const year = Number(text.slice(0, 4));
+    if (year < FIRST_YEAR || year > LAST_YEAR) return `bad date: ${parameter} ${JSON.stringify(text)} is outside the years ${FIRST_YEAR}-${LAST_YEAR} a store holds`;
+    return day;
   } catch (error) {
     return `bad date: ${(error as Error).message}`;
   }

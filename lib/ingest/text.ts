@@ -80,6 +80,9 @@ const COMMA = 44;
  * The objects of a JSON array (or of a sequence of objects, as in NDJSON), parsed one at a time so that a
  * large file is never one string in memory; each comes with the line it starts on.
  */
+/** The longest JSON object an ingest reads as one record. */
+export const MAX_RECORD_CHARS = 1 << 20;
+
 export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerator<{ value: Record<string, unknown>; line: number }> {
   let mode: 'start' | 'array' | 'sequence' | 'done' = 'start';
   let depth = 0; // nesting inside the current element
@@ -89,6 +92,7 @@ export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerato
   let startLine = 0;
   let parts: string[] = [];
   let expectValue = true; // in an array: after '[' or ',' an element may come
+  let held = 0; // characters of the current element kept across chunks
   for await (const chunk of chunks) {
     let from = depth > 0 ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
@@ -109,6 +113,7 @@ export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerato
             yield { value: parseElement(parts.join(''), startLine), line: startLine };
             parts = [];
             from = -1;
+            held = 0;
             expectValue = false;
           }
         }
@@ -136,7 +141,12 @@ export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerato
       }
       throw new SyntaxProblem(line, `malformed JSON: unexpected ${JSON.stringify(chunk[i])}; expected an array of objects`);
     }
-    if (depth > 0) parts.push(chunk.slice(from));
+    if (depth > 0) {
+      parts.push(chunk.slice(from));
+      held += chunk.length - from;
+      // a record is a name, a date and a few dozen values: one that grows past this is not a record, and is not held
+      if (held > MAX_RECORD_CHARS) throw new SyntaxProblem(startLine, `malformed JSON: the object starting here is over ${MAX_RECORD_CHARS} characters`);
+    } else held = 0;
   }
   if (depth > 0 || inString) throw new SyntaxProblem(startLine, 'malformed JSON: the file ends inside an object');
   if (mode === 'array') throw new SyntaxProblem(line, 'malformed JSON: the array is not closed');

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { findReservoirVariable, findStationVariable, units } from '../../lib/catalogue.js';
 import { recordsToCsv } from '../../lib/csv.js';
 import { ingest, textSource } from '../../lib/ingest.js';
-import { csvRows, jsonObjects } from '../../lib/ingest/text.js';
+import { MAX_RECORD_CHARS, csvRows, jsonObjects } from '../../lib/ingest/text.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { serveSmallStore, tempDir, writeTinyStore } from '../helpers.js';
@@ -166,7 +166,9 @@ describe('ingest', () => {
   {"RES_NAME": "ALPHA LAKE", "start_date": "2021-01-01", "NetE (ft)": 1},
   {"RES_NAME": "GAMMA POND", "start_date": "2021-01-01", "NetE (mm)": 1},
   {"STA_NAME": "ALPHA_STATION", "start_date": "2021-01-01", "ATemp": 1},
-  {"RES_NAME": "ALPHA LAKE", "start_date": "2021-01-01", "NetE (mm)": "1e400"}
+  {"RES_NAME": "ALPHA LAKE", "start_date": "2021-01-01", "NetE (mm)": "1e400"},
+  {"RES_NAME": "ALPHA LAKE", "start_date": "0050-01-01", "NetE (mm)": 1},
+  {"RES_NAME": "ALPHA LAKE", "start_date": "9999-12-31", "NetE (mm)": 1}
 ]`;
     const csv = 'RES_NAME,start_date,end_date,NetE (in)\nALPHA LAKE,2020-12-30,2020-12-30,1\nALPHA LAKE,20201231,20201231,1\nALPHA LAKE,2021-01-01,2021-01-01,1,2\nALPHA LAKE,2021-01-02,2021-01-02,1.7e308\n';
     const badHeader = 'RES_NAME,start_date,end_date,NetE (m3)\nALPHA LAKE,2020-12-30,2020-12-30,1\n';
@@ -183,13 +185,15 @@ describe('ingest', () => {
       expect.stringMatching(/^bad\.json:7: unknown reservoir "GAMMA POND": not in the store/),
       expect.stringMatching(/^bad\.json:8: column "ATemp" has no unit label; expected "ATemp \(degC\)" or "ATemp \(degF\)"/),
       expect.stringMatching(/^bad\.json:9: value "1e400" in column "NetE \(mm\)" is beyond the range of a number/),
+      expect.stringMatching(/^bad\.json:10: bad date: start_date "0050-01-01" is outside the years 1900-2100/),
+      expect.stringMatching(/^bad\.json:11: bad date: start_date "9999-12-31" is outside the years 1900-2100/),
       expect.stringMatching(/^bad\.csv:3: bad date: start_date must be a date in the form YYYY-MM-DD, got "20201231"/),
       expect.stringMatching(/^bad\.csv:4: 5 fields where the header has 4/),
       expect.stringMatching(/^bad\.csv:5: value "1.7e308" in column "NetE \(in\)" is beyond the range of a number/),
       expect.stringMatching(/^header\.csv:1: unit label "m3" in column "NetE \(m3\)" does not match variable NetE .*; the file is not applied/),
       expect.stringMatching(/^broken\.json:1: malformed JSON: .*ends inside an object/),
     ]);
-    expect(summary.rejected).toBe(12);
+    expect(summary.rejected).toBe(14);
   });
 
   it('applies the good rows of a file with bad ones when skipBadRows is set', async () => {
@@ -249,6 +253,16 @@ describe('ingest', () => {
 });
 
 describe('jsonObjects', () => {
+  it('refuses an object too long to be a record instead of holding it', async () => {
+    const huge = `[{"RES_NAME": "${'A'.repeat(2 * MAX_RECORD_CHARS)}"}]`;
+    const chunks = async function* () {
+      for (let i = 0; i < huge.length; i += 65536) yield huge.slice(i, i + 65536);
+    };
+    await expect(async () => {
+      for await (const _ of jsonObjects(chunks())) void _;
+    }).rejects.toThrow(/the object starting here is over 1048576 characters/);
+  });
+
   it('yields the objects of an array however the text is chunked, with their lines', async () => {
     const json = fc.jsonValue({ maxDepth: 2 });
     await fc.assert(
