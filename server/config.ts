@@ -28,7 +28,7 @@ const numbers = {
   'max-names': ['EVAP_MAX_NAMES', 500, 'names per RES_NAMES / STA_NAMES list'],
   'max-variables': ['EVAP_MAX_VARIABLES', 100, 'entries per variables / datasets / also_return list'],
   'max-concurrent': ['EVAP_MAX_CONCURRENT', 64, 'requests in flight before 503 with Retry-After'],
-  'max-per-client': ['EVAP_MAX_PER_CLIENT', 16, 'requests in flight from one client address before 503 with Retry-After'],
+  'max-per-client': ['EVAP_MAX_PER_CLIENT', 'a quarter of --max-concurrent, at least 1', 'requests in flight from one client address before 503 with Retry-After'],
   'stall-timeout-ms': ['EVAP_STALL_TIMEOUT_MS', 30_000, 'a connection with no progress this long is closed (a client that stops reading)'],
   'headers-timeout-ms': ['EVAP_HEADERS_TIMEOUT_MS', 10_000, 'time allowed to send the request headers'],
   'request-timeout-ms': ['EVAP_REQUEST_TIMEOUT_MS', 60_000, 'time allowed to send the whole request'],
@@ -36,7 +36,7 @@ const numbers = {
   'rate-limit-per-minute': ['EVAP_RATE_LIMIT_PER_MINUTE', 0, 'requests a minute per key, then 429 with Retry-After; 0 is off', 0],
   'refresh-ms': ['EVAP_REFRESH_MS', 5_000, 'how often to look for a snapshot published by ingest or mirror; 0 is never', 0],
 } as const satisfies Record<string, Setting>;
-type Setting = readonly [string, number, string, number?];
+type Setting = readonly [string, number | string, string, number?]; // a text default is derived in readConfig
 
 export const usage = `usage: npm start -- [options]   (or node dist/server/main.js [options])
   --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)
@@ -62,10 +62,11 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     allowPositionals: false,
   });
   const flags = values as Record<string, string | undefined>;
-  const number = (flag: keyof typeof numbers) => {
+  const number = (flag: keyof typeof numbers, derived = 0) => {
     const [name, fallback, , min = 1]: Setting = numbers[flag];
-    return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], fallback, min);
+    return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], typeof fallback === 'number' ? fallback : derived, min);
   };
+  const maxConcurrent = number('max-concurrent');
   return {
     port: parseCount('--port / PORT', flags.port ?? env.PORT, 8080, 0, 65535),
     host: flags.host ?? (env.HOST || '127.0.0.1'),
@@ -75,8 +76,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxUploadBytes: number('max-upload-bytes'),
     maxNames: number('max-names'),
     maxVariables: number('max-variables'),
-    maxConcurrent: number('max-concurrent'),
-    maxPerClient: number('max-per-client'),
+    maxConcurrent,
+    maxPerClient: number('max-per-client', Math.max(1, Math.floor(maxConcurrent / 4))), // scales with the total: a fixed 16 was no bound at all under --max-concurrent 16 or less
     stallTimeoutMs: number('stall-timeout-ms'),
     headersTimeoutMs: number('headers-timeout-ms'),
     requestTimeoutMs: number('request-timeout-ms'),

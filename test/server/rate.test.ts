@@ -35,4 +35,12 @@ describe('readConfig', () => {
     expect(() => readConfig(['--rate-limit-per-minute=-1'], {})).toThrow(/integer from 0/);
     expect(() => readConfig(['--max-header-bytes', '0'], {})).toThrow(/integer from 1/);
   });
+
+  it('bounds one client to a quarter of --max-concurrent (at least 1) unless --max-per-client says otherwise', () => {
+    expect(readConfig([], {})).toMatchObject({ maxConcurrent: 64, maxPerClient: 16, stallTimeoutMs: 30_000 });
+    expect(readConfig(['--max-concurrent', '8'], {}).maxPerClient).toBe(2);
+    expect(readConfig([], { EVAP_MAX_CONCURRENT: '3' }).maxPerClient).toBe(1);
+    expect(readConfig(['--max-concurrent', '8', '--max-per-client', '5'], {}).maxPerClient).toBe(5);
+    expect(readConfig(['--max-concurrent', '8'], { EVAP_MAX_PER_CLIENT: '3' }).maxPerClient).toBe(3);
+  });
 });
