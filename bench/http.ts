@@ -36,7 +36,8 @@ export async function startServer(store: string): Promise<ServerProcess> {
   const log = openSync(logPath, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, EVAP_STORE: store, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1' },
+    // the load generator is one client address with 16 connections: the per-client bound is for many clients
+    env: { ...process.env, EVAP_STORE: store, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1', EVAP_MAX_PER_CLIENT: '64' },
     stdio: ['ignore', log, 'pipe'],
   });
   closeSync(log);
