@@ -2,7 +2,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
 import { formatAccess, type Logger } from './log.js';
 import { wholeBodyOf } from './body.js';
@@ -37,45 +37,49 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const started = performance.now();
     let bytes = 0;
-    let released = false;
-    // the slot is given back exactly once, on whichever comes first: a response queued behind one that closed a
-    // pipelined connection never emits its own 'close', but its socket does
-    const release = () => {
-      if (released) return;
-      released = true;
-      active--;
-      const left = (perClient.get(client) ?? 1) - 1;
-      if (left > 0) perClient.set(client, left);
-      else perClient.delete(client);
-      socket.removeListener('close', release); // keep-alive sockets serve many requests: no listener may pile up
-      const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
-      logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
-    };
     const socket = incoming.socket;
     const client = socket.remoteAddress ?? '';
+    // a response queued behind one that closed a pipelined connection never emits its own 'close', but its socket does:
+    // either cancels the answer, so the send below always settles and the slot is given back once, in the finally
+    const gone = new AbortController();
+    const cancel = () => outgoing.writableFinished || gone.abort();
+    outgoing.once('close', cancel);
+    socket.once('close', cancel);
+    active++;
     perClient.set(client, (perClient.get(client) ?? 0) + 1);
-    outgoing.once('close', release);
-    outgoing.once('finish', release);
-    socket.once('close', release);
-    if (++active > options.maxConcurrent) {
-      return send(outgoing, incoming, detailResponse(503, `server busy: more than ${options.maxConcurrent} requests in flight; retry later`, { 'retry-after': '1' }), true);
-    }
-    const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
-    if (perClient.get(client)! > maxPerClient) {
-      return send(outgoing, incoming, detailResponse(503, `too many requests in flight from this client: more than ${maxPerClient}; retry later`, { 'retry-after': '1' }), true);
-    }
-    let response: Response;
     try {
-      response = await handler(toRequest(incoming));
-    } catch (error) {
-      logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
-      response = detailResponse(400, 'malformed request');
+      const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
+      const refusal =
+        active > options.maxConcurrent
+          ? `server busy: more than ${options.maxConcurrent} requests in flight; retry later`
+          : perClient.get(client)! > maxPerClient
+            ? `too many requests in flight from this client: more than ${maxPerClient}; retry later`
+            : undefined;
+      let response: Response;
+      if (refusal) response = detailResponse(503, refusal, { 'retry-after': '1' });
+      else {
+        try {
+          response = await handler(toRequest(incoming));
+        } catch (error) {
+          logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
+          response = detailResponse(400, 'malformed request');
+        }
+      }
+      await send(outgoing, incoming, response, closing || refusal !== undefined, gone.signal, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
+        // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
+        if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ABORT_ERR') logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
+        outgoing.destroy();
+      });
+    } finally {
+      // given back only when the work is over: freed at the socket's close, pipelined resets ran 100 handlers at once under a bound of 4
+      active--;
+      const left = perClient.get(client)! - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
+      socket.removeListener('close', cancel); // keep-alive sockets serve many requests: no listener may pile up
+      const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
+      logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
     }
-    await send(outgoing, incoming, response, closing, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
-      // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
-      if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
-      outgoing.destroy();
-    });
   };
 
   const server = createServer(
@@ -130,7 +134,8 @@ function toRequest(incoming: IncomingMessage): Request {
   return new Request(url, { method, headers, body, ...(hasBody ? { duplex: 'half' } : {}) } as RequestInit);
 }
 
-async function send(outgoing: ServerResponse, incoming: IncomingMessage, response: Response, close: boolean, count?: (n: number) => void): Promise<void> {
+// Settles when the answer is out or cancelled (signal): never later, so the caller's slot cannot leak.
+async function send(outgoing: ServerResponse, incoming: IncomingMessage, response: Response, close: boolean, signal: AbortSignal, count?: (n: number) => void): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   // an unread request body (an early 401/413/503) is not drained: the connection closes after the answer
@@ -142,17 +147,17 @@ async function send(outgoing: ServerResponse, incoming: IncomingMessage, respons
     outgoing.writeHead(response.status, headers);
     outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);
     count?.(incoming.method === 'HEAD' ? 0 : bytes.byteLength);
-    return;
+    return finished(outgoing, { signal });
   }
   outgoing.writeHead(response.status, headers);
   if (!response.body || incoming.method === 'HEAD') {
     await response.body?.cancel();
     outgoing.end();
-    return;
+    return finished(outgoing, { signal });
   }
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   if (count) body.on('data', (chunk: Uint8Array) => count(chunk.byteLength));
-  await pipeline(body, outgoing);
+  await pipeline(body, outgoing, { signal }); // aborted: the body is destroyed, which cancels the answer's generator
 }
 
 // A refusal before the handler (no Host, an unknown Expect): JSON like every other answer, then the connection closes.

@@ -319,26 +319,72 @@ describe('serve', () => {
     expect((await fetch(`${server.url}/info/list_datasets`, { headers: { 'api-key': 'k' } })).status).toBe(200);
     await server.close();
   });
-  it('keeps answering after pipelined requests, a connection closed under them, and resets', async () => {
+  it('keeps answering after pipelined requests, a connection closed under them, resets and early closes', async () => {
     const server = await startTestServer({ serve: { maxConcurrent: 4 } });
     const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\n${extra}\r\n`;
-    const burst = (text: string, reset: boolean) =>
+    // how the client leaves: the server closes (Connection: close), a reset, a destroy, or a half-close right after sending
+    const burst = (text: string, leave: 'server' | 'reset' | 'destroy' | 'end') =>
       new Promise<void>((resolve) => {
         const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
           socket.write(text);
-          if (reset) setTimeout(() => socket.resetAndDestroy(), 5);
+          if (leave === 'end') socket.end();
+          if (leave === 'reset') setTimeout(() => socket.resetAndDestroy(), 5);
+          if (leave === 'destroy') setTimeout(() => socket.destroy(), 5);
         });
         socket.on('data', () => {});
         socket.on('error', () => resolve());
         socket.on('close', () => resolve());
         setTimeout(() => socket.destroy(), 2000);
       });
+    const long = get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&start_date=2019-01-01&end_date=2021-12-31');
     for (let i = 0; i < 6; i++) {
       // a request that closes the connection, with more queued behind it on the same socket
-      await burst(get('/info/list_datasets', 'Connection: close\r\n') + get('/info/list_datasets').repeat(5), false);
-      await burst(get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&start_date=2019-01-01&end_date=2021-12-31').repeat(6), true);
+      await burst(get('/info/list_datasets', 'Connection: close\r\n') + get('/info/list_datasets').repeat(5), 'server');
+      for (const leave of ['reset', 'destroy', 'end'] as const) await burst(long.repeat(6), leave);
     }
     for (let i = 0; i < 8; i++) expect((await server.get('/info/list_datasets')).status).toBe(200);
+    await server.close();
+  });
+  it('cancels the answers of pipelined requests queued behind a connection that is gone', async () => {
+    let started = 0;
+    let cancelled = 0;
+    const chunk = new Uint8Array(64 * 1024);
+    const handler = async () => {
+      started++;
+      return new Response(new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk), cancel: () => void cancelled++ })); // endless
+    };
+    const server = await startTestServer({ handler });
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(3)));
+      socket.once('data', () => socket.destroy());
+      socket.on('close', () => resolve());
+    });
+    for (const until = Date.now() + 5000; cancelled < 3 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([started, cancelled]).toEqual([3, 3]); // the two queued answers were never cancelled: their generators waited forever
+    await server.close();
+  });
+  it('holds a slot until the handler is done, even when its client reset the connection', async () => {
+    let running = 0;
+    let peak = 0;
+    const handler = async () => {
+      peak = Math.max(peak, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 30)); // the work a query does, whether or not anyone waits for it
+      running--;
+      return new Response('{}');
+    };
+    const server = await startTestServer({ handler, serve: { maxConcurrent: 4 } });
+    for (let i = 0; i < 10; i++)
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(4));
+          setTimeout(() => socket.resetAndDestroy(), 5);
+        });
+        socket.on('error', () => resolve());
+        socket.on('close', () => resolve());
+      });
+    for (const until = Date.now() + 5000; running > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(peak).toBeLessThanOrEqual(4); // slots given back at the reset let every burst in: 40 handlers ran at once
+    expect((await server.get('/a')).status).toBe(200);
     await server.close();
   });
   it('pulls a gzip answer only as fast as a client reads it', async () => {
