@@ -88,8 +88,10 @@ export async function answerOurs(store: EvapStore, spec: QuerySpec): Promise<Ans
 /** The library's stream for a query. */
 export function streamOurs(store: EvapStore, spec: QuerySpec): RecordStream {
   switch (spec.kind) {
-    case 'reservoir-range':
-      return store.streamReservoirTimeseries({ names: spec.names, datasets: spec.datasets, variables: spec.variables, start: spec.start, end: spec.end });
+    case 'reservoir-range': {
+      const names = spec.everyName ? store.manifest.reservoirs.names : spec.names;
+      return store.streamReservoirTimeseries({ names, datasets: spec.datasets, variables: spec.variables, start: spec.start, end: spec.end });
+    }
     case 'reservoir-date':
       return store.streamReservoirTimeseriesOnDate({ datasets: spec.datasets, variables: spec.variables, date: spec.date });
     case 'station-range':

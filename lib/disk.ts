@@ -1,6 +1,6 @@
 // The library's only use of node:fs: read and durably write files inside one store folder.
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { constants, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -31,28 +31,72 @@ export async function readStoreFile(root: string, path: string): Promise<Uint8Ar
   }
 }
 
+/** Positional reads of a store's files through a bounded set of open handles (a query reads a file many times). */
+export interface RangeReader {
+  read(path: string, offset: number, length: number): Promise<Uint8Array>; // fewer bytes only past the end of the file
+  close(): Promise<void>;
+}
+
+interface OpenFile {
+  handle: Promise<FileHandle>;
+  users: number;
+  evicted: boolean;
+}
+
 /**
- * Reads `length` bytes at `offset` of a store file by a positional read; fewer come back only past the end of the
- * file. Symbolic links are refused, so a file swapped for a link cannot point the store outside its folder.
+ * A RangeReader over a store folder keeping up to `maxOpen` files open, least recently used closed first (a handle in
+ * use is closed when its reads end). Symbolic links are refused, so a file swapped for a link cannot point outside.
  */
-export async function readStoreRange(root: string, path: string, offset: number, length: number): Promise<Uint8Array> {
-  let handle;
-  try {
-    handle = await open(resolveInside(root, path), constants.O_RDONLY | constants.O_NOFOLLOW);
-    const bytes = new Uint8Array(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await handle.read(bytes, done, length - done, offset + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
+export function createRangeReader(root: string, maxOpen = 64): RangeReader {
+  const files = new Map<string, OpenFile>();
+  const closeWhenIdle = (file: OpenFile) => {
+    if (file.evicted && file.users === 0) void file.handle.then((h) => h.close()).catch(() => undefined);
+  };
+  const acquire = (path: string): OpenFile => {
+    let file = files.get(path);
+    if (file) files.delete(path);
+    else file = { handle: open(resolveInside(root, path), constants.O_RDONLY | constants.O_NOFOLLOW), users: 0, evicted: false };
+    files.set(path, file);
+    file.users++;
+    for (const [oldest, old] of files) {
+      if (files.size <= maxOpen) break;
+      files.delete(oldest);
+      old.evicted = true;
+      closeWhenIdle(old);
     }
-    return done === length ? bytes : bytes.subarray(0, done);
-  } catch (error) {
-    if (error instanceof StoreError) throw error;
-    throw new StoreError(`cannot read store file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  } finally {
-    await handle?.close();
-  }
+    return file;
+  };
+  return {
+    async read(path, offset, length) {
+      const file = acquire(path);
+      try {
+        const handle = await file.handle;
+        const bytes = new Uint8Array(length);
+        let done = 0;
+        while (done < length) {
+          const { bytesRead } = await handle.read(bytes, done, length - done, offset + done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return done === length ? bytes : bytes.subarray(0, done);
+      } catch (error) {
+        if (files.get(path) === file) files.delete(path); // a failed open is not kept: the next read tries again
+        file.evicted = true;
+        if (error instanceof StoreError) throw error;
+        throw new StoreError(`cannot read store file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      } finally {
+        file.users--;
+        closeWhenIdle(file);
+      }
+    },
+    async close() {
+      for (const file of files.values()) {
+        file.evicted = true;
+        closeWhenIdle(file);
+      }
+      files.clear();
+    },
+  };
 }
 
 /** Writes a new file and flushes it to disk before returning (files are never changed in place). */

@@ -66,19 +66,30 @@ export class PartitionReader {
     const out = names.map((n) => cached?.get(n));
     const footer = this.caches.footers.get(file.path) ?? (await this.footer(file));
     const missing = names.flatMap((n, i) => (out[i] === undefined && footer.columns.has(n) ? [i] : []));
-    if (missing.length > 0) {
-      const read = await Promise.all(missing.map((i) => this.readColumn(file, group, names[i]!)));
-      missing.forEach((i, k) => (out[i] = read[k]));
+    // chunks of a row group lie side by side: neighbours (at most 64 KiB apart) come in one read, each still checked alone
+    const ranges = missing.map((i) => ({ i, range: footer.ranges[group]![footer.columns.get(names[i]!)!]! })).sort((a, b) => a.range[0] - b.range[0]);
+    const runs: (typeof ranges)[] = [];
+    for (const r of ranges) {
+      const run = runs[runs.length - 1];
+      if (run && r.range[0] - run[run.length - 1]!.range[1] <= 65_536) run.push(r);
+      else runs.push([r]);
     }
+    await Promise.all(
+      runs.map(async (run) => {
+        const start = run[0]!.range[0];
+        const bytes = await this.read(file, start, run[run.length - 1]!.range[1] - start);
+        for (const { i, range } of run) out[i] = await this.readColumn(file, group, names[i]!, bytes.subarray(range[0] - start, range[1] - start));
+      }),
+    );
     return out;
   }
 
-  private async readColumn(file: DataFile, group: number, name: string): Promise<Column | undefined> {
+  private async readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
     const footer = await this.footer(file);
     const index = footer.columns.get(name);
     if (index === undefined) return undefined;
     const [start, end] = footer.ranges[group]![index]!;
-    const bytes = await this.read(file, start, end - start);
+    const bytes = chunk ?? (await this.read(file, start, end - start));
     if (chunkSum(bytes) !== footer.sums![group]![index]) {
       throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} does not match its checksum`);
     }

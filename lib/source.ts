@@ -1,9 +1,10 @@
 // Where a store's bytes come from: one small interface, so local files and object storage serve the same reads.
-import { readStoreRange } from './disk.js';
+import { createRangeReader } from './disk.js';
 
 /** Positional reads of the store's files: `read` answers fewer bytes than asked only past the end of a file. */
 export interface ByteSource {
   read(path: string, offset: number, length: number): Promise<Uint8Array>;
+  close?(): Promise<void>; // gives back what the source holds open
 }
 
 /** What a source has served, for operators and tests. */
@@ -12,9 +13,9 @@ export interface ReadCounts {
   bytesRead: number;
 }
 
-/** The files of a store folder on this machine. */
+/** The files of a store folder on this machine, read through a bounded set of open handles. */
 export function localSource(root: string): ByteSource {
-  return { read: (path, offset, length) => readStoreRange(root, path, offset, length) };
+  return createRangeReader(root);
 }
 
 /** A source that counts what it serves into `counts`. */

@@ -116,6 +116,7 @@ export class EvapStore {
   async close(): Promise<void> {
     await this.releaseLease();
     this.releaseLease = async () => {};
+    await this.source.close?.();
   }
 
   private releaseLease: () => Promise<void> = async () => {};
