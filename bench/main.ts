@@ -43,6 +43,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults & { 
     warm = await runWarm(opened, duck, queries, repeat, log);
   } finally {
     duck.close();
+    await opened.close(); // its lease would keep the snapshot that the scale run's revision replaces
   }
 
   const cold: ColdRow[] = [];

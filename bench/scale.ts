@@ -154,7 +154,9 @@ async function reviseLastDays(dir: string, manifest: Manifest, days: number, log
   const began = performance.now();
   await run(['--import', 'tsx', join(repoRoot, 'cli', 'evap.ts'), 'ingest', file, '--store', dir]);
   const ms = performance.now() - began;
-  const after = (await openStore(dir)).manifest;
+  const reopened = await openStore(dir);
+  const after = reopened.manifest;
+  await reopened.close();
   const written = manifestFiles(after).filter((f) => !before.has(f.path));
   await vacuumStore(dir, { minAgeMs: 0 });
   const storeBytes = manifestFiles(after).reduce((n, f) => n + f.bytes, 0);
