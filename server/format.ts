@@ -65,6 +65,9 @@ export function compress(request: Request, response: Response): Response {
   return new Response(Readable.toWeb(gzip) as ReadableStream<Uint8Array>, { status: response.status, headers });
 }
 
+/** Characters of text sent per turn of the event loop when an answer is streamed. */
+const STREAM_PIECE_CHARS = 1 << 16;
+
 // A pull-based byte stream: the text already made first, then the next chunk only when the socket wants it.
 function toByteStream(head: string[], chunks: AsyncIterator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -74,9 +77,18 @@ function toByteStream(head: string[], chunks: AsyncIterator<string>): ReadableSt
     },
     async pull(controller) {
       await new Promise((resolve) => setImmediate(resolve)); // from a warm cache every chunk is ready at once: let other requests in between
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      // chunks can be single records: gather about 64 KiB per turn of the event loop (a turn per record made a
+      // 5,000-record answer take 5,000 turns, 3 requests/s under load)
+      const parts: string[] = [];
+      let length = 0;
+      while (length < STREAM_PIECE_CHARS) {
+        const next = await chunks.next();
+        if (next.done) break;
+        parts.push(next.value);
+        length += next.value.length;
+      }
+      if (parts.length > 0) controller.enqueue(encoder.encode(parts.join('')));
+      if (length < STREAM_PIECE_CHARS) controller.close();
     },
     async cancel() {
       await chunks.return?.(undefined);
