@@ -44,5 +44,8 @@ export function recordsToCsv(records: readonly WireRecord[], columns: readonly s
 /** CSV text in chunks from batches of CSV rows already written (RecordStream.csv): the header, then the rows. */
 export async function* csvTextChunks(columns: readonly string[], batches: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
   yield recordsToCsv([], columns, true);
-  for await (const batch of batches) for (const text of batch) if (text !== '') yield text;
+  for await (const batch of batches) {
+    const text = batch.join(''); // one chunk a batch, as for JSON
+    if (text !== '') yield text;
+  }
 }

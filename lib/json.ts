@@ -5,11 +5,10 @@ export async function* jsonArrayChunks(batches: AsyncIterable<readonly string[]>
   let first = true;
   yield '[';
   for await (const batch of batches) {
-    for (const text of batch) {
-      if (text === '') continue;
-      yield first ? text : `,${text}`;
-      first = false;
-    }
+    const texts = batch.filter((text) => text !== '');
+    if (texts.length === 0) continue;
+    yield first ? texts.join(',') : `,${texts.join(',')}`; // one chunk a batch: a date answer's batch is a record per name
+    first = false;
   }
   yield ']';
 }
