@@ -4,7 +4,7 @@ import { ByteBoundedCache } from './cache.js';
 import { sha256 } from './disk.js';
 import { StoreError } from './errors.js';
 import type { DataFile, FileEntry } from './manifest.js';
-import { chunkSum, decodeChunk, decodeColumns, parseFooter, type ColumnValues, type Footer } from './parquet.js';
+import { chunkSum, decodeChunk, parseFooter, type Footer } from './parquet.js';
 import type { ByteSource, ReadCounts } from './source.js';
 
 /** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
@@ -118,15 +118,11 @@ export class PartitionReader {
 
   private readonly keys = new WeakMap<DataFile, string[]>();
 
-  /** Reads and verifies a whole small file (the metadata tables), its columns decoded by name. */
-  async table(entry: FileEntry): Promise<Map<string, ColumnValues>> {
+  /** Reads and verifies a whole small file (the metadata tables). */
+  async wholeFile(entry: FileEntry): Promise<Uint8Array> {
     const bytes = await this.read(entry, 0, entry.bytes);
     if (sha256(bytes) !== entry.sha256) throw new StoreError(`store file ${entry.path} is corrupt: checksum does not match the manifest`);
-    try {
-      return decodeColumns(bytes);
-    } catch (error) {
-      throw new StoreError(`store file ${entry.path} cannot be decoded: ${(error as Error).message}`);
-    }
+    return bytes;
   }
 
   private async read(file: FileEntry, offset: number, length: number): Promise<Uint8Array> {

@@ -12,7 +12,7 @@ import { describeStationVariables, listDatasets, listDates, listStationDates, li
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
-import { decodeMetadata, pickAttributes, type MetadataTable } from './metadata.js';
+import { lazyMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import { concatRows, readFileRows, sortRows } from './readback.js';
 import { localSource, type ByteSource } from './source.js';
@@ -123,7 +123,7 @@ export class EvapStore {
 
   private async load(manifest: Manifest): Promise<Snapshot> {
     const reader = new PartitionReader(this.source, this.caches);
-    const readTable = async (entry: Manifest['reservoirs']['metadata']) => (entry ? reader.table(entry) : null);
+    const readTable = async (entry: Manifest['reservoirs']['metadata']) => (entry ? reader.wholeFile(entry) : null);
     const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
     const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
     for (const [dataset, entry] of Object.entries(manifest.datasets)) {
@@ -135,8 +135,8 @@ export class EvapStore {
       partitionsByYear,
       reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
       codegen: this.codegen,
-      reservoirs: decodeMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME'),
-      stations: decodeMetadata(await readTable(manifest.stations.metadata), 'STA_NAME'),
+      reservoirs: lazyMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME', manifest.reservoirs.metadata?.path ?? ''),
+      stations: lazyMetadata(await readTable(manifest.stations.metadata), 'STA_NAME', manifest.stations.metadata?.path ?? ''),
       reservoirNames: new Set(manifest.reservoirs.names),
       stationNames: new Set(manifest.stations.names),
       stationVariablesHeld,
