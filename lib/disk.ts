@@ -21,16 +21,6 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Reads a file of the store as bytes. */
-export async function readStoreFile(root: string, path: string): Promise<Uint8Array> {
-  try {
-    return await readFile(resolveInside(root, path));
-  } catch (error) {
-    if (error instanceof StoreError) throw error;
-    throw new StoreError(`cannot read store file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  }
-}
-
 /** Positional reads of a store's files through a bounded set of open handles (a query reads a file many times). */
 export interface RangeReader {
   read(path: string, offset: number, length: number): Promise<Uint8Array>; // fewer bytes only past the end of the file

@@ -17,15 +17,3 @@ export interface ReadCounts {
 export function localSource(root: string): ByteSource {
   return createRangeReader(root);
 }
-
-/** A source that counts what it serves into `counts`. */
-export function countingSource(source: ByteSource, counts: ReadCounts): ByteSource {
-  return {
-    async read(path, offset, length) {
-      const bytes = await source.read(path, offset, length);
-      counts.reads++;
-      counts.bytesRead += bytes.byteLength;
-      return bytes;
-    },
-  };
-}
