@@ -31,7 +31,10 @@ interface OpenFile {
   handle: Promise<FileHandle>;
   users: number;
   evicted: boolean;
+  idle?: NodeJS.Timeout; // closes it after a while unused: a store never closed holds no descriptors for long
 }
+
+const IDLE_CLOSE_MS = 5_000;
 
 /**
  * A RangeReader over a store folder keeping up to `maxOpen` files open, least recently used closed first (a handle in
@@ -44,7 +47,10 @@ export function createRangeReader(root: string, maxOpen = 64): RangeReader {
   };
   const acquire = (path: string): OpenFile => {
     let file = files.get(path);
-    if (file) files.delete(path);
+    if (file) {
+      files.delete(path);
+      clearTimeout(file.idle);
+    }
     else file = { handle: open(resolveInside(root, path), constants.O_RDONLY | constants.O_NOFOLLOW), users: 0, evicted: false };
     files.set(path, file);
     file.users++;
@@ -77,10 +83,19 @@ export function createRangeReader(root: string, maxOpen = 64): RangeReader {
       } finally {
         file.users--;
         closeWhenIdle(file);
+        if (file.users === 0 && !file.evicted) {
+          file.idle = setTimeout(() => {
+            if (file.users > 0 || files.get(path) !== file) return;
+            files.delete(path);
+            file.evicted = true;
+            closeWhenIdle(file);
+          }, IDLE_CLOSE_MS).unref();
+        }
       }
     },
     async close() {
       for (const file of files.values()) {
+        clearTimeout(file.idle);
         file.evicted = true;
         closeWhenIdle(file);
       }
