@@ -29,10 +29,25 @@ export class PartitionReader {
     private readonly caches: ReaderCaches,
   ) {}
 
+  // reads and decodes under way: concurrent queries for the same data wait for one another instead of each
+  // decoding it (16 cold requests for every reservoir on one date decoded everything 16 times)
+  private readonly pending = new Map<string, Promise<unknown>>();
+
+  private once<T>(key: string, work: () => Promise<T>): Promise<T> {
+    let promise = this.pending.get(key) as Promise<T> | undefined;
+    if (!promise) {
+      promise = work().finally(() => this.pending.delete(key));
+      this.pending.set(key, promise);
+    }
+    return promise;
+  }
+
   /** The parsed footer of a data file, read once and checked against the manifest. */
   async footer(file: DataFile): Promise<Footer> {
-    const cached = this.caches.footers.get(file.path);
-    if (cached) return cached;
+    return this.caches.footers.get(file.path) ?? this.once(file.path, () => this.readFooter(file));
+  }
+
+  private async readFooter(file: DataFile): Promise<Footer> {
     const tail = await this.read(file, file.bytes - file.footerBytes, file.footerBytes);
     if (sha256(tail) !== file.footerSha256) throw new StoreError(`store file ${file.path} is corrupt: its footer does not match the manifest's checksum`);
     let footer: Footer;
@@ -84,7 +99,12 @@ export class PartitionReader {
     return out;
   }
 
-  private async readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
+  private readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
+    const cached = this.cachedColumn(file, group, name);
+    return cached ? Promise.resolve(cached) : this.once(`${this.groupKey(file, group)}#${name}`, () => this.decodeColumn(file, group, name, chunk));
+  }
+
+  private async decodeColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
     const footer = await this.footer(file);
     const index = footer.columns.get(name);
     if (index === undefined) return undefined;
