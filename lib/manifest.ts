@@ -158,6 +158,19 @@ export function encodePathName(name: string): string {
   return encodeURIComponent(name).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
+/** A rectangle of names and dates; ISO dates compare as text. */
+export interface Extent {
+  first: string;
+  last: string;
+  start: string;
+  end: string;
+}
+
+/** Whether a file's names and dates overlap an extent (files of one dataset-year must not overlap each other). */
+export function overlapsExtent(file: Extent, box: Extent): boolean {
+  return compareText(file.first, box.last) <= 0 && compareText(box.first, file.last) <= 0 && file.start <= box.end && box.start <= file.end;
+}
+
 /** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

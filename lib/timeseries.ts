@@ -1,6 +1,6 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { variableKey, type UnitSystem } from './catalogue.js';
-import { parseDay, yearOfDay } from './dates.js';
+import { formatDay, yearOfDay } from './dates.js';
 import { compareText, type DataFile, type Manifest, type ReservoirPartition } from './manifest.js';
 import type { PartitionReader } from './partitions.js';
 import { groupStatistics, type Footer } from './parquet.js';
@@ -51,6 +51,7 @@ export async function* reservoirRange(
   const firstYear = yearOfDay(startDay);
   const lastYear = yearOfDay(endDay);
   const builder = new RecordBuilder('RES_NAME', variables, system, kind, source.codegen);
+  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   for (const name of names) {
     const extra = attach(name);
     for (let year = firstYear; year <= lastYear; year++) {
@@ -59,7 +60,7 @@ export async function* reservoirRange(
         const partition = source.partitionsByYear.get(dataset)?.get(year);
         if (!partition) continue;
         const columns = variables.filter((v) => v.dataset === dataset).map((v) => v.name);
-        const files = partition.files.filter((f) => compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startDay, endDay));
+        const files = partition.files.filter((f) => compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startText, endText));
         if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
       }
       const block = alignSpans(spans, variables);
@@ -80,6 +81,7 @@ export async function reservoirsOnDate(
   attach: Attach,
   kind: OutputKind = 'records',
 ): Promise<unknown[]> {
+  const dayText = formatDay(day);
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const names = source.manifest.reservoirs.names;
   const seen = new Uint8Array(names.length); // names with a row on the day in some dataset
@@ -87,7 +89,7 @@ export async function reservoirsOnDate(
   for (const dataset of datasets) {
     const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
     const held = variables.flatMap((v, j) => (v.dataset === dataset ? [j] : []));
-    for (const file of partition?.files.filter((f) => overlaps(f, day, day)) ?? []) {
+    for (const file of partition?.files.filter((f) => overlaps(f, dayText, dayText)) ?? []) {
       const footer = await source.reader.footer(file);
       for (let g = 0; g < footer.metadata.row_groups.length; g++) {
         if (!groupHoldsDays(footer, g, day, day)) continue;
@@ -131,9 +133,10 @@ export async function* stationRange(
   kind: OutputKind = 'records',
 ): AsyncGenerator<unknown[]> {
   const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
+  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
-    if (!partition || !overlaps(partition, startDay, endDay)) continue;
+    if (!partition || !overlaps(partition, startText, endText)) continue;
     const span = await readNameRows(source.reader, [partition], undefined, startDay, endDay, variables.map((v) => v.name));
     if (span.days.length === 0) continue;
     const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
@@ -152,11 +155,12 @@ export async function stationsOnDate(
   attach: Attach,
   kind: OutputKind = 'records',
 ): Promise<unknown[]> {
+  const dayText = formatDay(day);
   const out: unknown[] = [];
   const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
-    if (!partition || !overlaps(partition, day, day)) continue;
+    if (!partition || !overlaps(partition, dayText, dayText)) continue;
     const span = await readNameRows(source.reader, [partition], undefined, day, day, variables.map((v) => v.name));
     if (span.days.length === 0) continue;
     builder.emit(out, name, { days: span.days, columns: variables.map((v) => span.column(v.name)) }, attach(name));
@@ -203,9 +207,9 @@ export async function readNameRows(
   return joinParts(dayParts, valueParts, columns);
 }
 
-/** Whether a file's dates overlap [startDay, endDay]. */
-function overlaps(file: { start: string; end: string }, startDay: number, endDay: number): boolean {
-  return file.start !== '' && parseDay(file.start, 'start') <= endDay && parseDay(file.end, 'end') >= startDay;
+/** Whether a file's dates overlap [start, end] (ISO dates compare as text: no parsing per file and name). */
+function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
+  return file.start !== '' && file.start <= end && start <= file.end;
 }
 
 function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {

@@ -12,6 +12,7 @@ import {
   emptyManifest,
   encodePathName,
   compareText,
+  overlapsExtent,
   snapshotPath,
   type FileEntry,
   type Manifest,
@@ -113,7 +114,8 @@ export class StoreWriter {
       const first = rows.names[piece[0]!]!;
       const last = rows.names[piece[piece.length - 1]!]!;
       const days = Int32Array.from(piece, (i) => rows.days[i]!);
-      const clash = partition.files.find((f) => compareText(f.first, last) <= 0 && compareText(first, f.last) <= 0 && f.start <= formatDay(days[days.length - 1]!) && formatDay(minOf(days)) <= f.end);
+      const extent = { first, last, start: formatDay(minOf(days)), end: formatDay(maxOf(days)) }; // days ascend per name, not overall
+      const clash = partition.files.find((f) => overlapsExtent(f, extent));
       if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
       const columns: Record<string, Vector> = {
         RES_NAME: utf8Vector(piece.map((i) => rows.names[i]!)),

@@ -1,6 +1,6 @@
 // Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
 import { formatDay } from '../dates.js';
-import { compareText, type ReservoirFile } from '../manifest.js';
+import { compareText, overlapsExtent, type ReservoirFile } from '../manifest.js';
 import type { EvapStore } from '../store.js';
 import { createStoreWriter, type MetadataRow } from '../write.js';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
@@ -73,7 +73,7 @@ export function affectedFiles(files: readonly ReservoirFile[], staged: StagedPar
   let box = { first: names[0]!, last: names[names.length - 1]!, start: formatDay(low), end: formatDay(high) };
   let chosen: ReservoirFile[] = [];
   for (;;) {
-    const next = files.filter((f) => compareText(f.first, box.last) <= 0 && compareText(box.first, f.last) <= 0 && f.start <= box.end && box.start <= f.end);
+    const next = files.filter((f) => overlapsExtent(f, box));
     if (next.length === chosen.length) return chosen;
     chosen = next;
     for (const f of chosen) {
