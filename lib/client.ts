@@ -19,6 +19,7 @@ export interface ClientOptions {
   retries?: number; // retries of a request answered 429 or 5xx, or failing on the network (default 3)
   backoffMs?: number; // first wait before a retry, doubled each time unless Retry-After says otherwise (default 500)
   signal?: AbortSignal; // aborts every request and wait of this client
+  timeoutMs?: number; // a request with no complete answer this long fails as a network failure would (retried); default none
 }
 
 /** A status other than 200, 404 and 422 from the server, with its `detail`. */
@@ -137,13 +138,14 @@ export class EvapClient {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await this.fetch(url, { method, body, headers: { 'api-key': this.options.apiKey, accept: 'application/json' }, signal: this.options.signal });
+        const signal = this.requestSignal();
+        response = await this.fetch(url, { method, body, headers: { 'api-key': this.options.apiKey, accept: 'application/json' }, signal });
+        if (response.ok) return (await response.json()) as T;
       } catch (error) {
-        if (this.options.signal?.aborted || attempt >= retries) throw error;
+        if (this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);
         await this.wait(attempt, null);
         continue;
       }
-      if (response.ok) return (await response.json()) as T;
       const detail = await readDetail(response);
       if ((response.status === 429 || response.status >= 500) && attempt < retries) {
         await this.wait(attempt, response.headers.get('retry-after'));
@@ -151,6 +153,14 @@ export class EvapClient {
       }
       throw toError(response.status, detail, url.toString(), nameParameter, names);
     }
+  }
+
+  // the caller's signal, and a timer over the whole request (headers and body) when timeoutMs is set
+  private requestSignal(): AbortSignal | undefined {
+    const { signal, timeoutMs } = this.options;
+    if (timeoutMs === undefined) return signal;
+    const timer = AbortSignal.timeout(timeoutMs);
+    return signal ? AbortSignal.any([signal, timer]) : timer;
   }
 
   /** Waits before a retry: Retry-After when the server gives it (seconds or a date), else exponential backoff. */
@@ -163,6 +173,15 @@ export class EvapClient {
     }
     return sleep(Math.min(ms, 60_000), this.options.signal);
   }
+}
+
+// a network failure names the URL and the system's reason (ECONNREFUSED, a timeout), which fetch keeps in its cause
+function networkError(error: unknown, timeoutMs: number | undefined, url: URL): unknown {
+  const where = `${url.origin}${url.pathname}`;
+  if (error instanceof DOMException && error.name === 'TimeoutError') return new Error(`no answer within ${timeoutMs} ms from ${where}`, { cause: error });
+  const cause = (error as { cause?: { message?: string; code?: string } } | undefined)?.cause;
+  if (error instanceof TypeError && cause?.message) return new Error(`${where}: ${error.message}: ${cause.message}`, { cause: error });
+  return error;
 }
 
 function shapefileForm(parts: ShapefileParts | undefined): FormData | undefined {

@@ -12,6 +12,7 @@ import {
 } from './catalogue.js';
 import { clip } from './dates.js';
 import { InvalidParameterError, NotFoundError } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 /** A requested variable, resolved: its wire key and where its values come from. */
 export interface ResolvedVariable {
@@ -33,7 +34,7 @@ export function allowed(values: readonly string[]): string {
 export function resolveUnits(units: string | undefined): UnitSystem {
   const value = units ?? 'metric';
   if (!(unitSystems as readonly string[]).includes(value)) {
-    throw new InvalidParameterError('units', `units must be one of metric, english; got ${JSON.stringify(clip(value))}`, 'not-allowed');
+    throw new InvalidParameterError('units', `units must be one of metric, english; got ${JSON.stringify(clip(value))}${didYouMean(value, unitSystems)}`, 'not-allowed');
   }
   return value as UnitSystem;
 }
@@ -43,7 +44,7 @@ export function resolveDatasets(datasets: readonly string[] | undefined): Datase
   const list = nonEmpty(datasets, 'datasets') ?? datasetNames;
   for (const d of list) {
     if (!Object.hasOwn(reservoirDatasets, d)) {
-      throw new InvalidParameterError('datasets', `unknown dataset ${JSON.stringify(clip(d))}; allowed: ${allowed(datasetNames)}`, 'not-allowed');
+      throw new InvalidParameterError('datasets', `unknown dataset ${JSON.stringify(clip(d))}${didYouMean(d, datasetNames)}; allowed: ${allowed(datasetNames)}`, 'not-allowed');
     }
   }
   return unique(list) as DatasetName[];
@@ -56,7 +57,7 @@ export function resolveReservoirVariables(variables: readonly string[] | undefin
   return unique(list).map((name) => {
     const entry = findReservoirVariable(name);
     if (!entry) {
-      throw new InvalidParameterError('variables', `unknown variable ${JSON.stringify(clip(name))}; variables of ${datasets.join(', ')}: ${allowed(held)}`, 'not-allowed');
+      throw new InvalidParameterError('variables', `unknown variable ${JSON.stringify(clip(name))}${didYouMean(name, reservoirVariableNames())}; variables of ${datasets.join(', ')}: ${allowed(held)}`, 'not-allowed');
     }
     if (!datasets.includes(entry.dataset)) {
       throw new InvalidParameterError('variables', `variable ${name} belongs to dataset ${entry.dataset}, which is not among the requested datasets (${datasets.join(', ')}); add it to datasets or choose from: ${allowed(held)}`, 'malformed');
@@ -70,7 +71,7 @@ export function resolveStationVariables(variables: readonly string[] | undefined
   const list = nonEmpty(variables, 'variables') ?? fallback;
   return unique(list).map((name) => {
     const spec = findStationVariable(name);
-    if (!spec) throw new InvalidParameterError('variables', `unknown station variable ${JSON.stringify(clip(name))}; allowed: ${allowed(stationVariableNames)}`, 'not-allowed');
+    if (!spec) throw new InvalidParameterError('variables', `unknown station variable ${JSON.stringify(clip(name))}${didYouMean(name, stationVariableNames)}; allowed: ${allowed(stationVariableNames)}`, 'not-allowed');
     return { name, dataset: null, unit: spec.unit };
   });
 }
@@ -80,7 +81,7 @@ export function resolveNames(names: readonly string[] | undefined, fallback: rea
   const list = nonEmpty(names, parameter) ?? fallback;
   const missing = unique(list).filter((n) => !known.has(n));
   if (missing.length > 0) {
-    const shown = missing.slice(0, MAX_LISTED).map((n) => JSON.stringify(clip(n)));
+    const shown = missing.slice(0, MAX_LISTED).map((n) => `${JSON.stringify(clip(n))}${didYouMean(n, known)}`);
     throw new NotFoundError(parameter, missing, `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}`);
   }
   return unique(list).sort();
@@ -91,7 +92,7 @@ export function resolveAttributes(attributes: readonly string[] | undefined, ava
   const list = attributes?.filter((a) => a !== '') ?? [];
   for (const a of list) {
     if (!available.includes(a)) {
-      throw new InvalidParameterError('also_return', `unknown metadata attribute ${JSON.stringify(clip(a))}; allowed: ${allowed(available)}`, 'not-allowed');
+      throw new InvalidParameterError('also_return', `unknown metadata attribute ${JSON.stringify(clip(a))}${didYouMean(a, available)}; allowed: ${allowed(available)}`, 'not-allowed');
     }
   }
   return unique(list);
@@ -103,6 +104,10 @@ function nonEmpty(list: readonly string[] | undefined, parameter: string): reado
     throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'empty');
   }
   return list.filter((v) => v !== '');
+}
+
+function reservoirVariableNames(): string[] {
+  return datasetNames.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
 }
 
 function unique<T>(list: readonly T[]): T[] {

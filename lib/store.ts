@@ -1,11 +1,10 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
 import { recordsToArrow } from './arrow.js';
 import { defaults, stationVariableNames } from './catalogue.js';
 import { parseDay, parseRange } from './dates.js';
+import { ensureDemoStore } from './demo.js';
 import { fileStamp } from './disk.js';
 import { StoreError } from './errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
@@ -55,23 +54,13 @@ interface Snapshot extends TimeseriesSource {
   stationVariablesAll: readonly string[]; // what any station measures
 }
 
-/** Opens a store folder (default: the demo store shipped in the package's data/ folder). */
+/** Opens a store folder (default: the demo store, made on first use when the package has none). */
 export async function openStore(dir?: string, options: OpenStoreOptions = {}): Promise<EvapStore> {
-  const root = resolve(dir ?? defaultStoreDir());
+  const root = resolve(dir ?? (await ensureDemoStore()));
   const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.footerCacheBytes ?? 64 * 2 ** 20);
   const store = new EvapStore(root, caches, options.source ?? localSource(root), options.codegen ?? true);
   await store.refresh();
   return store;
-}
-
-/** The demo store folder: `data/` at the package root, found from this module's location (source or build). */
-export function defaultStoreDir(): string {
-  let here = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    if (existsSync(join(here, 'package.json')) && existsSync(join(here, 'data', MANIFEST_FILE))) return join(here, 'data');
-    here = dirname(here);
-  }
-  throw new StoreError('the demo store was not found: expected data/manifest.json at the package root');
 }
 
 /** An opened store. Each query reads the snapshot that was current when it started. */

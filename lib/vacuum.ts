@@ -16,6 +16,7 @@ export interface VacuumSummary {
   removed: string[];
   bytes: number;
   retained: number; // snapshots kept besides the current one: replaced less than minAgeMs ago, or held by a live reader
+  tooRecent: number; // files no snapshot names, kept because younger than minAgeMs or their writer still runs
 }
 
 /**
@@ -44,13 +45,16 @@ export async function vacuumStore(dir: string, options: VacuumOptions = {}): Pro
     const markers = await listStoreFiles(dir, WRITING_FOLDER);
     for (const marker of markers) if (await markerAlive(dir, marker.path)) busy.add(writerOf(marker.path));
 
+    let tooRecent = 0;
     const garbage = [
       ...(await listStoreFiles(dir, 'reservoirs')),
       ...(await listStoreFiles(dir, 'stations')),
     ].filter((file) => {
       if (kept.has(file.path)) return false;
       if (published.has(file.path)) return true; // only snapshots past retention name it
-      return now - file.mtimeMs >= minAgeMs && ![...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`));
+      const old = now - file.mtimeMs >= minAgeMs && ![...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`));
+      if (!old) tooRecent++;
+      return old;
     });
     const retiredSnapshots = (await listStoreFiles(dir, SNAPSHOTS_FOLDER)).filter((f) => {
       const sequence = Number(f.path.slice(SNAPSHOTS_FOLDER.length + 1, -'.json'.length));
@@ -61,7 +65,7 @@ export async function vacuumStore(dir: string, options: VacuumOptions = {}): Pro
       ...deadLeases,
       ...(await listStoreFiles(dir, '')).filter((f) => f.path.startsWith(`${MANIFEST_FILE}.`) && /\.(tmp|stale)$/.test(f.path) && now - f.mtimeMs >= minAgeMs),
     ];
-    const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1 };
+    const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1, tooRecent };
     for (const file of [...garbage, ...retiredSnapshots, ...leftovers]) {
       if (!options.dryRun) await removeStoreFile(dir, file.path);
       summary.removed.push(file.path);

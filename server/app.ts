@@ -7,6 +7,7 @@ import { compress } from './format.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
 import { createRateLimiter } from './rate.js';
+import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { routes, type Route } from './routes.js';
 
 /** A fetch-style handler. */
@@ -18,6 +19,7 @@ export interface HandlerOptions {
   limits?: Partial<RequestLimits>; // defaults: defaultRequestLimits
   rateLimitPerMinute?: number; // requests a minute per key, then 429 with Retry-After; 0 or absent: no limit
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
+  keyRequests?: (request: Request, url: URL) => Promise<Response>; // GET /auth/request_key (default: refused, 503)
 }
 
 /** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
@@ -38,6 +40,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const docs = createDocs(buildOpenApi(routes));
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? createRateLimiter(perMinute) : undefined;
+  const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
 
   return async (request) => {
     try {
@@ -45,6 +48,7 @@ export function createHandler(options: HandlerOptions): Handler {
       const path = normalizePath(url.pathname);
       const open = await docs(path, request.method);
       if (open) return open;
+      if (path === REQUEST_KEY_PATH) return await keyRequests(request, url); // open: whoever asks has no key yet
       const byMethod = table.get(path);
       if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
       const route = byMethod.get(request.method);

@@ -9,6 +9,7 @@ export interface Config {
   store: string | undefined; // undefined: the demo store in data/
   keys: string[]; // plain keys from EVAP_API_KEYS
   keysFile: string | undefined; // hex SHA-256 digests, one a line
+  requestsFile: string | undefined; // where GET /auth/request_key appends requests (default: next to the keys file)
   maxUploadBytes: number;
   maxNames: number;
   maxVariables: number;
@@ -38,11 +39,13 @@ const numbers = {
 } as const satisfies Record<string, Setting>;
 type Setting = readonly [string, number | string, string, number?]; // a text default is derived in readConfig
 
-export const usage = `usage: npm start -- [options]   (or node dist/server/main.js [options])
+export const usage = `usage: evap serve [options]   (in a clone: npm start -- [options])
   --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)
   --store DIR             store folder (env EVAP_STORE; default the demo store in data/)
   --keys-file PATH        accepted keys as hex SHA-256 digests, one a line, # comments (env EVAP_KEYS_FILE)
                           plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
+  --requests-file PATH    where GET /auth/request_key appends key requests (env EVAP_REQUESTS_FILE;
+                          default <keys-file>.requests; without either, key requests are refused)
 ${Object.entries(numbers)
   .map(([flag, [env, value, what]]) => `  --${flag} N`.padEnd(28) + `${what} (env ${env}; default ${value})`)
   .join('\n')}`;
@@ -56,6 +59,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
       host: { type: 'string' },
       store: { type: 'string' },
       'keys-file': { type: 'string' },
+      'requests-file': { type: 'string' },
       ...Object.fromEntries(Object.keys(numbers).map((flag) => [flag, { type: 'string' as const }])),
     },
     strict: true,
@@ -67,12 +71,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], typeof fallback === 'number' ? fallback : derived, min);
   };
   const maxConcurrent = number('max-concurrent');
+  const keysFile = flags['keys-file'] ?? (env.EVAP_KEYS_FILE || undefined);
   return {
     port: parseCount('--port / PORT', flags.port ?? env.PORT, 8080, 0, 65535),
     host: flags.host ?? (env.HOST || '127.0.0.1'),
     store: flags.store ?? (env.EVAP_STORE || undefined),
     keys: parseKeyList(env.EVAP_API_KEYS),
-    keysFile: flags['keys-file'] ?? (env.EVAP_KEYS_FILE || undefined),
+    keysFile,
+    requestsFile: flags['requests-file'] ?? (env.EVAP_REQUESTS_FILE || (keysFile === undefined ? undefined : `${keysFile}.requests`)),
     maxUploadBytes: number('max-upload-bytes'),
     maxNames: number('max-names'),
     maxVariables: number('max-variables'),

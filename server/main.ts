@@ -1,16 +1,19 @@
-// `npm start`: read the settings, open the store, make or load the keys, listen, and stop cleanly on SIGTERM/SIGINT.
-import { watchFile } from 'node:fs';
+// `evap serve` (and `npm start`): read the settings, open the store, make or load the keys, listen, and stop cleanly on SIGTERM/SIGINT.
+import { realpathSync, watchFile } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { openStore } from '../lib/store.js';
 import { createHandler } from './app.js';
 import { generateKey, KeyRing, readKeysFile } from './auth.js';
 import { readConfig, usage, type Config } from './config.js';
 import { consoleLogger } from './log.js';
+import { createKeyRequests } from './requests.js';
 import { serve } from './node.js';
 
-async function main(): Promise<void> {
+/** Starts the server with these flags and environment; runs until SIGTERM or SIGINT. */
+export async function startServer(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config: Config;
   try {
-    config = readConfig(process.argv.slice(2), process.env);
+    config = readConfig(argv, env);
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
     process.exit(2);
@@ -25,7 +28,8 @@ async function main(): Promise<void> {
     console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
   }
   const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute } = config;
-  const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, logError: consoleLogger.error });
+  const keyRequests = createKeyRequests(config.requestsFile);
+  const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, logError: consoleLogger.error, keyRequests });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   console.log(`listening on ${serving.url}`);
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
@@ -67,7 +71,21 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  console.error(`evap server failed to start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+/** startServer, exiting 1 with the reason when it cannot start. */
+export function runServer(argv?: readonly string[], env?: NodeJS.ProcessEnv): void {
+  startServer(argv, env).catch((error: unknown) => {
+    console.error(`evap server failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
+
+// run as a script (node dist/server/main.js, tsx server/main.ts): serve; imported by `evap serve`: nothing more
+if (isEntryPoint()) runServer();
+
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}

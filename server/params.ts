@@ -1,4 +1,5 @@
 // Query strings and multipart forms -> typed arguments for the library, with the request limits applied.
+import { didYouMean } from '../lib/suggest.js';
 import type { ShapefileParts } from '../lib/types.js';
 import { HttpError, invalidParameter } from './errors.js';
 
@@ -71,6 +72,11 @@ export async function readShapefileParts(request: Request, limits: RequestLimits
     form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
   } catch {
     throw invalidParameter('body', 'the multipart body is malformed or truncated', 'malformed', 'body');
+  }
+  // a misnamed part (a file sent as `shp` or `shapefile`) would otherwise be ignored and every name listed, unfiltered
+  const known = shapefileParts.map((part) => `shapefile_${part}`);
+  for (const name of new Set(form.keys())) {
+    if (!known.includes(name)) throw invalidParameter(name.slice(0, 80), `unknown part ${JSON.stringify(name.slice(0, 80))}${didYouMean(name, known)}; the parts are ${known.join(', ')}`, 'not-allowed', 'body');
   }
   const parts: ShapefileParts = {};
   for (const part of shapefileParts) {

@@ -21,13 +21,24 @@ function form(name: string, only: readonly (typeof parts)[number][] = parts): Fo
 const post = (path: string, body?: FormData) => server.get(path, { method: 'POST', ...(body ? { body } : {}) });
 
 describe('POST /info/list_RES_NAMES', () => {
-  it('answers the same to a multipart body without files as to no body', async () => {
+  it('answers the same to a multipart body without parts as to no body', async () => {
     const bare = await (await post('/info/list_RES_NAMES')).json();
-    const empty = new FormData();
-    empty.append('comment', 'no files here');
-    const multipart = await post('/info/list_RES_NAMES', empty);
+    const multipart = await post('/info/list_RES_NAMES', new FormData());
     expect(multipart.status).toBe(200);
     expect(await multipart.json()).toEqual(bare);
+  });
+
+  it('refuses a part with another name with a 422 naming it, not a silently unfiltered list', async () => {
+    const misnamed = new FormData();
+    misnamed.append('shapefile_shpx', new Blob([readFileSync(new URL('colorado_wgs84/colorado_wgs84.shp', dir))]), 'colorado_wgs84.shp');
+    const response = await post('/info/list_RES_NAMES', misnamed);
+    expect(response.status).toBe(422);
+    const { detail } = (await response.json()) as { detail: { loc: string[]; msg: string }[] };
+    expect(detail[0]!.loc).toEqual(['body', 'shapefile_shpx']);
+    expect(detail[0]!.msg).toContain('unknown part "shapefile_shpx" (did you mean "shapefile_shp"?)');
+    const comment = new FormData();
+    comment.append('comment', 'no files here');
+    expect((await post('/info/list_RES_NAMES', comment)).status).toBe(422);
   });
 
   it.each(['colorado_wgs84', 'colorado_albers', 'colorado_utm13n'])('keeps only the reservoirs inside %s', async (name) => {

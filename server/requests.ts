@@ -1,0 +1,79 @@
+// GET /auth/request_key, the public service's way to ask for a key: the request is appended to a requests file for
+// the operator (`evap keys requests`, then `evap keys new --for ID`), bounded in size and rate; the answer never
+// repeats what was sent.
+import { randomBytes } from 'node:crypto';
+import { appendFile, readFile, stat } from 'node:fs/promises';
+import { HttpError, invalidParameter } from './errors.js';
+import { wholeResponse } from './body.js';
+import { createRateLimiter } from './rate.js';
+
+/** The path, as the public documentation gives it. */
+export const REQUEST_KEY_PATH = '/auth/request_key';
+
+/** One request for a key, as stored (one JSON object a line). */
+export interface KeyRequest {
+  id: string;
+  received: string; // ISO time
+  name: string;
+  email: string;
+  justification: string;
+}
+
+export interface KeyRequestOptions {
+  maxFileBytes?: number; // past this size the file takes no more requests: 503 until the operator clears it (default 1 MiB)
+  perMinute?: number; // requests accepted a minute, from everyone together (default 10)
+}
+
+// field -> longest value accepted
+const fields = { name: 200, email: 254, justification: 2000 } as const;
+
+/** The handler of GET /auth/request_key, appending to `file`; without a file every request is refused (503). */
+export function createKeyRequests(file: string | undefined, options: KeyRequestOptions = {}): (request: Request, url: URL) => Promise<Response> {
+  const maxFileBytes = options.maxFileBytes ?? 2 ** 20;
+  const perMinute = options.perMinute ?? 10;
+  const limiter = createRateLimiter(perMinute);
+  let appending = Promise.resolve(); // one append at a time, so the size bound holds
+  return async (request, url) => {
+    if (request.method !== 'GET') throw new HttpError(405, `method ${request.method} is not allowed on ${REQUEST_KEY_PATH}; allowed: GET`, { allow: 'GET' });
+    if (file === undefined) throw new HttpError(503, 'this server takes no key requests (it has no requests file); ask its operator for a key');
+    const entry = { id: randomBytes(6).toString('hex'), received: new Date().toISOString() } as KeyRequest;
+    for (const [field, max] of Object.entries(fields) as [keyof typeof fields, number][]) {
+      const value = (url.searchParams.get(field) ?? '').trim();
+      if (value === '') throw invalidParameter(field, `${field} is required`, 'empty');
+      if (value.length > max) throw invalidParameter(field, `${field} is longer than ${max} characters`, 'too-many');
+      if (/[\u0000-\u001f\u007f]/.test(value)) throw invalidParameter(field, `${field} contains control characters`);
+      entry[field] = value;
+    }
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(entry.email)) throw invalidParameter('email', 'email is not an email address', 'malformed');
+    const wait = limiter('all');
+    if (wait > 0) throw new HttpError(429, `too many key requests; retry in ${wait} s`, { 'retry-after': String(wait) });
+    const line = `${JSON.stringify(entry)}\n`;
+    const done = appending.then(async () => {
+      const size = await stat(file).then((s) => s.size, () => 0);
+      if (size + Buffer.byteLength(line) > maxFileBytes) throw new HttpError(503, 'the key request queue is full; try again later or ask the operator');
+      await appendFile(file, line, { mode: 0o600 });
+    });
+    appending = done.catch(() => {});
+    await done;
+    const body = { message: 'request received: the operator will send the key to the email address given', request_id: entry.id };
+    return wholeResponse(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+}
+
+/** The requests in a requests file, oldest first (unreadable lines are skipped); none when there is no file. */
+export async function readKeyRequests(file: string): Promise<KeyRequest[]> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  const requests: KeyRequest[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const entry = JSON.parse(line) as KeyRequest;
+      if (typeof entry.id === 'string' && typeof entry.email === 'string') requests.push(entry);
+    } catch {
+      // a torn last line of a crashed append
+    }
+  }
+  return requests;
+}
