@@ -1,16 +1,17 @@
-// A tiny `--name value` argument reader shared by the command-line entry points.
+// Flag reading shared by the commands: node:util parseArgs, with mistakes thrown as UsageError.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './command.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
+export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
 
-/** Parses `--key value` flags and positionals (node:util parseArgs), exiting with the usage line on a mistake. */
-export function readArgs(argv: string[], options: NonNullable<ParseArgsConfig['options']>, usage: string): { values: Flags; positionals: string[] } {
+/** Parses `--key value` flags and positionals; an unknown flag or a missing value is a UsageError. */
+export function readArgs(argv: string[], options: FlagSpec): { values: Flags; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { values: values as Flags, positionals };
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\nusage: ${usage}\n`);
-    process.exit(2);
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
   }
 }
 
@@ -20,13 +21,30 @@ export function stringFlag(values: Flags, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** An integer flag value, or exit with a message naming the flag. */
+/** A string flag that must be given. */
+export function requiredFlag(values: Flags, name: string): string {
+  const value = stringFlag(values, name);
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** A comma-separated flag as a list (spaces around commas trimmed), or undefined. */
+export function listFlag(values: Flags, name: string): string[] | undefined {
+  const value = stringFlag(values, name);
+  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** An integer flag value, or the fallback; anything else is a UsageError naming the flag. */
 export function intFlag(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (typeof value !== 'string' || !Number.isInteger(n) || n < 0) {
-    process.stderr.write(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}\n`);
-    process.exit(2);
-  }
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
   return n;
+}
+
+/** One of the allowed words, or the fallback. */
+export function choiceFlag<T extends string>(values: Flags, name: string, allowed: readonly T[], fallback: T): T {
+  const value = stringFlag(values, name) ?? fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+  return value as T;
 }

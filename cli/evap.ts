@@ -1,137 +1,55 @@
 #!/usr/bin/env node
-// evap ingest <files...> --store DIR [--skip-bad-rows]
-// evap mirror --from URL --api-key KEY --store DIR [--since DATE] [--concurrency N]
-// evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
-// evap verify --store DIR
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { ingest, type IngestProblem, type IngestSource } from '../lib/ingest.js';
-import { mirror } from '../lib/mirror.js';
-import { localSource } from '../lib/source.js';
-import { openStore } from '../lib/store.js';
-import { vacuumStore } from '../lib/vacuum.js';
-import { verifyStore } from '../lib/verify.js';
-import { intFlag, readArgs } from './args.js';
-import { progressBar } from './progress.js';
+// evap <command> [options]: one entry point; each command is its own module, loaded only when run (a query starts fast).
+import { packageVersion } from '../lib/demo.js';
+import { describeError, UsageError, type CommandModule } from './command.js';
 
-const usage = `evap ingest <files...> --store DIR [--skip-bad-rows]
-       evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD] [--concurrency 4]
-       evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
-       evap verify --store DIR
-  (the key may also come from the EVAP_API_KEY environment variable)`;
+// name -> one line for `evap --help`, and the module (its `usage` and `run`); a new command is one line here
+const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  demo: { summary: 'write the demo store into a folder', load: () => import('./commands/demo.js') },
+  serve: { summary: 'serve a store over HTTP (the OperEvap API)', load: () => import('./commands/serve.js') },
+  query: { summary: 'reservoir or station timeseries, from a store or a server', load: () => import('./commands/query.js') },
+  info: { summary: 'datasets, variables, dates, names', load: () => import('./commands/info.js') },
+  metadata: { summary: 'reservoir or station metadata', load: () => import('./commands/metadata.js') },
+  generate: { summary: 'generate a synthetic store from the seeded model', load: () => import('./commands/generate.js') },
+  ingest: { summary: 'load exported JSON or CSV files into a store', load: () => import('./commands/ingest.js') },
+  mirror: { summary: 'copy a server into a store, resumably', load: () => import('./commands/mirror.js') },
+  vacuum: { summary: 'delete files no retained snapshot needs', load: () => import('./commands/vacuum.js') },
+  verify: { summary: 'check every byte of every file of a store', load: () => import('./commands/verify.js') },
+  keys: { summary: 'API keys of a server: new, list, revoke, requests', load: () => import('./commands/keys.js') },
+};
 
-const [command, ...rest] = process.argv.slice(2);
-if (command === 'ingest') await runIngest(rest);
-else if (command === 'mirror') await runMirror(rest);
-else if (command === 'vacuum') await runVacuum(rest);
-else if (command === 'verify') await runVerify(rest);
-else fail(command === undefined || command === '--help' || command === '-h' ? '' : `unknown command ${JSON.stringify(command)}`, command === '--help' || command === '-h' ? 0 : 2);
+const usage = `usage: evap <command> [options]     (evap <command> --help for its options)
 
-async function runIngest(argv: string[]): Promise<void> {
-  const { values, positionals } = readArgs(argv, { store: { type: 'string' }, 'skip-bad-rows': { type: 'boolean', default: false } }, usage);
-  const store = values.store as string | undefined;
-  if (!store) fail('--store is required');
-  if (positionals.length === 0) fail('give at least one file to ingest');
-  for (const path of positionals) if (!existsSync(path) || !statSync(path).isFile()) fail(`no such file: ${path}`);
-  const sources: IngestSource[] = positionals.map((path) => ({ name: path, open: () => createReadStream(path) }));
-  const began = performance.now();
-  const bar = progressBar('ingest');
-  try {
-    const summary = await ingest(store, sources, { skipBadRows: values['skip-bad-rows'] === true, onProgress: bar.update });
-    bar.stop();
-    printProblems(summary.problems, summary.rejected);
-    const seconds = (performance.now() - began) / 1000;
-    process.stdout.write(
-      `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.filesApplied}/${summary.files} files applied, ` +
-        `${summary.records} records (${Math.round(summary.records / seconds)}/s), rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}; ` +
-        `${summary.metadata} metadata rows, ${summary.partitions} partition files in ${seconds.toFixed(1)} s\n`,
-    );
-    if (summary.filesApplied < summary.files) process.exitCode = 1;
-  } catch (error) {
-    bar.stop();
-    fail(`ingest failed: ${(error as Error).message}`, 1);
+${Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`).join('\n')}
+
+  evap --version    the version of evap`;
+
+const [name, ...argv] = process.argv.slice(2);
+if (name === '--version' || name === '-v') {
+  process.stdout.write(`${packageVersion()}\n`);
+} else if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  process.stdout.write(`${usage}\n`);
+} else if (!Object.hasOwn(commands, name)) {
+  const near = Object.keys(commands).find((c) => c.startsWith(name.slice(0, 3)));
+  process.stderr.write(`evap: unknown command ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}\n${usage}\n`);
+  process.exitCode = 2;
+} else {
+  const command = await commands[name]!.load();
+  if (argv.includes('--help') || argv.includes('-h')) process.stdout.write(`${command.usage}\n`);
+  else {
+    try {
+      process.exitCode = (await command.run(argv)) ?? 0;
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`evap ${name}: ${error.message}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
+        process.exitCode = 2;
+      } else {
+        process.stderr.write(`evap ${name}: ${describeError(error)}\n`);
+        process.exitCode = 1;
+      }
+    }
+    // done: timers of an opened store (its reader lease, idle files) must not hold the process; stdout is flushed first
+    await new Promise<void>((done) => process.stdout.write('', () => done()));
+    process.exit();
   }
-}
-
-async function runVacuum(argv: string[]): Promise<void> {
-  const { values } = readArgs(argv, { store: { type: 'string' }, 'min-age-minutes': { type: 'string' }, 'dry-run': { type: 'boolean', default: false } }, usage);
-  const store = values.store as string | undefined;
-  if (!store) fail('--store is required');
-  try {
-    const dryRun = values['dry-run'] === true;
-    const summary = await vacuumStore(store, { minAgeMs: intFlag(values['min-age-minutes'], 'min-age-minutes', 10) * 60_000, dryRun });
-    for (const path of summary.removed) process.stdout.write(`${dryRun ? 'would remove' : 'removed'} ${path}\n`);
-    process.stdout.write(`${summary.removed.length} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB ${dryRun ? 'to free' : 'freed'}; ${summary.retained} earlier snapshots kept (replaced under ${values['min-age-minutes'] ?? 10} minutes ago, or open in a reader)\n`);
-  } catch (error) {
-    fail(`vacuum failed: ${(error as Error).message}`, 1);
-  }
-}
-
-async function runMirror(argv: string[]): Promise<void> {
-  const { values } = readArgs(
-    argv,
-    { from: { type: 'string' }, 'api-key': { type: 'string' }, store: { type: 'string' }, since: { type: 'string' }, concurrency: { type: 'string' } },
-    usage,
-  );
-  const [from, store, since] = [values.from, values.store, values.since] as (string | undefined)[];
-  const apiKey = (values['api-key'] as string | undefined) ?? process.env.EVAP_API_KEY;
-  if (!from || !store) fail('--from and --store are required');
-  if (!apiKey) fail('--api-key (or EVAP_API_KEY) is required');
-  const controller = new AbortController();
-  const stop = () => controller.abort(new Error('interrupted; run the same command again to resume'));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  const began = performance.now();
-  const bar = progressBar('mirror');
-  try {
-    const summary = await mirror(store, {
-      baseUrl: from,
-      apiKey,
-      since,
-      concurrency: Math.max(1, intFlag(values.concurrency as string | undefined, 'concurrency', 4)),
-      signal: controller.signal,
-      onProgress: bar.update,
-    });
-    bar.stop();
-    printProblems(summary.problems, summary.rejected);
-    process.stdout.write(
-      `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.chunks} requests, ${summary.records} records, ` +
-        `rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}` +
-        `${summary.resumed ? `, ${summary.resumed} units already done by an interrupted run` : ''} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
-    );
-  } catch (error) {
-    bar.stop();
-    fail(`mirror stopped: ${(error as Error).message}`, 1);
-  }
-}
-
-function printProblems(problems: readonly IngestProblem[], count: number): void {
-  const shown = problems.slice(0, 20);
-  for (const p of shown) process.stderr.write(`${p.file}:${p.line}: ${p.reason}\n`);
-  if (count > shown.length) process.stderr.write(`... and ${count - shown.length} more rejected\n`);
-}
-
-async function runVerify(argv: string[]): Promise<void> {
-  const { values } = readArgs(argv, { store: { type: 'string' } }, usage);
-  const dir = values.store as string | undefined;
-  if (!dir) fail('--store is required');
-  const began = performance.now();
-  const bar = progressBar('verify');
-  try {
-    const store = await openStore(dir);
-    const summary = await verifyStore(store, localSource(store.root), bar.update);
-    await store.close();
-    bar.stop();
-    for (const problem of summary.problems) process.stdout.write(`${problem}\n`);
-    const seconds = ((performance.now() - began) / 1000).toFixed(1);
-    process.stdout.write(`snapshot ${store.manifest.snapshot}: ${summary.files} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB read in ${seconds} s; ${summary.problems.length === 0 ? 'every file is whole' : `${summary.problems.length} files damaged`}\n`);
-    if (summary.problems.length > 0) process.exitCode = 1;
-  } catch (error) {
-    bar.stop();
-    fail(`verify failed: ${(error as Error).message}`, 1);
-  }
-}
-
-function fail(message: string, code = 2): never {
-  process.stderr.write(`${message ? `${message}\n` : ''}usage: ${usage}\n`);
-  process.exit(code);
 }

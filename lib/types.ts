@@ -15,7 +15,8 @@ export interface ShapefileParts {
   shx?: Uint8Array | ArrayBuffer;
 }
 
-interface CommonQuery {
+/** What every timeseries query may set. */
+export interface CommonQuery {
   variables?: readonly string[]; // default: every variable of the requested datasets (stations: all 38)
   units?: UnitSystem; // default 'metric'
   alsoReturn?: readonly string[]; // metadata attributes attached to every record, e.g. ['qflag']

@@ -1,0 +1,64 @@
+// evap info: what a store or server holds, as the API's /info paths answer it.
+import type { WireRecord } from '../../lib/types.js';
+import { listFlag, readArgs, stringFlag } from '../args.js';
+import { UsageError } from '../command.js';
+import { chooseFormat, formatUsage, writeRecords } from '../output.js';
+import { openSource, sourceFlags, sourceUsage, type Source } from '../source.js';
+
+export const usage = `evap info [datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
+  Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are.
+  datasets                the datasets                          (GET /info/list_datasets)
+  variables               a dataset's variables, --dataset D    (GET /info/list_variables)
+  dates                   a variable's first and last date, --dataset D --variable V   (GET /info/list_dates)
+  reservoirs, stations    the names                             (POST /info/list_RES_NAMES, list_STA_NAMES)
+  station-variables       what stations measure, --names A,B (default all)  (GET /info/list_stations_variables)
+  station-dates           the stations' first and last date, --names A,B    (GET /info/list_stations_dates)
+${formatUsage}
+${sourceUsage}`;
+
+type Records = Promise<WireRecord[]> | WireRecord[];
+const rows = async <T extends object>(values: Promise<T[]> | T[]) => (await values) as unknown as WireRecord[];
+const named = (key: string) => async (names: Promise<string[]> | string[]) => (await names).map((n) => ({ [key]: n }));
+
+// topic -> its records
+const topics: Record<string, (source: Source, dataset?: string, variable?: string, names?: string[]) => Records> = {
+  datasets: async (s) => named('dataset')(s.listDatasets()),
+  variables: (s, dataset) => rows(s.listVariables(dataset)),
+  dates: (s, dataset, variable) => rows(s.listDates(dataset, variable)),
+  reservoirs: (s) => named('RES_NAME')(s.listReservoirNames()),
+  stations: (s) => named('STA_NAME')(s.listStationNames()),
+  'station-variables': (s, _d, _v, names) => rows(s.listStationVariables(names)),
+  'station-dates': (s, _d, _v, names) => rows(s.listStationDates(names)),
+};
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = readArgs(argv, { ...sourceFlags, dataset: { type: 'string' }, variable: { type: 'string' }, names: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+  const topic = positionals[0];
+  if (topic !== undefined && !Object.hasOwn(topics, topic)) throw new UsageError(`unknown topic ${JSON.stringify(topic)}; topics: ${Object.keys(topics).join(', ')}`);
+  const out = stringFlag(values, 'out');
+  const format = chooseFormat(stringFlag(values, 'format'), out);
+  const { source, close } = await openSource(values);
+  try {
+    const records = topic === undefined ? await summary(source) : await topics[topic]!(source, stringFlag(values, 'dataset'), stringFlag(values, 'variable'), listFlag(values, 'names'));
+    await writeRecords(records, Object.keys(records[0] ?? {}), format, out);
+  } finally {
+    await close();
+  }
+  return 0;
+}
+
+// one row per dataset (and one for the stations): its variables and the span of its first variable's dates
+async function summary(source: Source): Promise<WireRecord[]> {
+  const reservoirs = (await source.listReservoirNames()).length;
+  const out: WireRecord[] = [];
+  for (const dataset of await source.listDatasets()) {
+    const variables = await source.listVariables(dataset);
+    const [dates] = await source.listDates(dataset, variables[0]?.api_name);
+    out.push({ what: dataset, names: reservoirs, start_date: dates?.start_date ?? null, end_date: dates?.end_date ?? null, variables: variables.map((v) => v.api_name).join(' ') });
+  }
+  const stations = await source.listStationNames();
+  const [dates] = await source.listStationDates();
+  const variables = await source.listStationVariables();
+  out.push({ what: 'stations', names: stations.length, start_date: dates?.start_date ?? null, end_date: dates?.end_date ?? null, variables: variables.map((v) => v.api_name).join(' ') });
+  return out;
+}

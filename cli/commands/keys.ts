@@ -1,0 +1,66 @@
+// evap keys: the operator's keys file (digests only: a key is shown once, when made) and the requests sent to /auth/request_key.
+import { readKeyRequests } from '../../server/requests.js';
+import { addKey, readKeyEntries, revokeKey } from '../../server/keysfile.js';
+import { readArgs, stringFlag, type Flags } from '../args.js';
+import { UsageError } from '../command.js';
+import { chooseFormat, writeRecords } from '../output.js';
+
+export const usage = `evap keys <new | list | revoke | requests> --keys-file PATH [options]
+  new --label TEXT        make a key: printed once on stdout; its SHA-256 is appended to the keys file with the
+                          label and date (a running server with --keys-file PATH accepts it within 2 s)
+  new --for ID            the same for a request sent to GET /auth/request_key (labelled with its name and email)
+  list                    the keys' ids (a prefix of the digest, never the key), dates and labels
+  revoke ID|LABEL         remove keys by id (6 characters or more) or by exact label; a running server drops them
+  requests                the key requests received, and which have a key
+  --keys-file PATH        the server's keys file (or EVAP_KEYS_FILE)
+  --requests-file PATH    where the server appends key requests (or EVAP_REQUESTS_FILE; default <keys-file>.requests)
+  --format F              table, csv or json for list and requests`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = readArgs(argv, {
+    'keys-file': { type: 'string' }, 'requests-file': { type: 'string' }, label: { type: 'string' }, for: { type: 'string' }, format: { type: 'string' },
+  });
+  const [action, target, ...rest] = positionals;
+  if (rest.length > 0) throw new UsageError(`unexpected ${JSON.stringify(rest[0])}`);
+  const keysFile = stringFlag(values, 'keys-file') ?? process.env.EVAP_KEYS_FILE;
+  if (!keysFile) throw new UsageError('--keys-file PATH (or EVAP_KEYS_FILE) is required');
+  const requestsFile = stringFlag(values, 'requests-file') ?? (process.env.EVAP_REQUESTS_FILE || `${keysFile}.requests`);
+  if (action === 'new') return newKey(keysFile, requestsFile, values);
+  if (action === 'list') {
+    const entries = await readKeyEntries(keysFile);
+    await writeRecords(entries.map((e) => ({ ...e })), ['id', 'created', 'label'], chooseFormat(stringFlag(values, 'format'), undefined));
+    return 0;
+  }
+  if (action === 'revoke') {
+    if (!target) throw new UsageError('revoke needs the id or label of a key (see evap keys list)');
+    const removed = await revokeKey(keysFile, target);
+    if (removed.length === 0) throw new Error(`no key in ${keysFile} has the id or label ${JSON.stringify(target)} (see evap keys list)`);
+    for (const e of removed) process.stdout.write(`revoked ${e.id} ${e.created} ${e.label}\n`);
+    return 0;
+  }
+  if (action === 'requests') {
+    const issued = (await readKeyEntries(keysFile)).map((e) => e.label);
+    const requests = await readKeyRequests(requestsFile);
+    const rows = requests.map((r) => ({ ...r, key: issued.some((l) => l.startsWith(`request ${r.id}:`)) ? 'issued' : 'pending' }));
+    await writeRecords(rows, ['id', 'received', 'name', 'email', 'justification', 'key'], chooseFormat(stringFlag(values, 'format'), undefined));
+    return 0;
+  }
+  throw new UsageError(action === undefined ? 'give new, list, revoke or requests' : `unknown action ${JSON.stringify(action)}; give new, list, revoke or requests`);
+}
+
+async function newKey(keysFile: string, requestsFile: string, values: Flags): Promise<number> {
+  const forId = stringFlag(values, 'for');
+  let label = stringFlag(values, 'label');
+  let email: string | undefined;
+  if (forId !== undefined) {
+    const request = (await readKeyRequests(requestsFile)).find((r) => r.id === forId);
+    if (!request) throw new Error(`no request ${JSON.stringify(forId)} in ${requestsFile} (see evap keys requests)`);
+    label = `request ${request.id}: ${request.name} <${request.email}>`;
+    email = request.email;
+  }
+  if (!label) throw new UsageError('new needs --label TEXT (who the key is for) or --for REQUEST_ID');
+  const { key, entry } = await addKey(keysFile, label);
+  process.stdout.write(`${key}\n`);
+  process.stderr.write(`key ${entry.id} added to ${keysFile} (${entry.label}); it is shown only now${email ? `: send it to ${email}` : ''}\n`);
+  return 0;
+}

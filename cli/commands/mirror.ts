@@ -1,0 +1,48 @@
+// evap mirror: a copy of a server speaking the documented API, in chunks, resumably.
+import { mirror } from '../../lib/mirror.js';
+import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
+import { UsageError } from '../command.js';
+import { printProblems } from '../problems.js';
+import { progressBar } from '../progress.js';
+
+export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD] [--concurrency 4] [--timeout-ms 60000]
+  Copies every reservoir and station of the server at URL into DIR through the documented endpoints.
+  --since DATE            copy only dates from DATE on (a daily update: the last ~2 months are revised daily)
+  --concurrency N         requests in flight (default 4)
+  --timeout-ms N          a request without a whole answer in N ms is retried, then fails the run (default 60000)
+  The key may come from EVAP_API_KEY instead (a key on the command line shows in ps). An interrupted run resumes;
+  a finished run copies everything again when run again (use --since for updates).`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = readArgs(argv, {
+    from: { type: 'string' }, 'api-key': { type: 'string' }, store: { type: 'string' }, since: { type: 'string' },
+    concurrency: { type: 'string' }, 'timeout-ms': { type: 'string' },
+  });
+  const from = requiredFlag(values, 'from');
+  const store = requiredFlag(values, 'store');
+  const apiKey = stringFlag(values, 'api-key') ?? process.env.EVAP_API_KEY;
+  if (!apiKey) throw new UsageError('--api-key (or EVAP_API_KEY) is required');
+  const timeoutMs = intFlag(values['timeout-ms'], 'timeout-ms', 60_000);
+  const concurrency = Math.max(1, intFlag(values.concurrency, 'concurrency', 4));
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted; run the same command again to resume'));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const began = performance.now();
+  const bar = progressBar('mirror');
+  let summary;
+  try {
+    summary = await mirror(store, { baseUrl: from, apiKey, since: stringFlag(values, 'since'), concurrency, timeoutMs: timeoutMs || undefined, signal: controller.signal, onProgress: bar.update });
+  } catch (error) {
+    throw new Error('mirror stopped', { cause: error });
+  } finally {
+    bar.stop();
+  }
+  printProblems(summary.problems, summary.rejected);
+  process.stdout.write(
+    `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.chunks} requests, ${summary.records} records, ` +
+      `rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}` +
+      `${summary.resumed ? `, ${summary.resumed} units already done by an interrupted run` : ''} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,104 @@
+// evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
+import type { RecordStream } from '../../lib/stream.js';
+import type { CommonQuery, WireRecord } from '../../lib/types.js';
+import { choiceFlag, listFlag, readArgs, stringFlag, type Flags } from '../args.js';
+import { UsageError } from '../command.js';
+import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
+import { openSource, sourceFlags, sourceUsage, type Source } from '../source.js';
+
+export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DATE --end DATE | --date DATE] [options]
+  Timeseries as the API's /timeseries paths answer them: one record per name and date.
+  reservoirs | stations   what to query (default reservoirs)
+  --names "A,B"           reservoir or station names (default as the API: LAKE ALICE, LAKE ESTES)
+  --datasets A,B          reservoir datasets: rtma, res, lem, nete-volume-calcs (default all)
+  --variables A,B         variables (default every variable of the datasets; for stations what they measure)
+  --start DATE --end DATE a date range, YYYY-MM-DD, inclusive (default 2020-01-01 to 2020-01-31)
+  --date DATE             every reservoir (or station) on one date instead
+  --units U               metric (default) or english
+  --also-return A,B       metadata attributes added to every record, e.g. qflag
+  --interval daily        the only interval for now
+${formatUsage}
+${sourceUsage}
+  e.g. evap query --names "LAKE MEAD,LAKE POWELL" --datasets nete-volume-calcs --variables NetE,E_volume --start 2020-01-01 --end 2020-12-31`;
+
+const flags = {
+  ...sourceFlags,
+  names: { type: 'string' },
+  datasets: { type: 'string' },
+  variables: { type: 'string' },
+  start: { type: 'string' },
+  end: { type: 'string' },
+  date: { type: 'string' },
+  units: { type: 'string' },
+  'also-return': { type: 'string' },
+  interval: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+} as const;
+
+// interval -> how its answer is made; aggregates (monthly) register here once the library has them
+const intervals = { daily: dailyAnswer } as const;
+
+/** An answer: streamed from a local store (its CSV and JSON text made from the columns), or whole from a server. */
+type Answer = { stream: RecordStream } | { records: WireRecord[] };
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = readArgs(argv, flags);
+  const kind = positionals[0] ?? 'reservoirs';
+  if (kind !== 'reservoirs' && kind !== 'stations') throw new UsageError(`query reservoirs or stations, not ${JSON.stringify(kind)}`);
+  if (positionals.length > 1) throw new UsageError(`unexpected ${JSON.stringify(positionals[1])}; names go in --names "A,B"`);
+  if (values.interval === 'monthly') throw new UsageError('--interval monthly is not available yet: this version answers daily values only');
+  const interval = choiceFlag(values, 'interval', Object.keys(intervals) as (keyof typeof intervals)[], 'daily');
+  const out = stringFlag(values, 'out');
+  const format = chooseFormat(stringFlag(values, 'format'), out);
+  checkCombination(values, kind);
+  const { source, close } = await openSource(values);
+  try {
+    const answer = await intervals[interval](source, kind, values);
+    if ('stream' in answer && (format === 'csv' || format === 'json')) {
+      await writeText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), out);
+    } else {
+      const records = 'records' in answer ? answer.records : await collect(answer.stream);
+      const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
+      await writeRecords(records, columns, format, out);
+    }
+  } finally {
+    await close();
+  }
+  return 0;
+}
+
+function checkCombination(values: Flags, kind: string): void {
+  const date = stringFlag(values, 'date');
+  if (date !== undefined && (values.start !== undefined || values.end !== undefined)) throw new UsageError('give --date, or --start and --end, not both');
+  if (date !== undefined && values.names !== undefined) throw new UsageError('--date answers every name; for some names use --start DATE --end DATE');
+  if (kind === 'stations' && values.datasets !== undefined) throw new UsageError('stations have no datasets; give --variables');
+}
+
+function dailyAnswer(source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer {
+  const common: CommonQuery = { variables: listFlag(values, 'variables'), units: stringFlag(values, 'units') as CommonQuery['units'], alsoReturn: listFlag(values, 'also-return') };
+  const range = { names: listFlag(values, 'names'), start: stringFlag(values, 'start'), end: stringFlag(values, 'end') };
+  const date = stringFlag(values, 'date');
+  const datasets = listFlag(values, 'datasets');
+  if ('streamReservoirTimeseries' in source) {
+    if (kind === 'reservoirs') return { stream: date ? source.streamReservoirTimeseriesOnDate({ ...common, datasets, date }) : source.streamReservoirTimeseries({ ...common, datasets, ...range }) };
+    return { stream: date ? source.streamStationTimeseriesOnDate({ ...common, date }) : source.streamStationTimeseries({ ...common, ...range }) };
+  }
+  const records =
+    kind === 'reservoirs'
+      ? date ? source.reservoirTimeseriesOnDate({ ...common, datasets, date }) : source.reservoirTimeseries({ ...common, datasets, ...range })
+      : date ? source.stationTimeseriesOnDate({ ...common, date }) : source.stationTimeseries({ ...common, ...range });
+  return records.then((r) => ({ records: r }));
+}
+
+async function collect(stream: RecordStream): Promise<WireRecord[]> {
+  const records: WireRecord[] = [];
+  for await (const batch of stream.batches) records.push(...batch);
+  return records;
+}
+
+// the JSON array as the API sends it, then a newline for the terminal
+async function* jsonLines(stream: RecordStream): AsyncGenerator<string> {
+  yield* stream.json();
+  yield '\n';
+}

@@ -1,0 +1,17 @@
+// evap serve: the HTTP server (what `npm start` runs), with every flag of server/config.ts.
+import { startServer } from '../../server/main.js';
+import { readConfig, usage as serverUsage } from '../../server/config.js';
+import { UsageError } from '../command.js';
+
+export const usage = `${serverUsage.replace(/^usage: /, '')}
+  Serves the OperEvap API on http://HOST:PORT; prints "listening on ..." when ready; stops on SIGTERM or SIGINT.`;
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    readConfig(argv, process.env); // a mistake is a usage error here, before anything starts
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  await startServer(argv, process.env);
+  return new Promise<number>(() => {}); // serves until a signal stops the process
+}

@@ -1,0 +1,59 @@
+// Answers on stdout as an aligned table (a terminal's default), CSV (a pipe's default), JSON, or a Parquet file.
+import { writeFile } from 'node:fs/promises';
+import { formatNumber, recordsToCsv } from '../lib/csv.js';
+import type { WireRecord, WireValue } from '../lib/types.js';
+import { UsageError } from './command.js';
+
+export const formats = ['table', 'csv', 'json', 'parquet'] as const;
+export type Format = (typeof formats)[number];
+
+export const formatUsage = `  --format F              table (aligned; the default on a terminal), csv (the default in a pipe), json, parquet
+  --out FILE              write there instead of stdout (required for parquet)`;
+
+/** The format asked for, else table on a terminal and CSV in a pipe. */
+export function chooseFormat(value: string | undefined, out: string | undefined): Format {
+  if (value !== undefined && !(formats as readonly string[]).includes(value)) throw new UsageError(`--format must be one of ${formats.join(', ')}; got ${JSON.stringify(value)}`);
+  const format = (value as Format | undefined) ?? (process.stdout.isTTY && out === undefined ? 'table' : 'csv');
+  if (format === 'parquet' && out === undefined) throw new UsageError('--format parquet needs --out FILE');
+  return format;
+}
+
+// `evap query | head` closes the pipe early: that is the reader's choice, not an error
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+/** Writes text chunks to stdout (waiting when the pipe is full) or to a file. */
+export async function writeText(chunks: AsyncIterable<string> | Iterable<string>, out?: string): Promise<void> {
+  if (out !== undefined) {
+    let text = '';
+    for await (const chunk of chunks) text += chunk;
+    await writeFile(out, text);
+    return;
+  }
+  for await (const chunk of chunks) {
+    if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+  }
+}
+
+/** Writes whole records in the format (columns: the CSV header and table columns, in order). */
+export async function writeRecords(records: readonly WireRecord[], columns: readonly string[], format: Format, out?: string): Promise<void> {
+  if (format === 'parquet') {
+    const [{ recordsToArrow }, { tableToParquet }] = await Promise.all([import('../lib/arrow.js'), import('../lib/parquet.js')]);
+    await writeFile(out!, tableToParquet(recordsToArrow(records)));
+    return;
+  }
+  const text = format === 'json' ? `${JSON.stringify(records)}\n` : format === 'csv' ? recordsToCsv(records, columns) : formatTable(records, columns);
+  await writeText([text], out);
+}
+
+/** Records as aligned columns: a header, a rule, numbers right-aligned, missing values blank. */
+export function formatTable(records: readonly WireRecord[], columns: readonly string[]): string {
+  const cell = (v: WireValue | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? formatNumber(v) : String(v));
+  const rows = records.map((r) => columns.map((c) => cell(r[c])));
+  const numeric = columns.map((c) => records.some((r) => typeof r[c] === 'number'));
+  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(columns), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''].join('\n');
+}

@@ -1,0 +1,38 @@
+// Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
+import { createClient, type EvapClient } from '../lib/client.js';
+import type { EvapStore } from '../lib/store.js';
+import { stringFlag, type FlagSpec, type Flags } from './args.js';
+import { UsageError } from './command.js';
+
+/** The flags that choose the source, for a command's parseArgs options. */
+export const sourceFlags = {
+  store: { type: 'string' },
+  from: { type: 'string' },
+  'api-key': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+} as const satisfies FlagSpec;
+
+export const sourceUsage = `  --store DIR             a local store (default: the demo store)
+  --from URL              a server speaking the OperEvap API instead, e.g. http://127.0.0.1:8080
+  --api-key KEY           its key (or the environment variable EVAP_API_KEY)
+  --timeout-ms N          with --from: give up on a request after N ms (default 60000)`;
+
+/** A store or a client: the same query methods, the same answers (the store's are partly synchronous). */
+export type Source = EvapStore | EvapClient;
+
+/** Opens the source the flags name; close() releases a store. */
+export async function openSource(values: Flags): Promise<{ source: Source; close(): Promise<void> }> {
+  const from = stringFlag(values, 'from');
+  if (from !== undefined) {
+    if (stringFlag(values, 'store') !== undefined) throw new UsageError('give --store or --from, not both');
+    if (!/^https?:\/\//.test(from)) throw new UsageError(`--from must be an http:// or https:// URL; got ${JSON.stringify(from)}`);
+    const apiKey = stringFlag(values, 'api-key') ?? process.env.EVAP_API_KEY;
+    if (!apiKey) throw new UsageError('--from needs --api-key KEY (or EVAP_API_KEY)');
+    const timeout = Number(stringFlag(values, 'timeout-ms') ?? 60_000);
+    if (!Number.isInteger(timeout) || timeout <= 0) throw new UsageError('--timeout-ms must be a positive integer');
+    return { source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1 }), close: async () => {} };
+  }
+  const { openStore } = await import('../lib/store.js');
+  const store = await openStore(stringFlag(values, 'store'));
+  return { source: store, close: () => store.close() };
+}
