@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // evap <command> [options]: one entry point; each command is its own module, loaded only when run (a query starts fast).
 import { packageVersion } from '../lib/demo.js';
+import { didYouMean } from '../lib/suggest.js';
 import { describeError, UsageError, type CommandModule } from './command.js';
 
 // name -> one line for `evap --help`, and the module (its `usage` and `run`); a new command is one line here
@@ -30,8 +31,7 @@ if (name === '--version' || name === '-v') {
 } else if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
   process.stdout.write(`${usage}\n`);
 } else if (!Object.hasOwn(commands, name)) {
-  const near = Object.keys(commands).find((c) => c.startsWith(name.slice(0, 3)));
-  process.stderr.write(`evap: unknown command ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}\n${usage}\n`);
+  process.stderr.write(`evap: unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(commands))}\n${usage}\n`);
   process.exitCode = 2;
 } else {
   const command = await commands[name]!.load();
