@@ -1,0 +1,85 @@
+// evap keys against a running evap serve: a new key works at once, a revoked one stops working, key requests round-trip.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir, writeSmallStore } from '../helpers.js';
+import { evap, evapServe } from './harness.js';
+
+const status = async (url: string, key: string) => (await fetch(`${url}/info/list_datasets`, { headers: { 'api-key': key } })).status;
+
+/** Polls until `check` holds (the server looks at its keys file every 2 s), or gives up after 8 s. */
+async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+  for (const end = Date.now() + 8000; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) if (await check()) return true;
+  return false;
+}
+
+describe('evap keys', () => {
+  it('makes a key the server accepts, lists it without the key, and revokes it', async () => {
+    const dir = await tempDir();
+    const keysFile = join(dir, 'keys');
+    await writeFile(keysFile, '');
+    const store = join(dir, 'store');
+    await writeSmallStore(store);
+    const server = await evapServe(['--store', store, '--keys-file', keysFile]);
+    const made = await evap(['keys', 'new', '--label', 'alice at the lab', '--keys-file', keysFile]);
+    expect(made.code, made.stderr).toBe(0);
+    const key = made.stdout.trim();
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    const text = await readFile(keysFile, 'utf8');
+    expect(text).not.toContain(key);
+    expect(text).toMatch(/^[0-9a-f]{64} # \d{4}-\d{2}-\d{2} alice at the lab\n$/);
+    expect(await eventually(async () => (await status(server.url, key)) === 200)).toBe(true);
+
+    const other = (await evap(['keys', 'new', '--label', 'bob', '--keys-file', keysFile])).stdout.trim();
+    const list = await evap(['keys', 'list', '--keys-file', keysFile, '--format', 'csv']);
+    expect(list.stdout).not.toContain(key);
+    const rows = list.stdout.trim().split('\n');
+    expect(rows[0]).toBe('id,created,label');
+    expect(rows.slice(1).map((r) => r.split(',')[2])).toEqual(['alice at the lab', 'bob']);
+    const id = rows[1]!.split(',')[0]!;
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+
+    const revoked = await evap(['keys', 'revoke', id, '--keys-file', keysFile]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(await eventually(async () => (await status(server.url, key)) === 401)).toBe(true);
+    expect(await status(server.url, other)).toBe(200);
+    const again = await evap(['keys', 'revoke', id, '--keys-file', keysFile]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no key in ${keysFile} has the id or label "${id}"`);
+  });
+
+  it('takes a request at GET /auth/request_key, lists it, and issues its key with new --for', async () => {
+    const dir = await tempDir();
+    const keysFile = join(dir, 'keys');
+    await writeFile(keysFile, '');
+    const store = join(dir, 'store');
+    await writeSmallStore(store);
+    const server = await evapServe(['--store', store, '--keys-file', keysFile]);
+    const params = new URLSearchParams({ name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation' });
+    const asked = await fetch(`${server.url}/auth/request_key?${params}`);
+    expect(asked.status).toBe(200);
+    const body = await asked.text();
+    for (const value of params.values()) expect(body).not.toContain(value); // never echoes what was sent
+    const { request_id: id } = JSON.parse(body) as { request_id: string };
+    expect((await fetch(`${server.url}/auth/request_key?name=x&email=not-an-email&justification=y`)).status).toBe(422);
+
+    const pending = await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'json']);
+    expect(JSON.parse(pending.stdout)).toEqual([{ id, received: expect.any(String), name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation', key: 'pending' }]);
+    const issued = await evap(['keys', 'new', '--for', id, '--keys-file', keysFile]);
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(issued.stderr).toContain('send it to john.doe@example.com');
+    expect(await eventually(async () => (await status(server.url, issued.stdout.trim())) === 200)).toBe(true);
+    expect(JSON.parse((await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'json'])).stdout)[0].key).toBe('issued');
+    const unknown = await evap(['keys', 'new', '--for', 'nope', '--keys-file', keysFile]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no request "nope"');
+  });
+
+  it('refuses a command line without a keys file or an action', async () => {
+    const [noFile, noAction] = await Promise.all([evap(['keys', 'list'], { EVAP_KEYS_FILE: '' }), evap(['keys', '--keys-file', 'k'])]);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain('--keys-file PATH (or EVAP_KEYS_FILE) is required');
+    expect(noAction.code).toBe(2);
+    expect(noAction.stderr).toContain('give new, list, revoke or requests');
+  });
+});
