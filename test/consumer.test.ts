@@ -1,0 +1,70 @@
+// The package as a user gets it: packed, installed alone into an empty folder, then used through npx and import.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+
+const root = join(import.meta.dirname, '..');
+const run = promisify(execFile);
+// what an npm script passes down (npm_config_*, npm_package_*) must not steer the consumer's npm
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+
+describe('the packed package', () => {
+  it('installs alone, without a build, and works through npx and import', { timeout: 180_000 }, async () => {
+    expect(existsSync(join(root, 'dist/cli/evap.js')), 'dist/ is built by npm ci (npm run build)').toBe(true);
+    const dir = await tempDir('evap-consumer-');
+    const env = { ...cleanEnv, XDG_CACHE_HOME: join(dir, 'cache'), EVAP_DEMO_DIR: '', SCARF_ANALYTICS: 'false' };
+    const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env });
+    const [{ filename, size, files }] = JSON.parse(packed) as [{ filename: string; size: number; files: { path: string }[] }];
+    const paths = files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['dist/cli/evap.js', 'dist/server/main.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'README.md', 'LICENSE', 'package.json']));
+    expect(paths.filter((p) => /^(test|bench|data|cli|lib|server|\.ci)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')) || p.endsWith('.map'))).toEqual([]);
+    expect(size).toBeLessThan(400_000);
+
+    const consumer = join(dir, 'consumer');
+    await run('mkdir', [consumer]);
+    await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const began = performance.now();
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, filename)], { cwd: consumer, env });
+    console.log(`consumer install: ${((performance.now() - began) / 1000).toFixed(1)} s, package ${(size / 1024).toFixed(0)} KiB`);
+    for (const dev of ['typescript', 'tsx', 'vitest']) expect(existsSync(join(consumer, 'node_modules', dev)), dev).toBe(false);
+    const npx = (args: string[], extra: NodeJS.ProcessEnv = {}) => run('npx', ['--no', '--', 'evap', ...args], { cwd: consumer, env: { ...env, ...extra } });
+
+    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect((await npx(['--version'])).stdout).toBe(`${version}\n`);
+    await npx(['demo', '--out', 'demo']);
+    expect(existsSync(join(consumer, 'demo', 'manifest.json'))).toBe(true);
+
+    const server = spawn('npx', ['--no', '--', 'evap', 'serve', '--store', 'demo', '--port', '0'], { cwd: consumer, env: { ...env, EVAP_API_KEYS: 'consumer-key' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    try {
+      const url = await new Promise<string>((ok, fail) => {
+        let out = '';
+        server.stdout.on('data', (d) => {
+          out += d;
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match) ok(match[1]!);
+        });
+        server.on('exit', (code) => fail(new Error(`evap serve exited with ${code}: ${out}`)));
+      });
+      const params = new URLSearchParams({ RES_NAMES: 'LAKE MEAD,LAKE POWELL', datasets: 'nete-volume-calcs', variables: 'NetE,E_volume', start_date: '2020-01-01', end_date: '2020-12-31', output_format: 'csv' });
+      const api = await (await fetch(`${url}/timeseries/daily/reservoirs/daterange?${params}`, { headers: { 'api-key': 'consumer-key' } })).text();
+      expect(api.split('\n')).toHaveLength(2 * 366 + 2);
+      const flags = ['--names', 'LAKE MEAD,LAKE POWELL', '--datasets', 'nete-volume-calcs', '--variables', 'NetE,E_volume', '--start', '2020-01-01', '--end', '2020-12-31'];
+      expect((await npx(['query', '--store', 'demo', ...flags])).stdout).toBe(api);
+      expect((await npx(['query', '--from', url, '--api-key', 'consumer-key', ...flags])).stdout).toBe(api);
+    } finally {
+      process.kill(-server.pid!, 'SIGTERM'); // npx runs evap under a shell of its own: stop the whole group
+    }
+
+    // openStore() with no folder: the package has no data/, so the demo store is made in the cache on first use
+    const script = "import { openStore } from 'evap'; const s = await openStore(); console.log(s.root, (await s.reservoirTimeseries({ names: ['LAKE MEAD'] })).length); await s.close();";
+    const first = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, env });
+    expect(first.stdout).toBe(`${join(dir, 'cache', 'evap', `demo-${version}`)} 31\n`);
+    expect(first.stderr).toContain('making the demo store');
+    const blocked = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, env: { ...env, EVAP_DEMO_DIR: join(consumer, 'package.json', 'demo') } }).catch((e: { stderr: string }) => e);
+    expect(blocked.stderr).toContain('npx evap demo --out DIR');
+  });
+});
