@@ -58,6 +58,13 @@ describe('404', () => {
     expect(await detail(await server.get('/metadata/stations?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
     expect(await detail(await server.get('/info/list_stations_dates?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
   });
+  it('suggests the name meant when it differs by case or a letter or two', async () => {
+    expect(await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MAED'), 404)).toBe('reservoir not found: "LAKE MAED" (did you mean "LAKE MEAD"?); see /info/list_RES_NAMES');
+    expect(await detail(await server.get('/metadata/stations?STA_NAMES=lake%20mead_station'), 404)).toMatch(/"lake mead_station" \(did you mean "LAKE MEAD_STATION"\?\)/);
+    expect(await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=ATLANTIS'), 404)).not.toMatch(/did you mean/);
+    const [variable] = (await detail(await server.get('/timeseries/daily/reservoirs/daterange?datasets=nete-volume-calcs&variables=NetE,E_volum'), 422)) as { msg: string }[];
+    expect(variable!.msg).toMatch(/^unknown variable "E_volum" \(did you mean "E_volume"\?\)/);
+  });
   it('answers an unknown path', async () => {
     expect(await detail(await server.get('/timeseries/daily/lakes'), 404)).toMatch(/no such path: \/timeseries\/daily\/lakes/);
     expect(await detail(await fetch(`${server.url}/nothing`), 404)).toMatch(/\/docs/);

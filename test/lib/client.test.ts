@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, RemoteError, type EvapClient } from '../../lib/client.js';
@@ -106,5 +107,29 @@ describe('createClient', () => {
     expect(waits[3]).toBeGreaterThanOrEqual(75); // backoff 80 ms
     const failing = createClient({ baseUrl: server.url, apiKey: server.key, retries: 1, backoffMs: 1, fetch: async () => new Response('{"detail":"down"}', { status: 502 }) });
     await expect(failing.listDatasets()).rejects.toMatchObject({ name: 'RemoteError', status: 502, detail: 'down' });
+  });
+
+  it('gives up on a server that does not answer within timeoutMs, saying so with the URL', async () => {
+    const silent = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const { port } = silent.address() as { port: number };
+    try {
+      const slow = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', timeoutMs: 200, retries: 1, backoffMs: 1 });
+      const began = performance.now();
+      await expect(slow.listDatasets()).rejects.toThrow(`no answer within 200 ms from http://127.0.0.1:${port}/info/list_datasets`);
+      expect(performance.now() - began).toBeLessThan(2000);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('names the URL and the system error when nothing listens', async () => {
+    const gone = createServer();
+    await new Promise<void>((done) => gone.listen(0, '127.0.0.1', done));
+    const { port } = gone.address() as { port: number };
+    await new Promise((done) => gone.close(done));
+    const offline = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', retries: 0 });
+    await expect(offline.listDatasets()).rejects.toThrow(new RegExp(`^http://127\\.0\\.0\\.1:${port}/info/list_datasets: fetch failed: connect ECONNREFUSED`));
   });
 });

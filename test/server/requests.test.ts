@@ -1,0 +1,65 @@
+// GET /auth/request_key through the handler: appended to the requests file, bounded, never echoed.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHandler } from '../../server/app.js';
+import { KeyRing } from '../../server/auth.js';
+import { createKeyRequests, readKeyRequests } from '../../server/requests.js';
+import { tempDir } from '../helpers.js';
+import { demoStore } from './harness.js';
+
+async function handlerWith(file: string | undefined, options = {}) {
+  return createHandler({ store: await demoStore(), keys: KeyRing.fromKeys(['k']), keyRequests: createKeyRequests(file, options), logError: () => {} });
+}
+const ask = (fields: Record<string, string>) => new Request(`http://x/auth/request_key?${new URLSearchParams(fields)}`);
+const john = { name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation for climate impact study' };
+
+describe('GET /auth/request_key', () => {
+  it('appends the request to the file and answers with its id only, without a key', async () => {
+    const file = join(await tempDir(), 'requests');
+    const handler = await handlerWith(file);
+    const response = await handler(ask(john));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { message: string; request_id: string };
+    expect(body.request_id).toMatch(/^[0-9a-f]{12}$/);
+    expect(body.message).toMatch(/operator/);
+    expect(JSON.stringify(body)).not.toMatch(/John|example\.com|Research/);
+    expect(await readKeyRequests(file)).toEqual([{ id: body.request_id, received: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), ...john }]);
+  });
+
+  it('refuses missing, overlong and malformed fields with a 422 naming the field, without echoing it', async () => {
+    const handler = await handlerWith(join(await tempDir(), 'requests'));
+    const cases: [Record<string, string>, string][] = [
+      [{ ...john, name: '' }, 'name'],
+      [{ name: john.name, email: john.email }, 'justification'],
+      [{ ...john, justification: 'x'.repeat(2001) }, 'justification'],
+      [{ ...john, email: 'john at example' }, 'email'],
+      [{ ...john, name: 'John\nDoe' }, 'name'],
+    ];
+    for (const [fields, field] of cases) {
+      const response = await handler(ask(fields));
+      expect(response.status).toBe(422);
+      const text = await response.text();
+      expect(JSON.parse(text).detail[0].loc).toEqual(['query', field]);
+      expect(text).not.toContain('john at example');
+    }
+  });
+
+  it('bounds the rate and the file size, and refuses when the server has no requests file', async () => {
+    const file = join(await tempDir(), 'requests');
+    const limited = await handlerWith(file, { perMinute: 2 });
+    expect((await limited(ask(john))).status).toBe(200);
+    expect((await limited(ask(john))).status).toBe(200);
+    const third = await limited(ask(john));
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    const full = join(await tempDir(), 'full');
+    await writeFile(full, 'x'.repeat(1000));
+    expect((await (await handlerWith(full, { maxFileBytes: 1100 }))(ask(john))).status).toBe(503);
+    expect(await readFile(full, 'utf8')).toBe('x'.repeat(1000));
+    const none = await (await handlerWith(undefined))(ask(john));
+    expect(none.status).toBe(503);
+    expect(((await none.json()) as { detail: string }).detail).toMatch(/ask its operator/);
+    expect((await limited(new Request('http://x/auth/request_key', { method: 'POST' }))).status).toBe(405);
+  });
+});
