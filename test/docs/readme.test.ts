@@ -39,8 +39,8 @@ describe('README.md set-up', () => {
     const setup = readme.split('## Set-up')[1]!.split('```sh\n')[1]!.split('```')[0]!;
     const url = /curl -H "api-key: \$KEY" "(http:\/\/127\.0\.0\.1:8080[^"]+)"/.exec(setup)![1]!;
     const start = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).scripts.start as string;
-    const [command, ...args] = start.split(' ');
-    expect(command).toBe('node'); // npm start runs the build, with no loader
+    const [exec, command, ...args] = start.split(' ');
+    expect([exec, command]).toEqual(['exec', 'node']); // npm start runs the build, with no loader, as npm's child (exec: signals reach it)
     const server = spawn(process.execPath, args, { cwd: root, env: { ...process.env, PORT: '0', EVAP_API_KEYS: 'readme-key' } });
     try {
       const base = await new Promise<string>((resolve, reject) => {
