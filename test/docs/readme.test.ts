@@ -8,10 +8,11 @@ import { reservoirVariables, stationVariables, units } from '../../lib/catalogue
 
 const root = join(import.meta.dirname, '..', '..');
 const readme = await readFile(join(root, 'README.md'), 'utf8');
+const unitsPage = await readFile(join(root, 'docs', 'units.md'), 'utf8');
 
-describe('README.md', () => {
-  it('shows the unit table of the catalogue', () => {
-    const table = readme.split('<!-- units:start -->')[1]!.split('<!-- units:end -->')[0]!;
+describe('README.md and docs/', () => {
+  it('shows the unit table of the catalogue (docs/units.md)', () => {
+    const table = unitsPage.split('<!-- units:start -->')[1]!.split('<!-- units:end -->')[0]!;
     const rows = table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| variable')).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
     const expected = [
       ...reservoirVariables.map((v) => [v.name, v.dataset, v.spec.description, units[v.spec.unit].metric, units[v.spec.unit].english]),
@@ -62,3 +63,19 @@ describe('README.md set-up', () => {
     }
   });
 });
+
+describe('README.md quick start', () => {
+  it('runs its query and info lines on the demo store, as written but for the store folder', async () => {
+    const block = readme.split('## Quick start')[1]!.split('```sh\n')[1]!.split('```')[0]!;
+    const line = (command: string) => block.split('\n').find((l) => l.startsWith(`npx evap ${command} `))!.replace(/\s+#.*$/, '');
+    const argv = (text: string) => [...text.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(2).map((a) => (a === 'demo' ? 'data' : a));
+    const evap = (args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'cli/evap.ts', ...args], { cwd: root });
+    const query = await evap(argv(line('query')));
+    const rows = query.stdout.trimEnd().split('\n');
+    expect(rows[0]).toBe('RES_NAME,start_date,end_date,NetE (mm),E_volume (m3)');
+    expect(rows).toHaveLength(1 + 2 * 366);
+    const info = await evap(argv(line('info')));
+    expect(info.stdout).toMatch(/^nete-volume-calcs,67,2019-01-01,2021-12-31,NetE E_volume NetE_volume$/m);
+  });
+});
+
