@@ -90,7 +90,7 @@ async function clearLeftovers(dir: string): Promise<void> {
 }
 
 function generate(dir: string, scale: StoreScale): Promise<void> {
-  const args = ['--import', 'tsx', join(repoRoot, 'cli', 'generate.ts'), '--out', dir, '--reservoirs', String(scale.reservoirs), '--stations', String(scale.stations),
+  const args = ['--import', 'tsx', join(repoRoot, 'cli', 'evap.ts'), 'generate', '--out', dir, '--reservoirs', String(scale.reservoirs), '--stations', String(scale.stations),
     '--start', scale.start, '--end', scale.end, '--station-start', scale.stationStart, '--station-end', scale.stationEnd];
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
