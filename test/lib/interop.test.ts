@@ -1,4 +1,4 @@
-// The store is plain Hive-partitioned Parquet: DuckDB, given the README's own line, reads the values the library serves.
+// The store is plain Hive-partitioned Parquet: DuckDB, given the docs' own line (docs/store.md), reads the values the library serves.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store.js';
 
 describe('the store files', () => {
-  it('are read by DuckDB with the README line, every dataset at once, with the same values', async () => {
-    const readme = await readFile(join(import.meta.dirname, '../../README.md'), 'utf8');
+  it('are read by DuckDB with the line of docs/store.md, every dataset at once, with the same values', async () => {
+    const readme = await readFile(join(import.meta.dirname, '../../docs/store.md'), 'utf8');
     const line = readme.match(/`(select \* from read_parquet\('data\/reservoirs\/[^`]+)`/)![1]!;
     const store = await openStore();
     const root = store.root.replaceAll("'", "''");
