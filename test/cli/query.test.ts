@@ -172,3 +172,28 @@ describe('evap info and evap metadata', () => {
     expect(typo.stderr).toContain('unknown dataset "lemm" (did you mean "lem"?)');
   });
 });
+
+describe('every command', () => {
+  it('answers a mistake with exit 2 and its synopsis, and a failure with exit 1 and the cause only', async () => {
+    const mistakes: [string[], string][] = [
+      [['ingest', '--store', dir], 'give at least one file to ingest'],
+      [['ingest', 'missing.csv', '--store', dir], 'no such file: missing.csv'],
+      [['verify'], '--store is required'],
+      [['vacuum', '--store', dir, '--min-age-minutes', 'soon'], '--min-age-minutes must be a non-negative integer'],
+      [['metadata', 'lakes', '--store', dir], 'metadata of reservoirs or stations, not "lakes"'],
+      [['info', 'everything', '--store', dir], 'unknown topic "everything"'],
+      [['query', '--store', dir, '--from', url, '--api-key', key], 'give --store or --from, not both'],
+    ];
+    const runs = await Promise.all(mistakes.map(([args]) => evap(args)));
+    runs.forEach((run, i) => {
+      const [args, message] = mistakes[i]!;
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(`evap ${args[0]}: ${message}`);
+      expect(run.stderr).toContain(`usage: evap ${args[0]} `);
+    });
+    const failure = await evap(['metadata', 'stations', '--names', `${stations[0]!.toLowerCase()}`, '--store', dir]);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toBe(`evap metadata: station not found: ${JSON.stringify(stations[0]!.toLowerCase())} (did you mean ${JSON.stringify(stations[0])}?)\n`);
+  });
+});
+
