@@ -1,7 +1,7 @@
 // Runs the CLI from source as a child process (node --import tsx cli/evap.ts ...), as a user runs `evap`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { afterAll } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 export const root = resolve(import.meta.dirname, '../..');
 
@@ -21,10 +21,10 @@ export function evap(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> 
   return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
 }
 
-/** Starts `evap serve ...args` on a free port; resolves with its base URL once it prints `listening on`. Killed after the file. */
+/** Starts `evap serve ...args` on a free port; resolves with its base URL once it prints `listening on`. Killed when the test ends. */
 export async function evapServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/evap.ts', 'serve', '--port', '0', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  afterAll(() => {
+  onTestFinished(() => {
     child.kill('SIGKILL');
   });
   let out = '';
