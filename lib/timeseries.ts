@@ -208,7 +208,7 @@ export async function readNameRows(
 }
 
 /** Whether a file's dates overlap [start, end] (ISO dates compare as text: no parsing per file and name). */
-function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
+export function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
   return file.start !== '' && file.start <= end && start <= file.end;
 }
 
@@ -269,7 +269,7 @@ function fillGaps(dayParts: Int32Array[], valueParts: (Float64Array | undefined)
 }
 
 /** Lines up the spans of several datasets on one list of days (usually they hold the same days). */
-function alignSpans(spans: Map<string, RowSpan>, variables: readonly ResolvedVariable[]): Block {
+export function alignSpans(spans: Map<string, RowSpan>, variables: readonly ResolvedVariable[]): Block {
   const list = [...spans.values()];
   if (list.length === 0) return { days: [], columns: [] };
   const base = list[0]!.days;

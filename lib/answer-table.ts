@@ -1,0 +1,50 @@
+// Answers as typed Arrow tables, and those tables as Parquet or Arrow IPC bytes that pandas, R, DuckDB and QGIS read.
+import { Float64, Int32, Table, Utf8, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import * as wasm from 'parquet-wasm';
+import type { RecordStream } from './stream.js';
+import type { WireRecord } from './types.js';
+
+const intColumns = new Set(['n_days', 'month']);
+const textColumns = new Set(['RES_NAME', 'STA_NAME', 'start_date', 'end_date', 'day']);
+
+// a column's type from its name (so an empty answer keeps its schema), else from its values
+function typeOf(column: string, records: readonly WireRecord[]): DataType {
+  if (textColumns.has(column)) return new Utf8();
+  if (intColumns.has(column) || column.endsWith(' n')) return new Int32();
+  if (column.includes(' (')) return new Float64(); // "<variable> (<unit>)" and the keys derived from it
+  const numeric = records.length > 0 && records.every((r) => r[column] === null || r[column] === undefined || typeof r[column] === 'number');
+  return numeric ? new Float64() : new Utf8();
+}
+
+/** An Arrow table of records under the given columns: names and dates Utf8, counts Int32, measurements Float64, gaps null. */
+export function recordsToTable(records: readonly WireRecord[], columns: readonly string[]): Table {
+  const vectors: Record<string, Vector> = {};
+  for (const column of columns) {
+    const type = typeOf(column, records);
+    const values = records.map((r) => {
+      const v = r[column];
+      if (v === null || v === undefined) return null;
+      return type instanceof Utf8 ? String(v) : v;
+    });
+    vectors[column] = vectorFromArray(values, type);
+  }
+  return new Table(vectors);
+}
+
+/** A table as one Arrow IPC stream (`application/vnd.apache.arrow.stream`). */
+export function tableToArrowStream(table: Table): Uint8Array {
+  return tableToIPC(table, 'stream');
+}
+
+/** A table as a Parquet file (zstd-free: gzip pages, which every reader decodes), one row group per 65,536 rows. */
+export function tableToParquet(table: Table): Uint8Array {
+  const properties = new wasm.WriterPropertiesBuilder().setCompression(wasm.Compression.GZIP).setMaxRowGroupSize(65_536).setCreatedBy('evap').build();
+  return wasm.writeParquet(wasm.Table.fromIPCStream(tableToIPC(table, 'stream')), properties);
+}
+
+/** Any answer stream (daily, aggregates, normals) collected into a typed Arrow table under its columns. */
+export async function tableOf(stream: RecordStream): Promise<Table> {
+  const records: WireRecord[] = [];
+  for await (const batch of stream.batches) for (const r of batch) records.push(r);
+  return recordsToTable(records, stream.columns);
+}
