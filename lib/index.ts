@@ -19,3 +19,4 @@ export { statistics, type Method, type Statistic } from './aggregate.js';
 export { normalPeriods, normalStatistics, quantile, type NormalPeriod } from './normals.js';
 export { intervals, type Interval } from './periods.js';
 export type { AggregateOptions, NormalsOptions, ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from './summaries.js';
+export { recordsToGeoJson, type PointFeature } from './geojson.js';
