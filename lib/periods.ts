@@ -76,7 +76,7 @@ export function durationStart(text: string, endDay: number, parameter: string): 
   const year = Math.floor(totalMonths / 12);
   const month = totalMonths - year * 12 + 1;
   const start = dayOf(year, month, Math.min(d, daysIn(year, month))) - weeks * 7 - days;
-  if (ymd(start)[0] < 1) throw new InvalidParameterError(parameter, `${parameter} ${text} reaches back before year 1`, 'not-a-date');
+  if (!(ymd(start)[0] >= 1)) throw new InvalidParameterError(parameter, `${parameter} ${text} reaches back before year 1`, 'not-a-date');
   return start;
 }
 
