@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type EvapStore } from '../../lib/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { createStoreWriter } from '../../lib/write.js';
-import { day, daysFrom, tempDir, tinyReservoirs, tinyStations } from '../helpers.js';
+import { daysFrom, tempDir, tinyReservoirs, tinyStations } from '../helpers.js';
 
 // the list, written out here rather than read from the catalogue
 const SUMMED = new Set(['pr', 'etr', 'eto', 'E_hs', 'E_nhs', 'NetE', 'E_volume', 'NetE_volume', 'ETo', 'ETr', 'evap_1', 'evap_2', 'evap_3', 'evap_4', 'evap_5']);
