@@ -42,49 +42,66 @@ const RAD = Math.PI / 180;
 /** Aggregates a block's days (ascending, inside the periods) into the periods; periods without any row are left out. */
 export function aggregateBlock(block: Block, periods: readonly Period[], methods: readonly Method[]): PeriodValues[] {
   const days = block.days;
-  const p = periods.length;
-  const rows = new Int32Array(p);
-  const at = new Int32Array(days.length); // period index of each row
-  for (let i = 0, k = 0; i < days.length; i++) {
-    while (days[i]! > periods[k]!.end) k++;
-    at[i] = k;
-    rows[k]!++;
-  }
   const out: PeriodValues[] = [];
-  const index = new Int32Array(p).fill(-1);
-  for (let k = 0; k < p; k++) {
-    if (rows[k] === 0) continue;
-    index[k] = out.length;
+  const bounds: number[] = []; // [first row, end row) of each period kept: rows are days ascending, so each period is a run
+  for (let k = 0, i = 0; k < periods.length && i < days.length; k++) {
+    const from = i;
+    while (i < days.length && days[i]! <= periods[k]!.end) i++;
+    if (i === from) continue;
+    bounds.push(from, i);
     out.push({ period: periods[k]!, values: new Float64Array(methods.length).fill(NaN), counts: new Int32Array(methods.length) });
   }
   methods.forEach((method, j) => {
     const column = block.columns[j];
     if (!column) return;
-    const count = new Int32Array(p);
-    const a = new Float64Array(p).fill(method === 'min' ? Infinity : method === 'max' ? -Infinity : 0);
-    const b = new Float64Array(method === 'circular-mean' ? p : 0);
-    for (let i = 0; i < days.length; i++) {
-      const v = column[i]!;
-      if (Number.isNaN(v)) continue;
-      const k = at[i]!;
-      count[k]!++;
-      if (method === 'min') a[k] = Math.min(a[k]!, v);
-      else if (method === 'max') a[k] = Math.max(a[k]!, v);
-      else if (method === 'circular-mean') {
-        a[k]! += Math.sin(v * RAD);
-        b[k]! += Math.cos(v * RAD);
-      } else a[k]! += v;
-    }
-    for (let k = 0; k < p; k++) {
-      const n = count[k]!;
-      if (n === 0 || index[k]! < 0) continue;
-      const target = out[index[k]!]!;
-      target.counts[j] = n;
-      target.values[j] = method === 'mean' ? a[k]! / n : method === 'circular-mean' ? circular(a[k]!, b[k]!) : a[k]!;
+    const reduce = reducers[method];
+    for (let k = 0; k < out.length; k++) {
+      const n = countHeld(column, bounds[2 * k]!, bounds[2 * k + 1]!);
+      if (n === 0) continue;
+      out[k]!.counts[j] = n;
+      out[k]!.values[j] = reduce(column, bounds[2 * k]!, bounds[2 * k + 1]!, n);
     }
   });
   return out;
 }
+
+type Values = ArrayLike<number>;
+
+function countHeld(c: Values, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (c[i] === c[i]) n++; // NaN is a gap
+  return n;
+}
+
+// one tight loop per method over a period's rows, gaps (NaN) skipped; n > 0 values are held
+const reducers: Record<Method, (c: Values, from: number, to: number, n: number) => number> = {
+  sum: (c, from, to) => {
+    let s = 0;
+    for (let i = from; i < to; i++) if (c[i] === c[i]) s += c[i]!;
+    return s;
+  },
+  mean: (c, from, to, n) => reducers.sum(c, from, to, n) / n,
+  min: (c, from, to) => {
+    let m = Infinity;
+    for (let i = from; i < to; i++) if (c[i]! < m) m = c[i]!;
+    return m;
+  },
+  max: (c, from, to) => {
+    let m = -Infinity;
+    for (let i = from; i < to; i++) if (c[i]! > m) m = c[i]!;
+    return m;
+  },
+  'circular-mean': (c, from, to) => {
+    let sin = 0;
+    let cos = 0;
+    for (let i = from; i < to; i++) {
+      if (c[i] !== c[i]) continue;
+      sin += Math.sin(c[i]! * RAD);
+      cos += Math.cos(c[i]! * RAD);
+    }
+    return circular(sin, cos);
+  },
+};
 
 // the direction of the summed unit vectors, in [0, 360)
 function circular(sin: number, cos: number): number {

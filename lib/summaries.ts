@@ -115,18 +115,22 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
       if (block.days.length === 0) continue;
       const extra = pickAttributes(r.metadata, name, attributes);
       const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
+      const extraKeys = Object.keys(extra).filter((k) => k !== r.nameKey);
+      const values = new Float64Array(r.variables.length);
       yield aggregateBlock(block, periods, methods).map((pv) => {
         const record: WireRecord = { [r.nameKey]: name, start_date: formatDay(pv.period.start), end_date: formatDay(pv.period.end), n_days: pv.period.end - pv.period.start + 1 };
-        const values = r.variables.map((v, j) => convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!));
-        r.variables.forEach((v, j) => (record[v.key] = wire(values[j]!, methods[j]!)));
-        if (normal) {
-          r.variables.forEach((_, j) => {
-            const mean = normal[pv.period.month - 1]![j]!.mean;
-            const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;
-            record[pctKeys[j]!] = usable ? roundValue((100 * values[j]!) / mean) : null;
-          });
+        for (let j = 0; j < values.length; j++) {
+          const v = r.variables[j]!;
+          values[j] = convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!);
+          record[v.key] = wire(values[j]!, methods[j]!);
         }
-        return { ...record, ...extra, [r.nameKey]: name };
+        for (let j = 0; normal && j < values.length; j++) {
+          const mean = normal[pv.period.month - 1]![j]!.mean;
+          const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;
+          record[pctKeys[j]!] = usable ? roundValue((100 * values[j]!) / mean) : null;
+        }
+        for (const k of extraKeys) record[k] = extra[k]!;
+        return record;
       });
     }
   });
