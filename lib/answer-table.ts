@@ -1,7 +1,8 @@
 // Answers as typed Arrow tables, and those tables as Parquet or Arrow IPC bytes that pandas, R, DuckDB and QGIS read.
-import { Float64, Int32, Table, Utf8, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import { Float64, Int32, Table, Utf8, makeVector, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import type { RecordStream } from './stream.js';
+import { floatVector, utf8Vector } from './tables.js';
 import type { WireRecord } from './types.js';
 
 const intColumns = new Set(['n_days', 'month']);
@@ -21,12 +22,13 @@ export function recordsToTable(records: readonly WireRecord[], columns: readonly
   const vectors: Record<string, Vector> = {};
   for (const column of columns) {
     const type = typeOf(column, records);
-    const values = records.map((r) => {
-      const v = r[column];
-      if (v === null || v === undefined) return null;
-      return type instanceof Utf8 ? String(v) : v;
-    });
-    vectors[column] = vectorFromArray(values, type);
+    const values = records.map((r) => r[column] ?? null);
+    const nulls = values.some((v) => v === null);
+    // typed arrays straight into vectors where possible: vectorFromArray's builder took 0.3-0.7 s for 16,800 x 27 values
+    if (type instanceof Float64) vectors[column] = floatVector(Float64Array.from(values, (v) => (v === null ? NaN : (v as number))), false);
+    else if (type instanceof Int32 && !nulls) vectors[column] = makeVector(Int32Array.from(values as number[]));
+    else if (type instanceof Utf8 && !nulls) vectors[column] = utf8Vector(values.map(String));
+    else vectors[column] = vectorFromArray(values.map((v) => (v === null || type instanceof Int32 ? v : String(v))), type);
   }
   return new Table(vectors);
 }
