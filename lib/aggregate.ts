@@ -56,16 +56,30 @@ export function aggregateBlock(block: Block, periods: readonly Period[], methods
     if (!column) return;
     const reduce = reducers[method];
     for (let k = 0; k < out.length; k++) {
-      const n = countHeld(column, bounds[2 * k]!, bounds[2 * k + 1]!);
+      const [from, to] = [bounds[2 * k]!, bounds[2 * k + 1]!];
+      const raw = method === 'sum' || method === 'mean' ? rawSum(column, from, to) : NaN;
+      if (raw === raw) {
+        // no gap in the period (a gap makes the plain sum NaN): one pass was enough
+        out[k]!.counts[j] = to - from;
+        out[k]!.values[j] = method === 'sum' ? raw : raw / (to - from);
+        continue;
+      }
+      const n = countHeld(column, from, to);
       if (n === 0) continue;
       out[k]!.counts[j] = n;
-      out[k]!.values[j] = reduce(column, bounds[2 * k]!, bounds[2 * k + 1]!, n);
+      out[k]!.values[j] = reduce(column, from, to, n);
     }
   });
   return out;
 }
 
 type Values = ArrayLike<number>;
+
+function rawSum(c: Values, from: number, to: number): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += c[i]!;
+  return s;
+}
 
 function countHeld(c: Values, from: number, to: number): number {
   let n = 0;
