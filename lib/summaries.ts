@@ -10,7 +10,7 @@ import { normalOf, normalPeriods, normalStatistics, type NormalPeriod } from './
 import { intervals, monthDay, periodsOf, resolveRange, type Interval } from './periods.js';
 import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveStationVariables, resolveUnits, type ResolvedVariable } from './query.js';
 import type { Block } from './records.js';
-import { reservoirSeries, stationSeries } from './series.js';
+import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
 import { heldBy, type Snapshot } from './store.js';
 import { recordStream, type RecordStream } from './stream.js';
 import { withKeys } from './timeseries.js';
@@ -49,7 +49,11 @@ interface Resolved {
   latest: () => number | undefined;
   first: () => number | undefined;
   series: (name: string, startDay: number, endDay: number) => Promise<Block>;
+  seriesMany?: (names: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>; // several names, each row group read once
 }
+
+// values held at once when several names are read together (about 32 MB of doubles): many names of a year, few of 46
+const VALUES_PER_CHUNK = 4_000_000;
 
 function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start' | 'end'>): Resolved {
   const system = resolveUnits(query.units);
@@ -62,6 +66,7 @@ function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start'
     latest: () => latestReservoirDay(s.manifest, used),
     first: () => firstReservoirDay(s.manifest, used),
     series: (name, a, b) => reservoirSeries(s, name, variables, a, b),
+    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, variables, a, b),
   };
 }
 
@@ -109,31 +114,40 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   const pctKeys = compare ? r.variables.map((v) => `${v.key} pct_of_normal`) : [];
   const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.variables.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
   const periods = periodsOf(startDay, endDay, interval);
+  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.variables.length))));
   return summaryStream(columns, async function* () {
-    for (const name of r.names) {
-      const block = await r.series(name, startDay, endDay);
-      if (block.days.length === 0) continue;
-      const extra = pickAttributes(r.metadata, name, attributes);
-      const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
-      const extraKeys = Object.keys(extra).filter((k) => k !== r.nameKey);
-      const values = new Float64Array(r.variables.length);
-      yield aggregateBlock(block, periods, methods).map((pv) => {
-        const record: WireRecord = { [r.nameKey]: name, start_date: formatDay(pv.period.start), end_date: formatDay(pv.period.end), n_days: pv.period.end - pv.period.start + 1 };
-        for (let j = 0; j < values.length; j++) {
-          const v = r.variables[j]!;
-          values[j] = convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!);
-          record[v.key] = wire(values[j]!, methods[j]!);
-        }
-        for (let j = 0; normal && j < values.length; j++) {
-          const mean = normal[pv.period.month - 1]![j]!.mean;
-          const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;
-          record[pctKeys[j]!] = usable ? roundValue((100 * values[j]!) / mean) : null;
-        }
-        for (const k of extraKeys) record[k] = extra[k]!;
-        return record;
-      });
+    for (let c = 0; c < r.names.length; c += chunk) {
+      const group = r.names.slice(c, c + chunk);
+      const blocks = r.seriesMany && group.length > 1 ? await r.seriesMany(group, startDay, endDay) : undefined;
+      for (const name of group) {
+        const block = blocks?.get(name) ?? (await r.series(name, startDay, endDay));
+        if (block.days.length === 0) continue;
+        const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
+        yield recordsOf(name, block, normal);
+      }
     }
   });
+
+  function recordsOf(name: string, block: Block, normal: Stats[][] | undefined): WireRecord[] {
+    const extra = pickAttributes(r.metadata, name, attributes);
+    const extraKeys = Object.keys(extra).filter((k) => k !== r.nameKey);
+    const values = new Float64Array(r.variables.length);
+    return aggregateBlock(block, periods, methods).map((pv) => {
+      const record: WireRecord = { [r.nameKey]: name, start_date: formatDay(pv.period.start), end_date: formatDay(pv.period.end), n_days: pv.period.end - pv.period.start + 1 };
+      for (let j = 0; j < values.length; j++) {
+        const v = r.variables[j]!;
+        values[j] = convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!);
+        record[v.key] = wire(values[j]!, methods[j]!);
+      }
+      for (let j = 0; normal && j < values.length; j++) {
+        const mean = normal[pv.period.month - 1]![j]!.mean;
+        const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;
+        record[pctKeys[j]!] = usable ? roundValue((100 * values[j]!) / mean) : null;
+      }
+      for (const k of extraKeys) record[k] = extra[k]!;
+      return record;
+    });
+  }
 }
 
 function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly string[] }): RecordStream {

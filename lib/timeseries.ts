@@ -212,7 +212,7 @@ export function overlaps(file: { start: string; end: string }, start: string, en
   return file.start !== '' && file.start <= end && start <= file.end;
 }
 
-function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {
+export function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {
   const stats = groupStatistics(footer, group, 'date');
   return !stats || ((stats.min as number) <= endDay && (stats.max as number) >= startDay);
 }
@@ -223,7 +223,7 @@ function groupHoldsName(footer: Footer, group: number, name: string): boolean {
 }
 
 /** The first index at or after `lo` at which `before` turns false (it is true on a prefix from `lo`). */
-function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
+export function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -233,7 +233,7 @@ function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): 
   return lo;
 }
 
-function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
+export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
   if (dayParts.length === 1) {
     const only = valueParts[0]!;
     return { days: dayParts[0]!, column: (c) => only[columns.indexOf(c)] };

@@ -121,6 +121,17 @@ describe('reservoir aggregates', () => {
   });
 });
 
+describe('many reservoirs at once', () => {
+  it('gives every reservoir the records it gets when asked for alone', async () => {
+    const names = store.manifest.reservoirs.names;
+    const query = { datasets: ['rtma', 'nete-volume-calcs'], variables: ['pr', 'th', 'NetE'], start: '2019-06-10', end: '2021-02-03', interval: 'water-year' as const };
+    const together = await store.reservoirAggregates({ ...query, names });
+    const alone = (await Promise.all(names.map((n) => store.reservoirAggregates({ ...query, names: [n] })))).flat();
+    expect(together.length).toBe(names.length * 3);
+    expect(together).toEqual(alone);
+  });
+});
+
 describe('station aggregates', () => {
   it('equal a plain loop over the daily records, gaps and missing days included', async () => {
     const names = store.manifest.stations.names;
