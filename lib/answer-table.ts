@@ -1,6 +1,7 @@
 // Answers as typed Arrow tables, and those tables as Parquet or Arrow IPC bytes that pandas, R, DuckDB and QGIS read.
 import { Float64, Int32, Table, Utf8, makeVector, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
+import { InvalidParameterError } from './errors.js';
 import type { RecordStream } from './stream.js';
 import { floatVector, utf8Vector } from './tables.js';
 import type { WireRecord } from './types.js';
@@ -13,8 +14,8 @@ function typeOf(column: string, records: readonly WireRecord[]): DataType {
   if (textColumns.has(column)) return new Utf8();
   if (intColumns.has(column) || column.endsWith(' n')) return new Int32();
   if (column.includes(' (')) return new Float64(); // "<variable> (<unit>)" and the keys derived from it
-  const numeric = records.length > 0 && records.every((r) => r[column] === null || r[column] === undefined || typeof r[column] === 'number');
-  return numeric ? new Float64() : new Utf8();
+  const numeric = records.some((r) => typeof r[column] === 'number') && records.every((r) => r[column] === null || r[column] === undefined || typeof r[column] === 'number');
+  return numeric ? new Float64() : new Utf8(); // no values at all: text, as in an empty answer
 }
 
 /** An Arrow table of records under the given columns: names and dates Utf8, counts Int32, measurements Float64, gaps null. */
@@ -45,8 +46,14 @@ export function tableToParquet(table: Table): Uint8Array {
 }
 
 /** Any answer stream (daily, aggregates, normals) collected into a typed Arrow table under its columns. */
-export async function tableOf(stream: RecordStream): Promise<Table> {
+export async function tableOf(stream: RecordStream, maxValues = Infinity): Promise<Table> {
   const records: WireRecord[] = [];
-  for await (const batch of stream.batches) for (const r of batch) records.push(r);
+  for await (const batch of stream.batches) {
+    for (const r of batch) records.push(r);
+    // a table is built whole (JSON and CSV stream): refuse early rather than hold an unbounded answer in memory
+    if (records.length * stream.columns.length > maxValues) {
+      throw new InvalidParameterError('output_format', `a Parquet or Arrow answer is built in memory and may hold at most ${maxValues} values (records x columns); this one holds more: ask for fewer names, variables or days, or use json or csv, which stream`, 'too-many');
+    }
+  }
   return recordsToTable(records, stream.columns);
 }

@@ -1,5 +1,5 @@
 // output_format beyond JSON and CSV: Parquet and Arrow IPC for timeseries, GeoJSON for metadata and name listings.
-import { recordsToTable, tableToArrowStream, tableToParquet } from '../lib/answer-table.js';
+import { tableOf, tableToArrowStream, tableToParquet } from '../lib/answer-table.js';
 import { recordsToGeoJson } from '../lib/geojson.js';
 import type { RecordStream } from '../lib/stream.js';
 import type { WireRecord } from '../lib/types.js';
@@ -12,6 +12,9 @@ export const timeseriesFormats = ['json', 'csv', 'parquet', 'arrow'] as const;
 export const listFormats = ['json', 'csv', 'geojson'] as const;
 export type TimeseriesFormat = (typeof timeseriesFormats)[number];
 export type ListFormat = (typeof listFormats)[number];
+
+/** Values (records x columns) a Parquet or Arrow answer may hold: it is built whole; 11 times the daily Q4 answer (one reservoir, 24 variables, 46 years). */
+export const MAX_TABLE_VALUES = 5_000_000;
 
 export const parquetType = 'application/vnd.apache.parquet';
 export const arrowType = 'application/vnd.apache.arrow.stream';
@@ -29,9 +32,7 @@ export function readFormat<T extends string>(q: QueryParams, allowed: readonly T
 /** A timeseries answer: JSON or CSV streamed as before; Parquet or Arrow built whole from the records (same columns). */
 export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordStream): Promise<Response> {
   if (format === 'json' || format === 'csv') return streamResponse(format, stream);
-  const records: WireRecord[] = [];
-  for await (const batch of stream.batches) for (const r of batch) records.push(r);
-  const table = recordsToTable(records, stream.columns);
+  const table = await tableOf(stream, MAX_TABLE_VALUES);
   const bytes = format === 'parquet' ? tableToParquet(table) : tableToArrowStream(table);
   return wholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
 }
