@@ -114,17 +114,10 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   const pctKeys = compare ? r.variables.map((v) => `${v.key} pct_of_normal`) : [];
   const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.variables.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
   const periods = periodsOf(startDay, endDay, interval);
-  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.variables.length))));
   return summaryStream(columns, async function* () {
-    for (let c = 0; c < r.names.length; c += chunk) {
-      const group = r.names.slice(c, c + chunk);
-      const blocks = r.seriesMany && group.length > 1 ? await r.seriesMany(group, startDay, endDay) : undefined;
-      for (const name of group) {
-        const block = blocks?.get(name) ?? (await r.series(name, startDay, endDay));
-        if (block.days.length === 0) continue;
-        const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
-        yield recordsOf(name, block, normal);
-      }
+    for await (const [name, block] of namedBlocks(r, startDay, endDay)) {
+      const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
+      yield recordsOf(name, block, normal);
     }
   });
 
@@ -160,9 +153,7 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const statKeys = r.variables.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
   const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
   return summaryStream(columns, async function* () {
-    for (const name of r.names) {
-      const block = await r.series(name, base.startDay, base.endDay);
-      if (block.days.length === 0) continue;
+    for await (const [name, block] of namedBlocks(r, base.startDay, base.endDay)) {
       const extra = pickAttributes(r.metadata, name, attributes);
       const groups = period === 'month' ? monthlyNormals(r, methods, block, base) : dailyNormals(r, methods, block);
       const labels = period === 'month' ? groups.map((_, m) => m + 1) : dayLabels;
@@ -178,6 +169,19 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
       yield out;
     }
   });
+}
+
+// each name with days in the range and its block, names read together in chunks of about VALUES_PER_CHUNK values
+async function* namedBlocks(r: Resolved, startDay: number, endDay: number): AsyncGenerator<[string, Block]> {
+  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.variables.length))));
+  for (let c = 0; c < r.names.length; c += chunk) {
+    const group = r.names.slice(c, c + chunk);
+    const blocks = r.seriesMany && group.length > 1 ? await r.seriesMany(group, startDay, endDay) : undefined;
+    for (const name of group) {
+      const block = blocks?.get(name) ?? (await r.series(name, startDay, endDay));
+      if (block.days.length > 0) yield [name, block];
+    }
+  }
 }
 
 // every MM-DD of a leap year: the groups of daily normals

@@ -60,6 +60,15 @@ describe('normals', () => {
     });
   });
 
+  it('gives every reservoir the normals it gets when asked for alone', async () => {
+    const names = store.manifest.reservoirs.names.slice(0, 20);
+    const query = { datasets: ['rtma', 'lem'], variables: ['pr', 'th', 'Tw'], baseStart: '2019-03-01', baseEnd: '2021-10-31' };
+    const together = await store.reservoirNormals({ ...query, names });
+    const alone = (await Promise.all(names.map((n) => store.reservoirNormals({ ...query, names: [n] })))).flat();
+    expect(together.length).toBe(20 * 12);
+    expect(together).toEqual(alone);
+  });
+
   it('interpolates percentiles between closest ranks as numpy and R do by default', () => {
     // numpy.percentile([1, 2, 3, 4], [10, 25, 50, 75, 90]) = [1.3, 1.75, 2.5, 3.25, 3.7]
     expect([0.1, 0.25, 0.5, 0.75, 0.9].map((p) => quantile([1, 2, 3, 4], p))).toEqual([1.3, 1.75, 2.5, 3.25, expect.closeTo(3.7, 12)]);
