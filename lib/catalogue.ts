@@ -29,9 +29,13 @@ export type UnitName = keyof typeof units;
 export type UnitSystem = 'metric' | 'english';
 export const unitSystems: readonly UnitSystem[] = ['metric', 'english'];
 
+/** How a variable's daily values make a monthly or annual value: depths and volumes add up, directions take the circular mean. */
+export type Aggregation = 'sum' | 'circular-mean' | 'mean';
+
 interface VariableSpec {
   readonly description: string;
   readonly unit: UnitName;
+  readonly aggregate?: Aggregation; // default 'mean'
 }
 
 /** The four reservoir datasets and the variables each holds, in the order the public service lists them. */
@@ -39,15 +43,15 @@ export const reservoirDatasets = {
   rtma: {
     description: 'Gridded weather (RTMA, hybrid RTMA-gridMET before 2016)',
     variables: {
-      pr: { description: 'Precipitation', unit: 'mm' },
+      pr: { description: 'Precipitation', unit: 'mm', aggregate: 'sum' },
       tmmx_c: { description: 'Maximum air temperature', unit: 'degC' },
       tmmn_c: { description: 'Minimum air temperature', unit: 'degC' },
       vpd_kpa: { description: 'Vapor pressure deficit', unit: 'kpa' },
       vs2m: { description: 'Wind speed at 2 m', unit: 'ms' },
       srad: { description: 'Incoming shortwave solar radiation', unit: 'wm2' },
-      etr: { description: 'Alfalfa reference evapotranspiration (ASCE, tall crop)', unit: 'mm' },
-      eto: { description: 'Grass reference evapotranspiration (ASCE, short crop)', unit: 'mm' },
-      th: { description: 'Wind direction, degrees clockwise from north', unit: 'deg' },
+      etr: { description: 'Alfalfa reference evapotranspiration (ASCE, tall crop)', unit: 'mm', aggregate: 'sum' },
+      eto: { description: 'Grass reference evapotranspiration (ASCE, short crop)', unit: 'mm', aggregate: 'sum' },
+      th: { description: 'Wind direction, degrees clockwise from north', unit: 'deg', aggregate: 'circular-mean' },
       sph_kgkg: { description: 'Specific humidity', unit: 'kgkg' },
       pres_pa: { description: 'Air pressure', unit: 'pa' },
     },
@@ -63,8 +67,8 @@ export const reservoirDatasets = {
   lem: {
     description: 'Daily Lake Evaporation Model (DLEM): evaporation and heat storage',
     variables: {
-      E_hs: { description: 'Evaporation with heat storage', unit: 'mm' },
-      E_nhs: { description: 'Evaporation without heat storage', unit: 'mm' },
+      E_hs: { description: 'Evaporation with heat storage', unit: 'mm', aggregate: 'sum' },
+      E_nhs: { description: 'Evaporation without heat storage', unit: 'mm', aggregate: 'sum' },
       Rn: { description: 'Net radiation', unit: 'wm2' },
       Tw: { description: 'Water temperature (mixed layer)', unit: 'degC' },
       Tw0: { description: 'Surface water temperature', unit: 'degC' },
@@ -75,9 +79,9 @@ export const reservoirDatasets = {
   'nete-volume-calcs': {
     description: 'Net evaporation (E_hs - pr) and evaporated volumes',
     variables: {
-      NetE: { description: 'Net evaporation', unit: 'mm' },
-      E_volume: { description: 'Evaporation volume', unit: 'm3' },
-      NetE_volume: { description: 'Net evaporation volume', unit: 'm3' },
+      NetE: { description: 'Net evaporation', unit: 'mm', aggregate: 'sum' },
+      E_volume: { description: 'Evaporation volume', unit: 'm3', aggregate: 'sum' },
+      NetE_volume: { description: 'Net evaporation volume', unit: 'm3', aggregate: 'sum' },
     },
   },
 } as const satisfies Record<string, { description: string; variables: Record<string, VariableSpec> }>;
@@ -98,13 +102,13 @@ export const stationVariables = {
   DO: { description: 'Dissolved oxygen', unit: 'mgl' },
   DO_percent: { description: 'Dissolved oxygen saturation', unit: 'percent' },
   EnergyT: { description: 'Total available energy (Rn - heat storage change)', unit: 'wm2' },
-  ETo: { description: 'Grass reference evapotranspiration', unit: 'mm' },
-  ETr: { description: 'Alfalfa reference evapotranspiration', unit: 'mm' },
-  evap_1: { description: 'Evaporation, method 1 (eddy covariance)', unit: 'mm' },
-  evap_2: { description: 'Evaporation, method 2 (Bowen ratio energy balance)', unit: 'mm' },
-  evap_3: { description: 'Evaporation, method 3 (bulk transfer)', unit: 'mm' },
-  evap_4: { description: 'Evaporation, method 4 (Penman)', unit: 'mm' },
-  evap_5: { description: 'Evaporation, method 5 (pan, with pan coefficient)', unit: 'mm' },
+  ETo: { description: 'Grass reference evapotranspiration', unit: 'mm', aggregate: 'sum' },
+  ETr: { description: 'Alfalfa reference evapotranspiration', unit: 'mm', aggregate: 'sum' },
+  evap_1: { description: 'Evaporation, method 1 (eddy covariance)', unit: 'mm', aggregate: 'sum' },
+  evap_2: { description: 'Evaporation, method 2 (Bowen ratio energy balance)', unit: 'mm', aggregate: 'sum' },
+  evap_3: { description: 'Evaporation, method 3 (bulk transfer)', unit: 'mm', aggregate: 'sum' },
+  evap_4: { description: 'Evaporation, method 4 (Penman)', unit: 'mm', aggregate: 'sum' },
+  evap_5: { description: 'Evaporation, method 5 (pan, with pan coefficient)', unit: 'mm', aggregate: 'sum' },
   HSEnergyFlux: { description: 'Sensible heat flux', unit: 'wm2' },
   IncomingSR: { description: 'Incoming shortwave radiation', unit: 'wm2' },
   inflow: { description: 'Reservoir inflow', unit: 'm3s' },
@@ -124,7 +128,7 @@ export const stationVariables = {
   VPD: { description: 'Vapor pressure deficit', unit: 'kpa' },
   WTemp: { description: 'Water temperature at sampling depth', unit: 'degC' },
   WVD: { description: 'Water vapour density', unit: 'gm3' },
-  WD: { description: 'Wind direction, degrees clockwise from north', unit: 'deg' },
+  WD: { description: 'Wind direction, degrees clockwise from north', unit: 'deg', aggregate: 'circular-mean' },
   WS: { description: 'Wind speed', unit: 'ms' },
   PofDays: { description: 'Portion of the day with valid measurements', unit: 'percent' },
 } as const satisfies Record<string, VariableSpec>;
@@ -154,6 +158,11 @@ export function findReservoirVariable(name: string) {
 /** The catalogue entry of a station variable, or undefined. */
 export function findStationVariable(name: string): VariableSpec | undefined {
   return Object.hasOwn(stationVariables, name) ? stationVariables[name as StationVariable] : undefined;
+}
+
+/** How a variable aggregates over a period (issue 14): the catalogue's field, else the arithmetic mean. */
+export function aggregationOf(spec: VariableSpec): Aggregation {
+  return spec.aggregate ?? 'mean';
 }
 
 /** The unit label shown on the wire for a variable's unit in a unit system, as in `NetE (mm)`. */

@@ -15,3 +15,9 @@ export { EvapClient, RemoteError, createClient, type ClientOptions } from './cli
 export { ingest, textSource, type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary } from './ingest.js';
 export { PROGRESS_FILE, mirror, type MirrorOptions, type MirrorSummary } from './mirror.js';
 export { vacuumStore, type VacuumOptions, type VacuumSummary } from './vacuum.js';
+export { recordsToTable, tableOf, tableToArrowStream, tableToParquet } from './answer-table.js';
+export { statistics, type Method, type Statistic } from './aggregate.js';
+export { normalPeriods, normalStatistics, quantile, type NormalPeriod } from './normals.js';
+export { intervals, type Interval } from './periods.js';
+export type { AggregateOptions, NormalsOptions, ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from './summaries.js';
+export { recordsToGeoJson, type PointFeature } from './geojson.js';

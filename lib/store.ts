@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
 import { recordsToArrow } from './arrow.js';
 import { defaults, stationVariableNames } from './catalogue.js';
-import { parseDay, parseRange } from './dates.js';
 import { ensureDemoStore } from './demo.js';
+import { latestReservoirDay, latestStationDay } from './latest.js';
+import { resolveDay, resolveRange } from './periods.js';
 import { fileStamp } from './disk.js';
 import { StoreError } from './errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
@@ -24,6 +25,7 @@ import {
   resolveUnits,
 } from './query.js';
 import { filterPointsByShapefile } from './spatial.js';
+import * as summaries from './summaries.js';
 import { collect, once, recordStream, type RecordStream } from './stream.js';
 import { recordColumns, reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, withKeys, type TimeseriesSource } from './timeseries.js';
 import type {
@@ -45,7 +47,7 @@ export interface OpenStoreOptions {
   codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
 }
 
-interface Snapshot extends TimeseriesSource {
+export interface Snapshot extends TimeseriesSource {
   reservoirs: MetadataTable;
   stations: MetadataTable;
   reservoirNames: ReadonlySet<string>;
@@ -139,7 +141,8 @@ export class EvapStore {
     const system = resolveUnits(query.units);
     const names = resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
     const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
-    const { startDay, endDay } = parseRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date);
+    const latest = () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!));
+    const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, latest);
     const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
     return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => reservoirRange(s, names, variables, startDay, endDay, system, attach, kind));
@@ -155,7 +158,7 @@ export class EvapStore {
     const s = this.snapshot;
     const system = resolveUnits(query.units);
     const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
-    const day = parseDay(query.date ?? defaults.date, 'date');
+    const day = resolveDay(query.date ?? defaults.date, 'date', () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!)));
     const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
     return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => once(() => reservoirsOnDate(s, variables, day, system, attach, kind)));
@@ -172,7 +175,7 @@ export class EvapStore {
     const system = resolveUnits(query.units);
     const names = resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
     const variables = withKeys(resolveStationVariables(query.variables, this.heldStationVariables(names)), system);
-    const { startDay, endDay } = parseRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date);
+    const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, () => latestStationDay(s.manifest, names));
     const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
     return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => stationRange(s, names, variables, startDay, endDay, system, attach, kind));
@@ -188,7 +191,7 @@ export class EvapStore {
     const s = this.snapshot;
     const system = resolveUnits(query.units);
     const variables = withKeys(resolveStationVariables(query.variables, s.stationVariablesAll), system);
-    const day = parseDay(query.date ?? defaults.date, 'date');
+    const day = resolveDay(query.date ?? defaults.date, 'date', () => latestStationDay(s.manifest, s.manifest.stations.names));
     const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
     return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => once(() => stationsOnDate(s, variables, day, system, attach, kind)));
@@ -207,6 +210,46 @@ export class EvapStore {
   /** Station records as an Arrow table. */
   async stationTimeseriesTable(query: StationRangeQuery = {}): Promise<Table> {
     return recordsToArrow(await this.stationTimeseries(query));
+  }
+
+  /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
+  streamReservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): RecordStream {
+    return summaries.streamReservoirAggregates(this.snapshot, query);
+  }
+
+  /** Monthly, annual or water-year aggregates of stations. */
+  streamStationAggregates(query: summaries.StationAggregateQuery = {}): RecordStream {
+    return summaries.streamStationAggregates(this.snapshot, query);
+  }
+
+  /** Reservoir aggregates as an array; `tableOf(stream)` gives any answer as an Arrow table. */
+  async reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamReservoirAggregates(query));
+  }
+
+  /** Station aggregates as an array. */
+  async stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamStationAggregates(query));
+  }
+
+  /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
+  streamReservoirNormals(query: summaries.ReservoirNormalsQuery = {}): RecordStream {
+    return summaries.streamReservoirNormals(this.snapshot, query);
+  }
+
+  /** Normals of stations by calendar month or day of the year. */
+  streamStationNormals(query: summaries.StationNormalsQuery = {}): RecordStream {
+    return summaries.streamStationNormals(this.snapshot, query);
+  }
+
+  /** Reservoir normals as an array. */
+  async reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamReservoirNormals(query));
+  }
+
+  /** Station normals as an array. */
+  async stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
+    return collect(this.streamStationNormals(query));
   }
 
   /** The datasets the store holds. */
@@ -303,7 +346,7 @@ export class EvapStore {
 }
 
 /** The variables any of the named stations measures, in catalogue order. */
-function heldBy(held: ReadonlyMap<string, readonly string[]>, names: readonly string[]): readonly string[] {
+export function heldBy(held: ReadonlyMap<string, readonly string[]>, names: readonly string[]): readonly string[] {
   if (names.length === 1) return held.get(names[0]!) ?? [];
   const union = new Set(names.flatMap((n) => held.get(n) ?? []));
   return stationVariableNames.filter((v) => union.has(v));

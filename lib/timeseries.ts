@@ -208,11 +208,11 @@ export async function readNameRows(
 }
 
 /** Whether a file's dates overlap [start, end] (ISO dates compare as text: no parsing per file and name). */
-function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
+export function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
   return file.start !== '' && file.start <= end && start <= file.end;
 }
 
-function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {
+export function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {
   const stats = groupStatistics(footer, group, 'date');
   return !stats || ((stats.min as number) <= endDay && (stats.max as number) >= startDay);
 }
@@ -223,7 +223,7 @@ function groupHoldsName(footer: Footer, group: number, name: string): boolean {
 }
 
 /** The first index at or after `lo` at which `before` turns false (it is true on a prefix from `lo`). */
-function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
+export function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -233,7 +233,7 @@ function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): 
   return lo;
 }
 
-function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
+export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
   if (dayParts.length === 1) {
     const only = valueParts[0]!;
     return { days: dayParts[0]!, column: (c) => only[columns.indexOf(c)] };
@@ -269,7 +269,7 @@ function fillGaps(dayParts: Int32Array[], valueParts: (Float64Array | undefined)
 }
 
 /** Lines up the spans of several datasets on one list of days (usually they hold the same days). */
-function alignSpans(spans: Map<string, RowSpan>, variables: readonly ResolvedVariable[]): Block {
+export function alignSpans(spans: Map<string, RowSpan>, variables: readonly ResolvedVariable[]): Block {
   const list = [...spans.values()];
   if (list.length === 0) return { days: [], columns: [] };
   const base = list[0]!.days;

@@ -44,10 +44,11 @@ function describeRoute(route: Route): object {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`,
     parameters: route.parameters.map(describeParameter),
     ...(route.upload ? { requestBody: uploadBody() } : {}),
+    ...(route.body ? { requestBody: parametersBody(route) } : {}),
     responses: {
       '200': {
-        description: 'JSON by default; CSV with output_format=csv',
-        content: { 'application/json': { schema: {} }, 'text/csv': { schema: { type: 'string' } } },
+        description: 'JSON by default; otherwise as output_format says',
+        content: answerTypes(route),
       },
       '401': jsonError('Missing or invalid API key'),
       '404': jsonError('Unknown reservoir or station name'),
@@ -64,6 +65,26 @@ function describeParameter(spec: ParameterSpec): object {
     required: false,
     description: spec.description,
     schema: { type: 'string', ...(spec.default !== undefined ? { default: spec.default } : {}), ...(spec.enum ? { enum: [...spec.enum] } : {}) },
+  };
+}
+
+// the media type of each output_format a route offers
+const mediaTypes: Record<string, string> = { json: 'application/json', csv: 'text/csv', parquet: 'application/vnd.apache.parquet', arrow: 'application/vnd.apache.arrow.stream', geojson: 'application/geo+json' };
+function answerTypes(route: Route): object {
+  const formats = route.parameters.find((p) => p.name === 'output_format')?.enum ?? ['json'];
+  return Object.fromEntries(formats.map((f) => [mediaTypes[f] ?? 'application/json', { schema: f === 'json' || f === 'geojson' ? {} : { type: 'string', ...(f === 'csv' ? {} : { format: 'binary' }) } }]));
+}
+
+// a POST twin: the query parameters as a JSON object (lists as arrays or comma-separated) or a urlencoded form
+function parametersBody(route: Route): object {
+  const properties = Object.fromEntries(route.parameters.map((p) => [p.name, { description: p.description, oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }]));
+  const form = Object.fromEntries(route.parameters.map((p) => [p.name, { type: 'string', description: p.description }]));
+  return {
+    required: false,
+    content: {
+      'application/json': { schema: { type: 'object', properties } },
+      'application/x-www-form-urlencoded': { schema: { type: 'object', properties: form } },
+    },
   };
 }
 

@@ -2,8 +2,11 @@
 import { datasetNames, defaults, reservoirAttributes, stationAttributes, stationVariableNames, unitSystems, type UnitSystem } from '../lib/catalogue.js';
 import type { EvapStore } from '../lib/store.js';
 import type { WireRecord } from '../lib/types.js';
-import { listResponse, streamResponse } from './format.js';
-import { readShapefileParts, type OutputFormat, type QueryParams, type RequestLimits } from './params.js';
+import { listFormats, metadataAnswer, readFormat, timeseriesAnswer, timeseriesFormats, type ListFormat } from './answer-formats.js';
+import { listResponse } from './format.js';
+import { readShapefileParts, type QueryParams, type RequestLimits } from './params.js';
+import { withPostTwins } from './post-routes.js';
+import { summaryRoutes } from './summary-routes.js';
 
 /** A query parameter as /openapi.json describes it (defaults and allowed values come from the catalogue). */
 export interface ParameterSpec {
@@ -29,15 +32,18 @@ export interface Route {
   summary: string;
   parameters: readonly ParameterSpec[];
   upload?: boolean; // accepts the four optional shapefile parts as multipart/form-data
+  body?: 'parameters'; // a POST twin: the parameters also in a JSON or urlencoded body
   run(context: RouteContext): Promise<Response> | Response;
 }
 
 const list = (values: readonly string[]) => values.join(', ');
 const outputFormat: ParameterSpec = { name: 'output_format', description: 'Response format (json or csv)', default: 'json', enum: ['json', 'csv'] };
+const seriesFormat: ParameterSpec = { name: 'output_format', description: 'Response format: json, csv, parquet (application/vnd.apache.parquet) or arrow (an Arrow IPC stream)', default: 'json', enum: timeseriesFormats };
+const placesFormat: ParameterSpec = { name: 'output_format', description: 'Response format: json, csv or geojson (a FeatureCollection of Points, RFC 7946)', default: 'json', enum: listFormats };
 const units: ParameterSpec = { name: 'units', description: 'Units for returned data (english or metric)', default: defaults.units, enum: unitSystems };
-const startDate: ParameterSpec = { name: 'start_date', description: 'Start date (yyyy-mm-dd), inclusive', default: defaults.start_date };
-const endDate: ParameterSpec = { name: 'end_date', description: 'End date (yyyy-mm-dd), inclusive', default: defaults.end_date };
-const date: ParameterSpec = { name: 'date', description: 'Date (yyyy-mm-dd)', default: defaults.date };
+const startDate: ParameterSpec = { name: 'start_date', description: 'Start date (yyyy-mm-dd), inclusive; or latest, or an ISO 8601 duration counted back from end_date (P30D: the 30 days ending with end_date; P1Y)', default: defaults.start_date };
+const endDate: ParameterSpec = { name: 'end_date', description: 'End date (yyyy-mm-dd), inclusive; or latest: the last day held for the requested datasets or stations', default: defaults.end_date };
+const date: ParameterSpec = { name: 'date', description: 'Date (yyyy-mm-dd), or latest: the last day held for the requested datasets or stations', default: defaults.date };
 const resNames: ParameterSpec = { name: 'RES_NAMES', description: 'One or more reservoir names (comma-separated); see /info/list_RES_NAMES', default: list(defaults.RES_NAMES) };
 const datasets: ParameterSpec = { name: 'datasets', description: `One or more datasets (comma-separated): ${list(datasetNames)}`, default: list(defaults.datasets) };
 const resVariables: ParameterSpec = { name: 'variables', description: 'One or more variables (comma-separated) of the chosen datasets; see /info/list_variables', default: list(defaults.variables) };
@@ -57,47 +63,48 @@ function columnsOf(records: readonly WireRecord[], fallback: readonly string[]):
 }
 
 // `{"RES_NAMES": [...]}` as the public service answers; as CSV one column named like the metadata's name column.
-const names = (key: 'RES_NAME' | 'STA_NAME', values: string[], format: OutputFormat) =>
-  listResponse(format, { [`${key}S`]: values }, values.map((v) => ({ [key]: v })), [key]);
+// with output_format=geojson, the listed names' metadata as points
+const names = (key: 'RES_NAME' | 'STA_NAME', values: string[], format: ListFormat, store: EvapStore) =>
+  metadataAnswer(format, { [`${key}S`]: values }, values.map((v) => ({ [key]: v })), [key], key, () => (key === 'RES_NAME' ? store.reservoirMetadata(values) : store.stationMetadata(values)));
 const variableColumns = ['api_name', 'description', 'dataset', 'units_metric', 'units_english'];
 const dateColumns = ['start_date', 'end_date'];
 
-/** Every documented path of the public service, in the order its documentation lists them. */
-export const routes: readonly Route[] = [
+/** Every documented path of the public service, in the order its documentation lists them, then aggregates and normals (issue 14), then POST twins. */
+export const routes: readonly Route[] = withPostTwins([
   {
     method: 'GET', path: '/timeseries/daily/reservoirs/daterange', tag: 'Timeseries', summary: 'Reservoir timeseries over a date range',
-    parameters: [resNames, datasets, resVariables, units, startDate, endDate, resAlso, outputFormat],
+    parameters: [resNames, datasets, resVariables, units, startDate, endDate, resAlso, seriesFormat],
     run: ({ store, query: q }) => {
-      const format = q.format();
+      const format = readFormat(q, timeseriesFormats);
       const stream = store.streamReservoirTimeseries({ names: q.list('RES_NAMES'), datasets: q.list('datasets'), variables: q.list('variables'), units: units_(q), start: q.one('start_date'), end: q.one('end_date'), alsoReturn: q.list('also_return') });
-      return streamResponse(format, stream);
+      return timeseriesAnswer(format, stream);
     },
   },
   {
     method: 'GET', path: '/timeseries/daily/reservoirs/date', tag: 'Timeseries', summary: 'Every reservoir on one date',
-    parameters: [datasets, resVariables, units, date, resAlso, outputFormat],
+    parameters: [datasets, resVariables, units, date, resAlso, seriesFormat],
     run: ({ store, query: q }) => {
-      const format = q.format();
+      const format = readFormat(q, timeseriesFormats);
       const stream = store.streamReservoirTimeseriesOnDate({ datasets: q.list('datasets'), variables: q.list('variables'), units: units_(q), date: q.one('date'), alsoReturn: q.list('also_return') });
-      return streamResponse(format, stream);
+      return timeseriesAnswer(format, stream);
     },
   },
   {
     method: 'GET', path: '/timeseries/stations/daterange', tag: 'Timeseries', summary: 'Station timeseries over a date range',
-    parameters: [staNames(defaults.STA_NAMES), staVariables, units, startDate, endDate, staAlso, outputFormat],
+    parameters: [staNames(defaults.STA_NAMES), staVariables, units, startDate, endDate, staAlso, seriesFormat],
     run: ({ store, query: q }) => {
-      const format = q.format();
+      const format = readFormat(q, timeseriesFormats);
       const stream = store.streamStationTimeseries({ names: q.list('STA_NAMES'), variables: q.list('variables'), units: units_(q), start: q.one('start_date'), end: q.one('end_date'), alsoReturn: q.list('also_return') });
-      return streamResponse(format, stream);
+      return timeseriesAnswer(format, stream);
     },
   },
   {
     method: 'GET', path: '/timeseries/stations/date', tag: 'Timeseries', summary: 'Every station on one date',
-    parameters: [staVariables, units, date, staAlso, outputFormat],
+    parameters: [staVariables, units, date, staAlso, seriesFormat],
     run: ({ store, query: q }) => {
-      const format = q.format();
+      const format = readFormat(q, timeseriesFormats);
       const stream = store.streamStationTimeseriesOnDate({ variables: q.list('variables'), units: units_(q), date: q.one('date'), alsoReturn: q.list('also_return') });
-      return streamResponse(format, stream);
+      return timeseriesAnswer(format, stream);
     },
   },
   {
@@ -129,20 +136,20 @@ export const routes: readonly Route[] = [
   },
   {
     method: 'POST', path: '/info/list_RES_NAMES', tag: 'Info', summary: 'Reservoir names, optionally only those inside an uploaded shapefile',
-    parameters: [outputFormat], upload: true,
+    parameters: [placesFormat], upload: true,
     run: async (context) => {
-      const format = context.query.format();
+      const format = readFormat(context.query, listFormats);
       const parts = await readShapefileParts(context.request, context.limits);
-      return names('RES_NAME', await context.store.listReservoirNames(parts), format);
+      return names('RES_NAME', await context.store.listReservoirNames(parts), format, context.store);
     },
   },
   {
     method: 'POST', path: '/info/list_STA_NAMES', tag: 'Info', summary: 'Station names, optionally only those inside an uploaded shapefile',
-    parameters: [outputFormat], upload: true,
+    parameters: [placesFormat], upload: true,
     run: async (context) => {
-      const format = context.query.format();
+      const format = readFormat(context.query, listFormats);
       const parts = await readShapefileParts(context.request, context.limits);
-      return names('STA_NAME', await context.store.listStationNames(parts), format);
+      return names('STA_NAME', await context.store.listStationNames(parts), format, context.store);
     },
   },
   {
@@ -165,20 +172,21 @@ export const routes: readonly Route[] = [
   },
   {
     method: 'GET', path: '/metadata/reservoirs', tag: 'Metadata', summary: 'Reservoir metadata',
-    parameters: [outputFormat, resNames],
+    parameters: [placesFormat, resNames],
     run: ({ store, query: q }) => {
-      const format = q.format();
+      const format = readFormat(q, listFormats);
       const records = store.reservoirMetadata(q.list('RES_NAMES'));
-      return listResponse(format, records, records, columnsOf(records, ['RES_NAME']));
+      return metadataAnswer(format, records, records, columnsOf(records, ['RES_NAME']), 'RES_NAME');
     },
   },
   {
     method: 'GET', path: '/metadata/stations', tag: 'Metadata', summary: 'Station metadata',
-    parameters: [outputFormat, staNames(defaults.STA_NAMES_METADATA)],
+    parameters: [placesFormat, staNames(defaults.STA_NAMES_METADATA)],
     run: ({ store, query: q }) => {
-      const format = q.format();
+      const format = readFormat(q, listFormats);
       const records = store.stationMetadata(q.list('STA_NAMES'));
-      return listResponse(format, records, records, columnsOf(records, ['STA_NAME']));
+      return metadataAnswer(format, records, records, columnsOf(records, ['STA_NAME']), 'STA_NAME');
     },
   },
-];
+  ...summaryRoutes({ resNames, staNames: staNames(defaults.STA_NAMES), datasets, resVariables, staVariables, units, startDate, endDate, resAlso, staAlso, outputFormat: seriesFormat }),
+]);

@@ -76,7 +76,7 @@ describe('405', () => {
     const get = await server.get('/info/list_RES_NAMES');
     expect(await detail(get, 405)).toMatch(/GET.*allowed: POST/);
     expect(get.headers.get('allow')).toBe('POST');
-    const post = await server.get('/metadata/reservoirs', { method: 'POST' });
+    const post = await server.get('/info/list_datasets', { method: 'POST' }); // timeseries and metadata paths take POST too (issue 14)
     expect(await detail(post, 405)).toMatch(/allowed: GET/);
     expect((await server.get('/timeseries/stations/date', { method: 'DELETE' })).status).toBe(405);
   });

@@ -1,0 +1,44 @@
+// output_format beyond JSON and CSV: Parquet and Arrow IPC for timeseries, GeoJSON for metadata and name listings.
+import { tableOf, tableToArrowStream, tableToParquet } from '../lib/answer-table.js';
+import { recordsToGeoJson } from '../lib/geojson.js';
+import type { RecordStream } from '../lib/stream.js';
+import type { WireRecord } from '../lib/types.js';
+import { wholeResponse } from './body.js';
+import { invalidParameter } from './errors.js';
+import { listResponse, streamResponse } from './format.js';
+import type { QueryParams } from './params.js';
+
+export const timeseriesFormats = ['json', 'csv', 'parquet', 'arrow'] as const;
+export const listFormats = ['json', 'csv', 'geojson'] as const;
+export type TimeseriesFormat = (typeof timeseriesFormats)[number];
+export type ListFormat = (typeof listFormats)[number];
+
+/** Values (records x columns) a Parquet or Arrow answer may hold: it is built whole; 11 times the daily Q4 answer (one reservoir, 24 variables, 46 years). */
+export const MAX_TABLE_VALUES = 5_000_000;
+
+export const parquetType = 'application/vnd.apache.parquet';
+export const arrowType = 'application/vnd.apache.arrow.stream';
+export const geojsonType = 'application/geo+json';
+
+/** The `output_format` parameter among the formats a path offers (default json). */
+export function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T {
+  const value = q.one('output_format') ?? 'json';
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw invalidParameter('output_format', `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
+  }
+  return value as T;
+}
+
+/** A timeseries answer: JSON or CSV streamed as before; Parquet or Arrow built whole from the records (same columns). */
+export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordStream): Promise<Response> {
+  if (format === 'json' || format === 'csv') return streamResponse(format, stream);
+  const table = await tableOf(stream, MAX_TABLE_VALUES);
+  const bytes = format === 'parquet' ? tableToParquet(table) : tableToArrowStream(table);
+  return wholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
+}
+
+/** A metadata answer (or a name listing given as its names' metadata) as GeoJSON, or as JSON / CSV as before. */
+export function metadataAnswer(format: ListFormat, value: unknown, records: readonly WireRecord[], columns: readonly string[], nameKey: string, located: () => readonly WireRecord[] = () => records): Response {
+  if (format === 'geojson') return wholeResponse(JSON.stringify(recordsToGeoJson(located(), nameKey)), { headers: { 'content-type': geojsonType } });
+  return listResponse(format, value, records, columns);
+}

@@ -1,0 +1,48 @@
+// POST twins of the timeseries and metadata paths: the same parameters in a JSON or form body, for name lists too
+// long for a URL. Body values win over the query string's (a repeated parameter takes its last value).
+import { invalidParameter } from './errors.js';
+import { QueryParams, readBody } from './params.js';
+import type { Route, RouteContext } from './routes.js';
+
+/** The routes, then a POST route for every GET timeseries and metadata path. */
+export function withPostTwins(routes: readonly Route[]): Route[] {
+  const twins = routes
+    .filter((r) => r.method === 'GET' && (r.tag === 'Timeseries' || r.tag === 'Metadata'))
+    .map((r): Route => ({ ...r, method: 'POST', body: 'parameters', run: async (context) => r.run({ ...context, query: await bodyQuery(context) }) }));
+  return [...routes, ...twins];
+}
+
+/** The query string's parameters followed by the body's: JSON `{"RES_NAMES": ["A", "B"], ...}` or a urlencoded form. */
+async function bodyQuery(context: RouteContext): Promise<QueryParams> {
+  const { request, limits } = context;
+  const merged = new URLSearchParams(new URL(request.url).search);
+  const bytes = await readBody(request, limits.maxUploadBytes);
+  if (bytes.byteLength > 0) {
+    const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const text = new TextDecoder().decode(bytes);
+    if (type === 'application/json') for (const [name, value] of jsonParameters(text)) merged.append(name, value);
+    else if (type === 'application/x-www-form-urlencoded') for (const [name, value] of new URLSearchParams(text)) merged.append(name, value);
+    else throw invalidParameter('body', `the body must be application/json or application/x-www-form-urlencoded; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed', 'body');
+  }
+  return new QueryParams(merged, limits);
+}
+
+// a JSON object of parameters: strings and numbers as they are, lists joined with commas (as in the query string)
+function jsonParameters(text: string): [string, string][] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidParameter('body', 'the body is not valid JSON', 'malformed', 'body');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParameter('body', 'the JSON body must be an object of parameters, e.g. {"RES_NAMES": ["LAKE MEAD"]}', 'malformed', 'body');
+  const out: [string, string][] = [];
+  for (const [name, v] of Object.entries(value)) {
+    const scalar = (x: unknown) => typeof x === 'string' || typeof x === 'number';
+    if (v === null) continue;
+    if (scalar(v)) out.push([name, String(v)]);
+    else if (Array.isArray(v) && v.every(scalar)) out.push([name, v.join(',')]);
+    else throw invalidParameter(name, `${name} must be a string, a number or a list of them`, 'malformed', 'body');
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+// POST twins: the same answer as GET, with the parameters in a JSON or urlencoded body, over real HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ limits: { maxUploadBytes: 4096 } });
+});
+afterAll(() => server.close());
+
+const post = (path: string, type: string, body: string) => server.get(path, { method: 'POST', headers: { 'content-type': type }, body });
+const text = async (response: Response) => {
+  expect(response.status).toBe(200);
+  return response.text();
+};
+
+describe('POST with parameters in the body', () => {
+  it('answers every timeseries and metadata path as GET does, from JSON and from a form', async () => {
+    const cases: [string, Record<string, string | string[]>][] = [
+      ['/timeseries/daily/reservoirs/daterange', { RES_NAMES: ['LAKE MEAD', 'LAKE ALICE'], variables: ['NetE', 'E_volume'], datasets: 'nete-volume-calcs', start_date: '2020-01-01', end_date: '2020-01-05' }],
+      ['/timeseries/daily/reservoirs/date', { variables: 'NetE', datasets: 'nete-volume-calcs', date: '2020-06-01' }],
+      ['/timeseries/stations/daterange', { STA_NAMES: ['LAKE MEAD_STATION'], start_date: '2020-01-01', end_date: '2020-01-03' }],
+      ['/timeseries/stations/date', { date: '2020-06-01', output_format: 'csv' }],
+      ['/timeseries/monthly/reservoirs/daterange', { RES_NAMES: ['LAKE POWELL'], start_date: '2020-01-01', end_date: '2020-06-30', statistic: 'max' }],
+      ['/timeseries/normals/stations', { STA_NAMES: 'BLW_STATION', period: 'month' }],
+      ['/metadata/reservoirs', { RES_NAMES: ['LAKE MEAD', 'LAKE POWELL', 'LAKE ALICE'] }],
+      ['/metadata/stations', { STA_NAMES: ['BLW_STATION'], output_format: 'geojson' }],
+    ];
+    for (const [path, parameters] of cases) {
+      const query = new URLSearchParams(Object.entries(parameters).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+      const expected = await text(await server.get(`${path}?${query}`));
+      expect(await text(await post(path, 'application/json', JSON.stringify(parameters))), path).toBe(expected);
+      expect(await text(await post(path, 'application/x-www-form-urlencoded; charset=utf-8', query.toString())), path).toBe(expected);
+    }
+  });
+
+  it('lets the body override the query string, and takes an empty body as no parameters', async () => {
+    const fromBody = await text(await post('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', 'application/json', '{"RES_NAMES": "LAKE MEAD"}'));
+    expect(JSON.parse(fromBody).map((r: { RES_NAME: string }) => r.RES_NAME)).toEqual(['LAKE MEAD']);
+    const empty = await server.get('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', { method: 'POST' });
+    expect((await empty.json()).map((r: { RES_NAME: string }) => r.RES_NAME)).toEqual(['LAKE ALICE']);
+  });
+
+  it('refuses malformed bodies with a 422 naming the body, and long ones with a 413', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['application/json', '{"RES_NAMES": ', /not valid JSON/],
+      ['application/json', '["LAKE MEAD"]', /object of parameters/],
+      ['application/json', '{"RES_NAMES": {"a": 1}}', /string, a number or a list/],
+      ['text/plain', 'RES_NAMES=LAKE MEAD', /application\/json or application\/x-www-form-urlencoded/],
+    ];
+    for (const [type, body, message] of cases) {
+      const response = await post('/timeseries/daily/reservoirs/daterange', type, body);
+      expect(response.status, body).toBe(422);
+      const detail = ((await response.json()) as { detail: { loc: string[]; msg: string }[] }).detail[0]!;
+      expect(detail.loc[0]).toBe('body');
+      expect(detail.msg).toMatch(message);
+    }
+    const unknown = await post('/metadata/reservoirs', 'application/json', '{"RES_NAMES": ["NO SUCH LAKE"]}');
+    expect(unknown.status).toBe(404);
+    const long = await post('/metadata/reservoirs', 'application/json', JSON.stringify({ RES_NAMES: Array.from({ length: 400 }, (_, i) => `LAKE ${i}`) }));
+    expect(long.status).toBe(413);
+  });
+});
