@@ -1,6 +1,7 @@
 // The store's query methods over HTTP: a client for any server speaking the documented OperEvap API
 // (the public service or this project's server), with the same arguments and answers as EvapStore.
 import { InvalidParameterError, NotFoundError, type InvalidReason } from './errors.js';
+import type { ReservoirAggregateQuery, StationAggregateQuery } from './summaries.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -75,6 +76,22 @@ export class EvapClient {
   /** Every station's records on one date. */
   stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
     return this.get('/timeseries/stations/date', { variables: query.variables, units: query.units, date: query.date, also_return: query.alsoReturn });
+  }
+
+  /** Reservoir records per month, year or water year (the store's reservoirAggregates over HTTP). */
+  reservoirAggregates(query: ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.get(`/timeseries/${query.interval ?? 'monthly'}/reservoirs/daterange`, {
+      RES_NAMES: query.names, datasets: query.datasets, variables: query.variables, units: query.units,
+      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, ...aggregateParams(query),
+    }, 'RES_NAMES', query.names);
+  }
+
+  /** Station records per month, year or water year. */
+  stationAggregates(query: StationAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.get(`/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, {
+      STA_NAMES: query.names, variables: query.variables, units: query.units,
+      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, ...aggregateParams(query),
+    }, 'STA_NAMES', query.names);
   }
 
   /** The datasets the server holds. */
@@ -191,6 +208,10 @@ function shapefileForm(parts: ShapefileParts | undefined): FormData | undefined 
     if (bytes !== undefined) form.append(`shapefile_${part}`, new Blob([new Uint8Array(bytes).slice()]), `shape.${part}`);
   }
   return form;
+}
+
+function aggregateParams(query: ReservoirAggregateQuery | StationAggregateQuery): Params {
+  return { statistic: query.statistic, compare_to: query.compareTo, base_start: query.baseStart, base_end: query.baseEnd };
 }
 
 async function readDetail(response: Response): Promise<unknown> {

@@ -1,5 +1,7 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
 import type { RecordStream } from '../../lib/stream.js';
+import type { Statistic } from '../../lib/aggregate.js';
+import type { Interval } from '../../lib/periods.js';
 import type { CommonQuery, WireRecord } from '../../lib/types.js';
 import { choiceFlag, listFlag, readArgs, stringFlag, type Flags } from '../args.js';
 import { UsageError } from '../command.js';
@@ -16,7 +18,8 @@ export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DA
   --date DATE             every reservoir (or station) on one date instead
   --units U               metric (default) or english
   --also-return A,B       metadata attributes added to every record, e.g. qflag
-  --interval daily        the only interval for now
+  --interval I            daily (default), monthly, annual or water-year (October-September, named by its end year)
+  --statistic S           with an aggregate interval: sum, mean, min or max for every variable (default: each its own)
 ${formatUsage}
 ${sourceUsage}
   e.g. evap query --names "LAKE MEAD,LAKE POWELL" --datasets nete-volume-calcs --variables NetE,E_volume --start 2020-01-01 --end 2020-12-31`;
@@ -32,12 +35,18 @@ const flags = {
   units: { type: 'string' },
   'also-return': { type: 'string' },
   interval: { type: 'string' },
+  statistic: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
 } as const;
 
-// interval -> how its answer is made; aggregates (monthly) register here once the library has them
-const intervals = { daily: dailyAnswer } as const;
+// interval -> how its answer is made
+const intervals = {
+  daily: dailyAnswer,
+  monthly: aggregateAnswer('monthly'),
+  annual: aggregateAnswer('annual'),
+  'water-year': aggregateAnswer('water-year'),
+} as const;
 
 /** An answer: streamed from a local store (its CSV and JSON text made from the columns), or whole from a server. */
 type Answer = { stream: RecordStream } | { records: WireRecord[] };
@@ -47,7 +56,6 @@ export async function run(argv: string[]): Promise<number> {
   const kind = positionals[0] ?? 'reservoirs';
   if (kind !== 'reservoirs' && kind !== 'stations') throw new UsageError(`query reservoirs or stations, not ${JSON.stringify(kind)}`);
   if (positionals.length > 1) throw new UsageError(`unexpected ${JSON.stringify(positionals[1])}; names go in --names "A,B"`);
-  if (values.interval === 'monthly') throw new UsageError('--interval monthly is not available yet: this version answers daily values only');
   const interval = choiceFlag(values, 'interval', Object.keys(intervals) as (keyof typeof intervals)[], 'daily');
   const out = stringFlag(values, 'out');
   const format = chooseFormat(stringFlag(values, 'format'), out);
@@ -73,6 +81,9 @@ function checkCombination(values: Flags, kind: string): void {
   if (date !== undefined && (values.start !== undefined || values.end !== undefined)) throw new UsageError('give --date, or --start and --end, not both');
   if (date !== undefined && values.names !== undefined) throw new UsageError('--date answers every name; for some names use --start DATE --end DATE');
   if (kind === 'stations' && values.datasets !== undefined) throw new UsageError('stations have no datasets; give --variables');
+  const interval = stringFlag(values, 'interval') ?? 'daily';
+  if (interval !== 'daily' && date !== undefined) throw new UsageError(`--interval ${interval} needs --start and --end, not --date`);
+  if (interval === 'daily' && values.statistic !== undefined) throw new UsageError('--statistic needs an aggregate --interval: monthly, annual or water-year');
 }
 
 function dailyAnswer(source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer {
@@ -89,6 +100,27 @@ function dailyAnswer(source: Source, kind: 'reservoirs' | 'stations', values: Fl
       ? date ? source.reservoirTimeseriesOnDate({ ...common, datasets, date }) : source.reservoirTimeseries({ ...common, datasets, ...range })
       : date ? source.stationTimeseriesOnDate({ ...common, date }) : source.stationTimeseries({ ...common, ...range });
   return records.then((r) => ({ records: r }));
+}
+
+// monthly, annual or water-year records: the same flags as a daily range, plus --statistic
+function aggregateAnswer(interval: Interval) {
+  return (source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer => {
+    const query = {
+      interval,
+      variables: listFlag(values, 'variables'),
+      units: stringFlag(values, 'units') as CommonQuery['units'],
+      alsoReturn: listFlag(values, 'also-return'),
+      statistic: stringFlag(values, 'statistic') as Statistic | undefined,
+      names: listFlag(values, 'names'),
+      start: stringFlag(values, 'start'),
+      end: stringFlag(values, 'end'),
+    };
+    if ('streamReservoirAggregates' in source) {
+      return { stream: kind === 'reservoirs' ? source.streamReservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') }) : source.streamStationAggregates(query) };
+    }
+    const records = kind === 'reservoirs' ? source.reservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') }) : source.stationAggregates(query);
+    return records.then((r) => ({ records: r }));
+  };
 }
 
 async function collect(stream: RecordStream): Promise<WireRecord[]> {

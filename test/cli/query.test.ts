@@ -112,6 +112,24 @@ describe('evap query', () => {
     expect(onDate.stdout.split('\n')).toHaveLength(names.length + 2);
   });
 
+  it('prints monthly, annual and water-year totals as the aggregate paths send them, from a store and from a server', async () => {
+    const names2 = names.slice(0, 2).join(',');
+    const range = ['--names', names2, '--datasets', 'nete-volume-calcs', '--start', '2020-12-26', '--end', '2021-01-04', '--units', 'english'];
+    const params = { RES_NAMES: names2, datasets: 'nete-volume-calcs', start_date: '2020-12-26', end_date: '2021-01-04', units: 'english', output_format: 'csv' };
+    const [monthly, remoteMonthly, waterYear, stationMax] = await Promise.all([
+      evap(['query', '--store', dir, ...range, '--interval', 'monthly']),
+      evap(['query', '--from', url, '--api-key', key, ...range, '--interval', 'monthly']),
+      evap(['query', '--store', dir, ...range, '--interval', 'water-year']),
+      evap(['query', 'stations', '--store', dir, '--names', stations[0]!, '--start', '2020-01-01', '--end', '2020-12-31', '--interval', 'annual', '--statistic', 'max']),
+    ]);
+    const expected = await api(`/timeseries/monthly/reservoirs/daterange?${q(params)}`);
+    expect(expected.split('\n')).toHaveLength(2 * 2 + 2); // December and January (both clipped), two names
+    expect(monthly.stdout).toBe(expected);
+    expect(remoteMonthly.stdout).toBe(expected);
+    expect(waterYear.stdout).toBe(await api(`/timeseries/water-year/reservoirs/daterange?${q(params)}`));
+    expect(stationMax.stdout).toBe(await api(`/timeseries/annual/stations/daterange?${q({ STA_NAMES: stations[0]!, start_date: '2020-01-01', end_date: '2020-12-31', statistic: 'max', output_format: 'csv' })}`));
+  });
+
   it('says what is wrong: the cause for a failure, the synopsis for a mistake', async () => {
     const misspelt = names[0]!.replace(/.$/, (c) => (c === 'X' ? 'Y' : 'X'));
     const closed = await closedPort();
@@ -119,7 +137,7 @@ describe('evap query', () => {
       evap(['query', '--store', dir, '--names', misspelt]),
       evap(['query', '--from', `http://127.0.0.1:${closed}`, '--api-key', 'k']),
       evap(['query', '--store', dir, '--name', 'X']),
-      evap(['query', '--store', dir, '--interval', 'monthly']),
+      evap(['query', '--store', dir, '--interval', 'monthly', '--date', '2021-01-01']),
       evap(['query', '--store', dir, '--format', 'parquet']),
       evap(['query', '--store', dir, '--date', '2021-01-01', '--start', '2021-01-01']),
     ]);
@@ -133,7 +151,7 @@ describe('evap query', () => {
       expect(run.stderr).toContain('usage: evap query [reservoirs|stations]');
     }
     expect(badFlag.stderr).toContain("Unknown option '--name'");
-    expect(monthly.stderr).toContain('--interval monthly is not available yet');
+    expect(monthly.stderr).toContain('--interval monthly needs --start and --end, not --date');
     expect(parquet.stderr).toContain('--format parquet needs --out FILE');
   });
 });
