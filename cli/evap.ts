@@ -6,7 +6,6 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { ingest, type IngestProblem, type IngestSource } from '../lib/ingest.js';
 import { mirror } from '../lib/mirror.js';
-import { localSource } from '../lib/source.js';
 import { openStore } from '../lib/store.js';
 import { vacuumStore } from '../lib/vacuum.js';
 import { verifyStore } from '../lib/verify.js';
@@ -118,7 +117,7 @@ async function runVerify(argv: string[]): Promise<void> {
   const bar = progressBar('verify');
   try {
     const store = await openStore(dir);
-    const summary = await verifyStore(store, localSource(store.root), bar.update);
+    const summary = await verifyStore(store, store.storage, bar.update);
     await store.close();
     bar.stop();
     for (const problem of summary.problems) process.stdout.write(`${problem}\n`);
