@@ -4,17 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { DateDay, Table, makeVector, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
 import { firstDayOfYear, formatDay, yearOfDay } from './dates.js';
-import { readManifestFile } from './history.js';
+import { publishSnapshot, readManifestFile } from './history.js';
 import { sha256, storePath } from './disk.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from './errors.js';
 import {
   MANIFEST_FILE,
   emptyManifest,
-  parseManifest,
   encodePathName,
   compareText,
   overlapsExtent,
-  snapshotPath,
   type FileEntry,
   type Manifest,
   type ReservoirPartition,
@@ -227,17 +225,7 @@ export class StoreWriter {
       if (!this.manifest.stations.names.includes(name)) throw new WriterMisuseError(`station ${name} has no metadata row`);
     }
     this.manifest.created = new Date().toISOString();
-    const text = `${JSON.stringify(this.manifest)}\n`;
-    // the commit point: only one writer can create a sequence number's file, even if the lock were broken
-    if (!(await this.storage.create(snapshotPath(this.manifest.sequence), text))) {
-      throw new StoreError(`another writer published snapshot number ${this.manifest.sequence} of ${this.storage.location} first; nothing was published, run it again`);
-    }
-    // manifest.json only moves forward: replaced if unchanged since read, else only while it names an older snapshot
-    for (let tag = manifestTag; !(await this.storage.replace(MANIFEST_FILE, text, tag)); ) {
-      const now = await this.storage.readText(MANIFEST_FILE);
-      if (now === undefined || parseManifest(now.text).sequence >= this.manifest.sequence) break;
-      tag = now.tag;
-    }
+    await publishSnapshot(this.storage, this.manifest, manifestTag); // one writer only can take a sequence number, even if the lock were broken
     return this.current;
   }
 
