@@ -58,7 +58,7 @@ export class S3Client {
     this.base = options.endpoint ? `${options.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(bucket)}` : `https://${bucket}.s3.${region}.amazonaws.com`;
     this.endpoint = options.endpoint ?? `https://s3.${region}.amazonaws.com`;
     this.aws = options.accessKeyId
-      ? new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey ?? '', sessionToken: options.sessionToken, region, service: 's3' })
+      ? new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey ?? '', sessionToken: options.sessionToken, region, service: 's3', retries: 0 }) // retried here, under our timeout and concurrency bound
       : undefined;
   }
 
