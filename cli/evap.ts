@@ -3,12 +3,15 @@
 // evap mirror --from URL --api-key KEY --store DIR [--since DATE] [--concurrency N]
 // evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
 // evap verify --store DIR
+// evap copy --from DIR|s3://... --to DIR|s3://...   (cli/copy.ts)
+// a store is a folder or s3://bucket/prefix (with the AWS environment: AWS_ENDPOINT_URL, AWS_REGION, keys)
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { ingest, type IngestProblem, type IngestSource } from '../lib/ingest.js';
 import { mirror } from '../lib/mirror.js';
 import { openStore } from '../lib/store.js';
 import { vacuumStore } from '../lib/vacuum.js';
 import { verifyStore } from '../lib/verify.js';
+import { copyUsage, runCopy } from './copy.js';
 import { intFlag, readArgs } from './args.js';
 import { progressBar } from './progress.js';
 
@@ -16,13 +19,16 @@ const usage = `evap ingest <files...> --store DIR [--skip-bad-rows]
        evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD] [--concurrency 4]
        evap vacuum --store DIR [--min-age-minutes 10] [--dry-run]
        evap verify --store DIR
-  (the key may also come from the EVAP_API_KEY environment variable)`;
+       ${copyUsage}
+  (DIR: a folder, or s3://BUCKET/PREFIX with AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN;
+   the key may also come from the EVAP_API_KEY environment variable)`;
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'ingest') await runIngest(rest);
 else if (command === 'mirror') await runMirror(rest);
 else if (command === 'vacuum') await runVacuum(rest);
 else if (command === 'verify') await runVerify(rest);
+else if (command === 'copy') await runCopy(rest);
 else fail(command === undefined || command === '--help' || command === '-h' ? '' : `unknown command ${JSON.stringify(command)}`, command === '--help' || command === '-h' ? 0 : 2);
 
 async function runIngest(argv: string[]): Promise<void> {

@@ -1,8 +1,7 @@
 // npm run generate -- --out DIR [--reservoirs N] [--stations N] [--start DATE] [--end DATE] [--seed N] [--force | --if-missing]
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { generateStore } from '../lib/generate.js';
-import { manifestFiles } from '../lib/manifest.js';
+import { MANIFEST_FILE, manifestFiles } from '../lib/manifest.js';
+import { openStorage } from '../lib/storage.js';
 import { intFlag, readArgs, stringFlag } from './args.js';
 import { progressBar } from './progress.js';
 
@@ -29,8 +28,9 @@ if (!out) {
   process.stderr.write(`--out is required\nusage: ${usage}\n`);
   process.exit(2);
 }
-if (existsSync(join(out, 'manifest.json')) && values['if-missing']) process.exit(0); // npm ci's prepare: keep the demo store
-if (existsSync(join(out, 'manifest.json')) && !values.force) {
+const exists = await openStorage(out).exists(MANIFEST_FILE); // --out may be a folder or s3://bucket/prefix
+if (exists && values['if-missing']) process.exit(0); // npm ci's prepare: keep the demo store
+if (exists && !values.force) {
   process.stderr.write(`${out} already holds a store; pass --force to publish a new snapshot over it\n`);
   process.exit(2);
 }
