@@ -11,6 +11,8 @@ import type { Storage, StoredFile } from './storage.js';
 /** How long a marker (lease, writer, lock) counts as held after its last refresh; holders refresh it every third of that. */
 export const MARKER_TTL_MS = 90_000;
 
+const unreleased = new Set<() => Promise<void>>(); // markers still held: released when the process runs out of work, as a folder's are at exit
+let exitHook = false;
 const probes = new Map<string, Promise<void>>(); // endpoint and bucket -> its conditional-write probe, once per process
 
 /** Whether a store location names a bucket. */
@@ -106,10 +108,17 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
       const text = `${process.pid} ${randomBytes(4).toString('hex')}`;
       await storage.write(path, text);
       const timer = setInterval(() => void storage.write(path, text).catch(() => undefined), MARKER_TTL_MS / 3).unref();
-      return async () => {
+      const release = async () => {
         clearInterval(timer);
+        unreleased.delete(release);
         await storage.remove(path);
       };
+      unreleased.add(release);
+      if (!exitHook) {
+        exitHook = true;
+        process.on('beforeExit', () => void Promise.all([...unreleased].map((r) => r().catch(() => undefined))));
+      }
+      return release;
     },
     async markerAlive(file: StoredFile) {
       return Date.now() - file.mtimeMs < MARKER_TTL_MS;

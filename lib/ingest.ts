@@ -121,8 +121,12 @@ export async function ingest(location: string | Storage, sources: readonly Inges
   summary.problems.sort((a, b) => order.get(a.file)! - order.get(b.file)! || a.line - b.line);
 
   total += staging.partitions.size;
-  const applied = await applyStaging(dir, store, staging, metadata, progress);
-  return { ...summary, ...applied };
+  try {
+    const applied = await applyStaging(dir, store, staging, metadata, progress);
+    return { ...summary, ...applied };
+  } finally {
+    await store?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
+  }
 }
 
 /** The format (from the first character) and kind (from the first record) of a file, or why it is not readable. */

@@ -113,6 +113,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
     await runPool(jobs, options.concurrency ?? 4, options.signal);
   } finally {
     await commits.catch(() => {}); // a commit under way finishes, so that its unit is recorded
+    await store?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
   }
   await commits;
   progress.complete = true;
