@@ -21,12 +21,13 @@ export function isBucketLocation(location: string): boolean {
 }
 
 /** The storage of `s3://bucket/prefix`, configured by the AWS environment (and options, which take precedence). */
-export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options: S3Options = {}): Storage {
+export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options: S3Options & { markerTtlMs?: number } = {}): Storage {
   const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(location);
   if (!match) throw new StoreError(`not an object storage location: ${JSON.stringify(location)} (expected s3://bucket/prefix)`);
   const [, bucket, rawPrefix] = match as unknown as [string, string, string];
   const prefix = rawPrefix.replace(/\/+$/, '');
   const client = new S3Client(bucket, { ...s3OptionsFromEnv(env), ...options });
+  const ttl = options.markerTtlMs ?? MARKER_TTL_MS;
   const key = (path: string) => (prefix ? `${prefix}/${path}` : path);
   const unprefix = (k: string) => (prefix ? k.slice(prefix.length + 1) : k);
   const tagOf = (response: S3Response) => response.headers.get('etag') ?? '';
@@ -99,7 +100,7 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
       if (response.status !== 204 && response.status !== 200 && response.status !== 404) throw client.failure('delete', key(path), response);
     },
     withLock: (path, work) =>
-      withBucketLock(storage, path, work, async () => {
+      withBucketLock(storage, path, ttl, work, async () => {
         const response = await client.send('HEAD', key(path));
         if (response.status !== 200) return undefined;
         return { tag: tagOf(response), mtimeMs: Date.parse(response.headers.get('last-modified') ?? '') + client.skewMs };
@@ -107,7 +108,7 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
     async mark(path) {
       const text = `${process.pid} ${randomBytes(4).toString('hex')}`;
       await storage.write(path, text);
-      const timer = setInterval(() => void storage.write(path, text).catch(() => undefined), MARKER_TTL_MS / 3).unref();
+      const timer = setInterval(() => void storage.write(path, text).catch(() => undefined), ttl / 3).unref();
       const release = async () => {
         clearInterval(timer);
         unreleased.delete(release);
@@ -121,7 +122,7 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
       return release;
     },
     async markerAlive(file: StoredFile) {
-      return Date.now() - file.mtimeMs < MARKER_TTL_MS;
+      return Date.now() - file.mtimeMs < ttl;
     },
   };
   return storage;
@@ -159,7 +160,7 @@ async function probeConditionalWrites(client: S3Client, probe: string): Promise<
  * the ETag judged stale) once not refreshed for MARKER_TTL_MS. Exclusion is what the conditions make it; the commit
  * itself does not rely on the lock (its point is the exclusive creation of the snapshot file), vacuum does.
  */
-async function withBucketLock<T>(storage: Storage, path: string, work: () => Promise<T>, look: () => Promise<{ tag: string; mtimeMs: number } | undefined>): Promise<T> {
+async function withBucketLock<T>(storage: Storage, path: string, ttl: number, work: () => Promise<T>, look: () => Promise<{ tag: string; mtimeMs: number } | undefined>): Promise<T> {
   const text = `${process.pid} ${randomBytes(8).toString('hex')}`;
   for (let attempt = 0; !(await storage.create(path, text)); attempt++) {
     if (attempt > 1000) throw new StoreError(`cannot take the store lock ${storage.location}/${path}: held by another writer for too long`);
@@ -169,7 +170,7 @@ async function withBucketLock<T>(storage: Storage, path: string, work: () => Pro
   }
   const refresh = setInterval(() => {
     void storage.readText(path).then((now) => now?.text === text && storage.replace(path, text, now.tag)).catch(() => undefined);
-  }, MARKER_TTL_MS / 3).unref();
+  }, ttl / 3).unref();
   try {
     return await work();
   } finally {

@@ -13,12 +13,15 @@ import { startTestBucket } from '../s3/bucket.js';
 import type { Fault } from '../s3/conditional-proxy.js';
 
 const seen = new Map<string, number>();
+const puts = new Map<string, number>();
 const faults = (method: string, key: string): Fault => {
   const n = (seen.get(key) ?? 0) + 1;
   seen.set(key, n);
+  if (method === 'PUT') puts.set(key, (puts.get(key) ?? 0) + 1);
   if (key.includes('/flaky') && n <= 2) return 'error';
   if (key.includes('/stalls') && n <= 1) return 'stall';
   if (key.includes('/down')) return method === 'GET' ? 'error' : undefined;
+  if (key.includes('/lost') && method === 'PUT' && puts.get(key) === 2) return 'lose-answer'; // the first is a plain write
   return undefined;
 };
 const bucket = await startTestBucket({ fault: faults });
@@ -61,6 +64,48 @@ describe('bucketStorage', () => {
     await expect(storage.readText('down/x.json')).rejects.toThrow(/GET evap-test\/faults\/down\/x\.json failed after 3 attempts: 503 SlowDown/);
     const stalled = bucketStorage(bucket.location('faults'), process.env, { ...quick, attempts: 1 });
     await expect(stalled.write('stalls/y.json', '1')).rejects.toThrow(/PUT evap-test\/faults\/stalls\/y\.json failed after 1 attempts: no answer within 400 ms/);
+  });
+});
+
+describe('conditional writes and markers', () => {
+  it('counts a conditional PUT whose answer was lost as done when its retry finds its own bytes there', async () => {
+    const storage = bucketStorage(bucket.location('faults'), process.env, quick);
+    await storage.write('lost/created.json', 'seed');
+    await storage.remove('lost/created.json');
+    expect(await storage.create('lost/created.json', 'mine')).toBe(true); // done upstream, answer lost, retry refused 412
+    expect(await storage.create('lost/created.json', 'theirs')).toBe(false);
+    await storage.write('lost/replaced.json', 'v1');
+    const tag = (await storage.readText('lost/replaced.json'))!.tag;
+    expect(await storage.replace('lost/replaced.json', 'v2', tag)).toBe(true);
+    expect(await storage.replace('lost/replaced.json', 'v3', tag)).toBe(false);
+    expect((await storage.readText('lost/replaced.json'))?.text).toBe('v2');
+    const statuses = (name: string) => bucket.proxy.requests.filter((r) => r.method === 'PUT' && r.key.endsWith(name)).map((r) => r.status);
+    expect(statuses('/lost/created.json')).toEqual([200, 200, 412, 412]); // seed; mine, answer lost; its retry; theirs
+    expect(statuses('/lost/replaced.json')).toEqual([200, 200, 412, 412]);
+  });
+
+  it('holds the lock for one holder at a time, and takes over one not refreshed within its time-to-live', async () => {
+    const storage = bucketStorage(bucket.location('locks'), process.env, { markerTtlMs: 1000 });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const order: string[] = [];
+    const first = storage.withLock('x.lock', async () => {
+      order.push('first in');
+      await sleep(300);
+      order.push('first out');
+    });
+    await sleep(50);
+    await Promise.all([first, storage.withLock('x.lock', async () => void order.push('second in'))]);
+    expect(order).toEqual(['first in', 'first out', 'second in']);
+    await storage.write('manifest.json.lock', 'a writer that died'); // and a reader killed without closing:
+    await storage.write('readers/1.999999.dead.lease', '999999');
+    await sleep(1100);
+    let inside: string | undefined;
+    await storage.withLock('manifest.json.lock', async () => void (inside = (await storage.readText('manifest.json.lock'))?.text));
+    expect(inside).toMatch(new RegExp(`^${process.pid} `));
+    expect(await storage.exists('manifest.json.lock')).toBe(false);
+    await writeTinyStore(storage);
+    const summary = await vacuumStore(storage, { minAgeMs: 0 });
+    expect(summary.removed).toContain('readers/1.999999.dead.lease');
   });
 });
 

@@ -7,7 +7,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'stall' | 'error' | undefined;
+export type Fault = 'stall' | 'error' | 'lose-answer' | undefined; // lose-answer: done upstream, then 503 to the client
 
 export interface ConditionalProxy {
   url: string;
@@ -74,7 +74,8 @@ export async function startConditionalProxy(target: string, fault?: (method: str
       }
       const answer = await forward(req, method, headers, body);
       requests.push({ method, key, status: answer.status });
-      reply(res, answer.status, answer.headers, answer.body);
+      if (injected === 'lose-answer') reply(res, 503, { 'content-type': 'application/xml' }, s3Error('InternalError', 'answer lost, injected by the test'));
+      else reply(res, answer.status, answer.headers, answer.body);
     } catch (error) {
       reply(res, 502, {}, String(error));
     } finally {
