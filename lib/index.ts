@@ -14,3 +14,7 @@ export { EvapClient, RemoteError, createClient, type ClientOptions } from './cli
 export { ingest, textSource, type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary } from './ingest.js';
 export { PROGRESS_FILE, mirror, type MirrorOptions, type MirrorSummary } from './mirror.js';
 export { vacuumStore, type VacuumOptions, type VacuumSummary } from './vacuum.js';
+export { copyStore, type CopyOptions, type CopySummary } from './copy.js';
+export { openStorage, type Storage, type StoredFile } from './storage.js';
+export { bucketStorage } from './bucket.js';
+export type { S3Options } from './s3.js';
