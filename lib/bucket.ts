@@ -5,7 +5,7 @@
 // objects refreshed while held and judged dead once not refreshed for MARKER_TTL_MS.
 import { randomBytes } from 'node:crypto';
 import { StoreError } from './errors.js';
-import { S3Client, s3OptionsFromEnv, type S3Options, type S3Response } from './s3.js';
+import { S3Client, errorCode, s3OptionsFromEnv, type S3Options, type S3Response } from './s3.js';
 import type { Storage, StoredFile } from './storage.js';
 
 /** How long a marker (lease, writer, lock) counts as held after its last refresh; holders refresh it every third of that. */
@@ -56,7 +56,7 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
     },
     async readText(path) {
       const response = await client.send('GET', key(path));
-      if (response.status === 404) return undefined;
+      if (response.status === 404 && errorCode(response.body) !== 'NoSuchBucket') return undefined; // a missing bucket is no empty store
       if (response.status !== 200) throw client.failure('read', key(path), response);
       return { text: new TextDecoder().decode(response.body), tag: tagOf(response) };
     },

@@ -56,6 +56,14 @@ describe('bucketStorage', () => {
     await expect(storage.read('stations/missing.parquet', 0, 4)).rejects.toThrow(/cannot read store file .*missing\.parquet: 404 NoSuchKey/);
   });
 
+  it('lists every object across pages, and tells a missing bucket from a missing store', async () => {
+    const storage = bucketStorage(bucket.location('pages'), process.env, { listPageSize: 2 });
+    for (const n of [1, 2, 3, 4, 5]) await storage.write(`reservoirs/part-${n}.parquet`, 'x'.repeat(n));
+    expect((await storage.list('reservoirs')).map((f) => [f.path, f.bytes])).toEqual([1, 2, 3, 4, 5].map((n) => [`reservoirs/part-${n}.parquet`, n]));
+    expect(await storage.readText('manifest.json')).toBeUndefined();
+    await expect(openStore('s3://no-such-bucket/store')).rejects.toThrow(/cannot read no-such-bucket\/store\/manifest\.json: 404 NoSuchBucket/);
+  });
+
   it('retries a failing request with backoff, gives up on a stall after its timeout, and names what failed', async () => {
     const storage = bucketStorage(bucket.location('faults'), process.env, quick);
     for (const name of ['flaky', 'stalls', 'down']) await storage.write(`${name}/x.json`, `"${name}"`);
