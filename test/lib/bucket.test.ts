@@ -128,6 +128,11 @@ describe('a store in a bucket', () => {
     expect(refused.reason.message).toMatch(/changed while this write was under way|another writer published/);
     const winner = results[0]!.status === 'fulfilled' ? 11 : 22;
     expect(await atemp(location)).toBe(winner);
+    const loser = results[0]!.status === 'fulfilled' ? b : a;
+    const storage = bucketStorage(location, process.env);
+    const left = (await storage.list('stations')).filter((f) => f.path.includes(loser.snapshot)).map((f) => f.path);
+    expect(left).toHaveLength(1); // the refused writer's file, left for vacuum
+    expect((await vacuumStore(location, { minAgeMs: 0 })).removed).toEqual(expect.arrayContaining(left));
     const retried = await writeStation(location, 33); // the refused writer runs again, over the winner's snapshot
     await retried.commit();
     const store = await openStore(location);
