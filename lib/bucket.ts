@@ -11,6 +11,11 @@ import type { Storage, StoredFile } from './storage.js';
 /** How long a marker (lease, writer, lock) counts as held after its last refresh; holders refresh it every third of that. */
 export const MARKER_TTL_MS = 90_000;
 
+// object times (Last-Modified) and the clock skew (from Date) come in whole seconds: an object's time on this machine's
+// clock is taken as the latest it can be, so that an object is never judged older than it is (to be deleted, or a
+// marker to be dead); it may be judged up to 2 s younger
+const LATEST_MS = 1_000;
+
 const unreleased = new Set<() => Promise<void>>(); // markers still held: released when the process runs out of work, as a folder's are at exit
 let exitHook = false;
 const probes = new Map<string, Promise<void>>(); // endpoint and bucket -> its conditional-write probe, once per process
@@ -90,7 +95,7 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
     },
     async list(folder) {
       const objects = folder === '' ? await client.list(key(''), '/') : await client.list(`${key(folder)}/`);
-      return objects.map((o) => ({ path: unprefix(o.key), bytes: o.bytes, mtimeMs: o.modified + client.skewMs }));
+      return objects.map((o) => ({ path: unprefix(o.key), bytes: o.bytes, mtimeMs: o.modified + client.skewMs + LATEST_MS }));
     },
     async exists(path) {
       return (await storage.stamp(path)) !== undefined;
@@ -103,7 +108,7 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
       withBucketLock(storage, path, ttl, work, async () => {
         const response = await client.send('HEAD', key(path));
         if (response.status !== 200) return undefined;
-        return { tag: tagOf(response), mtimeMs: Date.parse(response.headers.get('last-modified') ?? '') + client.skewMs };
+        return { tag: tagOf(response), mtimeMs: Date.parse(response.headers.get('last-modified') ?? '') + client.skewMs + LATEST_MS };
       }),
     async mark(path) {
       const text = `${process.pid} ${randomBytes(4).toString('hex')}`;

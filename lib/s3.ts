@@ -83,7 +83,7 @@ export class S3Client {
           failure = `${response.status} ${errorCode(body)}`;
         } catch (error) {
           const e = error as Error & { cause?: { code?: string } };
-          failure = e.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs ?? 30_000} ms` : (e.cause?.code ?? e.message);
+          failure = e.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs ?? 30_000} ms` : `${e.message}${e.cause ? ` (${e.cause.code ?? (e.cause as Error).message})` : ''}`;
         }
         if (attempt >= attempts) throw new StoreError(`object storage ${this.endpoint}: ${method} ${this.bucket}/${key} failed after ${attempts} attempts: ${failure}`);
         const delay = (this.options.backoffMs ?? 100) * 2 ** (attempt - 1);
