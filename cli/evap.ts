@@ -16,6 +16,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   mirror: { summary: 'copy a server into a store, resumably', load: () => import('./commands/mirror.js') },
   vacuum: { summary: 'delete files no retained snapshot needs', load: () => import('./commands/vacuum.js') },
   verify: { summary: 'check every byte of every file of a store', load: () => import('./commands/verify.js') },
+  copy: { summary: 'copy a store between a folder and a bucket (s3://), verified and resumable', load: () => import('./commands/copy.js') },
   keys: { summary: 'API keys of a server: new, list, revoke, requests', load: () => import('./commands/keys.js') },
 };
 

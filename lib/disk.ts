@@ -5,6 +5,7 @@ import { constants, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { StoreError } from './errors.js';
+import type { Storage } from './storage.js';
 
 /** The absolute path of a store-relative path; refuses anything that resolves outside the folder. */
 export function resolveInside(root: string, path: string): string {
@@ -278,4 +279,49 @@ export async function markerAlive(root: string, path: string): Promise<boolean> 
 export async function fileStamp(root: string, path: string): Promise<string | undefined> {
   const info = await stat(resolveInside(root, path)).catch(() => undefined);
   return info && `${info.size}:${info.mtimeMs}:${info.ino}`;
+}
+
+const marked = new Map<string, string>(); // marker path -> store root, removed at exit by whoever still holds them
+let exitHook = false;
+
+/** A store folder on this machine as a Storage: atomic renames, exclusive creation by hard link, pid-stamped markers. */
+export function folderStorage(root: string): Storage {
+  const location = resolve(root);
+  const reader = createRangeReader(location);
+  return {
+    location,
+    read: reader.read,
+    close: reader.close,
+    async readText(path) {
+      const tag = await fileStamp(location, path);
+      const text = await readStoreText(location, path);
+      return text === undefined ? undefined : { text, tag: tag ?? '' };
+    },
+    stamp: (path) => fileStamp(location, path),
+    write: (path, bytes) => writeDurable(location, path, bytes),
+    create: (path, text) => createExclusive(location, path, text),
+    async replace(path, text, expected) {
+      if (expected !== undefined && (await fileStamp(location, path)) !== expected) return false; // exact under the lock, where commits call it
+      await replaceAtomically(location, path, text);
+      return true;
+    },
+    list: (folder) => listStoreFiles(location, folder),
+    exists: (path) => storeFileExists(location, path),
+    remove: (path) => removeStoreFile(location, path),
+    withLock: (path, work) => withLock(location, path, work),
+    async mark(path) {
+      await writeDurable(location, path, ownerStamp(), false); // a marker dies with its process: no need to survive a crash
+      const key = `${location}\0${path}`;
+      marked.set(key, path);
+      if (!exitHook) {
+        exitHook = true;
+        process.once('exit', () => marked.forEach((p, k) => removeStoreFileSync(k.slice(0, k.indexOf('\0')), p)));
+      }
+      return async () => {
+        marked.delete(key);
+        await removeStoreFile(location, path);
+      };
+    },
+    markerAlive: (file) => markerAlive(location, file.path),
+  };
 }

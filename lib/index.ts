@@ -21,3 +21,7 @@ export { normalPeriods, normalStatistics, quantile, type NormalPeriod } from './
 export { intervals, type Interval } from './periods.js';
 export type { AggregateOptions, NormalsOptions, ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from './summaries.js';
 export { recordsToGeoJson, type PointFeature } from './geojson.js';
+export { copyStore, type CopyOptions, type CopySummary } from './copy.js';
+export { openStorage, type Storage, type StoredFile } from './storage.js';
+export { bucketStorage } from './bucket.js';
+export type { S3Options } from './s3.js';

@@ -1,9 +1,9 @@
 // Ingest: load files exported from the public service (or long CSV, or metadata) into a store as one new snapshot.
 // Upsert: a (name, dataset, date) row given by a file replaces the stored one (the variables it carries; the others
 // are kept); partitions not touched are carried over unchanged; readers see the old snapshot until the commit.
-import { readStoreText } from './disk.js';
 import { MANIFEST_FILE } from './manifest.js';
 import { openStore } from './store.js';
+import { openStorage, type Storage } from './storage.js';
 import type { MetadataRow } from './write.js';
 import { applyStaging } from './ingest/apply.js';
 import { classifyKeys, longColumns, metadataRow, stageLongRow, WideReader, type FileKind, type KnownNames } from './ingest/records.js';
@@ -51,8 +51,9 @@ interface Entries {
 }
 
 /** Loads files into the store in `dir` (created when absent) and publishes one new snapshot; returns a summary. */
-export async function ingest(dir: string, sources: readonly IngestSource[], options: IngestOptions = {}): Promise<IngestSummary> {
-  const store = (await readStoreText(dir, MANIFEST_FILE)) === undefined ? undefined : await openStore(dir);
+export async function ingest(location: string | Storage, sources: readonly IngestSource[], options: IngestOptions = {}): Promise<IngestSummary> {
+  const dir = openStorage(location);
+  const store = (await dir.exists(MANIFEST_FILE)) ? await openStore(dir) : undefined;
   const summary: IngestSummary = { files: sources.length, filesApplied: 0, records: 0, added: 0, replaced: 0, rejected: 0, metadata: 0, partitions: 0, snapshot: null, problems: [] };
   const report = (file: string, line: number, reason: string) => {
     summary.rejected++;
@@ -120,8 +121,12 @@ export async function ingest(dir: string, sources: readonly IngestSource[], opti
   summary.problems.sort((a, b) => order.get(a.file)! - order.get(b.file)! || a.line - b.line);
 
   total += staging.partitions.size;
-  const applied = await applyStaging(dir, store, staging, metadata, progress);
-  return { ...summary, ...applied };
+  try {
+    const applied = await applyStaging(dir, store, staging, metadata, progress);
+    return { ...summary, ...applied };
+  } finally {
+    await store?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
+  }
 }
 
 /** The format (from the first character) and kind (from the first record) of a file, or why it is not readable. */

@@ -3,13 +3,13 @@
 // committed as a snapshot and recorded in mirror-progress.json, which a later run reads to skip it.
 import { createClient, type ClientOptions, type EvapClient } from './client.js';
 import { firstDayOfYear, formatDay, parseDay, yearOfDay } from './dates.js';
-import { readStoreText, replaceAtomically } from './disk.js';
 import { applyStaging, type StagedMetadata } from './ingest/apply.js';
 import { metadataRow, WideReader } from './ingest/records.js';
 import { Staging } from './ingest/stage.js';
 import type { IngestProblem } from './ingest.js';
 import { MANIFEST_FILE } from './manifest.js';
 import { openStore, type EvapStore } from './store.js';
+import { openStorage, type Storage } from './storage.js';
 import type { WireRecord } from './types.js';
 
 export const PROGRESS_FILE = 'mirror-progress.json';
@@ -48,13 +48,14 @@ interface Unit {
 }
 
 /** Copies the server at `options.baseUrl` into the store in `dir` (created when absent); resumes an interrupted run. */
-export async function mirror(dir: string, options: MirrorOptions): Promise<MirrorSummary> {
+export async function mirror(location: string | Storage, options: MirrorOptions): Promise<MirrorSummary> {
+  const dir = openStorage(location);
   const client = createClient(options);
   const since = options.since === undefined ? null : formatDay(parseDay(options.since, 'since'));
   const progress = await readProgress(dir, options.baseUrl, since);
   const done = new Set(progress.done);
   const summary: MirrorSummary = { chunks: 0, resumed: 0, records: 0, added: 0, replaced: 0, rejected: 0, problems: [], snapshot: null };
-  let store = (await readStoreText(dir, MANIFEST_FILE)) === undefined ? undefined : await openStore(dir);
+  let store = (await dir.exists(MANIFEST_FILE)) ? await openStore(dir) : undefined;
 
   const units = await planUnits(client, since, options.stationsPerUnit ?? 8);
   let finished = 0;
@@ -112,10 +113,11 @@ export async function mirror(dir: string, options: MirrorOptions): Promise<Mirro
     await runPool(jobs, options.concurrency ?? 4, options.signal);
   } finally {
     await commits.catch(() => {}); // a commit under way finishes, so that its unit is recorded
+    await store?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
   }
   await commits;
   progress.complete = true;
-  await replaceAtomically(dir, PROGRESS_FILE, `${JSON.stringify(progress)}\n`);
+  await dir.replace(PROGRESS_FILE, `${JSON.stringify(progress)}\n`);
   return summary;
 }
 
@@ -199,9 +201,9 @@ async function runPool(jobs: (() => Promise<void>)[], limit: number, signal?: Ab
   if (failure !== undefined) throw failure;
 }
 
-async function readProgress(dir: string, from: string, since: string | null): Promise<Progress> {
+async function readProgress(dir: Storage, from: string, since: string | null): Promise<Progress> {
   const fresh: Progress = { format: 'evap-mirror-progress', from, since, done: [], complete: false };
-  const text = await readStoreText(dir, PROGRESS_FILE);
+  const text = (await dir.readText(PROGRESS_FILE))?.text;
   if (text === undefined) return fresh;
   try {
     const found = JSON.parse(text) as Progress;
@@ -213,12 +215,12 @@ async function readProgress(dir: string, from: string, since: string | null): Pr
   return fresh;
 }
 
-async function markDone(dir: string, progress: Progress, unit: string): Promise<void> {
+async function markDone(dir: Storage, progress: Progress, unit: string): Promise<void> {
   progress.done.push(unit);
-  await replaceAtomically(dir, PROGRESS_FILE, `${JSON.stringify(progress)}\n`);
+  await dir.replace(PROGRESS_FILE, `${JSON.stringify(progress)}\n`);
 }
 
-async function reopen(dir: string, store: EvapStore | undefined): Promise<EvapStore> {
+async function reopen(dir: Storage, store: EvapStore | undefined): Promise<EvapStore> {
   if (!store) return openStore(dir);
   await store.refresh();
   return store;

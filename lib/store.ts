@@ -1,12 +1,10 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
-import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
 import { recordsToArrow } from './arrow.js';
 import { defaults, stationVariableNames } from './catalogue.js';
 import { ensureDemoStore } from './demo.js';
 import { latestReservoirDay, latestStationDay } from './latest.js';
 import { resolveDay, resolveRange } from './periods.js';
-import { fileStamp } from './disk.js';
 import { StoreError } from './errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
 import { takeLease } from './lease.js';
@@ -15,7 +13,8 @@ import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartiti
 import { lazyMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import { concatRows, readFileRows, sortRows } from './readback.js';
-import { localSource, type ByteSource } from './source.js';
+import type { ByteSource } from './source.js';
+import { openStorage, type Storage } from './storage.js';
 import {
   resolveAttributes,
   resolveDatasets,
@@ -43,7 +42,7 @@ import type { ReservoirRows, StationRows } from './write.js';
 export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)
   footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
-  source?: ByteSource; // where the files' bytes come from (default: the folder, by positional reads)
+  source?: ByteSource; // where the files' bytes come from (default: the store's own: positional reads of a folder, ranged GETs of a bucket)
   codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
 }
 
@@ -56,11 +55,14 @@ export interface Snapshot extends TimeseriesSource {
   stationVariablesAll: readonly string[]; // what any station measures
 }
 
-/** Opens a store folder (default: the demo store, made on first use when the package has none). */
-export async function openStore(dir?: string, options: OpenStoreOptions = {}): Promise<EvapStore> {
-  const root = resolve(dir ?? (await ensureDemoStore()));
+/**
+ * Opens a store: a folder, or `s3://bucket/prefix` with the standard AWS environment (AWS_ENDPOINT_URL, AWS_REGION,
+ * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN). Default: the demo store, made on first use when the package has none.
+ */
+export async function openStore(location?: string | Storage, options: OpenStoreOptions = {}): Promise<EvapStore> {
+  const storage = openStorage(location ?? (await ensureDemoStore()));
   const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.footerCacheBytes ?? 64 * 2 ** 20);
-  const store = new EvapStore(root, caches, options.source ?? localSource(root), options.codegen ?? true);
+  const store = new EvapStore(storage, caches, options.source ?? storage, options.codegen ?? true);
   await store.refresh();
   return store;
 }
@@ -69,13 +71,16 @@ export async function openStore(dir?: string, options: OpenStoreOptions = {}): P
 export class EvapStore {
   private snapshot!: Snapshot;
   private manifestStamp: string | undefined; // of the manifest file last read
+  readonly root: string; // the folder or s3:// location
 
   constructor(
-    readonly root: string,
+    readonly storage: Storage,
     private readonly caches: ReaderCaches,
     private readonly source: ByteSource,
     private readonly codegen: boolean,
-  ) {}
+  ) {
+    this.root = storage.location;
+  }
 
   /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
   readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
@@ -89,14 +94,14 @@ export class EvapStore {
 
   /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
   async refresh(): Promise<boolean> {
-    // a published snapshot is a new manifest file (renamed over the old): unchanged size, time and inode, nothing new
-    const stamp = await fileStamp(this.root, MANIFEST_FILE);
-    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.root, this.snapshot.manifest))) return false;
-    const manifest = await readCurrentManifest(this.root);
+    // a published snapshot is a new manifest file: same tag (size, time and inode; a bucket's ETag), nothing new
+    const stamp = await this.storage.stamp(MANIFEST_FILE);
+    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.storage, this.snapshot.manifest))) return false;
+    const manifest = await readCurrentManifest(this.storage);
     if (manifest === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
     this.manifestStamp = stamp;
     if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
-    const release = await takeLease(this.root, manifest.sequence);
+    const release = await takeLease(this.storage, manifest.sequence);
     this.snapshot = await this.load(manifest);
     await this.releaseLease();
     this.releaseLease = release;

@@ -1,9 +1,9 @@
 // Removes what no retained snapshot needs: files that snapshots replaced long enough ago, and leftovers of killed writers.
-import { listStoreFiles, markerAlive, readStoreText, removeStoreFile, withLock } from './disk.js';
 import { READERS_FOLDER, leaseSequence } from './lease.js';
 import { readCurrentManifest } from './history.js';
 import { MANIFEST_FILE, SNAPSHOTS_FOLDER, manifestFiles, parseManifest, type Manifest } from './manifest.js';
 import { StoreError } from './errors.js';
+import { openStorage, type Storage } from './storage.js';
 import { WRITING_FOLDER } from './write.js';
 
 export interface VacuumOptions {
@@ -25,16 +25,17 @@ export interface VacuumSummary {
  * snapshot ever named (a killed writer's) go once older than `minAgeMs` unless their writer still runs. Runs under
  * the store's commit lock, so no snapshot is published meanwhile.
  */
-export async function vacuumStore(dir: string, options: VacuumOptions = {}): Promise<VacuumSummary> {
+export async function vacuumStore(location: string | Storage, options: VacuumOptions = {}): Promise<VacuumSummary> {
   const minAgeMs = options.minAgeMs ?? 10 * 60_000;
-  return withLock(dir, `${MANIFEST_FILE}.lock`, async () => {
+  const storage = openStorage(location);
+  return storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
     const now = Date.now();
-    const history = await readHistory(dir);
-    const leases = await listStoreFiles(dir, READERS_FOLDER);
+    const history = await readHistory(storage);
+    const leases = await storage.list(READERS_FOLDER);
     const held = new Set<number>();
     const deadLeases = [];
     for (const lease of leases) {
-      if (await markerAlive(dir, lease.path)) held.add(leaseSequence(lease.path));
+      if (await storage.markerAlive(lease)) held.add(leaseSequence(lease.path));
       else deadLeases.push(lease);
     }
     const current = history[history.length - 1]!;
@@ -42,32 +43,29 @@ export async function vacuumStore(dir: string, options: VacuumOptions = {}): Pro
     const kept = new Set(retained.flatMap((s) => manifestFiles(s).map((f) => f.path)));
     const published = new Set(history.flatMap((s) => manifestFiles(s).map((f) => f.path)));
     const busy = new Set<string>(); // snapshots whose writer is alive
-    const markers = await listStoreFiles(dir, WRITING_FOLDER);
-    for (const marker of markers) if (await markerAlive(dir, marker.path)) busy.add(writerOf(marker.path));
+    const markers = await storage.list(WRITING_FOLDER);
+    for (const marker of markers) if (await storage.markerAlive(marker)) busy.add(writerOf(marker.path));
 
     let tooRecent = 0;
-    const garbage = [
-      ...(await listStoreFiles(dir, 'reservoirs')),
-      ...(await listStoreFiles(dir, 'stations')),
-    ].filter((file) => {
+    const garbage = [...(await storage.list('reservoirs')), ...(await storage.list('stations'))].filter((file) => {
       if (kept.has(file.path)) return false;
       if (published.has(file.path)) return true; // only snapshots past retention name it
-      const old = now - file.mtimeMs >= minAgeMs && ![...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`));
+      const old = now - file.mtimeMs >= minAgeMs && ![...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`) || file.path.includes(`part-${snapshot}-`));
       if (!old) tooRecent++;
       return old;
     });
-    const retiredSnapshots = (await listStoreFiles(dir, SNAPSHOTS_FOLDER)).filter((f) => {
+    const retiredSnapshots = (await storage.list(SNAPSHOTS_FOLDER)).filter((f) => {
       const sequence = Number(f.path.slice(SNAPSHOTS_FOLDER.length + 1, -'.json'.length));
       return f.path.endsWith('.json') ? !retained.some((s) => s.sequence === sequence) : now - f.mtimeMs >= minAgeMs; // a killed commit's .tmp
     });
     const leftovers = [
       ...markers.filter((m) => !busy.has(writerOf(m.path))),
       ...deadLeases,
-      ...(await listStoreFiles(dir, '')).filter((f) => f.path.startsWith(`${MANIFEST_FILE}.`) && /\.(tmp|stale)$/.test(f.path) && now - f.mtimeMs >= minAgeMs),
+      ...(await storage.list('')).filter((f) => f.path.startsWith(`${MANIFEST_FILE}.`) && /\.(tmp|stale)$/.test(f.path) && now - f.mtimeMs >= minAgeMs),
     ];
     const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1, tooRecent };
     for (const file of [...garbage, ...retiredSnapshots, ...leftovers]) {
-      if (!options.dryRun) await removeStoreFile(dir, file.path);
+      if (!options.dryRun) await storage.remove(file.path);
       summary.removed.push(file.path);
       summary.bytes += file.bytes;
     }
@@ -80,13 +78,15 @@ function writerOf(markerPath: string): string {
 }
 
 /** The published snapshots still on record, oldest first, ending with the one the store serves. */
-async function readHistory(dir: string): Promise<Manifest[]> {
-  const current = await readCurrentManifest(dir);
-  if (current === undefined) throw new StoreError(`no store at ${dir}: manifest.json is missing`);
+async function readHistory(storage: Storage): Promise<Manifest[]> {
+  const current = await readCurrentManifest(storage);
+  if (current === undefined) throw new StoreError(`no store at ${storage.location}: manifest.json is missing`);
   const history = new Map<number, Manifest>([[current.sequence, current]]);
-  for (const file of await listStoreFiles(dir, SNAPSHOTS_FOLDER)) {
+  for (const file of await storage.list(SNAPSHOTS_FOLDER)) {
     if (!file.path.endsWith('.json')) continue;
-    const manifest = parseManifest((await readStoreText(dir, file.path))!);
+    const text = await storage.readText(file.path);
+    if (text === undefined) continue; // retired by another vacuum meanwhile
+    const manifest = parseManifest(text.text);
     if (manifest.sequence < current.sequence) history.set(manifest.sequence, manifest);
   }
   return [...history.values()].sort((a, b) => a.sequence - b.sequence);

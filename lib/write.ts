@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { DateDay, Table, makeVector, type Vector } from 'apache-arrow';
 import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from './catalogue.js';
 import { firstDayOfYear, formatDay, yearOfDay } from './dates.js';
-import { readCurrentManifest } from './history.js';
-import { createExclusive, ownerStamp, removeStoreFile, replaceAtomically, sha256, storeFileExists, storePath, withLock, writeDurable } from './disk.js';
+import { publishSnapshot, readManifestFile } from './history.js';
+import { sha256, storePath } from './disk.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from './errors.js';
 import {
   MANIFEST_FILE,
@@ -13,13 +13,13 @@ import {
   encodePathName,
   compareText,
   overlapsExtent,
-  snapshotPath,
   type FileEntry,
   type Manifest,
   type ReservoirPartition,
   type DataFile,
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
+import { openStorage, type Storage } from './storage.js';
 import { floatVector, metadataTable, utf8Vector } from './tables.js';
 
 /** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
@@ -55,9 +55,9 @@ export interface StoreWriterOptions {
  */
 export const ROWS_PER_FILE = 262_144;
 
-/** Starts a new snapshot of the store in `root`; nothing is visible to readers before commit(). */
-export function createStoreWriter(root: string, options: StoreWriterOptions = {}): StoreWriter {
-  return new StoreWriter(root, options);
+/** Starts a new snapshot of the store at `location` (a folder or s3:// URL); nothing is visible to readers before commit(). */
+export function createStoreWriter(location: string | Storage, options: StoreWriterOptions = {}): StoreWriter {
+  return new StoreWriter(openStorage(location), options);
 }
 
 export class StoreWriter {
@@ -68,9 +68,10 @@ export class StoreWriter {
   private readonly rowsPerFile: number;
   private fileCount = 0;
   private knownNames: Set<string> | undefined;
+  private releaseMarker: (() => Promise<void>) | undefined;
 
   constructor(
-    private readonly root: string,
+    private readonly storage: Storage,
     private readonly options: StoreWriterOptions,
   ) {
     const base = options.base;
@@ -171,13 +172,15 @@ export class StoreWriter {
   }
 
   /**
-   * Publishes the snapshot: the manifest replaces the old one in one atomic rename. Under the store's lock, it first
-   * checks that the store still serves the snapshot this write began from, so two writers never silently lose work.
+   * Publishes the snapshot: the exclusive creation of its numbered snapshot file, then manifest.json replaced by it.
+   * Under the store's lock, it first checks that the store still serves the snapshot this write began from, so two
+   * writers never silently lose work; a refused commit publishes nothing and leaves its files for vacuum.
    */
   async commit(): Promise<Manifest> {
     try {
-      return await withLock(this.root, `${MANIFEST_FILE}.lock`, async () => {
-        const current = await readCurrentManifest(this.root);
+      return await this.storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
+        const found = await readManifestFile(this.storage);
+        const current = found?.manifest;
         const serving = current?.snapshot;
         this.manifest.sequence = (current?.sequence ?? 0) + 1;
         if (serving !== this.baseSnapshot && !this.options.overwrite) {
@@ -185,13 +188,22 @@ export class StoreWriter {
             `the store changed while this write was under way: it serves snapshot ${serving}, this write began from ${this.baseSnapshot ?? 'no snapshot'}; nothing was published, run it again`,
           );
         }
-        for (const path of this.written) {
-          if (!(await storeFileExists(this.root, path))) throw new StoreError(`${path}, written by this snapshot, has disappeared; nothing was published`);
-        }
-        return this.publish();
+        await this.checkWritten();
+        return this.publish(found?.tag);
       });
     } finally {
-      await removeStoreFile(this.root, this.marker); // published or abandoned: its files are now the manifest's or garbage
+      await this.releaseMarker?.(); // published or abandoned: its files are now the manifest's or garbage
+      this.releaseMarker = undefined;
+    }
+  }
+
+  // every file this snapshot names and wrote must still be there (a vacuum judging its writer dead could have taken it)
+  private async checkWritten(): Promise<void> {
+    for (let i = 0; i < this.written.length; i += 16) {
+      const batch = this.written.slice(i, i + 16);
+      const found = await Promise.all(batch.map((path) => this.storage.exists(path)));
+      const missing = batch.find((_, k) => !found[k]);
+      if (missing) throw new StoreError(`${missing}, written by this snapshot, has disappeared; nothing was published`);
     }
   }
 
@@ -208,17 +220,12 @@ export class StoreWriter {
     }
   }
 
-  private async publish(): Promise<Manifest> {
+  private async publish(manifestTag: string | undefined): Promise<Manifest> {
     for (const name of Object.keys(this.manifest.stations.partitions)) {
       if (!this.manifest.stations.names.includes(name)) throw new WriterMisuseError(`station ${name} has no metadata row`);
     }
     this.manifest.created = new Date().toISOString();
-    const text = `${JSON.stringify(this.manifest)}\n`;
-    // the commit point: only one writer can create a sequence number's file, even if the lock were broken
-    if (!(await createExclusive(this.root, snapshotPath(this.manifest.sequence), text))) {
-      throw new StoreError(`another writer published snapshot number ${this.manifest.sequence} first; nothing was published, run it again`);
-    }
-    await replaceAtomically(this.root, MANIFEST_FILE, text);
+    await publishSnapshot(this.storage, this.manifest, manifestTag); // one writer only can take a sequence number, even if the lock were broken
     return this.current;
   }
 
@@ -226,9 +233,9 @@ export class StoreWriter {
   private async writeTable(path: string, table: Table, days: Int32Array): Promise<DataFile>;
   private async writeTable(path: string, table: Table, days?: Int32Array): Promise<FileEntry | DataFile> {
     const { bytes, footerLength } = encodeParquet(table, this.manifest.rowGroupSize);
-    if (this.written.length === 0) await writeDurable(this.root, this.marker, ownerStamp());
+    this.releaseMarker ??= await this.storage.mark(this.marker);
     this.written.push(path);
-    await writeDurable(this.root, path, bytes);
+    await this.storage.write(path, bytes);
     const file = { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };
     if (!days) return file;
     const dated = days.length > 0;

@@ -41,7 +41,8 @@ type Setting = readonly [string, number | string, string, number?]; // a text de
 
 export const usage = `usage: evap serve [options]   (in a clone: npm start -- [options])
   --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)
-  --store DIR             store folder (env EVAP_STORE; default the demo store in data/)
+  --store DIR|s3://B/P    store folder or bucket (env EVAP_STORE; default the demo store in data/; a bucket
+                          with the AWS environment: AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, ...)
   --keys-file PATH        accepted keys as hex SHA-256 digests, one a line, # comments (env EVAP_KEYS_FILE)
                           plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
   --requests-file PATH    where GET /auth/request_key appends key requests (env EVAP_REQUESTS_FILE;

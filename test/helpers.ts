@@ -32,7 +32,7 @@ export const tinyStations: MetadataRow[] = [{ STA_NAME: 'ALPHA_STATION', LAT: 40
  * NetE = reservoir number + day index / 10 (ALPHA = 1, BETA = 2), E_volume = 1000 x NetE, and BETA's
  * 2021-01-01 NetE is a gap; one station with ATemp = day index.
  */
-export async function writeTinyStore(dir: string, rowGroupSize = 3): Promise<void> {
+export async function writeTinyStore(dir: string | import('../lib/storage.js').Storage, rowGroupSize = 3): Promise<void> {
   const writer = createStoreWriter(dir, { rowGroupSize });
   await writer.writeReservoirMetadata(tinyReservoirs);
   await writer.writeStationMetadata(tinyStations);

@@ -1,9 +1,8 @@
 // evap generate: a synthetic store of any size from the seeded model (the demo store and the benchmarks' stores).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { demoOptions } from '../../lib/demo.js';
 import { generateStore } from '../../lib/generate.js';
-import { manifestFiles } from '../../lib/manifest.js';
+import { MANIFEST_FILE, manifestFiles } from '../../lib/manifest.js';
+import { openStorage } from '../../lib/storage.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { progressBar } from '../progress.js';
@@ -30,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
     'if-missing': { type: 'boolean' },
   });
   const out = requiredFlag(values, 'out');
-  if (existsSync(join(out, 'manifest.json'))) {
+  if (await openStorage(out).exists(MANIFEST_FILE)) { // --out may be a folder or s3://bucket/prefix
     if (values['if-missing']) return 0;
     if (!values.force) throw new UsageError(`${out} already holds a store; pass --force to publish a new snapshot over it`);
   }

@@ -1,11 +1,10 @@
 // evap verify: reads every byte of every file of the current snapshot against the manifest's checksums.
-import { localSource } from '../../lib/source.js';
 import { openStore } from '../../lib/store.js';
 import { verifyStore } from '../../lib/verify.js';
 import { readArgs, requiredFlag } from '../args.js';
 import { progressBar } from '../progress.js';
 
-export const usage = `evap verify --store DIR
+export const usage = `evap verify --store DIR|s3://BUCKET/PREFIX
   Checks every file of the store's current snapshot (size, SHA-256, each column chunk); exit status 1 when one is damaged.`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -16,7 +15,7 @@ export async function run(argv: string[]): Promise<number> {
   const bar = progressBar('verify');
   let summary;
   try {
-    summary = await verifyStore(store, localSource(store.root), bar.update);
+    summary = await verifyStore(store, store.storage, bar.update);
   } finally {
     bar.stop();
     await store.close();

@@ -2,6 +2,7 @@
 import { formatDay } from '../dates.js';
 import { compareText, overlapsExtent, type ReservoirFile } from '../manifest.js';
 import type { EvapStore } from '../store.js';
+import type { Storage } from '../storage.js';
 import { createStoreWriter, type MetadataRow } from '../write.js';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
 
@@ -22,7 +23,7 @@ export interface Applied {
 
 /** Writes the staged rows over the store's current snapshot (none for a new store) and publishes one new snapshot. */
 export async function applyStaging(
-  dir: string,
+  dir: string | Storage,
   store: EvapStore | undefined,
   staging: Staging,
   metadata: StagedMetadata,

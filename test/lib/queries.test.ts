@@ -8,7 +8,7 @@ import type { WireRecord } from '../../lib/types.js';
 
 let store: EvapStore;
 beforeAll(async () => {
-  store = await openStore();
+  store = await openStore(process.env.EVAP_TEST_STORE || undefined); // test/lib/bucket-queries.test.ts runs this suite over a bucket
 });
 
 const num = (r: WireRecord, key: string) => r[key] as number;

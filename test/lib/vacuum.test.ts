@@ -88,6 +88,7 @@ describe('vacuumStore', () => {
     await writeTinyStore(dir);
     const busy = createStoreWriter(dir, { base: (await openStore(dir)).manifest }); // writing, not yet committed
     await busy.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(6) } });
+    await busy.writeReservoirPartition('nete-volume-calcs', 2021, { names: ['ALPHA LAKE'], days: Int32Array.of(day('2021-01-01')), values: { NetE: Float64Array.of(9) } }); // part-<snapshot>-00000
     await age(dir, await allFiles(dir), 60);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     expect(summary.removed).toEqual([]); // the busy writer's file is its own
