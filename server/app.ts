@@ -2,6 +2,7 @@
 import type { EvapStore } from '../lib/store.js';
 import type { KeyRing } from './auth.js';
 import { createDocs } from './docs.js';
+import { createExplorer } from './explorer.js';
 import { errorResponse, HttpError } from './errors.js';
 import { compress } from './format.js';
 import { buildOpenApi } from './openapi.js';
@@ -18,6 +19,7 @@ export interface HandlerOptions {
   limits?: Partial<RequestLimits>; // defaults: defaultRequestLimits
   rateLimitPerMinute?: number; // requests a minute per key, then 429 with Retry-After; 0 or absent: no limit
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
+  explorerDir?: string; // the built explorer page (default dist/explorer)
 }
 
 /** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
@@ -26,7 +28,7 @@ export function normalizePath(pathname: string): string {
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
 }
 
-/** The handler serving every documented path of the store, /openapi.json and /docs. */
+/** The handler serving every documented path of the store, /openapi.json, /docs and the explorer at /. */
 export function createHandler(options: HandlerOptions): Handler {
   const limits: RequestLimits = { ...defaultRequestLimits, ...options.limits };
   const logError = options.logError ?? ((message: string) => console.error(message));
@@ -36,6 +38,7 @@ export function createHandler(options: HandlerOptions): Handler {
     table.get(route.path)!.set(route.method, route);
   }
   const docs = createDocs(buildOpenApi(routes));
+  const explorer = createExplorer(options.explorerDir);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? createRateLimiter(perMinute) : undefined;
 
@@ -45,6 +48,8 @@ export function createHandler(options: HandlerOptions): Handler {
       const path = normalizePath(url.pathname);
       const open = await docs(path, request.method);
       if (open) return open;
+      const page = await explorer(request, path);
+      if (page) return page;
       const byMethod = table.get(path);
       if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
       const route = byMethod.get(request.method);
