@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, logError: consoleLogger.error });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   console.log(`listening on ${serving.url}`);
+  console.log(`explorer: ${serving.url}/ (map and charts; asks for the api-key once per browser tab)`);
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
   if (config.refreshMs > 0) {
     setInterval(() => {
