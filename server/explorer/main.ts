@@ -111,6 +111,7 @@ async function start(): Promise<void> {
   setupDrop($('map').parentElement!, $('drop-hint'), $('shapefile-input'), $('shapefile-button'), (files) => void applyFilter(files));
   $('shapefile-clear').addEventListener('click', () => {
     map.style = { ...map.style, inside: undefined };
+    map.home();
     $('filter-result').hidden = true;
     $('shapefile-clear').hidden = true;
     map.redraw();
@@ -128,13 +129,16 @@ async function start(): Promise<void> {
       return;
     }
     const inside = new Uint8Array(bodies.size);
+    const found: number[] = [];
     for (const [kind, names] of [['reservoir', result.reservoirs], ['station', result.stations]] as const) {
       for (const name of names) {
         const i = bodies.find(kind, name);
+        if (i >= 0) found.push(i);
         if (i >= 0) inside[i] = 1;
       }
     }
     map.style = { ...map.style, inside };
+    if (found.length) map.fitTo(found);
     map.redraw();
     $('shapefile-clear').hidden = false;
     box.replaceChildren();

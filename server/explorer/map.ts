@@ -46,6 +46,7 @@ export class MapView {
     this.overlay.className = 'map-overlay';
     this.overlay.setAttribute('aria-hidden', 'true');
     canvas.after(this.overlay);
+    (canvas as HTMLCanvasElement & { frameTimes?: number[] }).frameTimes = this.frameTimes; // read by bench/explorer.ts
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement!);
     this.listen();
     this.resize();
@@ -77,7 +78,13 @@ export class MapView {
     if (!this.pending) this.pending = requestAnimationFrame(() => this.draw());
   }
 
-  /** Pans so that body i is in view (zooming in a little if the map shows the whole country). */
+  /** Fits the view to some bodies (a shapefile filter's), at most 3 times the whole-country zoom. */
+  fitTo(indices: readonly number[]): void {
+    this.home(indices, 3);
+    this.atHome = false;
+  }
+
+  /** Pans so that body i is in view. */
   reveal(i: number): void {
     const x = this.bodies.x[i]!;
     const y = this.bodies.y[i]!;
@@ -121,10 +128,11 @@ export class MapView {
   }
 
   /** Fits the view to the water bodies (the whole country before any has loaded), with a margin. */
-  home(): void {
+  home(indices?: readonly number[], maxZoom = 8): void {
     const { x, y } = this.bodies;
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < x.length; i++) {
+    for (let n = 0; n < (indices ?? x).length; n++) {
+      const i = indices ? indices[n]! : n;
       if (Number.isNaN(x[i]!)) continue;
       x0 = Math.min(x0, x[i]!);
       x1 = Math.max(x1, x[i]!);
@@ -134,7 +142,7 @@ export class MapView {
     if (!(x1 > x0)) [x0, y0, x1, y1] = [0, 0, WIDTH, HEIGHT];
     const pad = 0.08 * Math.max(x1 - x0, y1 - y0) + 10;
     [x0, y0, x1, y1] = [x0 - pad, y0 - pad, x1 + pad, y1 + pad];
-    this.k = Math.min(this.fitK * 8, this.width / (x1 - x0), this.height / (y1 - y0));
+    this.k = Math.min(this.fitK * maxZoom, this.width / (x1 - x0), this.height / (y1 - y0));
     this.tx = (this.width - (x0 + x1) * this.k) / 2;
     this.ty = (this.height - (y0 + y1) * this.k) / 2;
     this.atHome = true;
