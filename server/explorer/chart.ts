@@ -80,7 +80,9 @@ export class Chart {
       series.push({ label: `${variable} normal p10`, stroke: 'rgba(28,111,184,0.25)', scale: scales.get(unit), width: 0.5 });
       bands.push({ series: [hi, hi + 1], fill: 'rgba(28,111,184,0.12)' });
     }
-    const axes: uPlot.Axis[] = [{ stroke: '#333', grid: { stroke: '#eee' } }];
+    const day = 86_400;
+    // whole days at least: daily (or longer) values have no hours to label
+    const axes: uPlot.Axis[] = [{ stroke: '#333', grid: { stroke: '#eee' }, incrs: [day, 2 * day, 7 * day, 14 * day, 30 * day, 91 * day, 182 * day, 365 * day, 730 * day, 1826 * day, 3652 * day] }];
     [...scales].forEach(([unit, scale], n) => axes.push({ scale, label: unit, side: n % 2 === 0 ? 3 : 1, stroke: '#333', grid: { show: n === 0, stroke: '#eee' }, size: 60 }));
     this.plot = new uPlot(
       {

@@ -61,16 +61,27 @@ export class MapView {
     this.redraw();
   }
 
-  /** Re-indexes after bodies were added, then redraws. */
+  /** Re-indexes after bodies were added (at the next frame, so bursts of metadata coalesce), then redraws. */
   update(): void {
+    this.redraw();
+  }
+
+  // draw order by size, and the view fitted while the user has not moved it; redone when bodies were added
+  private reindex(): void {
+    if (this.order.length === this.bodies.size) return;
+    const r = this.bodies.r;
+    this.order = Int32Array.from({ length: this.bodies.size }, (_, i) => i).sort((a, b) => r[b]! - r[a]!);
+    if (this.atHome) this.home();
+  }
+
+  // the grid for picking, built on the first pick after bodies were added (not on every redraw while loading)
+  private gridOf(): Grid {
     if (this.gridSize !== this.bodies.size) {
       this.grid = new Grid(WIDTH, HEIGHT, 8);
       this.grid.build(this.bodies.x, this.bodies.y);
       this.gridSize = this.bodies.size;
-      this.order = Int32Array.from({ length: this.bodies.size }, (_, i) => i).sort((a, b) => this.bodies.r[b]! - this.bodies.r[a]!);
-      if (this.atHome) this.home();
     }
-    this.redraw();
+    return this.grid;
   }
 
   /** Schedules a full redraw at the next frame (coalesced). */
@@ -150,6 +161,7 @@ export class MapView {
   }
 
   private draw(): void {
+    this.reindex(); // before clearing pending: a refit here needs no second frame
     this.pending = 0;
     const t0 = performance.now();
     const ctx = this.base.getContext('2d')!;
@@ -244,7 +256,7 @@ export class MapView {
     const reach = (12 * scale + 4) / this.k; // the largest marker, plus a little slack, in map units
     let best = -1;
     let bestScore = Infinity;
-    this.grid.near(mx, my, reach, (i) => {
+    this.gridOf().near(mx, my, reach, (i) => {
       const dx = (this.bodies.x[i]! - mx) * this.k;
       const dy = (this.bodies.y[i]! - my) * this.k;
       const d = Math.hypot(dx, dy);
