@@ -154,6 +154,18 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     expect(parseCsv(csv)).toEqual(parseCsv(apiCsv));
     expect(parseCsv(csv)).toHaveLength(expected.length);
 
+    // LAKE MEAD pinned, LAKE POWELL selected: both in one chart, as the API answers both
+    await page.locator('#pin').click();
+    await page.locator('#search').fill('LAKE POWELL');
+    await page.locator('#search').press('Enter');
+    await expect.poll(async () => (await chartData(page))?.length).toBe(3);
+    expect(await page.locator('#compare').textContent()).toContain('LAKE MEAD');
+    const both = (await (await api(`/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20POWELL,LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}&units=english`)).json()) as Records;
+    const compared = (await chartData(page))!;
+    expect(compared[1]).toEqual(both.filter((r) => r.RES_NAME === 'LAKE POWELL').map((r) => r['NetE (in)']));
+    expect(compared[2]).toEqual(both.filter((r) => r.RES_NAME === 'LAKE MEAD').map((r) => r['NetE (in)']));
+    expect(await page.locator('#request .request-url').textContent()).toContain('RES_NAMES=LAKE%20POWELL,LAKE%20MEAD');
+
     expect(errors).toEqual([]);
     expect(offsite).toEqual([]);
     await page.close();
