@@ -19,8 +19,9 @@ const executablePath = '/usr/bin/chromium';
 const missing = !existsSync(executablePath);
 if (missing) console.warn(`skipping the explorer browser test: ${executablePath} is absent (apt-get install chromium to run it)`);
 
-// screenshots for a person to look at (EVAP_SCREENSHOTS=docs writes the README's)
-const shots = process.env.EVAP_SCREENSHOTS ?? join(tmpdir(), 'evap-explorer-screenshots');
+// screenshots for a person to look at; `npm run screenshots` writes the two that docs/explorer.md shows into docs/
+const scratch = join(tmpdir(), 'evap-explorer-screenshots');
+const shots = process.env.EVAP_SCREENSHOTS ?? scratch;
 const key = 'explorer-test-key';
 const shapefiles = join(import.meta.dirname, '..', 'fixtures', 'shapefiles');
 
@@ -52,7 +53,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       return Response.json(openapi);
     };
     ({ url, close } = await listen(withAggregates));
-    await mkdir(shots, { recursive: true });
+    await Promise.all([mkdir(shots, { recursive: true }), mkdir(scratch, { recursive: true })]);
     const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
     browser = await chromium.launchPersistentContext(await tempDir('evap-chromium-'), { executablePath, args, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   });
@@ -197,7 +198,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     expect(reservoirs).toHaveLength(11);
     expect(await page.locator('#filter-result p').textContent()).toContain(`${reservoirs.length} reservoirs, ${stations.length} stations`);
     expect(await page.locator('#filter-result .inside-list li').allTextContents()).toEqual([...reservoirs, ...stations]);
-    await page.screenshot({ path: join(shots, 'explorer-shapefile.png') }); // zoomed to the 11
+    await page.screenshot({ path: join(scratch, 'explorer-shapefile.png') }); // zoomed to the 11
     await page.locator('#map').press('0'); // back to the view of every water body, to compare with before
     await expect.poll(() => countPixels(page, reservoirBlue)).toBeLessThan(before * 0.6); // the others fade ...
     expect(await countPixels(page, reservoirBlue)).toBeGreaterThan(50); // ... the 11 inside stay in colour
@@ -308,7 +309,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       const onDate = (await (await wideApi('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE&date=2025-12-31')).json()) as Records;
       expect(onDate).toHaveLength(44_000);
       await expect.poll(() => page.locator('#map-status').textContent(), { timeout: 20_000 }).toBe('44,000 reservoirs have NetE on 2025-12-31');
-      await page.screenshot({ path: join(shots, 'explorer-44000.png') });
+      await page.screenshot({ path: join(scratch, 'explorer-44000.png') });
       expect(errors).toEqual([]);
       expect(offsite).toEqual([]);
       await page.close();
