@@ -4,11 +4,20 @@
 export interface Capabilities {
   intervals: { reservoir: string[]; station: string[] }; // 'daily' first, then e.g. monthly, annual, water-year
   normals: { reservoir: boolean; station: boolean };
+  geojson: { reservoir: boolean; station: boolean }; // the name listings answer output_format=geojson: every name's metadata in one request
+}
+
+interface Operation {
+  parameters?: { name?: string; schema?: { enum?: unknown[] } }[];
 }
 
 /** The capabilities listed by an OpenAPI document's paths. */
 export function readCapabilities(openapi: { paths?: Record<string, unknown> }): Capabilities {
   const paths = Object.keys(openapi.paths ?? {});
+  const geojson = (path: string) => {
+    const post = (openapi.paths?.[path] as { post?: Operation } | undefined)?.post;
+    return post?.parameters?.some((p) => p.name === 'output_format' && p.schema?.enum?.includes('geojson')) ?? false;
+  };
   const intervals = (kind: 'reservoirs' | 'stations') => [
     'daily',
     ...paths.flatMap((p) => {
@@ -19,6 +28,7 @@ export function readCapabilities(openapi: { paths?: Record<string, unknown> }): 
   return {
     intervals: { reservoir: intervals('reservoirs'), station: intervals('stations') },
     normals: { reservoir: paths.includes('/timeseries/normals/reservoirs'), station: paths.includes('/timeseries/normals/stations') },
+    geojson: { reservoir: geojson('/info/list_RES_NAMES'), station: geojson('/info/list_STA_NAMES') },
   };
 }
 

@@ -60,6 +60,18 @@ async function loadMetadata(kind: Kind, names: string[], progress: () => void): 
   await Promise.all(Array.from({ length: 6 }, worker));
 }
 
+// every name with its metadata in one answer (RFC 7946 points, the metadata attributes as properties); undefined when
+// the answer lacks the name property, so the page falls back to the metadata paths
+async function loadGeojson(kind: Kind): Promise<Metadata[] | undefined> {
+  const listing = kind === 'reservoir' ? '/info/list_RES_NAMES' : '/info/list_STA_NAMES';
+  const nameKey = kind === 'reservoir' ? 'RES_NAME' : 'STA_NAME';
+  const answer = (await (await apiFetch(`${listing}?output_format=geojson`, { method: 'POST' })).json()) as {
+    features?: { geometry?: { coordinates?: number[] } | null; properties?: Metadata | null }[];
+  };
+  const rows: Metadata[] = (answer.features ?? []).map((f) => ({ ...f.properties, LON: f.geometry?.coordinates?.[0] ?? null, LAT: f.geometry?.coordinates?.[1] ?? null }));
+  return rows.every((r) => typeof r[nameKey] === 'string') ? rows : undefined;
+}
+
 function describe(i: number): string {
   const m = bodies.metadata[i]!;
   if (bodies.kinds[i] === 'station') return `${bodies.names[i]} · station${m.STATION_TYPE ? ` (${m.STATION_TYPE})` : ''}`;
@@ -76,11 +88,8 @@ async function start(): Promise<void> {
 
   await currentKey();
   const datasets = await getJson<string[]>('/info/list_datasets'); // also checks the key before the long loads
-  const [reservoirNames, stationNames] = await Promise.all([
-    apiFetch('/info/list_RES_NAMES', { method: 'POST' }).then((r) => r.json() as Promise<{ RES_NAMES: string[] }>),
-    apiFetch('/info/list_STA_NAMES', { method: 'POST' }).then((r) => r.json() as Promise<{ STA_NAMES: string[] }>),
-  ]);
-  const total = reservoirNames.RES_NAMES.length + stationNames.STA_NAMES.length;
+  const capabilities = readCapabilities(await openapi);
+  let total = 0;
   let shown = 0;
   const progress = () => {
     if (performance.now() - shown < 1000) return; // a redraw per arriving group costs more than the loading (44,000: 13 s instead of 3)
@@ -88,13 +97,26 @@ async function start(): Promise<void> {
     status.textContent = `loading metadata: ${bodies.size.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`;
     map.update();
   };
-  await Promise.all([loadMetadata('reservoir', reservoirNames.RES_NAMES, progress), loadMetadata('station', stationNames.STA_NAMES, progress)]);
+  const load = async (kind: Kind): Promise<number> => {
+    if (capabilities.geojson[kind]) {
+      const rows = await loadGeojson(kind);
+      if (rows) {
+        bodies.add(kind, rows);
+        return rows.length;
+      }
+    }
+    const listing = kind === 'reservoir' ? '/info/list_RES_NAMES' : '/info/list_STA_NAMES';
+    const answer = (await (await apiFetch(listing, { method: 'POST' })).json()) as Record<string, string[]>;
+    const names = answer[kind === 'reservoir' ? 'RES_NAMES' : 'STA_NAMES'] ?? [];
+    total += names.length;
+    await loadMetadata(kind, names, progress);
+    return names.length;
+  };
+  const [reservoirs, stations] = await Promise.all([load('reservoir'), load('station')]);
   map.update();
-  const reservoirs = reservoirNames.RES_NAMES.length;
-  status.textContent = `${reservoirs.toLocaleString('en-US')} reservoirs (circles, sized by surface area) and ${stationNames.STA_NAMES.length.toLocaleString('en-US')} stations (squares)`;
+  status.textContent = `${reservoirs.toLocaleString('en-US')} reservoirs (circles, sized by surface area) and ${stations.toLocaleString('en-US')} stations (squares)`;
   document.body.dataset.loadedMs = String(Math.round(performance.now() - began));
 
-  const capabilities = readCapabilities(await openapi);
   const detail = new Detail(bodies, capabilities, datasets);
   const units = () => (document.querySelector('input[name=units]:checked') as HTMLInputElement).value;
   const colouring = new Colouring(bodies, map, units);

@@ -38,21 +38,36 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
   let close: () => Promise<void>;
   let browser: BrowserContext;
   let fakeAggregates = false;
+  let fakeGeojson: false | 'whole' | 'nameless' = false;
+  const paths: string[] = []; // every path the test server was asked
   let explorerDir: string;
   const api = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, headers: { 'api-key': key } });
 
   beforeAll(async () => {
     explorerDir = await buildExplorer(await tempDir('evap-explorer-'));
-    const handler = createHandler({ store: await demoStore(), keys: KeyRing.fromKeys([key]), explorerDir, logError: () => {} });
-    // a server that lists the aggregate paths in /openapi.json, as one will once they exist
-    const withAggregates = async (request: Request) => {
+    const store = await demoStore();
+    const handler = createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir, logError: () => {} });
+    // a server that lists more in /openapi.json, as one will once the aggregate paths and GeoJSON listings exist
+    const withMore = async (request: Request) => {
+      const { pathname, searchParams } = new URL(request.url);
+      paths.push(pathname);
+      if (fakeGeojson && pathname.startsWith('/info/list_') && searchParams.get('output_format') === 'geojson') {
+        const metadata = pathname.endsWith('RES_NAMES') ? store.reservoirMetadata(store.manifest.reservoirs.names) : store.stationMetadata(store.manifest.stations.names);
+        const features = metadata.map(({ LAT, LON, ...properties }) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [LON, LAT] }, properties: fakeGeojson === 'nameless' ? {} : properties }));
+        return Response.json({ type: 'FeatureCollection', features });
+      }
       const response = await handler(request);
-      if (!fakeAggregates || new URL(request.url).pathname !== '/openapi.json') return response;
-      const openapi = (await response.json()) as { paths: Record<string, unknown> };
-      for (const interval of ['monthly', 'water-year']) openapi.paths[`/timeseries/${interval}/reservoirs/daterange`] = openapi.paths['/timeseries/daily/reservoirs/daterange'];
+      if (pathname !== '/openapi.json' || (!fakeAggregates && !fakeGeojson)) return response;
+      const openapi = (await response.json()) as { paths: Record<string, { post?: { parameters: { name: string; schema: { enum: string[] } }[] } }> };
+      if (fakeAggregates) {
+        for (const interval of ['monthly', 'water-year']) openapi.paths[`/timeseries/${interval}/reservoirs/daterange`] = openapi.paths['/timeseries/daily/reservoirs/daterange']!;
+      }
+      if (fakeGeojson) {
+        for (const listing of ['/info/list_RES_NAMES', '/info/list_STA_NAMES']) openapi.paths[listing]!.post!.parameters.find((p) => p.name === 'output_format')!.schema.enum.push('geojson');
+      }
       return Response.json(openapi);
     };
-    ({ url, close } = await listen(withAggregates));
+    ({ url, close } = await listen(withMore));
     await Promise.all([mkdir(shots, { recursive: true }), mkdir(scratch, { recursive: true })]);
     const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
     browser = await chromium.launchPersistentContext(await tempDir('evap-chromium-'), { executablePath, args, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
@@ -247,6 +262,27 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       fakeAggregates = false;
     }
   }, 60_000);
+  it('loads every name and its metadata in one request once the listings answer GeoJSON, else from the metadata paths', async () => {
+    try {
+      for (const kind of ['whole', 'nameless'] as const) {
+        fakeGeojson = kind;
+        paths.length = 0;
+        const { page, errors } = await open('/#reservoir=LAKE%20MEAD');
+        await enterKey(page, key);
+        await page.locator('body[data-ready=true]').waitFor();
+        expect(await page.locator('#map-status').textContent()).toMatch(/^67 reservoirs .* 27 stations/);
+        expect(await page.locator('#selected dl').textContent()).toContain('Shape_Area640,000,000');
+        const metadataRequests = paths.filter((p) => p.startsWith('/metadata/')).length;
+        if (kind === 'whole') expect(metadataRequests).toBe(0);
+        else expect(metadataRequests).toBeGreaterThanOrEqual(2); // names without their name property: not used
+        expect(errors).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      fakeGeojson = false;
+    }
+  }, 60_000);
+
   it('loads every name from a server with a lower limit of names per request, in smaller groups', async () => {
     const narrow = await listen(createHandler({ store: await demoStore(), keys: KeyRing.fromKeys([key]), explorerDir, limits: { maxNames: 20 }, logError: () => {} }));
     try {
