@@ -145,6 +145,21 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     const drawn = (await chartData(page))!;
     expect(drawn[0]!.map((t) => new Date(t! * 1000).toISOString().slice(0, 10))).toEqual(expected.map((r) => r.start_date));
     expect(drawn[1]).toEqual(expected.map((r) => r['NetE (mm)']));
+    // hovering the selected reservoir names it: its ring on the overlay canvas says where it is drawn
+    const ring = await page.evaluate(() => {
+      const overlay = document.querySelector('.map-overlay') as HTMLCanvasElement;
+      const data = overlay.getContext('2d')!.getImageData(0, 0, overlay.width, overlay.height).data;
+      let [sx, sy, n] = [0, 0, 0];
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3]! > 200 && data[i]! < 40 && data[i + 1]! < 40 && data[i + 2]! < 40) [sx, sy, n] = [sx + ((i / 4) % overlay.width), sy + Math.floor(i / 4 / overlay.width), n + 1];
+      }
+      const scale = overlay.width / overlay.clientWidth;
+      return { x: sx / n / scale, y: sy / n / scale, n };
+    });
+    expect(ring.n).toBeGreaterThan(20);
+    const mapBox = (await page.locator('#map').boundingBox())!;
+    await page.mouse.move(mapBox.x + ring.x, mapBox.y + ring.y);
+    await expect.poll(() => page.locator('#tooltip').textContent()).toBe('LAKE MEAD (NV) · 640 km²');
     expect(await axisLabels(page)).toContain('mm');
     expect(await page.locator('#chart .u-legend').textContent()).toContain('NetE (mm)');
     await page.screenshot({ path: join(shots, 'explorer-1280.png') });
