@@ -1,10 +1,11 @@
-// The map: state outlines and every water body on one canvas, hover and selection rings on a second, pan and zoom by
-// pointer, wheel and keyboard; a grid index finds the point under the pointer among 44,000 without scanning them all.
+// The map: state outlines and every water body on one canvas, hover and selection rings on a second (input in
+// map-input.ts); a grid index finds the point under the pointer among 44,000 without scanning them all.
 import { mesh, feature } from 'topojson-client';
 import type { Topology, GeometryCollection } from 'topojson-specification';
 import { geoPath } from 'd3-geo';
 import type { Bodies } from './bodies.js';
 import { Grid } from './grid.js';
+import { listenMap } from './map-input.js';
 
 const WIDTH = 975; // extent of the us-atlas albers files
 const HEIGHT = 610;
@@ -48,7 +49,7 @@ export class MapView {
     canvas.after(this.overlay);
     (canvas as HTMLCanvasElement & { frameTimes?: number[] }).frameTimes = this.frameTimes; // read by bench/explorer.ts
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement!);
-    this.listen();
+    listenMap(this);
     this.resize();
   }
 
@@ -269,7 +270,8 @@ export class MapView {
     return best;
   }
 
-  private zoomAt(factor: number, px: number, py: number): void {
+  /** Zooms by `factor` about a canvas position (CSS pixels). */
+  zoomAt(factor: number, px: number, py: number): void {
     const k = Math.min(this.fitK * 400, Math.max(this.fitK * 0.8, this.k * factor));
     this.tx = px - ((px - this.tx) * k) / this.k;
     this.ty = py - ((py - this.ty) * k) / this.k;
@@ -278,74 +280,23 @@ export class MapView {
     this.redraw();
   }
 
-  private listen(): void {
-    const canvas = this.base;
-    let drag: { x: number; y: number; moved: boolean } | undefined;
-    const local = (e: MouseEvent) => {
-      const box = canvas.getBoundingClientRect();
-      return [e.clientX - box.left, e.clientY - box.top] as const;
-    };
-    canvas.addEventListener('pointerdown', (e) => {
-      canvas.setPointerCapture(e.pointerId);
-      drag = { x: e.clientX, y: e.clientY, moved: false };
-    });
-    canvas.addEventListener('pointermove', (e) => {
-      const [px, py] = local(e);
-      if (drag && (drag.moved || Math.hypot(e.clientX - drag.x, e.clientY - drag.y) > 3)) {
-        this.tx += e.clientX - drag.x;
-        this.ty += e.clientY - drag.y;
-        this.atHome = false;
-        drag = { x: e.clientX, y: e.clientY, moved: true };
-        this.redraw();
-        return;
-      }
-      const i = this.pick(px, py);
-      if (i !== this.hover) {
-        this.hover = i;
-        this.drawOverlay();
-      }
-      this.onHover(i, px, py);
-    });
-    canvas.addEventListener('pointerup', (e) => {
-      const wasDrag = drag?.moved;
-      drag = undefined;
-      if (wasDrag) return;
-      const [px, py] = local(e);
-      const i = this.pick(px, py);
-      if (i >= 0) this.onPick(i);
-    });
-    canvas.addEventListener('pointerleave', () => {
-      this.hover = -1;
-      this.drawOverlay();
-      this.onHover(-1, 0, 0);
-    });
-    canvas.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      const [px, py] = local(e);
-      this.zoomAt(Math.exp(-e.deltaY * 0.0015), px, py);
-    }, { passive: false });
-    canvas.addEventListener('dblclick', (e) => {
-      const [px, py] = local(e);
-      this.zoomAt(e.shiftKey ? 0.5 : 2, px, py);
-    });
-    canvas.addEventListener('keydown', (e) => {
-      const step = 60;
-      const keys: Record<string, () => void> = {
-        ArrowLeft: () => (this.tx += step),
-        ArrowRight: () => (this.tx -= step),
-        ArrowUp: () => (this.ty += step),
-        ArrowDown: () => (this.ty -= step),
-        '+': () => this.zoomAt(1.5, this.width / 2, this.height / 2),
-        '=': () => this.zoomAt(1.5, this.width / 2, this.height / 2),
-        '-': () => this.zoomAt(1 / 1.5, this.width / 2, this.height / 2),
-        '0': () => this.home(),
-      };
-      const action = keys[e.key];
-      if (!action) return;
-      e.preventDefault();
-      if (e.key.startsWith('Arrow')) this.atHome = false;
-      action();
-      this.redraw();
-    });
+  /** Pans by a distance in CSS pixels. */
+  panBy(dx: number, dy: number): void {
+    this.tx += dx;
+    this.ty += dy;
+    this.atHome = false;
+    this.redraw();
+  }
+
+  /** The canvas size in CSS pixels. */
+  get size(): { width: number; height: number } {
+    return { width: this.width, height: this.height };
+  }
+
+  /** Sets the body under the pointer (-1: none), redrawing the rings if it changed. */
+  setHover(i: number): void {
+    if (i === this.hover) return;
+    this.hover = i;
+    this.drawOverlay();
   }
 }
