@@ -4,7 +4,7 @@
 //
 // Last results (2 CPUs shared with other work: load average 11-13 during the run, so several times an idle machine):
 //   demo store (67 reservoirs, 27 stations): page loaded (load event) median 459 ms, every name drawn median 884 ms
-//   44,000 reservoirs, 60 stations: page loaded 340 ms, every name drawn 3.7 s (about 90 metadata requests)
+//   44,000 reservoirs, 27 stations: page loaded 340 ms, every name drawn 3.7 s (about 90 metadata requests)
 //   full redraw while zooming and panning: median 27 ms, 95th percentile 102 ms, slowest 178 ms (120 redraws)
 //   search among 44,060 names: median 3.6 ms a keystroke, slowest 12 ms
 //   colouring every reservoir on one date: 1.6 s (first date), 1.4 s (next, with the slider's 150 ms pause)
@@ -61,7 +61,7 @@ try {
 
   const reservoirs = Number(values.reservoirs);
   const began = Date.now();
-  await makeWideStore(join(work, 'store'), reservoirs, 60, 3);
+  await makeWideStore(join(work, 'store'), reservoirs, 3);
   console.log(`store of ${reservoirs} reservoirs made in ${((Date.now() - began) / 1000).toFixed(1)} s`);
   const wide = await listen(join(work, 'store'), explorerDir);
   const wideTimes = [];

@@ -314,7 +314,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
 
   it('stays smooth with 44,000 reservoirs: loads, draws, pans, zooms, searches and colours them', async () => {
     const dir = await tempDir('evap-wide-');
-    await makeWideStore(dir, 44_000, 60, 3);
+    await makeWideStore(dir, 44_000, 3);
     const store = await openStore(dir);
     const wide = await listen(createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir, logError: () => {} }));
     const wideApi = (path: string, init: RequestInit = {}) => fetch(`${wide.url}${path}`, { ...init, headers: { 'api-key': key } });
@@ -323,25 +323,25 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       await enterKey(page, key);
       await page.locator('body[data-ready=true]').waitFor({ timeout: 60_000 });
       const loadedMs = Number(await page.evaluate(() => document.body.dataset.loadedMs));
-      expect(await page.locator('#map-status').textContent()).toMatch(/^44,000 reservoirs .* 60 stations/);
+      expect(await page.locator('#map-status').textContent()).toMatch(/^44,000 reservoirs .* 27 stations/);
       expect(await countPixels(page, reservoirBlue)).toBeGreaterThan(5_000);
 
       // full redraws while zooming and panning (the map records each one's time)
       const box = (await page.locator('#map').boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       await page.evaluate(() => ((document.getElementById('map') as HTMLCanvasElement & { frameTimes: number[] }).frameTimes.length = 0));
-      for (let n = 0; n < 10; n++) {
+      for (let n = 0; n < 8; n++) {
         await page.mouse.wheel(0, -120);
         await page.evaluate(() => new Promise(requestAnimationFrame));
       }
       await page.mouse.down();
-      for (let n = 0; n < 20; n++) {
-        await page.mouse.move(box.x + box.width / 2 - n * 15, box.y + box.height / 2 - n * 5);
+      for (let n = 0; n < 12; n++) {
+        await page.mouse.move(box.x + box.width / 2 - n * 25, box.y + box.height / 2 - n * 8);
         await page.evaluate(() => new Promise(requestAnimationFrame));
       }
       await page.mouse.up();
       const frames = (await page.evaluate(() => [...(document.getElementById('map') as HTMLCanvasElement & { frameTimes: number[] }).frameTimes])).sort((a, b) => a - b);
-      expect(frames.length).toBeGreaterThanOrEqual(20);
+      expect(frames.length).toBeGreaterThanOrEqual(15);
       const median = frames[Math.floor(frames.length / 2)]!;
       console.log(`explorer at 44,000 reservoirs: metadata loaded in ${loadedMs} ms; ${frames.length} redraws while zooming and panning, median ${median.toFixed(1)} ms, slowest ${frames.at(-1)!.toFixed(1)} ms`);
       expect(median).toBeLessThan(100); // measured about 10 ms; generous for a busy CI machine
