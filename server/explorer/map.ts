@@ -29,12 +29,17 @@ export class MapView {
   private atHome = true; // not moved by the user: refitted on resize and as data arrives
   private width = 0;
   private height = 0;
-  private pending = 0;
+  private pending = 0; // a full redraw scheduled
+  private pendingQuick = 0; // a moved copy of the last one scheduled
+  private settle = 0;
+  private readonly cache = document.createElement('canvas'); // the last full drawing, moved and scaled while the input moves
+  private cached = { k: 1, tx: 0, ty: 0 };
   private order = new Int32Array(0); // draw order: largest first, so small ones stay visible on top
   style: MapStyle = {};
   hover = -1;
   marked: number[] = []; // selected, then compared
-  readonly frameTimes: number[] = []; // ms per full redraw, the last 120 (read by the bench)
+  readonly frameTimes: number[] = []; // ms per full redraw, the last 120 (read by the bench and the test)
+  readonly quickTimes: number[] = []; // ms per frame while panning and zooming, the last 120
   onHover: (i: number, x: number, y: number) => void = () => {};
   onPick: (i: number) => void = () => {};
 
@@ -47,7 +52,7 @@ export class MapView {
     this.overlay.className = 'map-overlay';
     this.overlay.setAttribute('aria-hidden', 'true');
     canvas.after(this.overlay);
-    (canvas as HTMLCanvasElement & { frameTimes?: number[] }).frameTimes = this.frameTimes; // read by bench/explorer.ts
+    Object.assign(canvas, { frameTimes: this.frameTimes, quickTimes: this.quickTimes }); // read by bench/explorer.ts
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement!);
     listenMap(this);
     this.resize();
@@ -87,7 +92,32 @@ export class MapView {
 
   /** Schedules a full redraw at the next frame (coalesced). */
   redraw(): void {
+    cancelAnimationFrame(this.pendingQuick);
+    this.pendingQuick = 0;
     if (!this.pending) this.pending = requestAnimationFrame(() => this.draw());
+  }
+
+  // while the user pans and zooms, frames move and scale the last full drawing (a fixed cost, whatever the number of
+  // points); the full redraw follows once the input has rested for 150 ms
+  private interact(): void {
+    this.atHome = false;
+    if (!this.pending && !this.pendingQuick) this.pendingQuick = requestAnimationFrame(() => this.drawQuick());
+    clearTimeout(this.settle);
+    this.settle = window.setTimeout(() => this.redraw(), 150);
+  }
+
+  private drawQuick(): void {
+    this.pendingQuick = 0;
+    const t0 = performance.now();
+    const ctx = this.base.getContext('2d')!;
+    const dpr = this.base.width / this.width;
+    const s = this.k / this.cached.k;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, this.width, this.height);
+    ctx.drawImage(this.cache, this.tx - this.cached.tx * s, this.ty - this.cached.ty * s, this.width * s, this.height * s);
+    this.quickTimes.push(performance.now() - t0);
+    if (this.quickTimes.length > 120) this.quickTimes.shift();
+    this.drawOverlay();
   }
 
   /** Fits the view to some bodies (a shapefile filter's), at most 3 times the whole-country zoom. */
@@ -181,6 +211,11 @@ export class MapView {
     }
     ctx.restore();
     this.drawPoints(ctx);
+    if (this.cache.width !== this.base.width || this.cache.height !== this.base.height) Object.assign(this.cache, { width: this.base.width, height: this.base.height });
+    const copy = this.cache.getContext('2d')!;
+    copy.clearRect(0, 0, this.cache.width, this.cache.height);
+    copy.drawImage(this.base, 0, 0);
+    this.cached = { k: this.k, tx: this.tx, ty: this.ty };
     this.frameTimes.push(performance.now() - t0);
     if (this.frameTimes.length > 120) this.frameTimes.shift();
     this.drawOverlay();
@@ -276,16 +311,14 @@ export class MapView {
     this.tx = px - ((px - this.tx) * k) / this.k;
     this.ty = py - ((py - this.ty) * k) / this.k;
     this.k = k;
-    this.atHome = false;
-    this.redraw();
+    this.interact();
   }
 
   /** Pans by a distance in CSS pixels. */
   panBy(dx: number, dy: number): void {
     this.tx += dx;
     this.ty += dy;
-    this.atHome = false;
-    this.redraw();
+    this.interact();
   }
 
   /** The canvas size in CSS pixels. */

@@ -326,10 +326,14 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       expect(await page.locator('#map-status').textContent()).toMatch(/^44,000 reservoirs .* 27 stations/);
       expect(await countPixels(page, reservoirBlue)).toBeGreaterThan(5_000);
 
-      // full redraws while zooming and panning (the map records each one's time)
+      // frames while zooming and panning (the last full drawing moved), then the full redraw once the input rests
+      type Timed = HTMLCanvasElement & { frameTimes: number[]; quickTimes: number[] };
       const box = (await page.locator('#map').boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.evaluate(() => ((document.getElementById('map') as HTMLCanvasElement & { frameTimes: number[] }).frameTimes.length = 0));
+      await page.evaluate(() => {
+        const canvas = document.getElementById('map') as Timed;
+        canvas.frameTimes.length = canvas.quickTimes.length = 0;
+      });
       for (let n = 0; n < 8; n++) {
         await page.mouse.wheel(0, -120);
         await page.evaluate(() => new Promise(requestAnimationFrame));
@@ -340,11 +344,16 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
         await page.evaluate(() => new Promise(requestAnimationFrame));
       }
       await page.mouse.up();
-      const frames = (await page.evaluate(() => [...(document.getElementById('map') as HTMLCanvasElement & { frameTimes: number[] }).frameTimes])).sort((a, b) => a - b);
-      expect(frames.length).toBeGreaterThanOrEqual(15);
-      const median = frames[Math.floor(frames.length / 2)]!;
-      console.log(`explorer at 44,000 reservoirs: metadata loaded in ${loadedMs} ms; ${frames.length} redraws while zooming and panning, median ${median.toFixed(1)} ms, slowest ${frames.at(-1)!.toFixed(1)} ms`);
-      expect(median).toBeLessThan(100); // measured about 10 ms; generous for a busy CI machine
+      await expect.poll(() => page.evaluate(() => (document.getElementById('map') as Timed).frameTimes.length)).toBeGreaterThanOrEqual(1);
+      const { quick, full } = await page.evaluate(() => {
+        const canvas = document.getElementById('map') as Timed;
+        return { quick: [...canvas.quickTimes].sort((a, b) => a - b), full: [...canvas.frameTimes].sort((a, b) => a - b) };
+      });
+      expect(quick.length).toBeGreaterThanOrEqual(10);
+      const middle = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
+      console.log(`explorer at 44,000 reservoirs: metadata loaded in ${loadedMs} ms; ${quick.length} frames while zooming and panning, median ${middle(quick).toFixed(1)} ms, slowest ${quick.at(-1)!.toFixed(1)} ms; full redraw ${middle(full).toFixed(1)} ms`);
+      expect(middle(quick)).toBeLessThan(30); // measured under 1 ms of script a frame
+      expect(middle(full)).toBeLessThan(2_000); // measured 0.1-0.45 s with software rasterisation on a busy machine
 
       // search among 44,000 names, by keyboard
       const names = ((await (await wideApi('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;
