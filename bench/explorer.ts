@@ -2,12 +2,12 @@
 // colouring times at 44,000 reservoirs (bench/wide-store.ts).
 // `npx tsx bench/explorer.ts [--reservoirs 44000] [--runs 3]`
 //
-// Last results (headless Chromium, software rasterisation, on 2 CPUs shared with other work: load average 8-10):
-//   demo store (67 reservoirs, 27 stations): page loaded (load event) median 237 ms, every name drawn median 722 ms
-//   44,000 reservoirs, 27 stations: page loaded 371 ms, every name drawn 3.3 s (about 90 metadata requests)
-//   frames while zooming and panning: median 16.7 ms apart (60 a second), 95th percentile 38 ms, slowest 156 ms
-//   the full redraw of 44,000 points once the input rests: 270-450 ms (the arcs' rasterisation; a single frame)
-//   search among 44,027 names: median 5 ms a keystroke; colouring every reservoir on one date: 1.2-1.4 s
+// Last results (headless Chromium, software rasterisation, on 2 CPUs shared with other work: load average about 5):
+//   demo store (67 reservoirs, 27 stations): page loaded (load event) median 324 ms, every name drawn median 692 ms
+//   44,000 reservoirs, 27 stations: page loaded 455 ms, every name drawn 2.5 s (about 90 metadata requests)
+//   frames while zooming and panning: median 16.7 ms apart (60 a second), 95th percentile 18.4 ms, slowest 22 ms
+//   the full redraw of 44,000 points once the input rests: 153 ms (270-450 ms at load average 10)
+//   search among 44,027 names: median 6.6 ms a keystroke; colouring every reservoir on one date: 0.6 s
 import { parseArgs } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -87,7 +87,7 @@ async function start(): Promise<void> {
   $('change-key').addEventListener('click', () => void changeKey().then(() => location.reload()));
 
   await currentKey();
-  const datasets = await getJson<string[]>('/info/list_datasets'); // also checks the key before the long loads
+  const datasetList = getJson<string[]>('/info/list_datasets'); // beside the loads: a refused key asks once for all of them
   const capabilities = readCapabilities(await openapi);
   let total = 0;
   let shown = 0;
@@ -112,7 +112,7 @@ async function start(): Promise<void> {
     await loadMetadata(kind, names, progress);
     return names.length;
   };
-  const [reservoirs, stations] = await Promise.all([load('reservoir'), load('station')]);
+  const [reservoirs, stations, datasets] = await Promise.all([load('reservoir'), load('station'), datasetList]);
   map.update();
   status.textContent = `${reservoirs.toLocaleString('en-US')} reservoirs (circles, sized by surface area) and ${stations.toLocaleString('en-US')} stations (squares)`;
   document.body.dataset.loadedMs = String(Math.round(performance.now() - began));
