@@ -2,6 +2,7 @@
 import type { EvapStore } from '../lib/store.js';
 import type { KeyRing } from './auth.js';
 import { createDocs } from './docs.js';
+import { createExplorer } from './explorer.js';
 import { errorResponse, HttpError } from './errors.js';
 import { compress } from './format.js';
 import { buildOpenApi } from './openapi.js';
@@ -20,6 +21,7 @@ export interface HandlerOptions {
   rateLimitPerMinute?: number; // requests a minute per key, then 429 with Retry-After; 0 or absent: no limit
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
   keyRequests?: (request: Request, url: URL) => Promise<Response>; // GET /auth/request_key (default: refused, 503)
+  explorerDir?: string; // the built explorer page (default dist/explorer)
 }
 
 /** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
@@ -28,7 +30,7 @@ export function normalizePath(pathname: string): string {
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
 }
 
-/** The handler serving every documented path of the store, /openapi.json and /docs. */
+/** The handler serving every documented path of the store, /openapi.json, /docs and the explorer at /. */
 export function createHandler(options: HandlerOptions): Handler {
   const limits: RequestLimits = { ...defaultRequestLimits, ...options.limits };
   const logError = options.logError ?? ((message: string) => console.error(message));
@@ -38,6 +40,7 @@ export function createHandler(options: HandlerOptions): Handler {
     table.get(route.path)!.set(route.method, route);
   }
   const docs = createDocs(buildOpenApi(routes));
+  const explorer = createExplorer(options.explorerDir);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? createRateLimiter(perMinute) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
@@ -49,6 +52,8 @@ export function createHandler(options: HandlerOptions): Handler {
       const open = await docs(path, request.method);
       if (open) return open;
       if (path === REQUEST_KEY_PATH) return await keyRequests(request, url); // open: whoever asks has no key yet
+      const page = await explorer(request, path);
+      if (page) return page;
       const byMethod = table.get(path);
       if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
       const route = byMethod.get(request.method);

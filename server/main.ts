@@ -32,6 +32,7 @@ export async function startServer(argv: readonly string[] = process.argv.slice(2
   const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, logError: consoleLogger.error, keyRequests });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   console.log(`listening on ${serving.url}`);
+  console.log(`explorer: ${serving.url}/ (map and charts; asks for the api-key once per browser tab)`);
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
   if (config.refreshMs > 0) {
     setInterval(() => {

@@ -1,0 +1,101 @@
+// Colouring every reservoir by a variable on one date (the single-date path), with a date slider over the data's span.
+import { apiUrl, getJson, ApiError } from './api.js';
+import type { Bodies } from './bodies.js';
+import { keyOf, type WireRecord } from './chart.js';
+import { colourScale, renderLegend } from './colour.js';
+import type { MapView } from './map.js';
+import { renderRequest } from './request.js';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const dayAt = (start: string, n: number) => new Date(Date.parse(`${start}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+export class Colouring {
+  private start = '';
+  private timer = 0;
+  private sequence = 0;
+
+  constructor(
+    private readonly bodies: Bodies,
+    private readonly map: MapView,
+    private readonly units: () => string,
+  ) {
+    $('colour-variable').addEventListener('change', () => void this.choose());
+    const slider = $<HTMLInputElement>('colour-date');
+    slider.addEventListener('input', () => {
+      $('colour-date-label').textContent = dayAt(this.start, Number(slider.value));
+      clearTimeout(this.timer);
+      this.timer = window.setTimeout(() => void this.load(), 150); // while the slider moves, only the last date is asked
+    });
+  }
+
+  /** Fills the "Colour by" list: every variable of every dataset. */
+  async fill(datasets: string[]): Promise<void> {
+    const select = $<HTMLSelectElement>('colour-variable');
+    const lists = await Promise.all(datasets.map((d) => getJson<{ api_name: string }[]>(apiUrl('/info/list_variables', { dataset: d }))));
+    datasets.forEach((d, n) => {
+      const group = document.createElement('optgroup');
+      group.label = d;
+      for (const v of lists[n]!) group.append(new Option(v.api_name, `${d}|${v.api_name}`));
+      select.append(group);
+    });
+  }
+
+  private async choose(): Promise<void> {
+    const value = $<HTMLSelectElement>('colour-variable').value;
+    $('colour-date').parentElement!.hidden = !value;
+    if (!value) {
+      this.map.style = { ...this.map.style, colourOf: undefined };
+      $('legend').hidden = true;
+      $('map-request').hidden = true;
+      this.map.redraw();
+      return;
+    }
+    const [dataset, variable] = value.split('|') as [string, string];
+    try {
+      const [span] = await getJson<{ start_date: string; end_date: string }[]>(apiUrl('/info/list_dates', { dataset, variable }));
+      if (!span) return;
+      this.start = span.start_date;
+      const days = Math.round((Date.parse(span.end_date) - Date.parse(span.start_date)) / 86_400_000);
+      const slider = $<HTMLInputElement>('colour-date');
+      slider.max = String(days);
+      slider.value = String(days);
+      $('colour-date-label').textContent = span.end_date;
+      await this.load();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Requests every reservoir's value on the slider's date and colours the map. */
+  async load(): Promise<void> {
+    const value = $<HTMLSelectElement>('colour-variable').value;
+    if (!value) return;
+    const [dataset, variable] = value.split('|') as [string, string];
+    const date = dayAt(this.start, Number($<HTMLInputElement>('colour-date').value));
+    const url = apiUrl('/timeseries/daily/reservoirs/date', { datasets: dataset, variables: variable, date, units: this.units(), output_format: 'json' });
+    const sequence = ++this.sequence;
+    try {
+      const records = await getJson<WireRecord[]>(url);
+      if (sequence !== this.sequence) return;
+      const key = keyOf(records[0], variable) ?? variable;
+      const values = new Float64Array(this.bodies.size).fill(NaN);
+      for (const r of records) {
+        const i = this.bodies.find('reservoir', String(r.RES_NAME));
+        if (i >= 0 && typeof r[key] === 'number') values[i] = r[key] as number;
+      }
+      const scale = colourScale(values);
+      this.map.style = { ...this.map.style, colourOf: scale ? (i) => (this.bodies.kinds[i] === 'station' ? '#d9480f' : scale.colourOf(values[i]!)) : undefined };
+      if (scale) renderLegend($('legend'), scale, `${key} on ${date}`);
+      else $('legend').hidden = true;
+      $('map-status').textContent = `${records.length.toLocaleString('en-US')} reservoirs have ${variable} on ${date}`;
+      this.map.redraw();
+      renderRequest($('map-request'), `every reservoir's ${variable} on ${date}`, url, `evap-${variable}-${date}`);
+    } catch (error) {
+      if (sequence === this.sequence) this.fail(error);
+    }
+  }
+
+  private fail(error: unknown): void {
+    $('map-status').textContent = error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error);
+  }
+}
