@@ -37,8 +37,8 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
   let url: string;
   let close: () => Promise<void>;
   let browser: BrowserContext;
-  let fakeAggregates = false;
-  let fakeGeojson: false | 'whole' | 'nameless' = false;
+  let hideAggregates = false; // answer /openapi.json as a server without the aggregate and normals paths (the public one)
+  let namelessGeojson = false; // answer the GeoJSON listings without names, as a server that lists only coordinates
   const paths: string[] = []; // every path the test server was asked
   let explorerDir: string;
   const api = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, headers: { 'api-key': key } });
@@ -47,24 +47,19 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     explorerDir = await buildExplorer(await tempDir('evap-explorer-'));
     const store = await demoStore();
     const handler = createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir, logError: () => {} });
-    // a server that lists more in /openapi.json, as one will once the aggregate paths and GeoJSON listings exist
+    // the real handler, or one that answers as a server with less would: the page must adapt to what /openapi.json lists
     const withMore = async (request: Request) => {
       const { pathname, searchParams } = new URL(request.url);
       paths.push(pathname);
-      if (fakeGeojson && pathname.startsWith('/info/list_') && searchParams.get('output_format') === 'geojson') {
+      if (namelessGeojson && pathname.startsWith('/info/list_') && searchParams.get('output_format') === 'geojson') {
         const metadata = pathname.endsWith('RES_NAMES') ? store.reservoirMetadata(store.manifest.reservoirs.names) : store.stationMetadata(store.manifest.stations.names);
-        const features = metadata.map(({ LAT, LON, ...properties }) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [LON, LAT] }, properties: fakeGeojson === 'nameless' ? {} : properties }));
+        const features = metadata.map(({ LAT, LON }) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [LON, LAT] }, properties: {} }));
         return Response.json({ type: 'FeatureCollection', features });
       }
       const response = await handler(request);
-      if (pathname !== '/openapi.json' || (!fakeAggregates && !fakeGeojson)) return response;
-      const openapi = (await response.json()) as { paths: Record<string, { post?: { parameters: { name: string; schema: { enum: string[] } }[] } }> };
-      if (fakeAggregates) {
-        for (const interval of ['monthly', 'water-year']) openapi.paths[`/timeseries/${interval}/reservoirs/daterange`] = openapi.paths['/timeseries/daily/reservoirs/daterange']!;
-      }
-      if (fakeGeojson) {
-        for (const listing of ['/info/list_RES_NAMES', '/info/list_STA_NAMES']) openapi.paths[listing]!.post!.parameters.find((p) => p.name === 'output_format')!.schema.enum.push('geojson');
-      }
+      if (pathname !== '/openapi.json' || !hideAggregates) return response;
+      const openapi = (await response.json()) as { paths: Record<string, unknown> };
+      for (const path of Object.keys(openapi.paths)) if (/^\/timeseries\/(monthly|annual|water-year|normals)\//.test(path)) delete openapi.paths[path];
       return Response.json(openapi);
     };
     ({ url, close } = await listen(withMore));
@@ -135,8 +130,8 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#selected h2').textContent()).toMatch(/^LAKE MEAD/);
     await expect.poll(() => page.locator('#chart-status').textContent()).toMatch(/records/);
-    expect(await page.locator('#interval-label').isHidden()).toBe(true); // the server lists no aggregate path
-    expect(await page.locator('#normals-label').isHidden()).toBe(true);
+    expect(await page.locator('#interval-label').isVisible()).toBe(true); // the server lists the aggregate paths
+    expect(await page.locator('#normals-label').isVisible()).toBe(true); // and the normals
 
     const start = await page.locator('#start').inputValue();
     const end = await page.locator('#end').inputValue();
@@ -259,28 +254,38 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('offers the aggregate intervals once /openapi.json lists them, and fits a 400-pixel-wide screen', async () => {
-    fakeAggregates = true;
-    try {
+  it('offers the aggregate intervals /openapi.json lists, and fits a 400-pixel-wide screen', async () => {
+    {
       const { page, errors } = await open('/#reservoir=LAKE%20POWELL', { width: 400, height: 800 });
       await enterKey(page, key);
       await page.locator('body[data-ready=true]').waitFor();
       await expect.poll(() => page.locator('#chart-status').textContent()).toMatch(/records/);
       expect(await page.locator('#selected h2').textContent()).toMatch(/^LAKE POWELL/);
-      expect(await page.locator('#interval option').allTextContents()).toEqual(['daily', 'monthly', 'water-year']);
+      expect(await page.locator('#interval option').allTextContents()).toEqual(['daily', 'monthly', 'annual', 'water-year']);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400); // no sideways scrolling
       expect(await countPixels(page, reservoirBlue)).toBeGreaterThan(100);
       await page.screenshot({ path: join(shots, 'explorer-400.png'), fullPage: true });
       expect(errors).toEqual([]);
       await page.close();
+    }
+    hideAggregates = true; // a server without them (the public one): no picker, no band
+    try {
+      const { page, errors } = await open('/#reservoir=LAKE%20POWELL');
+      await enterKey(page, key);
+      await page.locator('body[data-ready=true]').waitFor();
+      await expect.poll(() => page.locator('#chart-status').textContent()).toMatch(/records/);
+      expect(await page.locator('#interval-label').isHidden()).toBe(true);
+      expect(await page.locator('#normals-label').isHidden()).toBe(true);
+      expect(errors).toEqual([]);
+      await page.close();
     } finally {
-      fakeAggregates = false;
+      hideAggregates = false;
     }
   }, 60_000);
   it('loads every name and its metadata in one request once the listings answer GeoJSON, else from the metadata paths', async () => {
     try {
       for (const kind of ['whole', 'nameless'] as const) {
-        fakeGeojson = kind;
+        namelessGeojson = kind === 'nameless';
         paths.length = 0;
         const { page, errors } = await open('/#reservoir=LAKE%20MEAD');
         await enterKey(page, key);
@@ -294,7 +299,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
         await page.close();
       }
     } finally {
-      fakeGeojson = false;
+      namelessGeojson = false;
     }
   }, 60_000);
 
