@@ -6,7 +6,7 @@ import { errorResponse, HttpError } from './errors.js';
 import { compress } from './format.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
-import { createRateLimiter } from './rate.js';
+import { createRateLimiter, type RateLimiter } from './rate.js';
 import { routes, type Route } from './routes.js';
 
 /** A fetch-style handler. */
@@ -17,6 +17,7 @@ export interface HandlerOptions {
   keys: KeyRing;
   limits?: Partial<RequestLimits>; // defaults: defaultRequestLimits
   rateLimitPerMinute?: number; // requests a minute per key, then 429 with Retry-After; 0 or absent: no limit
+  rateLimiter?: RateLimiter; // where the per-key counters are (a cluster's primary); default: in this process
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
 }
 
@@ -37,7 +38,7 @@ export function createHandler(options: HandlerOptions): Handler {
   }
   const docs = createDocs(buildOpenApi(routes));
   const perMinute = options.rateLimitPerMinute ?? 0;
-  const limiter = perMinute > 0 ? createRateLimiter(perMinute) : undefined;
+  const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
 
   return async (request) => {
     try {
@@ -53,7 +54,7 @@ export function createHandler(options: HandlerOptions): Handler {
         throw new HttpError(405, `method ${request.method} is not allowed on ${path}; allowed: ${allowed}`, { allow: allowed });
       }
       const digest = options.keys.check(request);
-      const wait = limiter?.(digest) ?? 0;
+      const wait = (await limiter?.(digest)) ?? 0;
       if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
       const query = new QueryParams(url.searchParams, limits);
       const response = await route.run({ store: options.store, query, request, limits });
