@@ -15,9 +15,9 @@ export type Polygons = readonly Polygon[];
 /** The longest .prj read: a projection's WKT is under 1 KB, WKT2 with all its metadata a few KB (proj4 took 7.8 s on 38 MiB). */
 export const maxPrjBytes = 64 * 1024;
 
-// Vertices reprojected, or edges tested, between two turns of the event loop: a 50 MiB .shp is 3M vertices,
-// seconds of work in one piece otherwise, during which a server answers nothing else.
-const sliceWork = 1 << 16;
+// Vertices reprojected, or edges tested, between two turns of the event loop (about 25 ms of proj4): a 50 MiB .shp
+// is 3M vertices, seconds of work in one piece otherwise, during which a server answers nothing else.
+const sliceWork = 1 << 14;
 
 /** Parses the shapefile parts, reprojects from the .prj WKT to WGS84 (proj4), and returns the polygons. */
 export async function parseShapefile(parts: ShapefileParts): Promise<Polygons> {

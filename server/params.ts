@@ -1,6 +1,7 @@
 // Query strings and multipart forms -> typed arguments for the library, with the request limits applied.
 import type { ShapefileParts } from '../lib/types.js';
 import { HttpError, invalidParameter } from './errors.js';
+import { MultipartError, parseMultipart, type FormPart } from './multipart.js';
 
 /** Limits on what one request may ask for. */
 export interface RequestLimits {
@@ -58,7 +59,7 @@ export class QueryParams {
 
 const shapefileParts = ['shp', 'dbf', 'prj', 'shx'] as const;
 
-/** Parts of a multipart body read at most: the four shapefile parts and a few other fields (672k tiny parts took 21 s and 1.5 GB). */
+/** Parts of a form read at most: the four shapefile parts and a few other fields (672k tiny parts took 21 s and 1.5 GB). */
 export const maxFormParts = 16;
 
 /** The optional shapefile parts of a POST body: undefined for no body or a form without them. */
@@ -66,39 +67,38 @@ export async function readShapefileParts(request: Request, limits: RequestLimits
   const bytes = await readBody(request, limits.maxUploadBytes);
   if (bytes.byteLength === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';
-  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i.test(type)) {
+  const fields = /^multipart\/form-data\s*(;|$)/i.test(type) ? multipartFields(bytes, type) : /^application\/x-www-form-urlencoded\s*(;|$)/i.test(type) ? urlencodedFields(bytes) : undefined;
+  if (!fields) {
     throw invalidParameter('body', `the body must be multipart/form-data with the parts shapefile_shp, shapefile_dbf, shapefile_prj, shapefile_shx; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed', 'body');
-  }
-  const boundary = /;\s*boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (boundary !== undefined && countParts(bytes, boundary, maxFormParts + 1) > maxFormParts) {
-    throw invalidParameter('body', `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, 'too-many', 'body');
-  }
-  let form: FormData;
-  try {
-    form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
-  } catch {
-    throw invalidParameter('body', 'the multipart body is malformed or truncated', 'malformed', 'body');
   }
   const parts: ShapefileParts = {};
   for (const part of shapefileParts) {
-    const values = form.getAll(`shapefile_${part}`);
-    const value = values[values.length - 1];
+    const value = fields.filter((field) => field.name === `shapefile_${part}`).pop(); // when parts repeat, the last counts
     if (value === undefined) continue;
-    if (typeof value === 'string') {
-      throw invalidParameter(`shapefile_${part}`, `shapefile_${part} must be an uploaded file, not a text field`, 'malformed', 'body');
-    }
-    parts[part] = await value.arrayBuffer();
+    if (!value.file) throw invalidParameter(`shapefile_${part}`, `shapefile_${part} must be an uploaded file, not a text field`, 'malformed', 'body');
+    parts[part] = value.bytes;
   }
   return Object.keys(parts).length === 0 ? undefined : parts;
 }
 
-/** How many parts a multipart body holds, counting its delimiter lines (`--boundary` at the start or after CRLF), up to `stop`. */
-export function countParts(body: Uint8Array, boundary: string, stop: number): number {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const delimiter = Buffer.from(`\r\n--${boundary}`);
-  let delimiters = bytes.subarray(0, delimiter.length - 2).equals(delimiter.subarray(2)) ? 1 : 0;
-  for (let at = bytes.indexOf(delimiter); at !== -1 && delimiters <= stop; at = bytes.indexOf(delimiter, at + delimiter.length)) delimiters++;
-  return Math.max(0, delimiters - 1); // the last delimiter closes the body
+function multipartFields(bytes: Uint8Array, type: string): FormPart[] {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(type);
+  try {
+    if (!boundary) throw new MultipartError('malformed', 'the multipart body is malformed: the content-type has no boundary');
+    return parseMultipart(bytes, boundary[1] ?? boundary[2]!, maxFormParts);
+  } catch (error) {
+    if (!(error instanceof MultipartError)) throw error;
+    throw invalidParameter('body', error.message, error.reason, 'body');
+  }
+}
+
+// A urlencoded form holds text only: a shapefile part in it is refused as a text field
+function urlencodedFields(bytes: Uint8Array): FormPart[] {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pairs = 1;
+  for (let at = text.indexOf('&'); at !== -1 && pairs <= maxFormParts; at = text.indexOf('&', at + 1)) pairs++;
+  if (pairs > maxFormParts) throw invalidParameter('body', `the form has more than ${maxFormParts} fields: send the four shapefile parts as multipart/form-data`, 'too-many', 'body');
+  return [...new URLSearchParams(text.toString('utf8')).keys()].map((name) => ({ name, file: false, bytes: new Uint8Array(0) }));
 }
 
 /** The whole body, refused with 413 as soon as it is known to exceed the limit (Content-Length, or while reading). */
