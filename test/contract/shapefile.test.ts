@@ -81,6 +81,15 @@ describe('POST /info/list_RES_NAMES', () => {
     expect(((await taken.json()) as { RES_NAMES: string[] }).RES_NAMES).toContain('LAKE ESTES');
   });
 
+  it('refuses a urlencoded form of more fields than the bound, and a shapefile part sent as text in one', async () => {
+    const post = (body: string) => server.get('/info/list_RES_NAMES', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const many = await post(Array.from({ length: maxFormParts + 1 }, (_, i) => `f${i}=x`).join('&'));
+    expect(many.status).toBe(422);
+    expect(JSON.stringify(await many.json())).toMatch(/more than 16 fields/);
+    expect((await post(Array.from({ length: maxFormParts }, (_, i) => `f${i}=x`).join('&'))).status).toBe(200);
+    expect(JSON.stringify(await (await post('a=1&shapefile_shp=abc')).json())).toMatch(/shapefile_shp must be an uploaded file/);
+  });
+
   it('refuses a body that is not multipart', async () => {
     const response = await server.get('/info/list_RES_NAMES', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(422);
