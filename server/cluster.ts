@@ -44,6 +44,7 @@ async function runPrimary(config: Config): Promise<void> {
   }
   const take = config.rateLimitPerMinute > 0 ? createRateLimiter(config.rateLimitPerMinute) : undefined;
   let stopping = false;
+  let failed = false; // a worker that did not drain cleanly makes the cluster's exit status 1
   let ready = false;
   let crashes: number[] = []; // times of recent deaths, to slow down a worker that dies at once every time
   const listening = new Set<Worker>();
@@ -67,7 +68,8 @@ async function runPrimary(config: Config): Promise<void> {
   cluster.on('exit', (worker, code, signal) => {
     listening.delete(worker);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      failed ||= signal ? signal !== 'SIGTERM' : code !== 0; // killed by our SIGTERM before it could drain: it had nothing to drain
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
       return;
     }
     // a worker that never listened at start-up (a bad store, a port in use) would fail the same way again

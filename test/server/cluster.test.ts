@@ -6,7 +6,10 @@ import { get as httpGet } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../lib/store.js';
+import { createStoreWriter } from '../../lib/write.js';
 import { readConfig } from '../../server/config.js';
+import { day, tempDir, writeTinyStore } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const children: ChildProcess[] = [];
@@ -137,6 +140,21 @@ describe('npm start -- --workers N', () => {
     }
     expect(await cluster.exited).toBe(0);
     expect(workers.filter(alive)).toEqual([]);
+  }, 120_000);
+
+  it('has every worker serve a snapshot that an ingest publishes', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const cluster = await startCluster({ EVAP_STORE: dir, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: '100' }, ['--workers', '2']);
+    const value = async () => JSON.parse((await ask(cluster.url, '/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01', 'k')).body)[0]['ATemp (degC)'];
+    expect([await value(), await value()]).toEqual([2, 2]);
+    const writer = createStoreWriter(dir, { base: (await openStore(dir)).manifest });
+    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(42) } });
+    await writer.commit();
+    await until(() => (cluster.output().split(`serving snapshot ${writer.snapshot}`).length === 3 ? true : undefined), 10_000, () => cluster.output()); // one line per worker
+    for (let i = 0; i < 4; i++) expect(await value()).toBe(42); // round the workers
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
   }, 120_000);
 
   it('counts the rate limit once per key for the whole cluster', async () => {
