@@ -28,13 +28,13 @@ export interface HttpRow {
   durationS: number;
 }
 
-/** Starts `server/main.ts` on a free port with a fresh key and waits for its `listening on` line. */
-export async function startServer(store: string): Promise<ServerProcess> {
+/** Starts `server/main.ts` on a free port with a fresh key (and extra flags, e.g. --workers 2) and waits for its `listening on` line. */
+export async function startServer(store: string, args: readonly string[] = []): Promise<ServerProcess> {
   const key = randomBytes(16).toString('hex');
   // access lines go to a file, so that no process of this machine spends CPU draining them during the measurement
   const logPath = join(tmpdir(), `evap-bench-server-${process.pid}.log`);
   const log = openSync(logPath, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts'), ...args], {
     cwd: repoRoot,
     // the load generator is one client address with 16 connections: the per-client bound is for many clients
     env: { ...process.env, EVAP_STORE: store, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1', EVAP_MAX_PER_CLIENT: '64' },

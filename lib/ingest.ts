@@ -181,8 +181,9 @@ async function readFile(file: Classified, report: (file: string, line: number, r
 async function* recordsOf(source: IngestSource, format: Format): AsyncGenerator<Entries> {
   const text = decodeChunks(source.open());
   if (format === 'json') {
-    for await (const { value, line } of jsonObjects(text)) {
+    for await (const { value, line, duplicate } of jsonObjects(text)) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) yield { entries: [], line, problem: 'not a JSON object' };
+      else if (duplicate !== undefined) yield { entries: [], line, problem: `key ${JSON.stringify(duplicate)} appears twice in the record` }; // JSON.parse would keep the last silently
       else yield { entries: Object.entries(value), line };
     }
     return;

@@ -12,6 +12,13 @@ export interface Polygon {
 /** The polygons of a shapefile; a point is inside when it is inside any of them. */
 export type Polygons = readonly Polygon[];
 
+/** The longest .prj read: a projection's WKT is under 1 KB, WKT2 with all its metadata a few KB (proj4 took 7.8 s on 38 MiB). */
+export const maxPrjBytes = 64 * 1024;
+
+// Vertices reprojected, or edges tested, between two turns of the event loop (about 25 ms of proj4): a 50 MiB .shp
+// is 3M vertices, seconds of work in one piece otherwise, during which a server answers nothing else.
+const sliceWork = 1 << 14;
+
 /** Parses the shapefile parts, reprojects from the .prj WKT to WGS84 (proj4), and returns the polygons. */
 export async function parseShapefile(parts: ShapefileParts): Promise<Polygons> {
   if (!parts.shp) throw partError('shp', 'is missing: it is required when any shapefile part is sent');
@@ -20,11 +27,14 @@ export async function parseShapefile(parts: ShapefileParts): Promise<Polygons> {
   const shx = parts.shx && viewPart('shx', parts.shx);
   const dbf = parts.dbf && viewPart('dbf', parts.dbf);
   const prj = parts.prj && viewPart('prj', parts.prj);
+  if (prj && prj.byteLength > maxPrjBytes) throw partError('prj', `is ${prj.byteLength} bytes: a projection's WKT is at most ${maxPrjBytes} bytes`);
   const records = readShp(shp);
   if (shx) checkShx(shx, records);
   if (dbf) checkDbf(dbf, records.length);
   const project = prj ? readProjection(prj) : undefined; // no .prj: coordinates are WGS84 lon/lat
-  const polygons = records.filter((record) => record.rings.length > 0).map((record) => toPolygon(record.rings, project));
+  const polygons: Polygon[] = [];
+  const turn = new Turn();
+  for (const record of records) if (record.rings.length > 0) polygons.push(await toPolygon(record.rings, project, turn));
   if (polygons.length === 0) throw partError('shp', `contains no polygons (${records.length} empty records)`);
   return polygons;
 }
@@ -32,7 +42,26 @@ export async function parseShapefile(parts: ShapefileParts): Promise<Polygons> {
 /** The names of the points that lie inside the shapefile's polygons, in input order. */
 export async function filterPointsByShapefile(parts: ShapefileParts, points: readonly NamedPoint[]): Promise<string[]> {
   const polygons = await parseShapefile(parts);
-  return points.filter((point) => pointInPolygons(polygons, point.lon, point.lat)).map((point) => point.name);
+  const edges = polygons.reduce((n, polygon) => n + polygon.rings.reduce((m, ring) => m + ring.length / 2, 0), 0);
+  const turn = new Turn();
+  const inside: string[] = [];
+  for (const point of points) {
+    if (pointInPolygons(polygons, point.lon, point.lat)) inside.push(point.name);
+    await turn.spend(edges); // at most: the bounding boxes usually spare most of it
+  }
+  return inside;
+}
+
+// Counts work done and lets the event loop turn once a slice of it is spent.
+class Turn {
+  private left = sliceWork;
+
+  async spend(work: number): Promise<void> {
+    this.left -= work;
+    if (this.left > 0) return;
+    this.left = sliceWork;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Whether the point lies inside (or on the boundary of) any of the polygons. */
@@ -95,25 +124,31 @@ function describe(error: unknown): string {
 }
 
 // Reprojects the rings and checks that every vertex lands on the globe, which catches a .prj that does not fit.
-function toPolygon(rings: [number, number][][], project: Project | undefined): Polygon {
+async function toPolygon(rings: Float64Array[], project: Project | undefined, turn: Turn): Promise<Polygon> {
   const bbox: Polygon['bbox'] = [Infinity, Infinity, -Infinity, -Infinity];
-  const projected = rings.map((ring) => {
-    const flat = new Float64Array(2 * ring.length);
-    ring.forEach(([x, y], i) => {
-      const [lon, lat] = project ? project(x, y) : [x, y];
-      if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= 90)) {
-        throw project
-          ? partError('prj', `does not fit the .shp: (${x}, ${y}) reprojects to (${lon}, ${lat}), outside WGS84 lon/lat`)
-          : partError('prj', `is missing, so coordinates are read as WGS84 lon/lat, but (${x}, ${y}) is not: send the .prj`);
+  const projected: Float64Array[] = [];
+  for (const ring of rings) {
+    const flat = new Float64Array(ring.length);
+    for (let from = 0; from < ring.length; from += 2 * sliceWork) {
+      const to = Math.min(ring.length, from + 2 * sliceWork);
+      for (let i = from; i < to; i += 2) {
+        const x = ring[i]!, y = ring[i + 1]!;
+        const [lon, lat] = project ? project(x, y) : [x, y];
+        if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= 90)) {
+          throw project
+            ? partError('prj', `does not fit the .shp: (${x}, ${y}) reprojects to (${lon}, ${lat}), outside WGS84 lon/lat`)
+            : partError('prj', `is missing, so coordinates are read as WGS84 lon/lat, but (${x}, ${y}) is not: send the .prj`);
+        }
+        flat[i] = lon;
+        flat[i + 1] = lat;
+        bbox[0] = Math.min(bbox[0], lon);
+        bbox[1] = Math.min(bbox[1], lat);
+        bbox[2] = Math.max(bbox[2], lon);
+        bbox[3] = Math.max(bbox[3], lat);
       }
-      flat[2 * i] = lon;
-      flat[2 * i + 1] = lat;
-      bbox[0] = Math.min(bbox[0], lon);
-      bbox[1] = Math.min(bbox[1], lat);
-      bbox[2] = Math.max(bbox[2], lon);
-      bbox[3] = Math.max(bbox[3], lat);
-    });
-    return flat;
-  });
+      await turn.spend((to - from) / 2);
+    }
+    projected.push(flat);
+  }
   return { rings: projected, bbox };
 }

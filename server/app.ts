@@ -7,7 +7,7 @@ import { errorResponse, HttpError } from './errors.js';
 import { compress } from './format.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
-import { createRateLimiter } from './rate.js';
+import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { routes, type Route } from './routes.js';
 
@@ -19,6 +19,7 @@ export interface HandlerOptions {
   keys: KeyRing;
   limits?: Partial<RequestLimits>; // defaults: defaultRequestLimits
   rateLimitPerMinute?: number; // requests a minute per key, then 429 with Retry-After; 0 or absent: no limit
+  rateLimiter?: RateLimiter; // where the per-key counters are (a cluster's primary); default: in this process
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
   keyRequests?: (request: Request, url: URL) => Promise<Response>; // GET /auth/request_key (default: refused, 503)
   explorerDir?: string; // the built explorer page (default dist/explorer)
@@ -42,7 +43,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const docs = createDocs(buildOpenApi(routes));
   const explorer = createExplorer(options.explorerDir);
   const perMinute = options.rateLimitPerMinute ?? 0;
-  const limiter = perMinute > 0 ? createRateLimiter(perMinute) : undefined;
+  const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
 
   return async (request) => {
@@ -62,7 +63,7 @@ export function createHandler(options: HandlerOptions): Handler {
         throw new HttpError(405, `method ${request.method} is not allowed on ${path}; allowed: ${allowed}`, { allow: allowed });
       }
       const digest = options.keys.check(request);
-      const wait = limiter?.(digest) ?? 0;
+      const wait = (await limiter?.(digest)) ?? 0;
       if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
       const query = new QueryParams(url.searchParams, limits);
       const response = await route.run({ store: options.store, query, request, limits });

@@ -6,6 +6,10 @@ import { HttpError } from './errors.js';
 /** The header that carries the key, as on the public service. */
 export const keyHeader = 'api-key';
 
+// Keys are printable ASCII: a header's other bytes reach the server as Latin-1, so a key 'clé' matched its Latin-1
+// bytes and never its UTF-8 ones; now no encoding of a non-ASCII key is accepted, and none can be configured.
+const printable = /^[\x20-\x7e]+$/;
+
 /** The accepted keys, as SHA-256 digests. */
 export class KeyRing {
   private digests: Buffer[];
@@ -35,7 +39,7 @@ export class KeyRing {
 
   /** Whether a presented key matches one of the digests; compares against every digest, in constant time each. */
   accepts(key: string | null): boolean {
-    if (key === null || key === '') return false;
+    if (key === null || !printable.test(key)) return false;
     const presented = digestKey(key);
     let match = false;
     for (const digest of this.digests) match = timingSafeEqual(presented, digest) || match;
@@ -61,9 +65,13 @@ export function generateKey(): string {
   return randomBytes(32).toString('hex');
 }
 
-/** Plain keys from a comma-separated list such as EVAP_API_KEYS (spaces trimmed, empties dropped). */
+/** Plain keys from a comma-separated list such as EVAP_API_KEYS (spaces trimmed, empties dropped); throws on a non-ASCII key. */
 export function parseKeyList(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const keys = (text ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '');
+  keys.forEach((key, i) => {
+    if (!printable.test(key)) throw new Error(`EVAP_API_KEYS: key ${i + 1} has a character outside printable ASCII, which an HTTP header cannot carry as such`);
+  });
+  return keys;
 }
 
 /** Digests from a keys file: one hex SHA-256 per line, `#` starts a comment, blank lines ignored. */

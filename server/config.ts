@@ -1,4 +1,5 @@
 // Settings of `npm start`: command-line flags over environment variables over defaults.
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseKeyList } from './auth.js';
 
@@ -21,6 +22,7 @@ export interface Config {
   maxHeaderBytes: number;
   rateLimitPerMinute: number; // 0: no limit
   refreshMs: number; // how often to look for a newer snapshot of the store; 0: never
+  workers: number; // processes serving the port (node:cluster); 1: this process alone
 }
 
 // flag name -> [environment variable, default, what it is, smallest value allowed (default 1)]
@@ -44,6 +46,7 @@ export const usage = `usage: evap serve [options]   (in a clone: npm start -- [o
   --store DIR|s3://B/P    store folder or bucket (env EVAP_STORE; default the demo store in data/; a bucket
                           with the AWS environment: AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, ...)
   --keys-file PATH        accepted keys as hex SHA-256 digests, one a line, # comments (env EVAP_KEYS_FILE)
+  --workers N|auto        processes serving the port; auto: one per core (env EVAP_WORKERS; default 1)
                           plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
   --requests-file PATH    where GET /auth/request_key appends key requests (env EVAP_REQUESTS_FILE;
                           default <keys-file>.requests; without either, key requests are refused)
@@ -61,6 +64,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
       store: { type: 'string' },
       'keys-file': { type: 'string' },
       'requests-file': { type: 'string' },
+      workers: { type: 'string' },
       ...Object.fromEntries(Object.keys(numbers).map((flag) => [flag, { type: 'string' as const }])),
     },
     strict: true,
@@ -91,7 +95,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxHeaderBytes: number('max-header-bytes'),
     rateLimitPerMinute: number('rate-limit-per-minute'),
     refreshMs: number('refresh-ms'),
+    workers: parseWorkers(flags.workers ?? env.EVAP_WORKERS),
   };
+}
+
+// `auto` is one process per core this process may use
+function parseWorkers(text: string | undefined): number {
+  if (text?.trim().toLowerCase() === 'auto') return availableParallelism();
+  return parseCount('--workers / EVAP_WORKERS (or auto)', text, 1, 1, 1024);
 }
 
 function parseCount(name: string, text: string | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {

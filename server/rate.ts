@@ -1,10 +1,10 @@
 // An optional per-key rate limit: a token bucket per key digest, refilled continuously at N requests a minute.
 
-/** Takes one request from the bucket of `id`; returns 0 when allowed, else the seconds to wait before retrying. */
-export type RateLimiter = (id: string) => number;
+/** Takes one request from the bucket of `id`; returns 0 when allowed, else the seconds to wait before retrying (asynchronously when the buckets are in another process). */
+export type RateLimiter = (id: string) => number | Promise<number>;
 
 /** A limiter allowing `perMinute` requests a minute per id, in bursts of up to `perMinute`; ids are key digests, never keys. */
-export function createRateLimiter(perMinute: number, now: () => number = () => performance.now()): RateLimiter {
+export function createRateLimiter(perMinute: number, now: () => number = () => performance.now()): (id: string) => number {
   const perMs = perMinute / 60_000;
   const buckets = new Map<string, { tokens: number; at: number }>(); // one entry per accepted key: bounded by the key ring
   return (id) => {

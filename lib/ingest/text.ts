@@ -49,19 +49,25 @@ export async function firstCharacter(source: IngestSource): Promise<string> {
   return '';
 }
 
-/** Rows of a CSV file as arrays of fields, each with its line number (1 is the header). */
+/** Rows of a CSV file as arrays of fields, each with the line it starts on (1 is the header). */
 export async function* csvRows(chunks: AsyncIterable<string>): AsyncGenerator<{ fields: string[]; line: number }> {
   const source = Readable.from(chunks);
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+  // every line ending is a record delimiter (a CRLF file with one LF line made a record of '\r')
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, record_delimiter: ['\r\n', '\n', '\r'] });
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
+  // csv-parse gives the line a record ends on, and counts a quoted CRLF as two: the start is counted here instead,
+  // from the line breaks of the records before it (inside their fields, and their delimiters) and the empty lines
+  let breaks = 0;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      yield { fields: record, line: info.lines };
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>) {
+      yield { fields: record, line: 1 + breaks + info.empty_lines };
+      breaks += 1;
+      for (const field of record) breaks += field.match(/\r\n|\r|\n/g)?.length ?? 0;
     }
   } catch (error) {
-    const e = error as Error & { lines?: number };
-    throw new SyntaxProblem(e.lines ?? 0, `malformed CSV: ${e.message}`);
+    const e = error as Error & { empty_lines?: number };
+    throw new SyntaxProblem(1 + breaks + (e.empty_lines ?? 0), `malformed CSV: ${e.message.replace(/ at line \d+/, "")}`); // its own line count drifts
   } finally {
     source.destroy();
   }
@@ -83,7 +89,7 @@ const COMMA = 44;
 /** The longest JSON object an ingest reads as one record. */
 export const MAX_RECORD_CHARS = 1 << 20;
 
-export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerator<{ value: Record<string, unknown>; line: number }> {
+export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerator<{ value: Record<string, unknown>; line: number; duplicate?: string }> {
   let mode: 'start' | 'array' | 'sequence' | 'done' = 'start';
   let depth = 0; // nesting inside the current element
   let inString = false;
@@ -93,6 +99,8 @@ export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerato
   let parts: string[] = [];
   let expectValue = true; // in an array: after '[' or ',' an element may come
   let held = 0; // characters of the current element kept across chunks
+  let keys = 0; // keys of the current element's own object (JSON.parse keeps only the last of a repeated one)
+  let keyNext = false; // at depth 1, the next string is a key
   for await (const chunk of chunks) {
     let from = depth > 0 ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
@@ -105,12 +113,18 @@ export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerato
         continue;
       }
       if (depth > 0) {
-        if (c === QUOTE) inString = true;
+        if (c === QUOTE) {
+          inString = true;
+          if (depth === 1 && keyNext) [keys, keyNext] = [keys + 1, false];
+        } else if (c === COMMA && depth === 1) keyNext = true;
         else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
         else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
           if (--depth === 0) {
             parts.push(chunk.slice(from, i + 1));
-            yield { value: parseElement(parts.join(''), startLine), line: startLine };
+            const text = parts.join('');
+            const value = parseElement(text, startLine);
+            const duplicate = Object.keys(value).length < keys ? repeatedKey(text) : undefined;
+            yield { value, line: startLine, ...(duplicate === undefined ? {} : { duplicate }) };
             parts = [];
             from = -1;
             held = 0;
@@ -137,6 +151,7 @@ export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerato
         depth = 1;
         from = i;
         startLine = line;
+        [keys, keyNext] = [0, true];
         continue;
       }
       throw new SyntaxProblem(line, `malformed JSON: unexpected ${JSON.stringify(chunk[i])}; expected an array of objects`);
@@ -150,6 +165,30 @@ export async function* jsonObjects(chunks: AsyncIterable<string>): AsyncGenerato
   }
   if (depth > 0 || inString) throw new SyntaxProblem(startLine, 'malformed JSON: the file ends inside an object');
   if (mode === 'array') throw new SyntaxProblem(line, 'malformed JSON: the array is not closed');
+}
+
+// The first key that an object's text repeats (the text is valid JSON: JSON.parse read it).
+function repeatedKey(text: string): string | undefined {
+  const seen = new Set<string>();
+  let depth = 0;
+  let keyNext = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      let end = i + 1;
+      while (text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      if (depth === 1 && keyNext) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (seen.has(key)) return key;
+        seen.add(key);
+        keyNext = false;
+      }
+      i = end;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) [depth, keyNext] = [depth + 1, depth === 0];
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+    else if (c === COMMA && depth === 1) keyNext = true;
+  }
+  return undefined;
 }
 
 function parseElement(text: string, line: number): Record<string, unknown> {

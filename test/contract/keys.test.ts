@@ -1,8 +1,10 @@
 // Keys on every data path: missing, empty, wrong and differently-cased keys are refused; keys never echoed or logged;
 // the optional per-key rate limit.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
+import { readConfig } from '../../server/config.js';
 import { routes } from '../../server/routes.js';
 import { demoStore, startTestServer, type TestServer } from '../server/harness.js';
 
@@ -57,5 +59,35 @@ describe('rate limit', () => {
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 3 requests a minute per key/);
     expect((await ask('b')).status).toBe(200); // another key has its own bucket
     expect((await ask('wrong')).status).toBe(401); // bad keys are refused before counting
+  });
+});
+
+describe('non-ASCII keys', () => {
+  // a raw request, so that the key's bytes go out exactly as given
+  function requestWithKey(url: string, key: Buffer): Promise<string> {
+    const { hostname, port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.end(Buffer.concat([Buffer.from('GET /info/list_datasets HTTP/1.1\r\nhost: x\r\nconnection: close\r\napi-key: '), key, Buffer.from('\r\n\r\n')]));
+      });
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      socket.on('end', () => resolve(answer.split('\r\n')[0]!));
+      socket.on('error', reject);
+    });
+  }
+
+  it('accepts no encoding of a key outside printable ASCII, and refuses to be configured with one', async () => {
+    const key = 'clé';
+    const keyed = await startTestServer({ handler: createHandler({ store: await demoStore(), keys: KeyRing.fromKeys([key]) }) }); // as a keys file's digest could be
+    try {
+      expect(await requestWithKey(keyed.url, Buffer.from(key, 'utf8'))).toBe('HTTP/1.1 401 Unauthorized');
+      expect(await requestWithKey(keyed.url, Buffer.from(key, 'latin1'))).toBe('HTTP/1.1 401 Unauthorized'); // was 200
+      expect(await requestWithKey(keyed.url, Buffer.from('cle', 'latin1'))).toBe('HTTP/1.1 401 Unauthorized');
+    } finally {
+      await keyed.close();
+    }
+    expect(() => readConfig([], { EVAP_API_KEYS: `ascii-key, ${key}` })).toThrow(/EVAP_API_KEYS: key 2 has a character outside printable ASCII/);
+    expect(readConfig([], { EVAP_API_KEYS: 'ascii-key, with space ~!' }).keys).toEqual(['ascii-key', 'with space ~!']);
   });
 });

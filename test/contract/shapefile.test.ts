@@ -1,6 +1,7 @@
 // Multipart uploads to /info/list_RES_NAMES and /info/list_STA_NAMES over real HTTP, with shapefiles that ogr2ogr wrote.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maxFormParts } from '../../server/params.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 
 let server: TestServer;
@@ -76,6 +77,28 @@ describe('POST /info/list_RES_NAMES', () => {
     body.append('shapefile_shp', 'not a file');
     const response = await post('/info/list_RES_NAMES', body);
     expect(response.status).toBe(422);
+  });
+
+  it('refuses a body of more parts than the bound before parsing it, and takes the four parts among a few others', async () => {
+    const many = form('colorado_wgs84');
+    for (let i = 0; i < maxFormParts - 3; i++) many.append(`field${i}`, 'x'); // 672k such parts took 21 s and 1.5 GB
+    const refused = await post('/info/list_RES_NAMES', many);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({ detail: [{ loc: ['body', 'body'], msg: `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, type: 'too_long' }] });
+    const few = form('colorado_wgs84');
+    for (let i = 0; i < maxFormParts - 4; i++) few.append(`field${i}`, 'x');
+    const taken = await post('/info/list_RES_NAMES', few);
+    expect(taken.status).toBe(200);
+    expect(((await taken.json()) as { RES_NAMES: string[] }).RES_NAMES).toContain('LAKE ESTES');
+  });
+
+  it('refuses a urlencoded form of more fields than the bound, and a shapefile part sent as text in one', async () => {
+    const post = (body: string) => server.get('/info/list_RES_NAMES', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const many = await post(Array.from({ length: maxFormParts + 1 }, (_, i) => `f${i}=x`).join('&'));
+    expect(many.status).toBe(422);
+    expect(JSON.stringify(await many.json())).toMatch(/more than 16 fields/);
+    expect((await post(Array.from({ length: maxFormParts }, (_, i) => `f${i}=x`).join('&'))).status).toBe(200);
+    expect(JSON.stringify(await (await post('a=1&shapefile_shp=abc')).json())).toMatch(/shapefile_shp must be an uploaded file/);
   });
 
   it('refuses a body that is not multipart', async () => {

@@ -279,6 +279,31 @@ describe('jsonObjects', () => {
   });
 });
 
+describe('jsonObjects keys', () => {
+  it('names the first key an object repeats, and none when each appears once', async () => {
+    const entry = fc.tuple(fc.constantFrom('a', 'b', '__proto__', 'NetE (mm)', 'é\\"'), fc.jsonValue({ maxDepth: 2 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(entry, { maxLength: 5 }), { minLength: 1, maxLength: 4 }), fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1 }), async (objects, cuts) => {
+        const text = `[${objects.map((o) => `{${o.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`).join(',\n')}]`;
+        const expected = objects.map((o) => o.map(([k]) => k).find((k, i, keys) => keys.indexOf(k) < i));
+        const out: (string | undefined)[] = [];
+        for await (const { duplicate } of jsonObjects(from(chunk(text, cuts)))) out.push(duplicate);
+        expect(out).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('makes a record with a repeated key a bad row, with its line', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const json = '[\n{"RES_NAME": "ALPHA LAKE", "start_date": "2020-12-30", "NetE (mm)": 1},\n{"RES_NAME": "ALPHA LAKE", "start_date": "2020-12-31", "NetE (mm)": 1, "NetE (mm)": 2}\n]';
+    const summary = await ingest(dir, [textSource('twice.json', json)]);
+    expect(summary.problems.map((p) => `${p.file}:${p.line}: ${p.reason}`)).toEqual(['twice.json:3: key "NetE (mm)" appears twice in the record']);
+    expect(summary.filesApplied).toBe(0);
+  });
+});
+
 describe('csvRows', () => {
   it('yields the rows of CSV text however it is chunked', async () => {
     await fc.assert(
@@ -290,6 +315,37 @@ describe('csvRows', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('csvRows lines', () => {
+  it('gives the line each row starts on, across quoted line breaks, empty lines and any line ending', async () => {
+    const piece = fc.constantFrom('a', ',', '""', '\r\n', '\n', '\r', ' ');
+    const field = fc.array(piece, { maxLength: 6 }).map((p) => `"${p.join('')}"`);
+    const row = fc.tuple(fc.array(field, { minLength: 1, maxLength: 3 }), fc.nat({ max: 2 }));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('\n', '\r\n', '\r'), fc.array(row, { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 15 }), { minLength: 1 }), async (end, rows, cuts) => {
+        let text = `a,b${end}`;
+        const starts: number[] = [1];
+        for (const [fields, empties] of rows) {
+          text += end.repeat(empties);
+          starts.push(1 + (text.match(/\r\n|\r|\n/g)?.length ?? 0)); // counted in the text as written, before the row
+          text += fields.join(',') + end;
+        }
+        const lines: number[] = [];
+        for await (const { line } of csvRows(from(chunk(text, cuts)))) lines.push(line);
+        expect(lines).toEqual(starts);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports a bad row after a quoted CRLF on its own line', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const csv = 'RES_NAME,start_date,end_date,NetE (mm),note\r\nALPHA LAKE,2020-12-30,2020-12-30,1,"two\r\nlines"\r\nALPHA LAKE,20201231,20201231,1,x\r\n';
+    const summary = await ingest(dir, [textSource('crlf.csv', csv)]);
+    expect(summary.problems.map((p) => `${p.file}:${p.line}`)).toEqual(['crlf.csv:4']); // csv-parse said 5
   });
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../lib/errors.js';
-import { filterPointsByShapefile, parseShapefile, pointInPolygons, type Polygons } from '../../lib/spatial.js';
+import { filterPointsByShapefile, maxPrjBytes, parseShapefile, pointInPolygons, type Polygons } from '../../lib/spatial.js';
 import type { NamedPoint, ShapefileParts } from '../../lib/types.js';
 
 const dir = new URL('../fixtures/shapefiles/', import.meta.url);
@@ -348,5 +348,34 @@ describe('parseShapefile errors', () => {
     await expectError({ ...colo(), prj: text(unknown) }, 'shapefile_prj', /unknown or malformed projection/);
     await expectError({ ...readFixture('colorado_utm13n'), prj: colo().prj }, 'shapefile_prj', /does not fit the \.shp/);
     await expectError({ shp: readFixture('colorado_albers').shp }, 'shapefile_prj', /missing.*send the \.prj/);
+  });
+});
+
+describe('parseShapefile bounds', () => {
+  it('refuses a .prj over the WKT bound before parsing it', async () => {
+    const wkt = readFileSync(new URL('colorado_albers/colorado_albers.prj', dir), 'utf8').trim();
+    const pad = ',PARAMETER["x",1]'; // proj4 reads it, and took 7.8 s on 38 MiB of them
+    const padded = (bytes: number) => new TextEncoder().encode(wkt.replace(/\]$/, `${pad.repeat(Math.ceil((bytes - wkt.length) / pad.length))}]`));
+    const parts = { ...readFixture('colorado_albers'), prj: padded(maxPrjBytes + 1) };
+    await expect(parseShapefile(parts)).rejects.toMatchObject({ parameter: 'shapefile_prj', message: expect.stringMatching(/is \d+ bytes: a projection's WKT is at most 65536 bytes/) });
+    expect(await parseShapefile({ ...parts, prj: padded(maxPrjBytes - pad.length) })).toHaveLength(1); // under it: read as before
+  });
+
+  it('lets the event loop turn while it reprojects a large polygon and tests points against it', async () => {
+    const n = 200_000;
+    const circle: Ring = Array.from({ length: n }, (_, i) => [-105 + 3 * Math.cos((2 * Math.PI * i) / n), 39 + 3 * Math.sin((2 * Math.PI * i) / n)]);
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const inside = await filterPointsByShapefile({ shp: writeShp([[circle]]) }, points);
+    running = false;
+    expect(inside).toEqual(points.filter((p) => Math.hypot(p.lon + 105, p.lat - 39) < 3 - 1e-3).map((p) => p.name));
+    // all in one piece, no other callback ran before the answer (a 50 MiB .shp held a server for seconds)
+    expect(turns).toBeGreaterThan(points.length / 2);
   });
 });

@@ -1,0 +1,123 @@
+// Every core: N worker processes on one port (node:cluster). The primary serves nothing itself: it starts the workers,
+// prints the key and the ready line once, holds the rate-limit counters, replaces a worker that dies, forwards SIGHUP,
+// and on SIGTERM/SIGINT has every worker drain before it exits.
+import cluster, { type Worker } from 'node:cluster';
+import { digestKey, generateKey, readKeysFile } from './auth.js';
+import type { Config } from './config.js';
+import { consoleLogger } from './log.js';
+import { createRateLimiter, type RateLimiter } from './rate.js';
+import { announce, startProcess } from './start.js';
+
+// The one key made by the primary when none is configured, as its digest, for the workers (never the key itself).
+const keyDigestVariable = 'EVAP_CLUSTER_KEY_SHA256';
+
+type RateAsk = { evap: 'rate'; id: number; digest: string };
+type RateAnswer = { evap: 'rate'; id: number; wait: number };
+
+/** Serves with `config.workers` processes (one: this process, as before) until SIGTERM or SIGINT. */
+export async function runServer(config: Config): Promise<void> {
+  if (config.workers <= 1) {
+    await startProcess(config);
+    return;
+  }
+  if (cluster.isWorker) {
+    const given = process.env[keyDigestVariable];
+    await startProcess(config, {
+      keyDigests: given ? [Buffer.from(given, 'hex')] : [],
+      rateLimiter: config.rateLimitPerMinute > 0 ? askPrimary() : undefined,
+      announce: false,
+    });
+    return;
+  }
+  await runPrimary(config);
+}
+
+// The rate limit is one token bucket per key for the whole cluster, kept here: a worker asks over IPC before each
+// keyed request. Splitting the limit N ways instead would be wrong: a keep-alive client stays on one worker.
+async function runPrimary(config: Config): Promise<void> {
+  const env: Record<string, string> = {};
+  const configured = config.keys.length + (config.keysFile ? (await readKeysFile(config.keysFile)).length : 0);
+  if (configured === 0) {
+    const key = generateKey();
+    env[keyDigestVariable] = digestKey(key).toString('hex');
+    console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
+  }
+  const take = config.rateLimitPerMinute > 0 ? createRateLimiter(config.rateLimitPerMinute) : undefined;
+  let stopping = false;
+  let failed = false; // a worker that did not drain cleanly makes the cluster's exit status 1
+  let ready = false;
+  let crashes: number[] = []; // times of recent deaths, to slow down a worker that dies at once every time
+  const listening = new Set<Worker>();
+
+  const fork = () => {
+    const worker = cluster.fork(env);
+    worker.on('message', (message: RateAsk) => {
+      if (message?.evap !== 'rate' || !take) return;
+      const answer: RateAnswer = { evap: 'rate', id: message.id, wait: take(message.digest) };
+      worker.send(answer);
+    });
+    return worker;
+  };
+  cluster.on('listening', (worker, address) => {
+    listening.add(worker);
+    if (ready || listening.size < config.workers) return;
+    ready = true;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    announce(`http://${host}:${address.port}`, config.workers);
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    listening.delete(worker);
+    if (stopping) {
+      failed ||= signal ? signal !== 'SIGTERM' : code !== 0; // killed by our SIGTERM before it could drain: it had nothing to drain
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+      return;
+    }
+    // a worker that never listened at start-up (a bad store, a port in use) would fail the same way again
+    if (!ready) {
+      consoleLogger.error(`worker ${worker.process.pid} exited (${signal ?? `code ${code}`}) before listening; stopping`);
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      return;
+    }
+    const now = Date.now();
+    crashes = [...crashes.filter((t) => now - t < 60_000), now];
+    const delay = Math.min(30_000, 100 * 2 ** Math.max(0, crashes.length - 3)); // at once, unless it keeps dying
+    setTimeout(() => {
+      if (stopping) return;
+      const next = fork();
+      consoleLogger.error(`worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); started worker ${next.process.pid} in its place`);
+    }, delay);
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: every worker finishes its in-flight requests`);
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(0);
+    for (const worker of workers) worker?.process.kill('SIGTERM'); // each drains as a single server does, then exits
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGHUP', () => Object.values(cluster.workers ?? {}).forEach((worker) => worker?.process.kill('SIGHUP')));
+  for (let i = 0; i < config.workers; i++) fork();
+}
+
+// A limiter whose buckets are in the primary: one IPC round trip per keyed request.
+function askPrimary(): RateLimiter {
+  let next = 0;
+  const waiting = new Map<number, (wait: number) => void>();
+  process.on('message', (message: RateAnswer) => {
+    if (message?.evap !== 'rate') return;
+    waiting.get(message.id)?.(message.wait);
+    waiting.delete(message.id);
+  });
+  return (digest) =>
+    new Promise<number>((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      const ask: RateAsk = { evap: 'rate', id, digest };
+      process.send!(ask);
+    });
+}

@@ -1,0 +1,81 @@
+// One serving process: open the store, load the keys, listen, refresh snapshots, reload keys, drain on SIGTERM/SIGINT.
+// Run alone by `npm start`, or once per worker by server/cluster.ts.
+import { watchFile } from 'node:fs';
+import { openStore } from '../lib/store.js';
+import { createHandler } from './app.js';
+import { generateKey, KeyRing, readKeysFile } from './auth.js';
+import type { Config } from './config.js';
+import { consoleLogger } from './log.js';
+import { serve } from './node.js';
+import type { RateLimiter } from './rate.js';
+import { createKeyRequests } from './requests.js';
+
+export interface ProcessOptions {
+  keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed
+  rateLimiter?: RateLimiter; // shared counters (a cluster's primary); default: counters in this process
+  announce?: boolean; // print `listening on ...` (default true; a cluster's primary prints it once for all)
+  onStopped?: (code: number) => void; // after draining (default process.exit)
+}
+
+/** The ready line, and where the explorer page is. */
+export function announce(url: string, workers?: number): void {
+  console.log(`listening on ${url}${workers ? ` (${workers} workers)` : ''}`);
+  console.log(`explorer: ${url}/ (map and charts; asks for the api-key once per browser tab)`);
+}
+
+/** Serves the store in this process until SIGTERM or SIGINT, then finishes the requests under way and exits. */
+export async function startProcess(config: Config, options: ProcessOptions = {}): Promise<{ url: string }> {
+  const store = await openStore(config.store);
+  const digests = config.keysFile ? await readKeysFile(config.keysFile) : [];
+  const plain = [...KeyRing.fromKeys(config.keys).digestList(), ...(options.keyDigests ?? [])];
+  let keys = new KeyRing([...plain, ...digests]);
+  if (keys.size === 0) {
+    const key = generateKey();
+    keys = KeyRing.fromKeys([key]);
+    console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
+  }
+  const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute } = config;
+  const keyRequests = createKeyRequests(config.requestsFile);
+  const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, rateLimiter: options.rateLimiter, logError: consoleLogger.error, keyRequests });
+  const serving = await serve(handler, { ...config, logger: consoleLogger });
+  if (options.announce !== false) announce(serving.url);
+  // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
+  if (config.refreshMs > 0) {
+    setInterval(() => {
+      store.refresh().then(
+        (changed) => changed && console.log(`serving snapshot ${store.manifest.snapshot}`),
+        (error: unknown) => consoleLogger.error(`store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, config.refreshMs).unref();
+  }
+
+  let stopping = false;
+  const exit = options.onStopped ?? ((code: number) => process.exit(code));
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing in-flight requests`);
+    serving.close().then(() => exit(0), () => exit(1));
+  };
+  // the keys file is read again on SIGHUP and whenever it changes: a revoked key stops working without a restart
+  if (config.keysFile) {
+    const keysFile = config.keysFile;
+    const reload = (why: string) =>
+      readKeysFile(keysFile).then(
+        (fresh) => {
+          keys.replace([...plain, ...fresh]);
+          console.log(`${why}: keys file reloaded, ${fresh.length} keys`);
+        },
+        (error: unknown) => consoleLogger.error(`${why}: keys file not reloaded, the previous keys stay: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    process.on('SIGHUP', () => void reload('SIGHUP'));
+    watchFile(keysFile, { interval: 2000, persistent: false }, (now, before) => {
+      if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) void reload('keys file changed');
+    });
+  } else {
+    process.on('SIGHUP', () => console.log('SIGHUP: no keys file to reload')); // not the default: a hang-up must not stop the server
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  return { url: serving.url };
+}

@@ -1,0 +1,179 @@
+// `npm start -- --workers N` as real processes on loopback: one port, a dead worker replaced, SIGTERM drains every
+// worker, and the rate limit counted once for the whole cluster.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../lib/store.js';
+import { createStoreWriter } from '../../lib/write.js';
+import { readConfig } from '../../server/config.js';
+import { day, tempDir, writeTinyStore } from '../helpers.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((child) => child.kill('SIGKILL')));
+
+interface Cluster {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+  workers: () => number[]; // the primary's child processes
+}
+
+async function startCluster(env: Record<string, string>, args: string[]): Promise<Cluster> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await until(() => /listening on (http:\/\/\S+)/.exec(text)?.[1], 60_000, () => `no ready line: ${text}`);
+  const workers = () =>
+    readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((p) => p !== '')
+      .map(Number);
+  return { child, url, output: () => text, exited, workers };
+}
+
+async function until<T>(probe: () => T | undefined, ms: number, why: () => string): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const value = probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(why());
+}
+
+// One request on a connection of its own (node:cluster hands each new connection to the next worker in turn).
+function ask(url: string, path: string, key: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(`${url}${path}`, { headers: { 'api-key': key }, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+async function reservoirNames(url: string): Promise<string[]> {
+  const response = await fetch(`${url}/info/list_RES_NAMES`, { method: 'POST', headers: { 'api-key': 'drain-key' } });
+  return ((await response.json()) as { RES_NAMES: string[] }).RES_NAMES;
+}
+
+// A request whose answer is left unread until resume(): `started` when its status line is in.
+function askPaused(url: string, path: string, key: string): { started: Promise<void>; resume(): void; done: Promise<{ status: number; body: string }> } {
+  let resume = () => {};
+  let started!: Promise<void>;
+  const done = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    started = new Promise((begun) => {
+      const req = httpGet(`${url}${path}`, { headers: { 'api-key': key }, agent: false }, (res) => {
+        res.pause();
+        begun();
+        const chunks: Buffer[] = [];
+        resume = () => {
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.resume();
+        };
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
+  });
+  return { started, resume: () => resume(), done };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start -- --workers N', () => {
+  it('serves one port from N processes, prints the key and the ready line once, and replaces a worker that dies', async () => {
+    const cluster = await startCluster({}, ['--workers', '2']);
+    const keys = cluster.output().split('\n').filter((l) => l.startsWith('api-key: '));
+    expect(keys).toHaveLength(1);
+    expect(cluster.output().match(/listening on/g)).toHaveLength(1);
+    const key = keys[0]!.slice('api-key: '.length);
+    for (let i = 0; i < 4; i++) expect((await ask(cluster.url, '/info/list_datasets', key)).status).toBe(200); // the generated key works on every worker
+    const [first, second] = cluster.workers();
+    expect([first, second].every((pid) => pid !== undefined && alive(pid))).toBe(true);
+    process.kill(first!, 'SIGKILL');
+    const replacement = await until(() => new RegExp(`worker ${first} exited \\(SIGKILL\\); started worker (\\d+) in its place`).exec(cluster.output())?.[1], 30_000, () => `no replacement: ${cluster.output()}`);
+    await until(() => (cluster.workers().length === 2 && cluster.workers().includes(Number(replacement)) ? true : undefined), 30_000, () => `workers: ${cluster.workers().join(',')}`);
+    // the replacement serves: requests go round the workers, and none fails meanwhile
+    for (let i = 0; i < 6; i++) expect((await ask(cluster.url, '/info/list_datasets', key)).status).toBe(200);
+    expect(cluster.workers()).not.toContain(first);
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  }, 120_000);
+
+  it('drains every worker on SIGTERM, then exits 0', async () => {
+    const cluster = await startCluster({ EVAP_API_KEYS: 'drain-key' }, ['--workers', '2']);
+    const workers = cluster.workers();
+    expect(workers).toHaveLength(2);
+    const names = await reservoirNames(cluster.url);
+    const long = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(names.join(','))}&start_date=2019-01-01&end_date=2021-12-31`;
+    // two large answers (one per worker), not read until the signal has come: each is still being sent then
+    const answers = [0, 1].map(() => askPaused(cluster.url, long, 'drain-key'));
+    await Promise.all(answers.map((a) => a.started));
+    cluster.child.kill('SIGTERM');
+    await until(() => (cluster.output().match(/SIGTERM: finishing in-flight requests/g)?.length === 2 ? true : undefined), 30_000, () => cluster.output());
+    answers.forEach((a) => a.resume());
+    for (const answer of await Promise.all(answers.map((a) => a.done))) {
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toHaveLength(names.length * 1096); // whole, not cut
+    }
+    expect(await cluster.exited).toBe(0);
+    expect(workers.filter(alive)).toEqual([]);
+  }, 120_000);
+
+  it('has every worker serve a snapshot that an ingest publishes', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const cluster = await startCluster({ EVAP_STORE: dir, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: '100' }, ['--workers', '2']);
+    const value = async () => JSON.parse((await ask(cluster.url, '/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01', 'k')).body)[0]['ATemp (degC)'];
+    expect([await value(), await value()]).toEqual([2, 2]);
+    const writer = createStoreWriter(dir, { base: (await openStore(dir)).manifest });
+    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(42) } });
+    await writer.commit();
+    await until(() => (cluster.output().split(`serving snapshot ${writer.snapshot}`).length === 3 ? true : undefined), 10_000, () => cluster.output()); // one line per worker
+    for (let i = 0; i < 4; i++) expect(await value()).toBe(42); // round the workers
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  }, 120_000);
+
+  it('counts the rate limit once per key for the whole cluster', async () => {
+    const cluster = await startCluster({ EVAP_API_KEYS: 'key-a,key-b', EVAP_RATE_LIMIT_PER_MINUTE: '6' }, ['--workers', '2']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await ask(cluster.url, '/info/list_datasets', 'key-a')).status); // 6 on each worker
+    expect(statuses.filter((s) => s === 200)).toHaveLength(6); // per-worker counters allowed 12
+    expect(statuses.slice(6)).toEqual(Array(6).fill(429));
+    expect((await ask(cluster.url, '/info/list_datasets', 'key-b')).status).toBe(200);
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  }, 120_000);
+});
+
+describe('readConfig workers', () => {
+  it('reads --workers and EVAP_WORKERS, with auto as the cores', () => {
+    expect(readConfig([], {}).workers).toBe(1);
+    expect(readConfig([], { EVAP_WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    expect(readConfig(['--workers', '3'], { EVAP_WORKERS: 'auto' }).workers).toBe(3);
+    for (const bad of ['0', 'x', '1.5', '2000']) expect(() => readConfig(['--workers', bad], {})).toThrow(/--workers \/ EVAP_WORKERS \(or auto\) must be an integer/);
+  });
+});
