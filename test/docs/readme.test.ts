@@ -74,6 +74,12 @@ describe('README.md quick start', () => {
     const rows = query.stdout.trimEnd().split('\n');
     expect(rows[0]).toBe('RES_NAME,start_date,end_date,NetE (mm),E_volume (m3)');
     expect(rows).toHaveLength(1 + 2 * 366);
+    const monthlyLine = block.split('\n').find((l) => l.startsWith('npx evap query ') && l.includes('--interval monthly'))!;
+    const monthly = (await evap(argv(monthlyLine))).stdout.trimEnd().split('\n');
+    expect(monthly[0]).toBe('RES_NAME,start_date,end_date,n_days,E_volume (acre-ft)');
+    expect(monthly.slice(1).map((r) => r.split(',').slice(0, 4).join(','))).toEqual(
+      Array.from({ length: 12 }, (_, m) => `LAKE MEAD,2020-${String(m + 1).padStart(2, '0')}-01,2020-${String(m + 1).padStart(2, '0')}-${new Date(Date.UTC(2020, m + 1, 0)).getUTCDate()},${new Date(Date.UTC(2020, m + 1, 0)).getUTCDate()}`),
+    );
     const info = await evap(argv(line('info')));
     expect(info.stdout).toMatch(/^nete-volume-calcs,67,2019-01-01,2021-12-31,NetE E_volume NetE_volume$/m);
   });
