@@ -10,6 +10,7 @@ import { describeStationVariables, listDatasets, listDates, listStationDates, li
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
+import { dayAttributesOf, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
 import { lazyMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import { concatRows, readFileRows, sortRows } from './readback.js';
@@ -148,9 +149,10 @@ export class EvapStore {
     const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
     const latest = () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!));
     const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, latest);
-    const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.reservoirs.attributes, reservoirDayAttributes));
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => reservoirRange(s, names, variables, startDay, endDay, system, attach, kind));
+    const flags = dayAttributesOf(attributes, reservoirDayAttributes);
+    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => reservoirRange(s, names, variables, startDay, endDay, system, attach, flags, kind));
   }
 
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
@@ -164,9 +166,10 @@ export class EvapStore {
     const system = resolveUnits(query.units);
     const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
     const day = resolveDay(query.date ?? defaults.date, 'date', () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!)));
-    const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.reservoirs.attributes, reservoirDayAttributes));
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => once(() => reservoirsOnDate(s, variables, day, system, attach, kind)));
+    const flags = dayAttributesOf(attributes, reservoirDayAttributes);
+    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => once(() => reservoirsOnDate(s, variables, day, system, attach, flags, kind)));
   }
 
   /** Every reservoir's records on one date, as an array. */
@@ -181,9 +184,10 @@ export class EvapStore {
     const names = resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
     const variables = withKeys(resolveStationVariables(query.variables, this.heldStationVariables(names)), system);
     const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, () => latestStationDay(s.manifest, names));
-    const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.stations.attributes, stationDayAttributes));
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => stationRange(s, names, variables, startDay, endDay, system, attach, kind));
+    const flags = dayAttributesOf(attributes, stationDayAttributes);
+    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => stationRange(s, names, variables, startDay, endDay, system, attach, flags, kind));
   }
 
   /** Station records over a date range, as an array. */
@@ -197,9 +201,10 @@ export class EvapStore {
     const system = resolveUnits(query.units);
     const variables = withKeys(resolveStationVariables(query.variables, s.stationVariablesAll), system);
     const day = resolveDay(query.date ?? defaults.date, 'date', () => latestStationDay(s.manifest, s.manifest.stations.names));
-    const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.stations.attributes, stationDayAttributes));
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => once(() => stationsOnDate(s, variables, day, system, attach, kind)));
+    const flags = dayAttributesOf(attributes, stationDayAttributes);
+    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => once(() => stationsOnDate(s, variables, day, system, attach, flags, kind)));
   }
 
   /** Every station's records on one date, as an array. */
