@@ -96,7 +96,7 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
         Rn[i] = round4(lake.rn);
         Tw[i] = round4(lake.tw);
         Tw0[i] = round4(lake.tw0);
-        Fetch[i] = round4(fetch);
+        Fetch[i] = round4(Math.sqrt(published.area)); // of the published area, as the lake's own is not published on M and R days
         Lerr[i] = round4(eHs * latentFactor(lambdaJkg));
         // from the rounded values, so the published identities hold
         const netE = round4(eHs - pr[i]!);
