@@ -347,7 +347,7 @@ export class EvapStore {
 
   /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
   async readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
-    const variables = this.snapshot.manifest.datasets[dataset]?.variables ?? [];
+    const variables = [...(this.snapshot.manifest.datasets[dataset]?.variables ?? []), ...reservoirDayAttributes]; // the day flags travel with the rows
     const parts = await Promise.all(files.map((f) => readFileRows(this.snapshot.reader, f, 'RES_NAME', variables)));
     return sortRows(concatRows(parts, variables));
   }
@@ -356,7 +356,7 @@ export class EvapStore {
   async readStationPartition(name: string): Promise<StationRows | undefined> {
     const partition = this.snapshot.manifest.stations.partitions[name];
     if (!partition) return undefined;
-    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, partition.variables);
+    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, [...partition.variables, ...stationDayAttributes]);
     return { days, values };
   }
 
