@@ -19,8 +19,6 @@ export interface ReservoirModel {
   simulate(startDay: number, endDay: number): ReservoirDays; // inclusive epoch days (days since 1970-01-01 UTC)
 }
 
-const latentFactor = (latentHeatJkg: number) => latentHeatJkg / 86400; // mm/day = kg m-2 day-1 -> W m-2
-const lambdaJkg = 2.45e6;
 
 /**
  * Creates the model of one reservoir; its randomness depends only on (seed, name), and its state starts at `origin`
@@ -97,7 +95,7 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
         Tw[i] = round4(lake.tw);
         Tw0[i] = round4(lake.tw0);
         Fetch[i] = round4(Math.sqrt(published.area)); // of the published area, as the lake's own is not published on M and R days
-        Lerr[i] = round4(eHs * latentFactor(lambdaJkg));
+        Lerr[i] = qflag === 'M' || qflag === 'R' ? 1 : 0; // the model ran on filled storage inputs that day
         // from the rounded values, so the published identities hold
         const netE = round4(eHs - pr[i]!);
         NetE[i] = netE;
