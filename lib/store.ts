@@ -11,7 +11,7 @@ import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
 import { dayAttributesOf, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
-import { describeSnapshots, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
+import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
 import { lazyMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import { concatRows, readFileRows, sortRows } from './readback.js';
@@ -116,6 +116,7 @@ export class EvapStore {
    * every query from the snapshot current then. Refused when that is older than the retained history.
    */
   async asOf(asOf: string): Promise<EvapStore> {
+    parseAsOf(asOf); // a malformed value is refused before anything is read
     const manifest = snapshotAt(await readSnapshots(this.storage), asOf);
     if (manifest.snapshot === this.snapshot.manifest.snapshot) return this;
     const view = new EvapStore(this.storage, this.caches, this.source, this.codegen);
