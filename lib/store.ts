@@ -255,41 +255,49 @@ export class EvapStore {
 
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
   streamReservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamReservoirAggregates(this.snapshot, query);
   }
 
   /** Monthly, annual or water-year aggregates of stations. */
   streamStationAggregates(query: summaries.StationAggregateQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamStationAggregates(this.snapshot, query);
   }
 
   /** Reservoir aggregates as an array; `tableOf(stream)` gives any answer as an Arrow table. */
   async reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirAggregates({ ...query, asOf: undefined });
     return collect(this.streamReservoirAggregates(query));
   }
 
   /** Station aggregates as an array. */
   async stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationAggregates({ ...query, asOf: undefined });
     return collect(this.streamStationAggregates(query));
   }
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
   streamReservoirNormals(query: summaries.ReservoirNormalsQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamReservoirNormals(this.snapshot, query);
   }
 
   /** Normals of stations by calendar month or day of the year. */
   streamStationNormals(query: summaries.StationNormalsQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamStationNormals(this.snapshot, query);
   }
 
   /** Reservoir normals as an array. */
   async reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirNormals({ ...query, asOf: undefined });
     return collect(this.streamReservoirNormals(query));
   }
 
   /** Station normals as an array. */
   async stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationNormals({ ...query, asOf: undefined });
     return collect(this.streamStationNormals(query));
   }
 

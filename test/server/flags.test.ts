@@ -4,6 +4,7 @@ import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../../lib/generate.js';
+import { createClient } from '../../lib/client.js';
 import { ingest, textSource } from '../../lib/ingest.js';
 import { openStore } from '../../lib/store.js';
 import { tempDir } from '../helpers.js';
@@ -80,6 +81,18 @@ describe('as_of and /info/list_snapshots', () => {
     expect(then.body[0]!['E_hs (mm)']).not.toBe(7.25);
     const monthly = await json(`/timeseries/monthly/reservoirs/daterange?RES_NAMES=${encodeURIComponent(name)}&datasets=lem&variables=E_hs&start_date=2021-03-01&end_date=2021-03-31&as_of=${beforeTime}`);
     expect(monthly.status).toBe(200);
+  });
+
+  it('is asked by the HTTP client with asOf, and taken by the library\'s aggregates', async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: server.key });
+    const query = { names: [name], datasets: ['lem'], variables: ['E_hs'], start: '2021-03-31', end: '2021-03-31', alsoReturn: ['status'] };
+    const then = await client.reservoirTimeseries({ ...query, asOf: beforeTime });
+    expect(then).toEqual(await server.store.reservoirTimeseries({ ...query, asOf: beforeTime }));
+    expect(then[0]!.status).toBe('Early');
+    const monthly = { names: [name], datasets: ['lem'], variables: ['E_hs'], start: '2021-03-01', end: '2021-03-31', interval: 'monthly' as const };
+    const [old] = await server.store.reservoirAggregates({ ...monthly, asOf: beforeTime });
+    const [now] = await server.store.reservoirAggregates(monthly);
+    expect((now!['E_hs (mm)'] as number) - (old!['E_hs (mm)'] as number)).toBeCloseTo(7.25 - (then[0]!['E_hs (mm)'] as number), 3);
   });
 
   it('refuses an as_of before the retained history with a 422 naming the oldest snapshot', async () => {
