@@ -146,7 +146,7 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
       const end = formatDay(Math.min(to, firstDayOfYear(year + 1) - 1));
       units.push({
         id: `reservoirs/${year}`,
-        chunks: reservoirs.map((name) => ({ what: `${name} ${year}`, fetch: (c) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn: reservoirFlags }) })),
+        chunks: reservoirs.map((name) => ({ what: `${name} ${year}`, fetch: (c) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) })),
       });
     }
   }
@@ -160,7 +160,7 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
           const [range] = await c.listStationDates([name]);
           if (!range) return [];
           const start = since && since > range.start_date ? since : range.start_date;
-          return start > range.end_date ? [] : c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn: stationFlags });
+          return start > range.end_date ? [] : withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
         },
       })),
     });
@@ -172,6 +172,23 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
 const reservoirFlags = ['qflag', 'status'];
 const stationFlags = ['status'];
 const UPDATE = 'update'; // the progress file's `since` of an --update run
+const refusedBy = new WeakMap<EvapClient, Set<string>>(); // flags a server refused (422 on also_return): asked no more
+
+/** Asks with the day flags; a server that refuses one of them (one not speaking issue 13) is asked without it. */
+async function withFlags(client: EvapClient, flags: readonly string[], ask: (alsoReturn: string[]) => Promise<WireRecord[]>): Promise<WireRecord[]> {
+  let refused = refusedBy.get(client);
+  if (!refused) refusedBy.set(client, (refused = new Set()));
+  for (;;) {
+    const asked = flags.filter((f) => !refused.has(f));
+    try {
+      return await ask(asked);
+    } catch (error) {
+      const flag = asked[asked.length - 1]; // status is asked last: it goes first
+      if (!(error instanceof InvalidParameterError) || error.parameter !== 'also_return' || flag === undefined) throw error;
+      refused.add(flag);
+    }
+  }
+}
 
 /**
  * The units of an --update: one request per reservoir, from its first day that is not Final in the copy (or the day
@@ -193,7 +210,7 @@ async function planUpdateUnits(client: EvapClient, copy: EvapStore, stationsPerU
     const start = plan.reservoirs.get(name) ?? starts[0];
     const end = ends[ends.length - 1];
     if (start === undefined || end === undefined || start > end) return [];
-    return [{ what: `${name} ${start}..${end}`, fetch: (c: EvapClient) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn: reservoirFlags }) }];
+    return [{ what: `${name} ${start}..${end}`, fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) }];
   });
   if (chunks.length > 0) units.push({ id: 'update/reservoirs', chunks });
   for (let i = 0; i < stations.length; i += stationsPerUnit) {
@@ -206,7 +223,7 @@ async function planUpdateUnits(client: EvapClient, copy: EvapStore, stationsPerU
           const [range] = await c.listStationDates([name]);
           const start = plan.stations.get(name) ?? range?.start_date;
           if (!range || start === undefined || start > range.end_date) return [];
-          return c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn: stationFlags });
+          return withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
         },
       })),
     });

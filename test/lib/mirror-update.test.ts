@@ -72,6 +72,33 @@ describe('mirror --update', () => {
     await server.close();
   });
 
+  it('copies a server that refuses also_return=status (one not speaking issue 13) with its qflags only', async () => {
+    const sourceDir = await tempDir();
+    await generateStore(sourceDir, { ...small, end: '2021-02-15' });
+    const source = await openStore(sourceDir);
+    const server = await startLoopbackServer(source);
+    let refusals = 0;
+    // as FastAPI would answer an unknown attribute: 422 with a detail list naming also_return
+    const older: typeof fetch = async (input, init) => {
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      if (url.pathname.startsWith('/timeseries/') && (url.searchParams.get('also_return') ?? '').includes('status')) {
+        refusals++;
+        return Response.json({ detail: [{ loc: ['query', 'also_return'], msg: 'unknown metadata attribute "status"', type: 'enum' }] }, { status: 422 });
+      }
+      return fetch(input, init);
+    };
+    const copyDir = await tempDir();
+    const summary = await mirror(copyDir, { baseUrl: server.url, apiKey: server.key, fetch: older, concurrency: 1 });
+    expect(summary.rejected).toBe(0);
+    expect(refusals).toBe(1); // once: then the run asks without it
+    const copy = await openStore(copyDir);
+    const range = { start: '2000-01-01', end: '2030-12-31' };
+    const names = source.manifest.reservoirs.names;
+    expect(await copy.reservoirTimeseries({ names, ...range, alsoReturn: ['qflag'] })).toEqual(await source.reservoirTimeseries({ names, ...range, alsoReturn: ['qflag'] }));
+    expect((await copy.reservoirTimeseries({ names, ...range, alsoReturn: ['status'] })).every((r) => r.status === null)).toBe(true);
+    await server.close();
+  });
+
   it('refuses --update together with --since, and without a copy', async () => {
     const dir = await tempDir();
     await expect(mirror(dir, { baseUrl: 'http://127.0.0.1:9', apiKey: 'k', update: true, since: '2021-01-01' })).rejects.toMatchObject({ parameter: 'since' });
