@@ -73,7 +73,7 @@ export const reservoirDatasets = {
       Tw: { description: 'Water temperature (mixed layer)', unit: 'degC' },
       Tw0: { description: 'Surface water temperature', unit: 'degC' },
       Fetch: { description: 'Fetch', unit: 'm' },
-      Lerr: { description: 'Latent heat flux of evaporation', unit: 'wm2' },
+      Lerr: { description: 'LEM Model Error Flag', unit: 'none' }, // openwaterevap/evap-docs appendix: a flag, no unit
     },
   },
   'nete-volume-calcs': {

@@ -55,34 +55,34 @@ export class EvapClient {
   reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
     return this.get('/timeseries/daily/reservoirs/daterange', {
       RES_NAMES: query.names, datasets: query.datasets, variables: query.variables, units: query.units,
-      start_date: query.start, end_date: query.end, also_return: query.alsoReturn,
+      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf,
     }, 'RES_NAMES', query.names);
   }
 
   /** Every reservoir's records on one date. */
   reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
     return this.get('/timeseries/daily/reservoirs/date', {
-      datasets: query.datasets, variables: query.variables, units: query.units, date: query.date, also_return: query.alsoReturn,
+      datasets: query.datasets, variables: query.variables, units: query.units, date: query.date, also_return: query.alsoReturn, as_of: query.asOf,
     });
   }
 
   /** Station records over a date range. */
   stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
     return this.get('/timeseries/stations/daterange', {
-      STA_NAMES: query.names, variables: query.variables, units: query.units, start_date: query.start, end_date: query.end, also_return: query.alsoReturn,
+      STA_NAMES: query.names, variables: query.variables, units: query.units, start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf,
     }, 'STA_NAMES', query.names);
   }
 
   /** Every station's records on one date. */
   stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/stations/date', { variables: query.variables, units: query.units, date: query.date, also_return: query.alsoReturn });
+    return this.get('/timeseries/stations/date', { variables: query.variables, units: query.units, date: query.date, also_return: query.alsoReturn, as_of: query.asOf });
   }
 
   /** Reservoir records per month, year or water year (the store's reservoirAggregates over HTTP). */
   reservoirAggregates(query: ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
     return this.get(`/timeseries/${query.interval ?? 'monthly'}/reservoirs/daterange`, {
       RES_NAMES: query.names, datasets: query.datasets, variables: query.variables, units: query.units,
-      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, ...aggregateParams(query),
+      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf, ...aggregateParams(query),
     }, 'RES_NAMES', query.names);
   }
 
@@ -90,7 +90,7 @@ export class EvapClient {
   stationAggregates(query: StationAggregateQuery = {}): Promise<WireRecord[]> {
     return this.get(`/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, {
       STA_NAMES: query.names, variables: query.variables, units: query.units,
-      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, ...aggregateParams(query),
+      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf, ...aggregateParams(query),
     }, 'STA_NAMES', query.names);
   }
 

@@ -2,6 +2,7 @@
 import { reservoirDatasets, datasetNames, type DatasetName } from './catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from './dates.js';
 import { catalogueReservoirs, catalogueStations, createReservoirModel, isStaticReservoir, simulateStation, type ReservoirSpec, type StationSpec } from './model/index.js';
+import { encodeFlags, statusOfDay } from './flags.js';
 import { ROWS_PER_FILE, createStoreWriter, type MetadataRow } from './write.js';
 import type { Manifest } from './manifest.js';
 
@@ -51,6 +52,10 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
       const names = chunk.flatMap((r) => new Array<string>(days).fill(r.name));
       const dayColumn = new Int32Array(names.length);
       for (let i = 0; i < names.length; i++) dayColumn[i] = from + (i % days);
+      const flags = {
+        qflag: encodeFlags('qflag', results.flatMap((r) => r.qflags)),
+        status: encodeFlags('status', Array.from(dayColumn, (d) => statusOfDay(d, endDay))),
+      };
       for (const dataset of datasetNames) {
         const values: Record<string, Float64Array> = {};
         for (const variable of Object.keys(reservoirDatasets[dataset as DatasetName].variables)) {
@@ -58,6 +63,7 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
           results.forEach((r, k) => column.set((r.values as Record<string, Float64Array>)[variable]!, k * days));
           values[variable] = column;
         }
+        Object.assign(values, flags); // the same per-day flags in every dataset's file: each file reads alone
         await writer.addReservoirRows(dataset, yearOfDay(from), { names, days: dayColumn, values });
       }
       progress(`reservoirs ${chunk[0]!.name}.. ${formatDay(from)}..${formatDay(to)}`);
@@ -71,6 +77,7 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
     const days = Int32Array.from({ length: stationRange.endDay - stationRange.startDay + 1 }, (_, i) => stationRange.startDay + i);
     const values = Object.fromEntries(result.variables.map((v) => [v, result.values[v]!]));
     const kept = keepObservedDays(days, values);
+    kept.values = { ...kept.values, status: encodeFlags('status', Array.from(kept.days, (d) => statusOfDay(d, stationRange.endDay))) };
     await writer.writeStationPartition(station.name, kept);
     progress(`station ${station.name}`);
   }

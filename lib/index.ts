@@ -25,3 +25,5 @@ export { copyStore, type CopyOptions, type CopySummary } from './copy.js';
 export { openStorage, type Storage, type StoredFile } from './storage.js';
 export { bucketStorage } from './bucket.js';
 export type { S3Options } from './s3.js';
+export { EARLY_DAYS, PROVISIONAL_DAYS, qflagValues, statusValues, statusOfDay, type QFlag, type Status } from './flags.js';
+export { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';

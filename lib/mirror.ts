@@ -8,6 +8,8 @@ import { metadataRow, WideReader } from './ingest/records.js';
 import { Staging } from './ingest/stage.js';
 import type { IngestProblem } from './ingest.js';
 import { MANIFEST_FILE } from './manifest.js';
+import { InvalidParameterError } from './errors.js';
+import { planUpdate } from './mirror-update.js';
 import { openStore, type EvapStore } from './store.js';
 import { openStorage, type Storage } from './storage.js';
 import type { WireRecord } from './types.js';
@@ -16,6 +18,7 @@ export const PROGRESS_FILE = 'mirror-progress.json';
 
 export interface MirrorOptions extends Omit<ClientOptions, 'signal'> {
   since?: string; // copy only dates from this one on (YYYY-MM-DD): an incremental update
+  update?: boolean; // fetch again exactly the days the copy holds as not Final, and anything newer (mirror-update.ts)
   concurrency?: number; // requests in flight (default 4)
   stationsPerUnit?: number; // stations committed together (default 8)
   signal?: AbortSignal; // stops the mirror; what was committed stays, and a later run resumes
@@ -52,12 +55,14 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   const dir = openStorage(location);
   const client = createClient(options);
   const since = options.since === undefined ? null : formatDay(parseDay(options.since, 'since'));
-  const progress = await readProgress(dir, options.baseUrl, since);
+  if (options.update && since !== null) throw new InvalidParameterError('since', '--since and --update exclude each other: --update finds the days itself');
+  const progress = await readProgress(dir, options.baseUrl, options.update ? UPDATE : since);
   const done = new Set(progress.done);
   const summary: MirrorSummary = { chunks: 0, resumed: 0, records: 0, added: 0, replaced: 0, rejected: 0, problems: [], snapshot: null };
   let store = (await dir.exists(MANIFEST_FILE)) ? await openStore(dir) : undefined;
 
-  const units = await planUnits(client, since, options.stationsPerUnit ?? 8);
+  if (options.update && !store) throw new InvalidParameterError('update', `--update needs a copy to update; ${dir.location} holds no store yet`);
+  const units = options.update ? await planUpdateUnits(client, store!, options.stationsPerUnit ?? 8) : await planUnits(client, since, options.stationsPerUnit ?? 8);
   let finished = 0;
   const total = units.reduce((n, u) => n + u.chunks.length, 0) + 1;
   const tick = (what: string) => options.onProgress?.(++finished, total, what);
@@ -141,7 +146,7 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
       const end = formatDay(Math.min(to, firstDayOfYear(year + 1) - 1));
       units.push({
         id: `reservoirs/${year}`,
-        chunks: reservoirs.map((name) => ({ what: `${name} ${year}`, fetch: (c) => c.reservoirTimeseries({ names: [name], datasets, start, end }) })),
+        chunks: reservoirs.map((name) => ({ what: `${name} ${year}`, fetch: (c) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) })),
       });
     }
   }
@@ -155,7 +160,70 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
           const [range] = await c.listStationDates([name]);
           if (!range) return [];
           const start = since && since > range.start_date ? since : range.start_date;
-          return start > range.end_date ? [] : c.stationTimeseries({ names: [name], start, end: range.end_date });
+          return start > range.end_date ? [] : withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
+        },
+      })),
+    });
+  }
+  return units;
+}
+
+// the day flags a copy asks for and keeps (issue 13)
+const reservoirFlags = ['qflag', 'status'];
+const stationFlags = ['status'];
+const UPDATE = 'update'; // the progress file's `since` of an --update run
+const refusedBy = new WeakMap<EvapClient, Set<string>>(); // flags a server refused (422 on also_return): asked no more
+
+/** Asks with the day flags; a server that refuses one of them (one not speaking issue 13) is asked without it. */
+async function withFlags(client: EvapClient, flags: readonly string[], ask: (alsoReturn: string[]) => Promise<WireRecord[]>): Promise<WireRecord[]> {
+  let refused = refusedBy.get(client);
+  if (!refused) refusedBy.set(client, (refused = new Set()));
+  for (;;) {
+    const asked = flags.filter((f) => !refused.has(f));
+    try {
+      return await ask(asked);
+    } catch (error) {
+      const flag = asked[asked.length - 1]; // status is asked last: it goes first
+      if (!(error instanceof InvalidParameterError) || error.parameter !== 'also_return' || flag === undefined) throw error;
+      refused.add(flag);
+    }
+  }
+}
+
+/**
+ * The units of an --update: one request per reservoir, from its first day that is not Final in the copy (or the day
+ * after its last) to the server's last day, then stations likewise; names with nothing newer cost no request.
+ */
+async function planUpdateUnits(client: EvapClient, copy: EvapStore, stationsPerUnit: number): Promise<Unit[]> {
+  const [reservoirs, stations, datasets] = await Promise.all([client.listReservoirNames(), client.listStationNames(), client.listDatasets()]);
+  const ranges = await Promise.all(
+    datasets.map(async (d) => {
+      const [first] = await client.listVariables(d);
+      return first ? client.listDates(d, first.api_name) : [];
+    }),
+  );
+  const ends = ranges.flat().map((r) => r.end_date).sort();
+  const starts = ranges.flat().map((r) => r.start_date).sort();
+  const plan = await planUpdate(copy, reservoirs, stations);
+  const units: Unit[] = [];
+  const chunks = reservoirs.flatMap((name) => {
+    const start = plan.reservoirs.get(name) ?? starts[0];
+    const end = ends[ends.length - 1];
+    if (start === undefined || end === undefined || start > end) return [];
+    return [{ what: `${name} ${start}..${end}`, fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) }];
+  });
+  if (chunks.length > 0) units.push({ id: 'update/reservoirs', chunks });
+  for (let i = 0; i < stations.length; i += stationsPerUnit) {
+    const group = stations.slice(i, i + stationsPerUnit);
+    units.push({
+      id: `update/stations/${group.join('|')}`,
+      chunks: group.map((name) => ({
+        what: name,
+        fetch: async (c) => {
+          const [range] = await c.listStationDates([name]);
+          const start = plan.stations.get(name) ?? range?.start_date;
+          if (!range || start === undefined || start > range.end_date) return [];
+          return withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
         },
       })),
     });

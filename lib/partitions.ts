@@ -3,6 +3,7 @@
 import { ByteBoundedCache } from './cache.js';
 import { sha256 } from './disk.js';
 import { StoreError } from './errors.js';
+import { encodeFlags, flagColumns, type FlagColumn } from './flags.js';
 import type { DataFile, FileEntry } from './manifest.js';
 import { chunkSum, decodeChunk, parseFooter, type Footer } from './parquet.js';
 import type { ByteSource, ReadCounts } from './source.js';
@@ -160,14 +161,15 @@ function checkSchema(file: DataFile, footer: Footer): void {
   if (!footer.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
   for (const [name, index] of footer.columns) {
     const meta = footer.metadata.row_groups[0]?.columns[index]?.meta_data;
-    const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' ? 'BYTE_ARRAY' : 'DOUBLE';
+    const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
     if (meta && meta.type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${meta.type}, expected ${expected}`);
   }
 }
 
-// names stay strings, dates become an Int32Array of epoch days, everything else Float64 with NaN where null
+// names stay strings, dates become an Int32Array of epoch days, flags their codes, everything else Float64 with NaN where null
 function normalize(values: ArrayLike<number | string | null>, name: string): Column {
   if (name === 'RES_NAME' || name === 'STA_NAME') return values as readonly string[];
+  if (Object.hasOwn(flagColumns, name)) return encodeFlags(name as FlagColumn, values as ArrayLike<string | null>);
   if (name === 'date') return values instanceof Int32Array ? values : Int32Array.from(values as ArrayLike<number>);
   if (values instanceof Float64Array) return values;
   const out = new Float64Array(values.length);

@@ -5,11 +5,13 @@ import { defaults, stationVariableNames } from './catalogue.js';
 import { ensureDemoStore } from './demo.js';
 import { latestReservoirDay, latestStationDay } from './latest.js';
 import { resolveDay, resolveRange } from './periods.js';
-import { StoreError } from './errors.js';
+import { InvalidParameterError, StoreError } from './errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
+import { dayAttributesOf, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
+import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
 import { lazyMetadata, pickAttributes, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import { concatRows, readFileRows, sortRows } from './readback.js';
@@ -94,6 +96,7 @@ export class EvapStore {
 
   /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
   async refresh(): Promise<boolean> {
+    if (this.pinned) return false;
     // a published snapshot is a new manifest file: same tag (size, time and inode; a bucket's ETag), nothing new
     const stamp = await this.storage.stamp(MANIFEST_FILE);
     if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.storage, this.snapshot.manifest))) return false;
@@ -107,6 +110,27 @@ export class EvapStore {
     this.releaseLease = release;
     return true;
   }
+
+  /**
+   * The store as it was at `asOf` (an ISO date, meaning the end of that day UTC, or an ISO time): a view answering
+   * every query from the snapshot current then. Refused when that is older than the retained history.
+   */
+  async asOf(asOf: string): Promise<EvapStore> {
+    parseAsOf(asOf); // a malformed value is refused before anything is read
+    const manifest = snapshotAt(await readSnapshots(this.storage), asOf);
+    if (manifest.snapshot === this.snapshot.manifest.snapshot) return this;
+    const view = new EvapStore(this.storage, this.caches, this.source, this.codegen);
+    view.snapshot = await view.load(manifest);
+    view.pinned = true;
+    return view;
+  }
+
+  /** The retained snapshots, oldest first: id, time, and what each changed (files and rows it added, files it dropped). */
+  async listSnapshots(): Promise<SnapshotInfo[]> {
+    return describeSnapshots(await readSnapshots(this.storage));
+  }
+
+  private pinned = false; // a view of a past snapshot: refresh() leaves it there
 
   /** Gives up this store's claim on its snapshot: a later vacuum may retire its files. Queries still work until then. */
   async close(): Promise<void> {
@@ -143,67 +167,79 @@ export class EvapStore {
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
   streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {
     const s = this.snapshot;
+    refuseAsOf(query.asOf);
     const system = resolveUnits(query.units);
     const names = resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
     const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
     const latest = () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!));
     const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, latest);
-    const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.reservoirs.attributes, reservoirDayAttributes));
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => reservoirRange(s, names, variables, startDay, endDay, system, attach, kind));
+    const flags = dayAttributesOf(attributes, reservoirDayAttributes);
+    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => reservoirRange(s, names, variables, startDay, endDay, system, attach, flags, kind));
   }
 
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
   async reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseries({ ...query, asOf: undefined });
     return collect(this.streamReservoirTimeseries(query));
   }
 
   /** Every reservoir's records on one date. */
   streamReservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): RecordStream {
     const s = this.snapshot;
+    refuseAsOf(query.asOf);
     const system = resolveUnits(query.units);
     const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
     const day = resolveDay(query.date ?? defaults.date, 'date', () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!)));
-    const attributes = resolveAttributes(query.alsoReturn, s.reservoirs.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.reservoirs.attributes, reservoirDayAttributes));
     const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => once(() => reservoirsOnDate(s, variables, day, system, attach, kind)));
+    const flags = dayAttributesOf(attributes, reservoirDayAttributes);
+    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => once(() => reservoirsOnDate(s, variables, day, system, attach, flags, kind)));
   }
 
   /** Every reservoir's records on one date, as an array. */
   async reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseriesOnDate({ ...query, asOf: undefined });
     return collect(this.streamReservoirTimeseriesOnDate(query));
   }
 
   /** Station records over a date range, streamed in batches. */
   streamStationTimeseries(query: StationRangeQuery = {}): RecordStream {
     const s = this.snapshot;
+    refuseAsOf(query.asOf);
     const system = resolveUnits(query.units);
     const names = resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
     const variables = withKeys(resolveStationVariables(query.variables, this.heldStationVariables(names)), system);
     const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, () => latestStationDay(s.manifest, names));
-    const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.stations.attributes, stationDayAttributes));
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => stationRange(s, names, variables, startDay, endDay, system, attach, kind));
+    const flags = dayAttributesOf(attributes, stationDayAttributes);
+    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => stationRange(s, names, variables, startDay, endDay, system, attach, flags, kind));
   }
 
   /** Station records over a date range, as an array. */
   async stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseries({ ...query, asOf: undefined });
     return collect(this.streamStationTimeseries(query));
   }
 
   /** Every station's records on one date. */
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
     const s = this.snapshot;
+    refuseAsOf(query.asOf);
     const system = resolveUnits(query.units);
     const variables = withKeys(resolveStationVariables(query.variables, s.stationVariablesAll), system);
     const day = resolveDay(query.date ?? defaults.date, 'date', () => latestStationDay(s.manifest, s.manifest.stations.names));
-    const attributes = resolveAttributes(query.alsoReturn, s.stations.attributes);
+    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.stations.attributes, stationDayAttributes));
     const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => once(() => stationsOnDate(s, variables, day, system, attach, kind)));
+    const flags = dayAttributesOf(attributes, stationDayAttributes);
+    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => once(() => stationsOnDate(s, variables, day, system, attach, flags, kind)));
   }
 
   /** Every station's records on one date, as an array. */
   async stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseriesOnDate({ ...query, asOf: undefined });
     return collect(this.streamStationTimeseriesOnDate(query));
   }
 
@@ -219,41 +255,49 @@ export class EvapStore {
 
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
   streamReservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamReservoirAggregates(this.snapshot, query);
   }
 
   /** Monthly, annual or water-year aggregates of stations. */
   streamStationAggregates(query: summaries.StationAggregateQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamStationAggregates(this.snapshot, query);
   }
 
   /** Reservoir aggregates as an array; `tableOf(stream)` gives any answer as an Arrow table. */
   async reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirAggregates({ ...query, asOf: undefined });
     return collect(this.streamReservoirAggregates(query));
   }
 
   /** Station aggregates as an array. */
   async stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationAggregates({ ...query, asOf: undefined });
     return collect(this.streamStationAggregates(query));
   }
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
   streamReservoirNormals(query: summaries.ReservoirNormalsQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamReservoirNormals(this.snapshot, query);
   }
 
   /** Normals of stations by calendar month or day of the year. */
   streamStationNormals(query: summaries.StationNormalsQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
     return summaries.streamStationNormals(this.snapshot, query);
   }
 
   /** Reservoir normals as an array. */
   async reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirNormals({ ...query, asOf: undefined });
     return collect(this.streamReservoirNormals(query));
   }
 
   /** Station normals as an array. */
   async stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationNormals({ ...query, asOf: undefined });
     return collect(this.streamStationNormals(query));
   }
 
@@ -312,7 +356,7 @@ export class EvapStore {
 
   /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
   async readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
-    const variables = this.snapshot.manifest.datasets[dataset]?.variables ?? [];
+    const variables = [...(this.snapshot.manifest.datasets[dataset]?.variables ?? []), ...reservoirDayAttributes]; // the day flags travel with the rows
     const parts = await Promise.all(files.map((f) => readFileRows(this.snapshot.reader, f, 'RES_NAME', variables)));
     return sortRows(concatRows(parts, variables));
   }
@@ -321,7 +365,7 @@ export class EvapStore {
   async readStationPartition(name: string): Promise<StationRows | undefined> {
     const partition = this.snapshot.manifest.stations.partitions[name];
     if (!partition) return undefined;
-    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, partition.variables);
+    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, [...partition.variables, ...stationDayAttributes]);
     return { days, values };
   }
 
@@ -355,4 +399,9 @@ export function heldBy(held: ReadonlyMap<string, readonly string[]>, names: read
   if (names.length === 1) return held.get(names[0]!) ?? [];
   const union = new Set(names.flatMap((n) => held.get(n) ?? []));
   return stationVariableNames.filter((v) => union.has(v));
+}
+
+// a stream answers from the snapshot it was asked of; a past one is `(await store.asOf(time)).stream...(query)`
+function refuseAsOf(asOf: string | undefined): void {
+  if (asOf !== undefined) throw new InvalidParameterError('as_of', 'a streamed answer reads the current snapshot; stream from (await store.asOf(time)) instead');
 }

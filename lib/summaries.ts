@@ -105,7 +105,7 @@ export function streamStationNormals(s: Snapshot, query: StationNormalsQuery = {
 function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end?: string; alsoReturn?: readonly string[] }): RecordStream {
   const statistic = resolveStatistic(query.statistic);
   const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, r.latest);
-  const attributes = resolveAttributes(query.alsoReturn, r.metadata.attributes);
+  const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const interval = query.interval ?? 'monthly';
   if (!intervals.includes(interval)) throw new InvalidParameterError('interval', `interval must be one of ${intervals.join(', ')}; got ${JSON.stringify(String(interval))}`, 'not-allowed');
   const compare = resolveCompareTo(query.compareTo, interval);
@@ -146,7 +146,7 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
 function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly string[] }): RecordStream {
   const statistic = resolveStatistic(query.statistic);
   const base = resolveBase(r, query);
-  const attributes = resolveAttributes(query.alsoReturn, r.metadata.attributes);
+  const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const period = query.period ?? 'month';
   if (!normalPeriods.includes(period)) throw new InvalidParameterError('period', `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`, 'not-allowed');
   const methods = r.variables.map((v) => methodOf(v, statistic));
@@ -244,4 +244,12 @@ function summaryStream(columns: string[], run: () => AsyncGenerator<WireRecord[]
       else yield [recordsToCsv(batch, columns, false)];
     }
   });
+}
+
+// a period has many days and so no one status; qflag stays the reservoir-level metadata value here (docs/flags-and-history.md)
+function refuseDayFlags(alsoReturn: readonly string[] | undefined): readonly string[] | undefined {
+  if (alsoReturn?.includes('status')) {
+    throw new InvalidParameterError('also_return', 'status is a flag of each day and an aggregate spans many days: ask the daily path (/timeseries/daily/... or /timeseries/stations/daterange) with also_return=status', 'not-allowed');
+  }
+  return alsoReturn;
 }

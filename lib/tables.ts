@@ -1,6 +1,7 @@
 // Arrow tables of the store's files: Float64 columns with nulls for gaps, metadata with inferred column types.
 import { Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { WriterMisuseError } from './errors.js';
+import { flagColumns, type FlagColumn } from './flags.js';
 import { roundValue } from './units.js';
 import { compareText } from './manifest.js';
 import type { MetadataRow } from './write.js';
@@ -56,3 +57,25 @@ export function metadataTable(rows: readonly MetadataRow[], key: string): Table 
   return new Table(columns);
 }
 
+
+/** A Utf8 vector of per-day flags from their codes (flags.ts), null where a code is NaN. */
+export function flagVector(column: FlagColumn, codes: Float64Array): Vector {
+  const texts = flagColumns[column].map((t) => new TextEncoder().encode(t));
+  const offsets = new Int32Array(codes.length + 1);
+  const bitmap = new Uint8Array((codes.length + 7) >> 3);
+  let nulls = 0;
+  let length = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const text = texts[codes[i]!];
+    if (codes[i] !== codes[i]) nulls++;
+    else if (!text) throw new WriterMisuseError(`${column} code ${codes[i]} is not one of ${flagColumns[column].join(', ')}`);
+    else {
+      length += text.byteLength;
+      bitmap[i >> 3]! |= 1 << (i & 7);
+    }
+    offsets[i + 1] = length;
+  }
+  const data = new Uint8Array(length);
+  for (let i = 0; i < codes.length; i++) if (codes[i] === codes[i]) data.set(texts[codes[i]!]!, offsets[i]!);
+  return makeVector(makeData({ type: new Utf8(), length: codes.length, nullCount: nulls, nullBitmap: nulls > 0 ? bitmap : undefined, valueOffsets: offsets, data }));
+}

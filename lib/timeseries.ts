@@ -7,6 +7,8 @@ import { groupStatistics, type Footer } from './parquet.js';
 import type { ResolvedVariable } from './query.js';
 import { RecordBuilder, type Block, type OutputKind } from './records.js';
 import type { WireRecord } from './types.js';
+import { emitWithFlags, type DayFlags } from './day-flags.js';
+import type { FlagColumn } from './flags.js';
 
 /** What record building needs from an opened store. */
 export interface TimeseriesSource {
@@ -45,6 +47,7 @@ export async function* reservoirRange(
   endDay: number,
   system: UnitSystem,
   attach: Attach,
+  flags: readonly FlagColumn[],
   kind: OutputKind = 'records',
 ): AsyncGenerator<unknown[]> {
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
@@ -59,14 +62,15 @@ export async function* reservoirRange(
       for (const dataset of datasets) {
         const partition = source.partitionsByYear.get(dataset)?.get(year);
         if (!partition) continue;
-        const columns = variables.filter((v) => v.dataset === dataset).map((v) => v.name);
+        // the day flags come with the first dataset's rows (every dataset's file holds the same)
+        const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
         const files = partition.files.filter((f) => compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startText, endText));
         if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
       }
       const block = alignSpans(spans, variables);
       if (block.days.length === 0) continue;
       const out: unknown[] = [];
-      builder.emit(out, name, block, extra);
+      emitWithFlags(builder, out, name, block, extra, flagsOf(spans, block, flags));
       yield out;
     }
   }
@@ -79,10 +83,12 @@ export async function reservoirsOnDate(
   day: number,
   system: UnitSystem,
   attach: Attach,
+  flags: readonly FlagColumn[],
   kind: OutputKind = 'records',
 ): Promise<unknown[]> {
   const dayText = formatDay(day);
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
+  const flagCodes = new Map(flags.map((f) => [f, new Float64Array(source.manifest.reservoirs.names.length).fill(NaN)]));
   const names = source.manifest.reservoirs.names;
   const seen = new Uint8Array(names.length); // names with a row on the day in some dataset
   const columns: (Float64Array | undefined)[] = variables.map(() => undefined); // by name index; NaN (null) where not held
@@ -93,7 +99,8 @@ export async function reservoirsOnDate(
       const footer = await source.reader.footer(file);
       for (let g = 0; g < footer.metadata.row_groups.length; g++) {
         if (!groupHoldsDays(footer, g, day, day)) continue;
-        const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...held.map((j) => variables[j]!.name)]);
+        const flagged = dataset === datasets[0] ? flags : []; // the first dataset's flags, as on ranges
+        const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...held.map((j) => variables[j]!.name), ...flagged]);
         const days = read[0] as Int32Array;
         const rowNames = read[1] as readonly string[];
         // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
@@ -108,6 +115,10 @@ export async function reservoirsOnDate(
               const values = read[2 + k] as Float64Array | undefined;
               if (values) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = values[row]!;
             });
+            flagged.forEach((f, k) => {
+              const codes = read[2 + held.length + k] as Float64Array | undefined;
+              if (codes) flagCodes.get(f)![nameIndex] = codes[row]!;
+            });
           }
           start = end;
         }
@@ -117,7 +128,7 @@ export async function reservoirsOnDate(
   const out: unknown[] = [];
   const builder = new RecordBuilder('RES_NAME', variables, system, kind, source.codegen);
   const block: Block = { days: new Int32Array(names.length).fill(day), columns };
-  for (let i = 0; i < names.length; i++) if (seen[i]) builder.emit(out, names[i]!, block, attach(names[i]!), i, i + 1);
+  for (let i = 0; i < names.length; i++) if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
   return out;
 }
 
@@ -130,6 +141,7 @@ export async function* stationRange(
   endDay: number,
   system: UnitSystem,
   attach: Attach,
+  flags: readonly FlagColumn[],
   kind: OutputKind = 'records',
 ): AsyncGenerator<unknown[]> {
   const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
@@ -137,11 +149,11 @@ export async function* stationRange(
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || !overlaps(partition, startText, endText)) continue;
-    const span = await readNameRows(source.reader, [partition], undefined, startDay, endDay, variables.map((v) => v.name));
+    const span = await readNameRows(source.reader, [partition], undefined, startDay, endDay, [...variables.map((v) => v.name), ...flags]);
     if (span.days.length === 0) continue;
     const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
     const out: unknown[] = [];
-    builder.emit(out, name, block, attach(name));
+    emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
     yield out;
   }
 }
@@ -153,6 +165,7 @@ export async function stationsOnDate(
   day: number,
   system: UnitSystem,
   attach: Attach,
+  flags: readonly FlagColumn[],
   kind: OutputKind = 'records',
 ): Promise<unknown[]> {
   const dayText = formatDay(day);
@@ -161,9 +174,10 @@ export async function stationsOnDate(
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || !overlaps(partition, dayText, dayText)) continue;
-    const span = await readNameRows(source.reader, [partition], undefined, day, day, variables.map((v) => v.name));
+    const span = await readNameRows(source.reader, [partition], undefined, day, day, [...variables.map((v) => v.name), ...flags]);
     if (span.days.length === 0) continue;
-    builder.emit(out, name, { days: span.days, columns: variables.map((v) => span.column(v.name)) }, attach(name));
+    const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
+    emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
   }
   return out;
 }
@@ -266,6 +280,22 @@ function fillGaps(dayParts: Int32Array[], valueParts: (Float64Array | undefined)
     offset += dayParts[i]!.length;
   });
   return out;
+}
+
+/** The day flags of a block from the span that read them (the first dataset's), lined up on the block's days. */
+function flagsOf(spans: Map<string, RowSpan>, block: Block, flags: readonly FlagColumn[]): DayFlags {
+  const first = spans.values().next().value as RowSpan | undefined;
+  if (flags.length === 0 || !first) return new Map();
+  const aligned = first.days === block.days;
+  return new Map<FlagColumn, ArrayLike<number> | undefined>(
+    flags.map((f): [FlagColumn, ArrayLike<number> | undefined] => {
+      const codes = first.column(f);
+      if (!codes || aligned) return [f, codes];
+      const at = new Map<number, number>();
+      first.days.forEach((d, i) => at.set(d, codes[i]!));
+      return [f, Array.from(block.days, (d) => at.get(d) ?? NaN)];
+    }),
+  );
 }
 
 /** Lines up the spans of several datasets on one list of days (usually they hold the same days). */

@@ -19,7 +19,8 @@ export interface ShapefileParts {
 export interface CommonQuery {
   variables?: readonly string[]; // default: every variable of the requested datasets (stations: all 38)
   units?: UnitSystem; // default 'metric'
-  alsoReturn?: readonly string[]; // metadata attributes attached to every record, e.g. ['qflag']
+  alsoReturn?: readonly string[]; // metadata attributes attached to every record, e.g. ['qflag'], or the day flags 'qflag' and 'status'
+  asOf?: string; // answer from the snapshot current then: an ISO date (end of that day, UTC) or time (docs/flags-and-history.md)
 }
 
 /** Reservoir timeseries over an inclusive date range. */

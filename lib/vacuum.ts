@@ -9,6 +9,7 @@ import { WRITING_FOLDER } from './write.js';
 export interface VacuumOptions {
   minAgeMs?: number; // keep a snapshot this long after a newer one replaced it, and unpublished files this long (default 10 minutes)
   dryRun?: boolean; // list what would go, delete nothing
+  retainMs?: number; // history: keep a replaced snapshot (and its files) addressable by as_of this long (default minAgeMs)
 }
 
 /** What a vacuum removed (or would remove), and how many unreferenced files it kept for retained snapshots. */
@@ -20,13 +21,14 @@ export interface VacuumSummary {
 }
 
 /**
- * Deletes the files no retained snapshot names. A snapshot is retained while it is current, for `minAgeMs` after the
+ * Deletes the files no retained snapshot names. A snapshot is retained while it is current, for `retainMs` after the
  * snapshot that replaced it was published, and while a live reader holds a lease on it; files that no published
  * snapshot ever named (a killed writer's) go once older than `minAgeMs` unless their writer still runs. Runs under
  * the store's commit lock, so no snapshot is published meanwhile.
  */
 export async function vacuumStore(location: string | Storage, options: VacuumOptions = {}): Promise<VacuumSummary> {
   const minAgeMs = options.minAgeMs ?? 10 * 60_000;
+  const retainMs = Math.max(options.retainMs ?? minAgeMs, minAgeMs); // never less than a reader's grace time
   const storage = openStorage(location);
   return storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
     const now = Date.now();
@@ -39,7 +41,7 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
       else deadLeases.push(lease);
     }
     const current = history[history.length - 1]!;
-    const retained = history.filter((s, i) => s === current || held.has(s.sequence) || now - Date.parse(history[i + 1]!.created) < minAgeMs);
+    const retained = history.filter((s, i) => s === current || held.has(s.sequence) || now - Date.parse(history[i + 1]!.created) < retainMs);
     const kept = new Set(retained.flatMap((s) => manifestFiles(s).map((f) => f.path)));
     const published = new Set(history.flatMap((s) => manifestFiles(s).map((f) => f.path)));
     const busy = new Set<string>(); // snapshots whose writer is alive

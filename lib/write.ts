@@ -20,19 +20,25 @@ import {
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
 import { openStorage, type Storage } from './storage.js';
-import { floatVector, metadataTable, utf8Vector } from './tables.js';
+import { flagVector, floatVector, metadataTable, utf8Vector } from './tables.js';
+import { flagColumns, reservoirDayAttributes, stationDayAttributes } from './flags.js';
+
+const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name);
 
 /** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
 export const WRITING_FOLDER = 'writing';
 
-/** One dataset-year of reservoir rows, sorted by name then date; values metric, NaN for gaps. */
+/**
+ * One dataset-year of reservoir rows, sorted by name then date; values metric, NaN for gaps. `values` may also hold the
+ * per-day flag columns `qflag` and `status` as codes (flags.ts encodeFlags); they are written as text.
+ */
 export interface ReservoirRows {
   names: readonly string[];
   days: Int32Array;
   values: Record<string, Float64Array>;
 }
 
-/** One station's rows, sorted by date; values metric, NaN for gaps. */
+/** One station's rows, sorted by date; values metric, NaN for gaps; `status` codes may come among the values. */
 export interface StationRows {
   days: Int32Array;
   values: Record<string, Float64Array>;
@@ -105,6 +111,7 @@ export class StoreWriter {
     if (rows.days.length === 0) return;
     this.checkNames(rows.names, `${dataset} ${year}`);
     const variables = catalogued.filter((v) => v in rows.values);
+    const flags = reservoirDayAttributes.filter((f) => f in rows.values);
     const entry = (this.manifest.datasets[dataset] ??= { variables: [], partitions: [] });
     let partition = entry.partitions.find((p) => p.year === year);
     if (!partition) {
@@ -123,6 +130,7 @@ export class StoreWriter {
         date: makeVector({ type: new DateDay(), data: days }),
       };
       for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
+      for (const f of flags) columns[f] = flagVector(f, Float64Array.from(piece, (i) => rows.values[f]![i]!));
       const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}-${String(this.fileCount++).padStart(5, '0')}.parquet`);
       partition.files.push({ ...(await this.writeTable(path, new Table(columns), days)), first, last });
     }
@@ -143,7 +151,9 @@ export class StoreWriter {
 
   /** Writes (or replaces) all rows of one station. */
   async writeStationPartition(name: string, rows: StationRows): Promise<void> {
-    const variables = Object.keys(rows.values);
+    const variables = Object.keys(rows.values).filter((v) => !isFlagColumn(v));
+    const flags = stationDayAttributes.filter((f) => f in rows.values);
+    if ('qflag' in rows.values) throw new WriterMisuseError(`station ${name}: qflag is a station's metadata attribute, not a column of its days`);
     for (const v of variables) {
       if (!findStationVariable(v)) throw new WriterMisuseError(`unknown station variable ${v} for ${name}`);
     }
@@ -151,6 +161,7 @@ export class StoreWriter {
     checkLengths(rows.days.length, rows.values, `station ${name}`);
     const columns: Record<string, Vector> = { date: makeVector({ type: new DateDay(), data: rows.days }) };
     for (const v of variables) columns[v] = floatVector(rows.values[v]!);
+    for (const f of flags) columns[f] = flagVector(f, rows.values[f]!);
     const path = storePath('stations', `station=${encodePathName(name)}`, `part-${this.snapshot}.parquet`);
     this.manifest.stations.partitions[name] = { ...(await this.writeTable(path, new Table(columns), rows.days)), variables };
   }
@@ -315,6 +326,7 @@ function checkReservoirRows(dataset: string, year: number, rows: ReservoirRows):
   if (rows.names.length !== rows.days.length) throw new WriterMisuseError(`${where}: ${rows.names.length} names for ${rows.days.length} dates`);
   checkLengths(rows.days.length, rows.values, where);
   for (const v of Object.keys(rows.values)) {
+    if (isFlagColumn(v)) continue;
     if (findReservoirVariable(v)?.dataset !== dataset) throw new WriterMisuseError(`${where}: variable ${v} is not in dataset ${dataset}`);
   }
   for (let i = 0; i < rows.days.length; i++) {

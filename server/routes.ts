@@ -1,6 +1,8 @@
 // The documented paths: each maps its parameters onto one library call and formats the answer.
 import { datasetNames, defaults, reservoirAttributes, stationAttributes, stationVariableNames, unitSystems, type UnitSystem } from '../lib/catalogue.js';
+import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../lib/flags.js';
 import type { EvapStore } from '../lib/store.js';
+import { withAsOf } from './as-of.js';
 import type { WireRecord } from '../lib/types.js';
 import { listFormats, metadataAnswer, readFormat, timeseriesAnswer, timeseriesFormats, type ListFormat } from './answer-formats.js';
 import { listResponse } from './format.js';
@@ -48,8 +50,8 @@ const resNames: ParameterSpec = { name: 'RES_NAMES', description: 'One or more r
 const datasets: ParameterSpec = { name: 'datasets', description: `One or more datasets (comma-separated): ${list(datasetNames)}`, default: list(defaults.datasets) };
 const resVariables: ParameterSpec = { name: 'variables', description: 'One or more variables (comma-separated) of the chosen datasets; see /info/list_variables', default: list(defaults.variables) };
 const staVariables: ParameterSpec = { name: 'variables', description: 'One or more station variables (comma-separated); see /info/list_stations_variables', default: list(stationVariableNames) };
-const resAlso: ParameterSpec = { name: 'also_return', description: `Metadata attributes added to every record (comma-separated), e.g. ${list(reservoirAttributes.slice(1))}` };
-const staAlso: ParameterSpec = { name: 'also_return', description: `Metadata attributes added to every record (comma-separated), e.g. ${list(stationAttributes.slice(1))}` };
+const resAlso: ParameterSpec = { name: 'also_return', description: `Attributes added to every record (comma-separated): ${list(withDayAttributes(reservoirAttributes.slice(1), reservoirDayAttributes))}. qflag is the day's quality flag (O, M, S, R), status the day's status (Early, Provisional, Final)` };
+const staAlso: ParameterSpec = { name: 'also_return', description: `Attributes added to every record (comma-separated): ${list(withDayAttributes(stationAttributes.slice(1), stationDayAttributes))}. status is the day's status (Early, Provisional, Final); qflag the station's` };
 const staNames = (fallback: readonly string[]): ParameterSpec => ({ name: 'STA_NAMES', description: 'One or more station names (comma-separated); see /info/list_STA_NAMES', default: list(fallback) });
 const staNamesOrAll: ParameterSpec = { name: 'STA_NAMES', description: 'One or more station names (comma-separated), or ALL_STATIONS', default: defaults.ALL_STATIONS };
 const dataset: ParameterSpec = { name: 'dataset', description: `Dataset name (${list(datasetNames)})`, default: defaults.dataset, enum: datasetNames };
@@ -70,7 +72,7 @@ const variableColumns = ['api_name', 'description', 'dataset', 'units_metric', '
 const dateColumns = ['start_date', 'end_date'];
 
 /** Every documented path of the public service, in the order its documentation lists them, then aggregates and normals (issue 14), then POST twins. */
-export const routes: readonly Route[] = withPostTwins([
+export const routes: readonly Route[] = withPostTwins(withAsOf([
   {
     method: 'GET', path: '/timeseries/daily/reservoirs/daterange', tag: 'Timeseries', summary: 'Reservoir timeseries over a date range',
     parameters: [resNames, datasets, resVariables, units, startDate, endDate, resAlso, seriesFormat],
@@ -189,4 +191,15 @@ export const routes: readonly Route[] = withPostTwins([
     },
   },
   ...summaryRoutes({ resNames, staNames: staNames(defaults.STA_NAMES), datasets, resVariables, staVariables, units, startDate, endDate, resAlso, staAlso, outputFormat: seriesFormat }),
-]);
+  {
+    method: 'GET', path: '/info/list_snapshots', tag: 'Info', summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added',
+    parameters: [outputFormat],
+    run: async ({ store, query: q }) => {
+      const format = q.format();
+      const records = (await store.listSnapshots()) as unknown as WireRecord[];
+      return listResponse(format, records, records, snapshotColumns);
+    },
+  },
+]));
+
+const snapshotColumns: string[] = ['id', 'snapshot', 'time', 'files', 'rows', 'removed'];

@@ -5,18 +5,19 @@ import { UsageError } from '../command.js';
 import { printProblems } from '../problems.js';
 import { progressBar } from '../progress.js';
 
-export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD] [--concurrency 4] [--timeout-ms 60000]
+export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD | --update] [--concurrency 4] [--timeout-ms 60000]
   Copies every reservoir and station of the server at URL into DIR through the documented endpoints.
   --since DATE            copy only dates from DATE on (a daily update: the last ~2 months are revised daily)
+  --update                fetch again exactly the days the copy holds as not Final (Early, Provisional), and newer ones
   --concurrency N         requests in flight (default 4)
   --timeout-ms N          a request without a whole answer in N ms is retried, then fails the run (default 60000)
   The key may come from EVAP_API_KEY instead (a key on the command line shows in ps). An interrupted run resumes;
-  a finished run copies everything again when run again (use --since for updates).`;
+  a finished run copies everything again when run again (use --update for daily updates).`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = readArgs(argv, {
     from: { type: 'string' }, 'api-key': { type: 'string' }, store: { type: 'string' }, since: { type: 'string' },
-    concurrency: { type: 'string' }, 'timeout-ms': { type: 'string' },
+    concurrency: { type: 'string' }, 'timeout-ms': { type: 'string' }, update: { type: 'boolean', default: false },
   });
   const from = requiredFlag(values, 'from');
   const store = requiredFlag(values, 'store');
@@ -32,7 +33,7 @@ export async function run(argv: string[]): Promise<number> {
   const bar = progressBar('mirror');
   let summary;
   try {
-    summary = await mirror(store, { baseUrl: from, apiKey, since: stringFlag(values, 'since'), concurrency, timeoutMs: timeoutMs || undefined, signal: controller.signal, onProgress: bar.update });
+    summary = await mirror(store, { baseUrl: from, apiKey, since: stringFlag(values, 'since'), update: values.update === true, concurrency, timeoutMs: timeoutMs || undefined, signal: controller.signal, onProgress: bar.update });
   } catch (error) {
     throw new Error('mirror stopped', { cause: error });
   } finally {

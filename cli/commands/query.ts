@@ -17,7 +17,8 @@ export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DA
   --start DATE --end DATE a date range, YYYY-MM-DD, inclusive (default 2020-01-01 to 2020-01-31)
   --date DATE             every reservoir (or station) on one date instead
   --units U               metric (default) or english
-  --also-return A,B       metadata attributes added to every record, e.g. qflag
+  --also-return A,B       attributes added to every record: qflag and status (the day's flags), or metadata
+  --as-of TIME            the data as published then: an ISO date (end of that day, UTC) or time
   --interval I            daily (default), monthly, annual or water-year (October-September, named by its end year)
   --statistic S           with an aggregate interval: sum, mean, min or max for every variable (default: each its own)
 ${formatUsage}
@@ -34,6 +35,7 @@ const flags = {
   date: { type: 'string' },
   units: { type: 'string' },
   'also-return': { type: 'string' },
+  'as-of': { type: 'string' },
   interval: { type: 'string' },
   statistic: { type: 'string' },
   format: { type: 'string' },
@@ -60,9 +62,13 @@ export async function run(argv: string[]): Promise<number> {
   const out = stringFlag(values, 'out');
   const format = chooseFormat(stringFlag(values, 'format'), out);
   checkCombination(values, kind);
-  const { source, close } = await openSource(values);
+  const { source: current, close } = await openSource(values);
   try {
-    const answer = await intervals[interval](source, kind, values);
+    // a store answers from its past snapshot as a whole; a server is asked with as_of
+    const asOf = stringFlag(values, 'as-of');
+    const local = 'streamReservoirTimeseries' in current;
+    const source = asOf !== undefined && local ? await current.asOf(asOf) : current;
+    const answer = await intervals[interval](source, kind, local ? { ...values, 'as-of': undefined } : values);
     if ('stream' in answer && (format === 'csv' || format === 'json')) {
       await writeText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), out);
     } else {
@@ -87,7 +93,7 @@ function checkCombination(values: Flags, kind: string): void {
 }
 
 function dailyAnswer(source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer {
-  const common: CommonQuery = { variables: listFlag(values, 'variables'), units: stringFlag(values, 'units') as CommonQuery['units'], alsoReturn: listFlag(values, 'also-return') };
+  const common: CommonQuery = { variables: listFlag(values, 'variables'), units: stringFlag(values, 'units') as CommonQuery['units'], alsoReturn: listFlag(values, 'also-return'), asOf: stringFlag(values, 'as-of') };
   const range = { names: listFlag(values, 'names'), start: stringFlag(values, 'start'), end: stringFlag(values, 'end') };
   const date = stringFlag(values, 'date');
   const datasets = listFlag(values, 'datasets');
@@ -110,6 +116,7 @@ function aggregateAnswer(interval: Interval) {
       variables: listFlag(values, 'variables'),
       units: stringFlag(values, 'units') as CommonQuery['units'],
       alsoReturn: listFlag(values, 'also-return'),
+      asOf: stringFlag(values, 'as-of'),
       statistic: stringFlag(values, 'statistic') as Statistic | undefined,
       names: listFlag(values, 'names'),
       start: stringFlag(values, 'start'),

@@ -12,6 +12,7 @@ import {
   type UnitSystem,
 } from '../catalogue.js';
 import { clip, parseDay } from '../dates.js';
+import { encodeFlags, flagColumns, isFlag, reservoirDayAttributes, stationDayAttributes, type FlagColumn } from '../flags.js';
 import { toMetric } from '../units.js';
 import type { MetadataRow } from '../write.js';
 import type { StagedPartition, Staging } from './stage.js';
@@ -41,6 +42,7 @@ export interface KnownNames {
 
 type Column =
   | { type: 'variable'; dataset: DatasetName | null; index: number; unit: UnitName; system: UnitSystem }
+  | { type: 'flag'; column: FlagColumn }
   | { type: 'skip' }
   | { type: 'bad'; reason: string };
 
@@ -79,10 +81,17 @@ export class WideReader {
       return `start_date ${clip(String(start))} and end_date ${clip(String(end))} differ: only daily records can be ingested`;
     }
     const sets: [DatasetName | null, number, number][] = [];
+    const flags: [FlagColumn, number][] = []; // per-day flags: they go with each dataset the record gives values of
     for (const [key, raw] of entries) {
       const column = this.column(key, station);
       if (column.type === 'skip') continue;
       if (column.type === 'bad') return column.reason;
+      if (column.type === 'flag') {
+        if (raw === null || raw === undefined || raw === '') continue;
+        if (!isFlag(column.column, raw)) return `${column.column} ${JSON.stringify(clip(String(raw), 40))} is not one of ${flagColumns[column.column].join(', ')}`;
+        flags.push([column.column, encodeFlags(column.column, [raw as string])[0]!]);
+        continue;
+      }
       const value = numberOf(raw);
       if (value === undefined) return `non-numeric value ${JSON.stringify(clip(String(raw), 40))} in column "${key}"`;
       const metric = toMetric(value, column.unit, column.system);
@@ -98,6 +107,7 @@ export class WideReader {
       if (!partition) partitions.set(dataset, (partition = dataset ? staging.reservoir(dataset, day) : staging.station(name)));
       partition.set(name, day, index, value, withValues.size === 0 || withValues.has(dataset));
     }
+    for (const partition of partitions.values()) for (const [column, code] of flags) partition.set(name, day, partition.variables.indexOf(column), code, false);
     staging.records++;
     return undefined;
   }
@@ -122,6 +132,7 @@ export class WideReader {
 
 function resolveColumn(key: string, station: boolean): Column {
   if (key === 'RES_NAME' || key === 'STA_NAME' || key === 'start_date' || key === 'end_date') return { type: 'skip' };
+  if ((station ? stationDayAttributes : reservoirDayAttributes).includes(key as FlagColumn)) return { type: 'flag', column: key as FlagColumn };
   const match = KEY.exec(key);
   const kind = station ? 'station' : 'reservoir';
   if (!match) {

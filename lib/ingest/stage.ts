@@ -1,15 +1,18 @@
 // Rows of an ingest staged by the partition they land in, and their merge into the rows a partition already holds.
 import { reservoirDatasets, stationVariableNames, type DatasetName } from '../catalogue.js';
 import { yearOfDay } from '../dates.js';
+import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { compareText } from '../manifest.js';
 import type { ReservoirRows, StationRows } from '../write.js';
 
 /** Where staged rows land: one dataset-year of reservoirs, or one station's whole history. */
 export type Target = { kind: 'reservoirs'; dataset: DatasetName; year: number } | { kind: 'stations'; name: string };
 
+// the per-day flags come last, staged as their codes like any value (flags.ts)
 const datasetVariables = new Map<string, readonly string[]>(
-  Object.entries(reservoirDatasets).map(([d, spec]) => [d, Object.keys(spec.variables)]),
+  Object.entries(reservoirDatasets).map(([d, spec]) => [d, [...Object.keys(spec.variables), ...reservoirDayAttributes]]),
 );
+const stationColumns = [...stationVariableNames, ...stationDayAttributes];
 
 /**
  * Staged values of one partition: name -> day -> values by variable index (undefined: not given; NaN: a gap),
@@ -60,7 +63,7 @@ export class Staging {
   station(name: string): StagedPartition {
     const key = `s\u0000${name}`;
     let p = this.partitions.get(key);
-    if (!p) this.partitions.set(key, (p = new StagedPartition({ kind: 'stations', name }, stationVariableNames)));
+    if (!p) this.partitions.set(key, (p = new StagedPartition({ kind: 'stations', name }, stationColumns)));
     return p;
   }
 

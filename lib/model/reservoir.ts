@@ -3,22 +3,22 @@ import type { ReservoirVariable } from '../catalogue.js';
 import { reservoirVariables } from '../catalogue.js';
 import { Lake } from './lake.js';
 import { Random } from './random.js';
+import type { QFlag } from '../flags.js';
+import { QFlagSeries } from './qflag.js';
 import type { ReservoirSpec } from './reference.js';
 import { round4 } from './round.js';
-import { Curve, Storage } from './storage.js';
+import { Curve, Storage, isStaticReservoir } from './storage.js';
 import { Calendar, originDay } from './time.js';
 import { Weather } from './weather.js';
 
 /** One value per day for each reservoir variable; days is the number of days. */
-export type ReservoirDays = { days: number; values: Record<ReservoirVariable, Float64Array> };
+export type ReservoirDays = { days: number; values: Record<ReservoirVariable, Float64Array>; qflags: QFlag[] };
 
 /** A reservoir's simulation; consecutive calls continue its state, so long runs can go year by year. */
 export interface ReservoirModel {
   simulate(startDay: number, endDay: number): ReservoirDays; // inclusive epoch days (days since 1970-01-01 UTC)
 }
 
-const latentFactor = (latentHeatJkg: number) => latentHeatJkg / 86400; // mm/day = kg m-2 day-1 -> W m-2
-const lambdaJkg = 2.45e6;
 
 /**
  * Creates the model of one reservoir; its randomness depends only on (seed, name), and its state starts at `origin`
@@ -31,6 +31,8 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
   let lake: Lake;
   let calendar: Calendar;
   let nextDay: number;
+  let flags: QFlagSeries;
+  let published: { stage: number; area: number; depth: number } | undefined; // the storage values last published
 
   const reset = (from: number) => {
     const rng = new Random(seed, spec.name);
@@ -39,6 +41,8 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
     lake = new Lake(15 - 0.0065 * spec.elevM);
     calendar = new Calendar(from);
     nextDay = from;
+    flags = new QFlagSeries(seed, spec.name, isStaticReservoir(spec));
+    published = undefined;
   };
   reset(origin);
 
@@ -51,6 +55,7 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
       const days = endDay - startDay + 1;
       const values = {} as Record<ReservoirVariable, Float64Array>;
       for (const v of reservoirVariables) values[v.name] = new Float64Array(days);
+      const qflags = new Array<QFlag>(days);
       const { pr, tmmx_c, tmmn_c, vpd_kpa, vs2m, srad, etr, eto, th, sph_kgkg, pres_pa } = values;
       const { stage_m, area_m2, depth_m, E_hs, E_nhs, Rn, Tw, Tw0, Fetch, Lerr, NetE, E_volume, NetE_volume } = values;
       for (; nextDay <= endDay; nextDay++, calendar.advance()) {
@@ -61,8 +66,13 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
         const fetch = Math.sqrt(area);
         const depth = curve.depth(f);
         lake.step(weather, depth, fetch);
+        const qflag = flags.next();
+        // an M or R day publishes the previous day's storage values: the lake itself goes on changing
+        const carried = (qflag === 'M' || qflag === 'R') && published;
+        published = carried ? published! : { stage: round4(curve.stage(f)), area: round4(area), depth: round4(depth) };
         const i = nextDay - startDay;
         if (i < 0) continue;
+        qflags[i] = qflag;
         const w = weather;
         pr[i] = round4(w.pr);
         tmmx_c[i] = round4(w.tmax);
@@ -75,24 +85,24 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
         th[i] = round4(w.th) % 360; // 359.99996 rounds to 360
         sph_kgkg[i] = round4(w.sph);
         pres_pa[i] = round4(w.pressure * 1000);
-        stage_m[i] = round4(curve.stage(f));
-        area_m2[i] = round4(area);
-        depth_m[i] = round4(depth);
+        stage_m[i] = published.stage;
+        area_m2[i] = published.area;
+        depth_m[i] = published.depth;
         const eHs = round4(lake.eHs);
         E_hs[i] = eHs;
         E_nhs[i] = round4(lake.eNhs);
         Rn[i] = round4(lake.rn);
         Tw[i] = round4(lake.tw);
         Tw0[i] = round4(lake.tw0);
-        Fetch[i] = round4(fetch);
-        Lerr[i] = round4(eHs * latentFactor(lambdaJkg));
+        Fetch[i] = round4(Math.sqrt(published.area)); // of the published area, as the lake's own is not published on M and R days
+        Lerr[i] = qflag === 'M' || qflag === 'R' ? 1 : 0; // the model ran on filled storage inputs that day
         // from the rounded values, so the published identities hold
         const netE = round4(eHs - pr[i]!);
         NetE[i] = netE;
         E_volume[i] = round4((eHs / 1000) * area_m2[i]!);
         NetE_volume[i] = round4((netE / 1000) * area_m2[i]!);
       }
-      return { days, values };
+      return { days, values, qflags };
     },
   };
 }

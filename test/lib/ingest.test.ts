@@ -61,8 +61,9 @@ describe('ingest', () => {
         const stations = source.manifest.stations.names;
         const common = { output_format: format, units: system, start_date: range.start, end_date: range.end };
         const files = [
-          textSource(`reservoirs.${format}`, await exportText('/timeseries/daily/reservoirs/daterange', { ...common, RES_NAMES: names.join(',') })),
-          textSource(`stations.${format}`, await exportText('/timeseries/stations/daterange', { ...common, STA_NAMES: stations.join(',') })),
+          // with the day flags, which ingest reads back (issue 13)
+          textSource(`reservoirs.${format}`, await exportText('/timeseries/daily/reservoirs/daterange', { ...common, RES_NAMES: names.join(','), also_return: 'qflag,status' })),
+          textSource(`stations.${format}`, await exportText('/timeseries/stations/daterange', { ...common, STA_NAMES: stations.join(','), also_return: 'status' })),
           textSource(`reservoir-metadata.${format}`, await exportText('/metadata/reservoirs', { output_format: format, RES_NAMES: names.join(',') })),
           textSource(`station-metadata.${format}`, await exportText('/metadata/stations', { output_format: format, STA_NAMES: stations.join(',') })),
         ];
@@ -77,10 +78,10 @@ describe('ingest', () => {
         expect(copy.listStationVariables()).toEqual(source.listStationVariables());
         expect(copy.listDates('lem', 'Tw')).toEqual(source.listDates('lem', 'Tw'));
         for (const units of ['metric', 'english'] as const) {
-          const reservoirs = await copy.reservoirTimeseries({ names, ...range, units, alsoReturn: ['qflag'] });
-          const original = await source.reservoirTimeseries({ names, ...range, units, alsoReturn: ['qflag'] });
-          const stationRecords = await copy.stationTimeseries({ names: stations, ...range, units });
-          const stationOriginal = await source.stationTimeseries({ names: stations, ...range, units });
+          const reservoirs = await copy.reservoirTimeseries({ names, ...range, units, alsoReturn: ['qflag', 'status'] });
+          const original = await source.reservoirTimeseries({ names, ...range, units, alsoReturn: ['qflag', 'status'] });
+          const stationRecords = await copy.stationTimeseries({ names: stations, ...range, units, alsoReturn: ['status'] });
+          const stationOriginal = await source.stationTimeseries({ names: stations, ...range, units, alsoReturn: ['status'] });
           if (system === 'metric') {
             expect(reservoirs).toEqual(original);
             expect(stationRecords).toEqual(stationOriginal);

@@ -31,7 +31,9 @@ describe('reservoirTimeseries', () => {
     expect(Object.keys(rows[0]!)).toEqual(['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)', 'qflag']);
     expect(rows[0]!.start_date).toBe('2020-01-01');
     expect(rows[365]!.end_date).toBe('2020-12-31');
-    expect(rows.every((r) => r.start_date === r.end_date && r.qflag === 'O')).toBe(true);
+    expect(rows[0]!.qflag).toBe('O'); // the README's line
+    // qflag is the day's own (issue 13): a live reservoir's days are O, M or R, never S
+    expect(rows.every((r) => r.start_date === r.end_date && ['O', 'M', 'R'].includes(r.qflag as string))).toBe(true);
   });
 
   it('keeps NetE = E_hs - pr and E_volume = E_hs/1000 x area_m2 on every reservoir and day', async () => {

@@ -52,7 +52,8 @@ function checkInvariants(spec: ReservoirSpec, d: ReservoirDays): void {
     expect(Math.abs(v.NetE[i]! - (v.E_hs[i]! - v.pr[i]!))).toBeLessThanOrEqual(5e-5 + 1e-12);
     expect(Math.abs(v.E_volume[i]! - (v.E_hs[i]! / 1000) * v.area_m2[i]!)).toBeLessThanOrEqual(half);
     expect(Math.abs(v.NetE_volume[i]! - (v.NetE[i]! / 1000) * v.area_m2[i]!)).toBeLessThanOrEqual(5e-5 + 1e-12 * Math.abs(v.NetE_volume[i]!));
-    expect(Math.abs(v.Lerr[i]! - (v.E_hs[i]! * 2.45e6) / 86400)).toBeLessThanOrEqual(5e-5 + 1e-12);
+    // Lerr, the LEM model error flag (newer appendix): 1 on the days whose storage inputs were filled (M, R), else 0
+    expect(v.Lerr[i]).toBe(d.qflags[i] === 'M' || d.qflags[i] === 'R' ? 1 : 0);
   }
 }
 
