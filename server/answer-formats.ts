@@ -3,7 +3,7 @@ import { tableOf, tableToArrowStream, tableToParquet } from '../lib/answer-table
 import { recordsToGeoJson } from '../lib/geojson.js';
 import type { RecordStream } from '../lib/stream.js';
 import type { WireRecord } from '../lib/types.js';
-import { wholeResponse } from './body.js';
+import { WholeResponse } from './body.js';
 import { invalidParameter } from './errors.js';
 import { listResponse, streamResponse } from './format.js';
 import type { QueryParams } from './params.js';
@@ -34,11 +34,11 @@ export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordS
   if (format === 'json' || format === 'csv') return streamResponse(format, stream);
   const table = await tableOf(stream, MAX_TABLE_VALUES);
   const bytes = format === 'parquet' ? tableToParquet(table) : tableToArrowStream(table);
-  return wholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
+  return new WholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
 }
 
 /** A metadata answer (or a name listing given as its names' metadata) as GeoJSON, or as JSON / CSV as before. */
 export function metadataAnswer(format: ListFormat, value: unknown, records: readonly WireRecord[], columns: readonly string[], nameKey: string, located: () => readonly WireRecord[] = () => records): Response {
-  if (format === 'geojson') return wholeResponse(JSON.stringify(recordsToGeoJson(located(), nameKey)), { headers: { 'content-type': geojsonType } });
+  if (format === 'geojson') return new WholeResponse(JSON.stringify(recordsToGeoJson(located(), nameKey)), { headers: { 'content-type': geojsonType } });
   return listResponse(format, value, records, columns);
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { HttpError } from './errors.js';
-import { wholeResponse } from './body.js';
+import { WholeResponse } from './body.js';
 
 const assets: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -49,14 +49,14 @@ export function createDocs(openapi: object): (path: string, method: string) => P
   return async (path, method) => {
     if (path !== '/openapi.json' && path !== '/docs' && !path.startsWith('/docs/')) return undefined;
     if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, `method ${method} is not allowed on ${path}; allowed: GET`, { allow: 'GET, HEAD' });
-    if (path === '/openapi.json') return wholeResponse(openapiText, { headers: { 'content-type': 'application/json' } });
-    if (path === '/docs') return wholeResponse(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } });
+    if (path === '/openapi.json') return new WholeResponse(openapiText, { headers: { 'content-type': 'application/json' } });
+    if (path === '/docs') return new WholeResponse(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } });
     const name = path.slice('/docs/'.length);
-    if (name === 'init.js') return wholeResponse(init, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+    if (name === 'init.js') return new WholeResponse(init, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
     const type = Object.hasOwn(assets, name) ? assets[name] : undefined; // a fixed list: no path from the request reaches the disk
     if (type === undefined) throw new HttpError(404, `no such file: ${path}`);
     if (!cache.has(name)) cache.set(name, readFile(join(dir, name)));
     const bytes = await cache.get(name)!;
-    return wholeResponse(new Uint8Array(bytes), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } });
+    return new WholeResponse(new Uint8Array(bytes), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } });
   };
 }

@@ -1,6 +1,6 @@
 // Errors -> status and a FastAPI-style {"detail": ...} body, in one place.
 import { InvalidParameterError, NotFoundError, StoreError, type InvalidReason } from '../lib/errors.js';
-import { wholeResponse } from './body.js';
+import { WholeResponse } from './body.js';
 
 /** An error that already knows its answer: status, detail and extra headers (Allow, Retry-After, ...). */
 export class HttpError extends Error {
@@ -24,7 +24,7 @@ export function invalidParameter(parameter: string, message: string, reason: Inv
 
 /** A JSON answer `{"detail": detail}` with the given status. */
 export function detailResponse(status: number, detail: unknown, headers: Record<string, string> = {}): Response {
-  return wholeResponse(JSON.stringify({ detail }), {
+  return new WholeResponse(JSON.stringify({ detail }), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });

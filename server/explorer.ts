@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wholeResponse } from './body.js';
+import { WholeResponse } from './body.js';
 import { HttpError } from './errors.js';
 import { compress } from './format.js';
 
@@ -46,6 +46,6 @@ export function createExplorer(dir = defaultExplorerDir()): (request: Request, p
     }
     const headers: Record<string, string> = { 'content-type': asset.type };
     if (path === '/') headers['content-security-policy'] = csp;
-    return compress(request, wholeResponse(new Uint8Array(bytes), { headers }));
+    return compress(request, new WholeResponse(new Uint8Array(bytes), { headers }));
   };
 }

@@ -5,7 +5,7 @@ import { createGzip } from 'node:zlib';
 import { recordsToCsv } from '../lib/csv.js';
 import type { RecordStream } from '../lib/stream.js';
 import type { WireRecord } from '../lib/types.js';
-import { wholeBodyOf, wholeResponse } from './body.js';
+import { WholeResponse } from './body.js';
 import type { OutputFormat } from './params.js';
 
 export const jsonType = 'application/json';
@@ -13,8 +13,8 @@ export const csvType = 'text/csv; charset=utf-8';
 
 /** A small answer built whole: `value` as JSON, or `records` under `columns` as CSV. */
 export function listResponse(format: OutputFormat, value: unknown, records: readonly WireRecord[], columns: readonly string[]): Response {
-  if (format === 'csv') return wholeResponse(recordsToCsv(records, columns), { headers: { 'content-type': csvType } });
-  return wholeResponse(JSON.stringify(value), { headers: { 'content-type': jsonType } });
+  if (format === 'csv') return new WholeResponse(recordsToCsv(records, columns), { headers: { 'content-type': csvType } });
+  return new WholeResponse(JSON.stringify(value), { headers: { 'content-type': jsonType } });
 }
 
 /** Answers up to this many characters are built whole and sent with a Content-Length; longer ones are streamed. */
@@ -31,7 +31,7 @@ export async function streamResponse(format: OutputFormat, stream: RecordStream)
   let length = 0;
   while (length <= WHOLE_ANSWER_CHARS) {
     const next = await chunks.next();
-    if (next.done) return wholeResponse(head.join(''), { headers: { 'content-type': type } });
+    if (next.done) return new WholeResponse(head.join(''), { headers: { 'content-type': type } });
     head.push(next.value);
     length += next.value.length;
   }
@@ -57,7 +57,7 @@ export function compress(request: Request, response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set('content-encoding', 'gzip');
   headers.delete('content-length');
-  const source = wholeBodyOf(response) === undefined ? response.body : new Blob([wholeBodyOf(response)!]).stream();
+  const source = response instanceof WholeResponse ? new Blob([response.whole]).stream() : response.body;
   // node streams end to end: CompressionStream kept pulling the source whatever the client read (256 MiB held for one
   // client that never read, measured); Readable.fromWeb pulls on demand, pipe and toWeb pass the back-pressure on
   const gzip = createGzip();

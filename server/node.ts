@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
 import { formatAccess, type Logger } from './log.js';
-import { wholeBodyOf } from './body.js';
+import { WholeResponse } from './body.js';
 import { detailResponse } from './errors.js';
 
 export interface ServeOptions {
@@ -140,9 +140,8 @@ async function send(outgoing: ServerResponse, incoming: IncomingMessage, respons
   response.headers.forEach((value, name) => (headers[name] = value));
   // an unread request body (an early 401/413/503) is not drained: the connection closes after the answer
   if (close || (!incoming.complete && incoming.method !== 'GET' && incoming.method !== 'HEAD')) headers.connection = 'close';
-  const whole = wholeBodyOf(response);
-  if (whole !== undefined) {
-    const bytes = typeof whole === 'string' ? Buffer.from(whole) : whole;
+  if (response instanceof WholeResponse) {
+    const bytes = typeof response.whole === 'string' ? Buffer.from(response.whole) : response.whole;
     headers['content-length'] = String(bytes.byteLength);
     outgoing.writeHead(response.status, headers);
     outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);

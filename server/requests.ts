@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import { HttpError, invalidParameter } from './errors.js';
-import { wholeResponse } from './body.js';
+import { WholeResponse } from './body.js';
 import { createRateLimiter } from './rate.js';
 
 /** The path, as the public documentation gives it. */
@@ -56,7 +56,7 @@ export function createKeyRequests(file: string | undefined, options: KeyRequestO
     appending = done.catch(() => {});
     await done;
     const body = { message: 'request received: the operator will send the key to the email address given', request_id: entry.id };
-    return wholeResponse(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new WholeResponse(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   };
 }
 

@@ -47,18 +47,6 @@ export async function writeTinyStore(dir: string | import('../lib/storage.js').S
   await writer.commit();
 }
 
-/** A project server on a loopback port serving `store` with one key; closed after the test file. */
-export async function startLoopbackServer(store: import('../lib/store.js').EvapStore, key = 'test-key'): Promise<{ url: string; key: string; close: () => Promise<void> }> {
-  const { createHandler } = await import('../server/app.js');
-  const { KeyRing } = await import('../server/auth.js');
-  const { serve } = await import('../server/node.js');
-  const { silentLogger } = await import('../server/log.js');
-  const handler = createHandler({ store, keys: KeyRing.fromKeys([key]), logError: () => {} });
-  const serving = await serve(handler, { port: 0, host: '127.0.0.1', maxConcurrent: 64, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, logger: silentLogger });
-  afterAll(() => serving.close(100));
-  return { url: serving.url, key, close: () => serving.close(100) };
-}
-
 /** A small generated store: 4 reservoirs and 3 stations over 2020-12-25..2021-01-05 (two years of partitions). */
 export async function writeSmallStore(dir: string): Promise<void> {
   const { generateStore } = await import('../lib/generate.js');
@@ -68,8 +56,9 @@ export async function writeSmallStore(dir: string): Promise<void> {
 /** The small generated store, opened and served on loopback: what the ingest and mirror tests copy from. */
 export async function serveSmallStore(): Promise<{ dir: string; store: import('../lib/store.js').EvapStore; server: { url: string; key: string } }> {
   const { openStore } = await import('../lib/store.js');
+  const { startTestServer } = await import('./server/harness.js');
   const dir = await tempDir();
   await writeSmallStore(dir);
   const store = await openStore(dir);
-  return { dir, store, server: await startLoopbackServer(store) };
+  return { dir, store, server: await startTestServer({ store }) };
 }

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../lib/csv.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
 import type { WireRecord } from '../../lib/types.js';
-import { startLoopbackServer, tempDir, writeSmallStore } from '../helpers.js';
+import { tempDir, writeSmallStore } from '../helpers.js';
+import { startTestServer } from '../server/harness.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const range = { start: '2020-12-25', end: '2021-01-05' };
@@ -114,7 +115,7 @@ async function revisedCopy(reservoirs: WireRecord[], stations: WireRecord[]): Pr
 
 describe('evap mirror', () => {
   it('copies a loopback server, resuming after being killed', async () => {
-    const server = await startLoopbackServer(source);
+    const server = await startTestServer({ store: source });
     const dir = join(await tempDir(), 'mirror');
     const progress = join(dir, 'mirror-progress.json');
     const args = ['mirror', '--from', server.url, '--api-key', server.key, '--store', dir, '--concurrency', '2'];

@@ -1,9 +1,9 @@
 // evap serve takes every flag of npm start; npm start is evap serve, and SIGTERM to npm stops the server.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeSmallStore } from '../helpers.js';
+import { spawnServer } from '../server/harness.js';
 import { evap, evapServe, root } from './harness.js';
 
 describe('evap serve', () => {
@@ -30,16 +30,7 @@ describe('evap serve', () => {
 
 describe('npm start', () => {
   it.skipIf(!existsSync(join(root, 'dist/cli/evap.js')))('stops serving when npm itself gets SIGTERM', async () => {
-    const npm = spawn('npm', ['start', '--silent'], { cwd: root, env: { ...process.env, PORT: '0', EVAP_API_KEYS: 'signal-key' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const url = await new Promise<string>((ok, fail) => {
-      npm.stdout.on('data', (d) => {
-        out += d;
-        const match = /listening on (http:\/\/\S+)/.exec(out);
-        if (match) ok(match[1]!);
-      });
-      npm.on('exit', (code) => fail(new Error(`npm start exited with ${code}: ${out}`)));
-    });
+    const { child: npm, url } = await spawnServer('npm', ['start', '--silent'], { PORT: '0', EVAP_API_KEYS: 'signal-key' });
     try {
       expect((await fetch(`${url}/info/list_datasets`, { headers: { 'api-key': 'signal-key' } })).status).toBe(200);
       const exited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));

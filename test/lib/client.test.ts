@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, RemoteError, type EvapClient } from '../../lib/client.js';
 import { InvalidParameterError, NotFoundError } from '../../lib/errors.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
-import { startLoopbackServer, tempDir, writeSmallStore } from '../helpers.js';
+import { tempDir, writeSmallStore } from '../helpers.js';
+import { startTestServer } from '../server/harness.js';
 
 let store: EvapStore;
 let client: EvapClient;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   const dir = await tempDir();
   await writeSmallStore(dir);
   store = await openStore(dir);
-  server = await startLoopbackServer(store);
+  server = await startTestServer({ store: store });
   client = createClient({ baseUrl: server.url, apiKey: server.key, backoffMs: 1 });
 });
 

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest.js';
 import { mirror, PROGRESS_FILE } from '../../lib/mirror.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
-import { serveSmallStore, startLoopbackServer, tempDir } from '../helpers.js';
+import { serveSmallStore, tempDir } from '../helpers.js';
+import { startTestServer } from '../server/harness.js';
 
 let sourceDir: string;
 let source: EvapStore;
@@ -97,7 +98,7 @@ describe('mirror', () => {
     const revision = ['2021-01-03', '2021-01-04'].map((d) => ({ RES_NAME: name, start_date: d, end_date: d, 'NetE (mm)': 42 }));
     await ingest(revisedDir, [textSource('revision.json', JSON.stringify(revision))]);
     const revised = await openStore(revisedDir);
-    const revisedServer = await startLoopbackServer(revised);
+    const revisedServer = await startTestServer({ store: revised });
     const summary = await mirror(dir, { baseUrl: revisedServer.url, apiKey: revisedServer.key, since: '2021-01-03' });
     expect(summary.added).toBe(0);
     expect(summary.replaced).toBeGreaterThan(0);

@@ -1,47 +1,28 @@
 // `npm start -- --workers N` as real processes on loopback: one port, a dead worker replaced, SIGTERM drains every
 // worker, and the rate limit counted once for the whole cluster.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store.js';
 import { createStoreWriter } from '../../lib/write.js';
 import { readConfig } from '../../server/config.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
+import { spawnMain, type SpawnedServer } from './harness.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((child) => child.kill('SIGKILL')));
-
-interface Cluster {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
+interface Cluster extends SpawnedServer {
   workers: () => number[]; // the primary's child processes
 }
 
 async function startCluster(env: Record<string, string>, args: string[]): Promise<Cluster> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await until(() => /listening on (http:\/\/\S+)/.exec(text)?.[1], 60_000, () => `no ready line: ${text}`);
+  const main = await spawnMain(env, args);
   const workers = () =>
-    readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+    readFileSync(`/proc/${main.child.pid}/task/${main.child.pid}/children`, 'utf8')
       .trim()
       .split(/\s+/)
       .filter((p) => p !== '')
       .map(Number);
-  return { child, url, output: () => text, exited, workers };
+  return { ...main, workers };
 }
 
 async function until<T>(probe: () => T | undefined, ms: number, why: () => string): Promise<T> {

@@ -1,6 +1,10 @@
-// A real server on a loopback port for tests: the handler over a store, a fresh key, and captured log lines.
+// Real servers on loopback ports for tests: in this process (the handler over a store, a fresh key, captured log
+// lines) or as a child process (npm start, evap serve); every one is closed or killed after its test file.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll } from 'vitest';
 import { openStore, type EvapStore } from '../../lib/store.js';
 import { createHandler, type Handler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
@@ -16,6 +20,13 @@ export interface TestServer {
   get(path: string, init?: RequestInit): Promise<Response>; // with the key, unless init.headers says otherwise
   close(): Promise<void>;
 }
+
+/** The repository's root, where child servers run. */
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+
+// Whatever a test left running is stopped after its file (a leaked child would run forever).
+const closers = new Set<() => unknown>();
+afterAll(() => Promise.all([...closers].map((close) => close())));
 
 let demo: Promise<EvapStore> | undefined;
 
@@ -40,14 +51,60 @@ export async function startTestServer(options: { store?: EvapStore; limits?: Par
     logger,
     ...options.serve,
   });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closers.delete(close);
+    return (closing ??= serving.close(1000));
+  };
+  closers.add(close);
   return {
     url: serving.url,
     key,
     logs,
     store,
     get: (path, init = {}) => fetch(`${serving.url}${path}`, { ...init, headers: { 'api-key': key, ...(init.headers as Record<string, string>) } }),
-    close: () => serving.close(1000),
+    close,
   };
+}
+
+/** A server in a child process. */
+export interface SpawnedServer {
+  child: ChildProcess;
+  url: string; // from its `listening on <url>` line
+  output(): string; // stdout and stderr so far
+  exited: Promise<number | null>;
+}
+
+/** Runs `command args` in the repository's root and resolves once it prints `listening on <url>`; rejects with its output if it exits first. */
+export async function spawnServer(command: string, args: string[], env: NodeJS.ProcessEnv = {}, readyMs = 60_000): Promise<SpawnedServer> {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const kill = () => child.kill('SIGKILL');
+  closers.add(kill);
+  let text = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line: ${text}`)), readyMs);
+    const read = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}: ${text}`));
+    });
+  });
+  return { child, url, output: () => text, exited };
+}
+
+/** npm start from source (server/main.ts through tsx, no build) on 127.0.0.1 and a free port, with no keys unless `env` gives some. */
+export function spawnMain(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
+  return spawnServer(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env });
 }
 
 /** CSV text -> records: empty fields are null, numeric fields numbers, the rest strings (as in the JSON answer). */

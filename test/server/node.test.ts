@@ -1,64 +1,22 @@
 // The node:http adapter on real sockets: npm start's output and signals, early 413, mid-stream failures, the 503 bound, gzip.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EvapStore } from '../../lib/store.js';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import { openStore } from '../../lib/store.js';
 import { createStoreWriter } from '../../lib/write.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
-import { demoStore, startTestServer } from './harness.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string; // stdout and stderr so far
-  exited: Promise<number | null>;
-}
-
-// Every server a test starts is killed after the file, whatever the test did (a leaked server would run forever).
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((child) => child.kill('SIGKILL')));
-
-// Runs server/main.ts as npm start would (through tsx, no build), on a free port.
-async function startMain(env: Record<string, string>, args: string[] = []): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${text}`)), 30_000);
-    const check = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', () => reject(new Error(`exited: ${text}`)));
-  });
-  return { child, url, output: () => text, exited };
-}
+import { demoStore, spawnMain, startTestServer } from './harness.js';
 
 describe('npm start (server/main.ts)', () => {
   it('makes and prints one key when none is configured, never logs it, and exits 0 on SIGTERM', async () => {
-    const main = await startMain({});
+    const main = await spawnMain({});
     const lines = main.output().split('\n').filter((l) => l.startsWith('api-key: '));
     expect(lines).toHaveLength(1);
     const key = lines[0]!.slice('api-key: '.length);
@@ -81,7 +39,7 @@ describe('npm start (server/main.ts)', () => {
   it('serves a snapshot that an ingest publishes, without a restart', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
-    const main = await startMain({ EVAP_STORE: dir, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: '100' });
+    const main = await spawnMain({ EVAP_STORE: dir, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: '100' });
     const ask = async () => {
       const response = await fetch(`${main.url}/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01`, { headers: { 'api-key': 'k' } });
       return ((await response.json()) as Record<string, unknown>[])[0]!['ATemp (degC)'];
@@ -101,7 +59,7 @@ describe('npm start (server/main.ts)', () => {
     const file = join(dir, 'keys.txt');
     const hashed = 'file-key-1';
     await writeFile(file, `# operators\n${createHash('sha256').update(hashed).digest('hex')}\n\n`);
-    const main = await startMain({ EVAP_API_KEYS: 'env-key-1, env-key-2' }, ['--keys-file', file]);
+    const main = await spawnMain({ EVAP_API_KEYS: 'env-key-1, env-key-2' }, ['--keys-file', file]);
     for (const key of ['env-key-1', 'env-key-2', hashed]) {
       expect((await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': key } })).status).toBe(200);
     }
@@ -116,7 +74,7 @@ describe('npm start (server/main.ts)', () => {
     const file = join(dir, 'keys.txt');
     const digest = (key: string) => createHash('sha256').update(key).digest('hex');
     await writeFile(file, `${digest('first-key')}\n`);
-    const main = await startMain({}, ['--keys-file', file]);
+    const main = await spawnMain({}, ['--keys-file', file]);
     const status = async (key: string) => (await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': key } })).status;
     expect(await status('first-key')).toBe(200);
     await writeFile(file, `${digest('second-key')}\n`);
@@ -133,7 +91,7 @@ describe('npm start (server/main.ts)', () => {
   });
 
   it('refuses a bad flag with the usage', async () => {
-    await expect(startMain({}, ['--max-names', 'lots'])).rejects.toThrow(/--max-names.*integer[\s\S]*usage/);
+    await expect(spawnMain({}, ['--max-names', 'lots'])).rejects.toThrow(/--max-names.*integer[\s\S]*usage/);
   });
 });
 

@@ -1,0 +1,53 @@
+// KeyRing: keys kept as digests, printable ASCII only, 401 for a missing or wrong key, the digest (never the key) returned.
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeyRing, parseKeyList, parseKeysFile } from '../../server/auth.js';
+import { HttpError } from '../../server/errors.js';
+
+const request = (key?: string) => new Request('http://x/', key === undefined ? {} : { headers: { 'api-key': key } });
+
+describe('KeyRing', () => {
+  it('accepts exactly the keys it was given', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[\x20-\x7e]{1,20}$/), { minLength: 2 }), (keys) => {
+        const ring = KeyRing.fromKeys(keys.slice(1));
+        expect(ring.accepts(keys[0]!)).toBe(false);
+        for (const key of keys.slice(1)) expect(ring.accepts(key)).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses a missing, empty or wrong key with a 401 and returns the SHA-256 hex digest of a good one', () => {
+    const ring = KeyRing.fromKeys(['good-key']);
+    for (const key of [undefined, '', 'bad-key']) expect(() => ring.check(request(key))).toThrow(HttpError);
+    expect(() => ring.check(request())).toThrow(/missing API key/);
+    expect(ring.check(request('good-key'))).toBe(createHash('sha256').update('good-key').digest('hex'));
+  });
+
+  it('refuses a key with bytes outside printable ASCII, even one configured', () => {
+    expect(KeyRing.fromKeys(['clé']).accepts('clé')).toBe(false);
+  });
+
+  it('accepts only the new keys after replace', () => {
+    const ring = KeyRing.fromKeys(['old']);
+    ring.replace(KeyRing.fromKeys(['new']).digestList());
+    expect([ring.accepts('old'), ring.accepts('new'), ring.size]).toEqual([false, true, 1]);
+  });
+});
+
+describe('parseKeyList', () => {
+  it('splits on commas and trims', () => {
+    expect(parseKeyList(' a , b,,c ')).toEqual(['a', 'b', 'c']);
+    expect(parseKeyList(undefined)).toEqual([]);
+    expect(() => parseKeyList('a,clé')).toThrow(/key 2 has a character outside printable ASCII/);
+  });
+});
+
+describe('parseKeysFile', () => {
+  it('reads one hex digest a line, skipping comments and blanks, and names the bad line', () => {
+    const digest = createHash('sha256').update('k').digest('hex');
+    expect(parseKeysFile(`# keys\n\n${digest.toUpperCase()}  # ops\r\n`)).toEqual([Buffer.from(digest, 'hex')]);
+    expect(() => parseKeysFile(`${digest}\nnot-a-digest\n`, 'keys.txt')).toThrow(/^keys.txt:2: expected a hex SHA-256 digest/);
+  });
+});
