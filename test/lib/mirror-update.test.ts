@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { generateStore } from '../../lib/generate.js';
 import { mirror } from '../../lib/mirror.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
-import { startLoopbackServer, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
+import { startTestServer } from '../server/harness.js';
 
 const small = { reservoirs: 3, stations: 2, start: '2021-01-01', seed: 9 };
 
@@ -36,7 +37,7 @@ describe('mirror --update', () => {
     const sourceDir = await tempDir();
     await generateStore(sourceDir, { ...small, end: '2021-04-30' });
     const source = await openStore(sourceDir);
-    const server = await startLoopbackServer(source);
+    const server = await startTestServer({ store: source });
     const copyDir = await tempDir();
     const full = recordingFetch();
     await mirror(copyDir, { baseUrl: server.url, apiKey: server.key, fetch: full.impl });
@@ -76,7 +77,7 @@ describe('mirror --update', () => {
     const sourceDir = await tempDir();
     await generateStore(sourceDir, { ...small, end: '2021-02-15' });
     const source = await openStore(sourceDir);
-    const server = await startLoopbackServer(source);
+    const server = await startTestServer({ store: source });
     let refusals = 0;
     // as FastAPI would answer an unknown attribute: 422 with a detail list naming also_return
     const older: typeof fetch = async (input, init) => {
