@@ -1,8 +1,7 @@
 // Removes what no retained snapshot needs: files that snapshots replaced long enough ago, and leftovers of killed writers.
 import { READERS_FOLDER, leaseSequence } from './lease.js';
-import { readCurrentManifest } from './history.js';
-import { MANIFEST_FILE, SNAPSHOTS_FOLDER, manifestFiles, parseManifest, type Manifest } from './manifest.js';
-import { StoreError } from './errors.js';
+import { MANIFEST_FILE, SNAPSHOTS_FOLDER, manifestFiles } from './manifest.js';
+import { readSnapshots } from './snapshots.js';
 import { openStorage, type Storage } from './storage.js';
 import { WRITING_FOLDER } from './write.js';
 
@@ -32,7 +31,7 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
   const storage = openStorage(location);
   return storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
     const now = Date.now();
-    const history = await readHistory(storage);
+    const history = await readSnapshots(storage);
     const leases = await storage.list(READERS_FOLDER);
     const held = new Set<number>();
     const deadLeases = [];
@@ -77,19 +76,4 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
 
 function writerOf(markerPath: string): string {
   return markerPath.slice(WRITING_FOLDER.length + 1, -'.pid'.length);
-}
-
-/** The published snapshots still on record, oldest first, ending with the one the store serves. */
-async function readHistory(storage: Storage): Promise<Manifest[]> {
-  const current = await readCurrentManifest(storage);
-  if (current === undefined) throw new StoreError(`no store at ${storage.location}: manifest.json is missing`);
-  const history = new Map<number, Manifest>([[current.sequence, current]]);
-  for (const file of await storage.list(SNAPSHOTS_FOLDER)) {
-    if (!file.path.endsWith('.json')) continue;
-    const text = await storage.readText(file.path);
-    if (text === undefined) continue; // retired by another vacuum meanwhile
-    const manifest = parseManifest(text.text);
-    if (manifest.sequence < current.sequence) history.set(manifest.sequence, manifest);
-  }
-  return [...history.values()].sort((a, b) => a.sequence - b.sequence);
 }
