@@ -78,13 +78,13 @@ export function resolveStationVariables(variables: readonly string[] | undefined
 
 /** Checks names against those the store holds; unknown names are a NotFoundError naming each of them. */
 export function resolveNames(names: readonly string[] | undefined, fallback: readonly string[], known: ReadonlySet<string>, parameter: string, kind: string): string[] {
-  const list = nonEmpty(names, parameter) ?? fallback;
-  const missing = unique(list).filter((n) => !known.has(n));
+  const list = unique(nonEmpty(names, parameter) ?? fallback);
+  const missing = list.filter((n) => !known.has(n));
   if (missing.length > 0) {
     const shown = missing.slice(0, MAX_LISTED).map((n) => `${JSON.stringify(clip(n))}${didYouMean(n, known)}`);
     throw new NotFoundError(parameter, missing, `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}`);
   }
-  return unique(list).sort();
+  return list.sort();
 }
 
 /** Checks metadata attributes asked for with also_return. */

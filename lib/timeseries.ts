@@ -9,6 +9,7 @@ import { RecordBuilder, type Block, type OutputKind } from './records.js';
 import type { WireRecord } from './types.js';
 import { emitWithFlags, type DayFlags } from './day-flags.js';
 import type { FlagColumn } from './flags.js';
+import type { Plan } from './plan.js';
 
 /** What record building needs from an opened store. */
 export interface TimeseriesSource {
@@ -39,17 +40,8 @@ export interface RowSpan {
 }
 
 /** Reservoir records over [startDay, endDay], one batch per reservoir and year, in name then date order. */
-export async function* reservoirRange(
-  source: TimeseriesSource,
-  names: readonly string[],
-  variables: readonly ResolvedVariable[],
-  startDay: number,
-  endDay: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): AsyncGenerator<unknown[]> {
+export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+  const { names, columns: variables, startDay, endDay, system, attach, flags } = plan;
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const firstYear = yearOfDay(startDay);
   const lastYear = yearOfDay(endDay);
@@ -77,15 +69,8 @@ export async function* reservoirRange(
 }
 
 /** Every reservoir's records on one date, in name order, as one batch. */
-export async function reservoirsOnDate(
-  source: TimeseriesSource,
-  variables: readonly ResolvedVariable[],
-  day: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): Promise<unknown[]> {
+export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
+  const { columns: variables, startDay: day, system, attach, flags } = plan;
   const dayText = formatDay(day);
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const flagCodes = new Map(flags.map((f) => [f, new Float64Array(source.manifest.reservoirs.names.length).fill(NaN)]));
@@ -133,17 +118,8 @@ export async function reservoirsOnDate(
 }
 
 /** Station records over [startDay, endDay], one batch per station, in name then date order. */
-export async function* stationRange(
-  source: TimeseriesSource,
-  names: readonly string[],
-  variables: readonly ResolvedVariable[],
-  startDay: number,
-  endDay: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): AsyncGenerator<unknown[]> {
+export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+  const { names, columns: variables, startDay, endDay, system, attach, flags } = plan;
   const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   for (const name of names) {
@@ -159,15 +135,8 @@ export async function* stationRange(
 }
 
 /** Every station's records on one date, in name order. */
-export async function stationsOnDate(
-  source: TimeseriesSource,
-  variables: readonly ResolvedVariable[],
-  day: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): Promise<unknown[]> {
+export async function stationsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
+  const { columns: variables, startDay: day, system, attach, flags } = plan;
   const dayText = formatDay(day);
   const out: unknown[] = [];
   const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
