@@ -114,7 +114,7 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
       const record: WireRecord = { [r.nameKey]: name, start_date: formatDay(pv.period.start), end_date: formatDay(pv.period.end), n_days: pv.period.end - pv.period.start + 1 };
       for (let j = 0; j < values.length; j++) {
         const v = r.columns[j]!;
-        values[j] = convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!);
+        values[j] = convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!);
         record[v.key] = wire(values[j]!, methods[j]!);
       }
       for (let j = 0; normal && j < values.length; j++) {
@@ -181,7 +181,7 @@ function monthlyNormals(r: Resolved, methods: readonly Method[], block: Block, b
   const monthly: PeriodValues[] = block.days.length === 0 ? [] : aggregateBlock(block, whole, methods);
   for (const pv of monthly) {
     if (!pv.period.whole) continue; // a clipped month at the base's ends would bias sums
-    r.columns.forEach((v, j) => byMonth[pv.period.month - 1]![j]!.push(convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!)));
+    r.columns.forEach((v, j) => byMonth[pv.period.month - 1]![j]!.push(convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!)));
   }
   return byMonth.map((vars) => vars.map((values, j) => normalOf(values, methods[j]!)));
 }
@@ -194,7 +194,7 @@ function dailyNormals(r: Resolved, methods: readonly Method[], block: Block): St
     const g = index.get(monthDay(block.days[i]!))!;
     r.columns.forEach((v, j) => {
       const value = block.columns[j]?.[i];
-      if (value !== undefined && !Number.isNaN(value)) byDay[g]![j]!.push(convertAggregate(value, v.unit, r.system, 'mean', 1));
+      if (value !== undefined && !Number.isNaN(value)) byDay[g]![j]!.push(convertAggregate(value, v, 'mean', 1));
     });
   }
   return byDay.map((vars) => vars.map((values, j) => normalOf(values, methods[j]! === 'circular-mean' ? 'circular-mean' : 'mean')));
