@@ -1,10 +1,11 @@
 // Daily values -> one value per period: sums, means, circular means of directions, minima and maxima.
-import { aggregationOf, findReservoirVariable, findStationVariable, units, type UnitName, type UnitSystem } from './catalogue.js';
+import { aggregationOf, findReservoirVariable, findStationVariable } from './catalogue.js';
 import { clip } from './dates.js';
 import { InvalidParameterError } from './errors.js';
 import type { Period } from './periods.js';
 import type { ResolvedVariable } from './query.js';
 import type { Block } from './records.js';
+import { convert, type Conversion } from './units.js';
 
 /** A statistic asked for with `statistic=`, overriding every variable's default. */
 export type Statistic = 'sum' | 'mean' | 'min' | 'max';
@@ -127,8 +128,6 @@ function circular(sin: number, cos: number): number {
  * A metric aggregate in the requested unit system: a sum of n converted days is factor x sum + offset x n (so a sum
  * of daily degrees F is right too); means, minima and maxima convert like a day's value.
  */
-export function convertAggregate(value: number, unit: UnitName, system: UnitSystem, method: Method, n: number): number {
-  if (system === 'metric' || Number.isNaN(value)) return value;
-  const { factor, offset } = units[unit];
-  return value * factor + offset * (method === 'sum' ? n : 1);
+export function convertAggregate(value: number, { factor, offset }: Conversion, method: Method, n: number): number {
+  return convert(value, { factor, offset: offset * (method === 'sum' ? n : 1) });
 }

@@ -1,6 +1,8 @@
 // The store's query methods over HTTP: a client for any server speaking the documented OperEvap API
 // (the public service or this project's server), with the same arguments and answers as EvapStore.
 import { InvalidParameterError, NotFoundError, type InvalidReason } from './errors.js';
+import { defaults } from './catalogue.js';
+import { timeseriesWire, toWire } from './wire.js';
 import type { ReservoirAggregateQuery, StationAggregateQuery } from './summaries.js';
 import type {
   DateRange,
@@ -53,29 +55,22 @@ export class EvapClient {
 
   /** Reservoir records over a date range. */
   reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/daily/reservoirs/daterange', {
-      RES_NAMES: query.names, datasets: query.datasets, variables: query.variables, units: query.units,
-      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf,
-    }, 'RES_NAMES', query.names);
+    return this.get('/timeseries/daily/reservoirs/daterange', toWire(query, timeseriesWire.reservoirRange), 'RES_NAMES', query.names);
   }
 
   /** Every reservoir's records on one date. */
   reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/daily/reservoirs/date', {
-      datasets: query.datasets, variables: query.variables, units: query.units, date: query.date, also_return: query.alsoReturn, as_of: query.asOf,
-    });
+    return this.get('/timeseries/daily/reservoirs/date', toWire(query, timeseriesWire.reservoirDate));
   }
 
   /** Station records over a date range. */
   stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/stations/daterange', {
-      STA_NAMES: query.names, variables: query.variables, units: query.units, start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf,
-    }, 'STA_NAMES', query.names);
+    return this.get('/timeseries/stations/daterange', toWire(query, timeseriesWire.stationRange), 'STA_NAMES', query.names);
   }
 
   /** Every station's records on one date. */
   stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/stations/date', { variables: query.variables, units: query.units, date: query.date, also_return: query.alsoReturn, as_of: query.asOf });
+    return this.get('/timeseries/stations/date', toWire(query, timeseriesWire.stationDate));
   }
 
   /** Reservoir records per month, year or water year (the store's reservoirAggregates over HTTP). */
@@ -150,7 +145,7 @@ export class EvapClient {
     for (const [k, v] of Object.entries(params)) {
       if (v !== undefined) url.searchParams.set(k, typeof v === 'string' ? v : v.join(','));
     }
-    url.searchParams.set('output_format', 'json');
+    url.searchParams.set('output_format', defaults.output_format);
     const retries = this.options.retries ?? 3;
     for (let attempt = 0; ; attempt++) {
       let response: Response;

@@ -20,7 +20,12 @@ export interface ResolvedVariable {
   dataset: DatasetName | null; // null for station variables
   unit: UnitName;
   key: string; // `<name> (<unit label>)` in the requested unit system
+  factor: number; // the conversion from the stored metric value into the requested unit system
+  offset: number;
 }
+
+/** A variable checked against the catalogue, before the unit system gives it a key and a conversion. */
+export type CheckedVariable = Omit<ResolvedVariable, 'key' | 'factor' | 'offset'>;
 
 const MAX_LISTED = 12;
 
@@ -51,7 +56,7 @@ export function resolveDatasets(datasets: readonly string[] | undefined): Datase
 }
 
 /** Checks reservoir variables against the requested datasets; the default is every variable of those datasets. */
-export function resolveReservoirVariables(variables: readonly string[] | undefined, datasets: readonly DatasetName[]): Omit<ResolvedVariable, 'key'>[] {
+export function resolveReservoirVariables(variables: readonly string[] | undefined, datasets: readonly DatasetName[]): CheckedVariable[] {
   const held = datasets.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
   const list = nonEmpty(variables, 'variables') ?? held;
   return unique(list).map((name) => {
@@ -67,7 +72,7 @@ export function resolveReservoirVariables(variables: readonly string[] | undefin
 }
 
 /** Checks station variables; the default is the given fallback (what the requested stations hold). */
-export function resolveStationVariables(variables: readonly string[] | undefined, fallback: readonly string[]): Omit<ResolvedVariable, 'key'>[] {
+export function resolveStationVariables(variables: readonly string[] | undefined, fallback: readonly string[]): CheckedVariable[] {
   const list = nonEmpty(variables, 'variables') ?? fallback;
   return unique(list).map((name) => {
     const spec = findStationVariable(name);
@@ -78,13 +83,13 @@ export function resolveStationVariables(variables: readonly string[] | undefined
 
 /** Checks names against those the store holds; unknown names are a NotFoundError naming each of them. */
 export function resolveNames(names: readonly string[] | undefined, fallback: readonly string[], known: ReadonlySet<string>, parameter: string, kind: string): string[] {
-  const list = nonEmpty(names, parameter) ?? fallback;
-  const missing = unique(list).filter((n) => !known.has(n));
+  const list = unique(nonEmpty(names, parameter) ?? fallback);
+  const missing = list.filter((n) => !known.has(n));
   if (missing.length > 0) {
     const shown = missing.slice(0, MAX_LISTED).map((n) => `${JSON.stringify(clip(n))}${didYouMean(n, known)}`);
     throw new NotFoundError(parameter, missing, `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}`);
   }
-  return unique(list).sort();
+  return list.sort();
 }
 
 /** Checks metadata attributes asked for with also_return. */

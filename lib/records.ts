@@ -1,10 +1,9 @@
 // Builders of wire records, generated per record shape: as objects, or straight as their JSON text.
-import { units, type UnitSystem } from './catalogue.js';
 import { csvField, formatNumber } from './csv.js';
 import { formatDay } from './dates.js';
 import type { ResolvedVariable } from './query.js';
 import type { WireRecord, WireValue } from './types.js';
-import { convertValue, roundValue } from './units.js';
+import { convert, roundValue } from './units.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
 export interface Block {
@@ -23,7 +22,7 @@ export type OutputKind = 'records' | 'json' | 'csv';
  * - json: one string for the block, exactly the text JSON.stringify gives for those records, without making them
  *   (five times faster than records + JSON.stringify); `name` and `extra` then come as JSON text;
  * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
- * Values are converted inline (one factor and offset per unit, from the catalogue) and rounded with units.ts's roundValue.
+ * Values are converted inline with each variable's factor and offset (from the query's plan) and rounded with units.ts's roundValue.
  */
 export type Emitter = (out: unknown[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
 
@@ -38,7 +37,6 @@ export class RecordBuilder {
   constructor(
     private readonly nameKey: string,
     private readonly variables: readonly ResolvedVariable[],
-    private readonly system: UnitSystem,
     readonly kind: OutputKind = 'records',
     private readonly codegen = true, // false: the interpreted emitter, where generating code is forbidden (a content security policy)
   ) {}
@@ -49,8 +47,8 @@ export class RecordBuilder {
     if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
       this.extraKeys = keys;
       this.emitters = this.codegen
-        ? emittersOf(this.nameKey, this.variables, this.system, keys, this.kind)
-        : (columns) => interpretedEmitter(this.nameKey, this.variables, columns.map((c) => c !== undefined), this.system, keys, this.kind);
+        ? emittersOf(this.nameKey, this.variables, keys, this.kind)
+        : (columns) => interpretedEmitter(this.nameKey, this.variables, columns.map((c) => c !== undefined), keys, this.kind);
     }
     const asText = textOf[this.kind];
     const values: WireValue[] = new Array(keys.length);
@@ -73,8 +71,8 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The emitters of one query's record shape, by which columns a block holds (resolved once per query, then a lookup). */
-function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): (columns: Block['columns']) => Emitter {
-  const base = JSON.stringify([kind, nameKey, variables.map((v) => v.key), system, extraKeys]);
+function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], extraKeys: readonly string[], kind: OutputKind): (columns: Block['columns']) => Emitter {
+  const base = JSON.stringify([kind, nameKey, variables.map((v) => [v.key, v.factor, v.offset]), extraKeys]);
   const local = new Map<number | string, Emitter>();
   return (columns) => {
     // which columns are held, as a number while it is exact (52 variables), else as text: a cheap key per block
@@ -84,31 +82,31 @@ function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], sys
     let emit = local.get(mask);
     if (!emit) {
       const held = columns.map((c) => c !== undefined);
-      local.set(mask, (emit = emitterFor(`${base}|${held.map(Number).join('')}`, nameKey, variables, held, system, extraKeys, kind)));
+      local.set(mask, (emit = emitterFor(`${base}|${held.map(Number).join('')}`, nameKey, variables, held, extraKeys, kind)));
     }
     return emit;
   };
 }
 
-function emitterFor(signature: string, nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): Emitter {
+function emitterFor(signature: string, nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], extraKeys: readonly string[], kind: OutputKind): Emitter {
   let emit = emitters.get(signature);
   if (emit) return emit;
   // an array-index key ("1") comes first in a JS object whatever the literal's order: text must then come from objects
   const indexLike = [nameKey, ...variables.map((v) => v.key), ...extraKeys].some((k) => /^(0|[1-9]\d*)$/.test(k));
-  emit = kind === 'json' && indexLike ? viaObjects(compile(nameKey, variables, held, system, extraKeys, 'records')) : compile(nameKey, variables, held, system, extraKeys, kind);
+  emit = kind === 'json' && indexLike ? viaObjects(compile(nameKey, variables, held, extraKeys, 'records')) : compile(nameKey, variables, held, extraKeys, kind);
   if (emitters.size >= MAX_EMITTERS) emitters.clear();
   emitters.set(signature, emit);
   return emit;
 }
 
-function compile(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): Emitter {
+function compile(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], extraKeys: readonly string[], kind: OutputKind): Emitter {
   const json = kind === 'json';
   const text = kind !== 'records';
   const lines: string[] = [];
   const fields: [key: string, value: string][] = [[nameKey, 'name'], ['start_date', 'date'], ['end_date', 'date']];
   variables.forEach((v, j) => {
     if (!held[j]) return void fields.push([v.key, json ? '"null"' : text ? "''" : 'null']);
-    const { factor, offset } = system === 'metric' ? { factor: 1, offset: 0 } : units[v.unit];
+    const { factor, offset } = v; // convert() inlined: the identity leaves the value as it is
     const raw = factor === 1 && offset === 0 ? `c${j}[i]` : `c${j}[i] * ${numberLiteral(factor)} + ${numberLiteral(offset)}`;
     lines.push(`let v${j} = ${raw};`);
     if (text) lines.push(`const t${j} = v${j} !== v${j} ? ${json ? "'null'" : "''"} : formatNumber(roundValue(v${j}));`);
@@ -138,16 +136,16 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
 }
 
 /**
- * The same records, JSON or CSV rows as the generated emitters, made one value at a time with units.ts's convertValue
+ * The same records, JSON or CSV rows as the generated emitters, made one value at a time with units.ts's convert
  * and roundValue: the oracle of the generated ones in the tests, and the fallback where code cannot be generated.
  */
-export function interpretedEmitter(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], system: UnitSystem, extraKeys: readonly string[], kind: OutputKind): Emitter {
+export function interpretedEmitter(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], extraKeys: readonly string[], kind: OutputKind): Emitter {
   return (out, name, days, columns, from, to, extra) => {
     const rows: string[] = [];
     for (let i = from; i < to; i++) {
       const date = formatDay(days[i]!);
       const values = variables.map((v, j) => {
-        const value = held[j] ? convertValue(columns[j]![i]!, v.unit, system) : NaN;
+        const value = held[j] ? convert(columns[j]![i]!, v) : NaN;
         return value !== value ? null : roundValue(value);
       });
       if (kind === 'csv') {

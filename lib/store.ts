@@ -3,32 +3,25 @@ import type { Table } from 'apache-arrow';
 import { recordsToArrow } from './arrow.js';
 import { defaults, stationVariableNames } from './catalogue.js';
 import { ensureDemoStore } from './demo.js';
-import { latestReservoirDay, latestStationDay } from './latest.js';
-import { resolveDay, resolveRange } from './periods.js';
 import { InvalidParameterError, StoreError } from './errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from './info.js';
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
-import { dayAttributesOf, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
+import { reservoirDayAttributes, stationDayAttributes } from './flags.js';
 import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
-import { lazyMetadata, pickAttributes, type MetadataTable } from './metadata.js';
+import { lazyMetadata, type MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import { concatRows, readFileRows, sortRows } from './readback.js';
 import type { ByteSource } from './source.js';
 import { openStorage, type Storage } from './storage.js';
-import {
-  resolveAttributes,
-  resolveDatasets,
-  resolveNames,
-  resolveReservoirVariables,
-  resolveStationVariables,
-  resolveUnits,
-} from './query.js';
+import { heldBy, planReservoirDate, planReservoirRange, planStationDate, planStationRange, type Plan } from './plan.js';
+import { resolveNames } from './query.js';
+import type { OutputKind } from './records.js';
 import { filterPointsByShapefile } from './spatial.js';
 import * as summaries from './summaries.js';
 import { collect, once, recordStream, type RecordStream } from './stream.js';
-import { recordColumns, reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, withKeys, type TimeseriesSource } from './timeseries.js';
+import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, type TimeseriesSource } from './timeseries.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -166,18 +159,9 @@ export class EvapStore {
 
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
   streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {
-    const s = this.snapshot;
-    refuseAsOf(query.asOf);
-    const system = resolveUnits(query.units);
-    const names = resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
-    const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
-    const latest = () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!));
-    const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, latest);
-    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.reservoirs.attributes, reservoirDayAttributes));
-    const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    const flags = dayAttributesOf(attributes, reservoirDayAttributes);
-    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => reservoirRange(s, names, variables, startDay, endDay, system, attach, flags, kind));
+    return this.stream(query, planReservoirRange, reservoirRange);
   }
+
 
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
   async reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
@@ -187,16 +171,9 @@ export class EvapStore {
 
   /** Every reservoir's records on one date. */
   streamReservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): RecordStream {
-    const s = this.snapshot;
-    refuseAsOf(query.asOf);
-    const system = resolveUnits(query.units);
-    const variables = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
-    const day = resolveDay(query.date ?? defaults.date, 'date', () => latestReservoirDay(s.manifest, variables.map((v) => v.dataset!)));
-    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.reservoirs.attributes, reservoirDayAttributes));
-    const attach = (name: string) => pickAttributes(s.reservoirs, name, attributes);
-    const flags = dayAttributesOf(attributes, reservoirDayAttributes);
-    return recordStream(recordColumns('RES_NAME', variables, attributes), (kind) => once(() => reservoirsOnDate(s, variables, day, system, attach, flags, kind)));
+    return this.stream(query, planReservoirDate, (s, plan, kind) => once(() => reservoirsOnDate(s, plan, kind)));
   }
+
 
   /** Every reservoir's records on one date, as an array. */
   async reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
@@ -206,17 +183,9 @@ export class EvapStore {
 
   /** Station records over a date range, streamed in batches. */
   streamStationTimeseries(query: StationRangeQuery = {}): RecordStream {
-    const s = this.snapshot;
-    refuseAsOf(query.asOf);
-    const system = resolveUnits(query.units);
-    const names = resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
-    const variables = withKeys(resolveStationVariables(query.variables, this.heldStationVariables(names)), system);
-    const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, () => latestStationDay(s.manifest, names));
-    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.stations.attributes, stationDayAttributes));
-    const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    const flags = dayAttributesOf(attributes, stationDayAttributes);
-    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => stationRange(s, names, variables, startDay, endDay, system, attach, flags, kind));
+    return this.stream(query, planStationRange, stationRange);
   }
+
 
   /** Station records over a date range, as an array. */
   async stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
@@ -226,16 +195,17 @@ export class EvapStore {
 
   /** Every station's records on one date. */
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
+    return this.stream(query, planStationDate, (s, plan, kind) => once(() => stationsOnDate(s, plan, kind)));
+  }
+
+  // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
+  private stream<Q extends { asOf?: string }>(query: Q, plan: (s: Snapshot, query: Q) => Plan, read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>): RecordStream {
     const s = this.snapshot;
     refuseAsOf(query.asOf);
-    const system = resolveUnits(query.units);
-    const variables = withKeys(resolveStationVariables(query.variables, s.stationVariablesAll), system);
-    const day = resolveDay(query.date ?? defaults.date, 'date', () => latestStationDay(s.manifest, s.manifest.stations.names));
-    const attributes = resolveAttributes(query.alsoReturn, withDayAttributes(s.stations.attributes, stationDayAttributes));
-    const attach = (name: string) => pickAttributes(s.stations, name, attributes);
-    const flags = dayAttributesOf(attributes, stationDayAttributes);
-    return recordStream(recordColumns('STA_NAME', variables, attributes), (kind) => once(() => stationsOnDate(s, variables, day, system, attach, flags, kind)));
+    const planned = plan(s, query);
+    return recordStream(planned.header, (kind) => read(s, planned, kind));
   }
+
 
   /** Every station's records on one date, as an array. */
   async stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
@@ -394,12 +364,6 @@ export class EvapStore {
   }
 }
 
-/** The variables any of the named stations measures, in catalogue order. */
-export function heldBy(held: ReadonlyMap<string, readonly string[]>, names: readonly string[]): readonly string[] {
-  if (names.length === 1) return held.get(names[0]!) ?? [];
-  const union = new Set(names.flatMap((n) => held.get(n) ?? []));
-  return stationVariableNames.filter((v) => union.has(v));
-}
 
 // a stream answers from the snapshot it was asked of; a past one is `(await store.asOf(time)).stream...(query)`
 function refuseAsOf(asOf: string | undefined): void {

@@ -1,19 +1,19 @@
 // Aggregate and normals queries against a snapshot: validate like the daily queries, read each name's days, summarise.
-import { defaults, type UnitSystem } from './catalogue.js';
+import { defaults } from './catalogue.js';
 import { recordsToCsv } from './csv.js';
 import { formatDay } from './dates.js';
 import { aggregateBlock, convertAggregate, methodOf, resolveStatistic, type Method, type PeriodValues, type Statistic } from './aggregate.js';
 import { InvalidParameterError } from './errors.js';
-import { firstReservoirDay, firstStationDay, latestReservoirDay, latestStationDay } from './latest.js';
-import { pickAttributes, type MetadataTable } from './metadata.js';
+import { firstReservoirDay, firstStationDay } from './latest.js';
+import { pickAttributes } from './metadata.js';
 import { normalOf, normalPeriods, normalStatistics, type NormalPeriod } from './normals.js';
 import { intervals, monthDay, periodsOf, resolveRange, type Interval } from './periods.js';
-import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveStationVariables, resolveUnits, type ResolvedVariable } from './query.js';
+import { resolveAttributes } from './query.js';
 import type { Block } from './records.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
-import { heldBy, type Snapshot } from './store.js';
+import { selectReservoirs, selectStations, type Selection } from './plan.js';
+import type { Snapshot } from './store.js';
 import { recordStream, type RecordStream } from './stream.js';
-import { withKeys } from './timeseries.js';
 import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from './types.js';
 import { roundValue } from './units.js';
 
@@ -39,14 +39,8 @@ export type StationAggregateQuery = StationRangeQuery & AggregateOptions;
 export type ReservoirNormalsQuery = Omit<ReservoirRangeQuery, 'start' | 'end'> & NormalsOptions;
 export type StationNormalsQuery = Omit<StationRangeQuery, 'start' | 'end'> & NormalsOptions;
 
-/** A query resolved against the snapshot, for reservoirs or stations alike. */
-interface Resolved {
-  nameKey: 'RES_NAME' | 'STA_NAME';
-  names: string[];
-  variables: ResolvedVariable[];
-  system: UnitSystem;
-  metadata: MetadataTable;
-  latest: () => number | undefined;
+/** A query's selection (lib/plan.ts) and how to read its names' series, for reservoirs or stations alike. */
+interface Resolved extends Selection {
   first: () => number | undefined;
   series: (name: string, startDay: number, endDay: number) => Promise<Block>;
   seriesMany?: (names: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>; // several names, each row group read once
@@ -56,30 +50,21 @@ interface Resolved {
 const VALUES_PER_CHUNK = 4_000_000;
 
 function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start' | 'end'>): Resolved {
-  const system = resolveUnits(query.units);
-  const names = resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
-  const datasets = resolveDatasets(query.datasets);
-  const variables = withKeys(resolveReservoirVariables(query.variables, datasets), system);
-  const used = [...new Set(variables.map((v) => v.dataset!))];
+  const selection = selectReservoirs(s, query);
+  const { columns } = selection;
+  const used = [...new Set(columns.map((v) => v.dataset!))];
   return {
-    nameKey: 'RES_NAME', names, variables, system, metadata: s.reservoirs,
-    latest: () => latestReservoirDay(s.manifest, used),
+    ...selection,
     first: () => firstReservoirDay(s.manifest, used),
-    series: (name, a, b) => reservoirSeries(s, name, variables, a, b),
-    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, variables, a, b),
+    series: (name, a, b) => reservoirSeries(s, name, columns, a, b),
+    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, columns, a, b),
   };
 }
 
 function resolveStations(s: Snapshot, query: Omit<StationRangeQuery, 'start' | 'end'>): Resolved {
-  const system = resolveUnits(query.units);
-  const names = resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
-  const variables = withKeys(resolveStationVariables(query.variables, heldBy(s.stationVariablesHeld, names)), system);
-  return {
-    nameKey: 'STA_NAME', names, variables, system, metadata: s.stations,
-    latest: () => latestStationDay(s.manifest, names),
-    first: () => firstStationDay(s.manifest, names),
-    series: (name, a, b) => stationSeries(s, name, variables, a, b),
-  };
+  const selection = selectStations(s, query);
+  const { names, columns } = selection;
+  return { ...selection, first: () => firstStationDay(s.manifest, names), series: (name, a, b) => stationSeries(s, name, columns, a, b) };
 }
 
 /** Reservoir aggregates: one record per reservoir and period, streamed a reservoir at a time. */
@@ -110,9 +95,9 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   if (!intervals.includes(interval)) throw new InvalidParameterError('interval', `interval must be one of ${intervals.join(', ')}; got ${JSON.stringify(String(interval))}`, 'not-allowed');
   const compare = resolveCompareTo(query.compareTo, interval);
   const base = compare ? resolveBase(r, query) : undefined;
-  const methods = r.variables.map((v) => methodOf(v, statistic));
-  const pctKeys = compare ? r.variables.map((v) => `${v.key} pct_of_normal`) : [];
-  const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.variables.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
+  const methods = r.columns.map((v) => methodOf(v, statistic));
+  const pctKeys = compare ? r.columns.map((v) => `${v.key} pct_of_normal`) : [];
+  const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.columns.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
   const periods = periodsOf(startDay, endDay, interval);
   return summaryStream(columns, async function* () {
     for await (const [name, block] of namedBlocks(r, startDay, endDay)) {
@@ -124,12 +109,12 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   function recordsOf(name: string, block: Block, normal: Stats[][] | undefined): WireRecord[] {
     const extra = pickAttributes(r.metadata, name, attributes);
     const extraKeys = Object.keys(extra).filter((k) => k !== r.nameKey);
-    const values = new Float64Array(r.variables.length);
+    const values = new Float64Array(r.columns.length);
     return aggregateBlock(block, periods, methods).map((pv) => {
       const record: WireRecord = { [r.nameKey]: name, start_date: formatDay(pv.period.start), end_date: formatDay(pv.period.end), n_days: pv.period.end - pv.period.start + 1 };
       for (let j = 0; j < values.length; j++) {
-        const v = r.variables[j]!;
-        values[j] = convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!);
+        const v = r.columns[j]!;
+        values[j] = convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!);
         record[v.key] = wire(values[j]!, methods[j]!);
       }
       for (let j = 0; normal && j < values.length; j++) {
@@ -149,8 +134,8 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const period = query.period ?? 'month';
   if (!normalPeriods.includes(period)) throw new InvalidParameterError('period', `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`, 'not-allowed');
-  const methods = r.variables.map((v) => methodOf(v, statistic));
-  const statKeys = r.variables.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
+  const methods = r.columns.map((v) => methodOf(v, statistic));
+  const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
   const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
   return summaryStream(columns, async function* () {
     for await (const [name, block] of namedBlocks(r, base.startDay, base.endDay)) {
@@ -161,7 +146,7 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
       groups.forEach((stats, g) => {
         if (stats.every((st) => st.n === 0)) return;
         const record: WireRecord = { [r.nameKey]: name, [period]: labels[g]!, start_date: formatDay(base.startDay), end_date: formatDay(base.endDay) };
-        r.variables.forEach((v, j) => {
+        r.columns.forEach((v, j) => {
           for (const st of normalStatistics) record[`${v.key} ${st}`] = st === 'n' ? stats[j]!.n : wire(stats[j]![st], methods[j]!);
         });
         out.push({ ...record, ...extra, [r.nameKey]: name });
@@ -173,7 +158,7 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
 
 // each name with days in the range and its block, names read together in chunks of about VALUES_PER_CHUNK values
 async function* namedBlocks(r: Resolved, startDay: number, endDay: number): AsyncGenerator<[string, Block]> {
-  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.variables.length))));
+  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.columns.length))));
   for (let c = 0; c < r.names.length; c += chunk) {
     const group = r.names.slice(c, c + chunk);
     const blocks = r.seriesMany && group.length > 1 ? await r.seriesMany(group, startDay, endDay) : undefined;
@@ -191,12 +176,12 @@ type Stats = ReturnType<typeof normalOf>;
 
 // statistics by calendar month (12 groups) of the whole months of the base period, in the answer's units
 function monthlyNormals(r: Resolved, methods: readonly Method[], block: Block, base: { startDay: number; endDay: number }): Stats[][] {
-  const byMonth: number[][][] = Array.from({ length: 12 }, () => r.variables.map(() => []));
+  const byMonth: number[][][] = Array.from({ length: 12 }, () => r.columns.map(() => []));
   const whole = periodsOf(base.startDay, base.endDay, 'monthly');
   const monthly: PeriodValues[] = block.days.length === 0 ? [] : aggregateBlock(block, whole, methods);
   for (const pv of monthly) {
     if (!pv.period.whole) continue; // a clipped month at the base's ends would bias sums
-    r.variables.forEach((v, j) => byMonth[pv.period.month - 1]![j]!.push(convertAggregate(pv.values[j]!, v.unit, r.system, methods[j]!, pv.counts[j]!)));
+    r.columns.forEach((v, j) => byMonth[pv.period.month - 1]![j]!.push(convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!)));
   }
   return byMonth.map((vars) => vars.map((values, j) => normalOf(values, methods[j]!)));
 }
@@ -204,12 +189,12 @@ function monthlyNormals(r: Resolved, methods: readonly Method[], block: Block, b
 // statistics by day of the year (MM-DD, 366 groups) of the daily values, in the answer's units
 function dailyNormals(r: Resolved, methods: readonly Method[], block: Block): Stats[][] {
   const index = new Map(dayLabels.map((label, i) => [label, i]));
-  const byDay: number[][][] = dayLabels.map(() => r.variables.map(() => []));
+  const byDay: number[][][] = dayLabels.map(() => r.columns.map(() => []));
   for (let i = 0; i < block.days.length; i++) {
     const g = index.get(monthDay(block.days[i]!))!;
-    r.variables.forEach((v, j) => {
+    r.columns.forEach((v, j) => {
       const value = block.columns[j]?.[i];
-      if (value !== undefined && !Number.isNaN(value)) byDay[g]![j]!.push(convertAggregate(value, v.unit, r.system, 'mean', 1));
+      if (value !== undefined && !Number.isNaN(value)) byDay[g]![j]!.push(convertAggregate(value, v, 'mean', 1));
     });
   }
   return byDay.map((vars) => vars.map((values, j) => normalOf(values, methods[j]! === 'circular-mean' ? 'circular-mean' : 'mean')));

@@ -1,14 +1,16 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { variableKey, type UnitSystem } from './catalogue.js';
+import { conversionOf } from './units.js';
 import { formatDay, yearOfDay } from './dates.js';
 import { compareText, type DataFile, type Manifest, type ReservoirPartition } from './manifest.js';
 import type { PartitionReader } from './partitions.js';
 import { groupStatistics, type Footer } from './parquet.js';
-import type { ResolvedVariable } from './query.js';
+import type { CheckedVariable, ResolvedVariable } from './query.js';
 import { RecordBuilder, type Block, type OutputKind } from './records.js';
 import type { WireRecord } from './types.js';
 import { emitWithFlags, type DayFlags } from './day-flags.js';
 import type { FlagColumn } from './flags.js';
+import type { Plan } from './plan.js';
 
 /** What record building needs from an opened store. */
 export interface TimeseriesSource {
@@ -22,9 +24,9 @@ export interface TimeseriesSource {
 /** Attributes attached to every record of a name (also_return); empty when none were asked for. */
 export type Attach = (name: string) => WireRecord;
 
-/** Adds wire keys to resolved variables for a unit system. */
-export function withKeys(variables: readonly Omit<ResolvedVariable, 'key'>[], system: UnitSystem): ResolvedVariable[] {
-  return variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system) }));
+/** Adds wire keys and conversions to resolved variables for a unit system: the unit table read once per query. */
+export function withKeys(variables: readonly CheckedVariable[], system: UnitSystem): ResolvedVariable[] {
+  return variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system), ...conversionOf(v.unit, system) }));
 }
 
 /** The columns of the records, in order: what a CSV header shows. */
@@ -39,21 +41,12 @@ export interface RowSpan {
 }
 
 /** Reservoir records over [startDay, endDay], one batch per reservoir and year, in name then date order. */
-export async function* reservoirRange(
-  source: TimeseriesSource,
-  names: readonly string[],
-  variables: readonly ResolvedVariable[],
-  startDay: number,
-  endDay: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): AsyncGenerator<unknown[]> {
+export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+  const { names, columns: variables, startDay, endDay, attach, flags } = plan;
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const firstYear = yearOfDay(startDay);
   const lastYear = yearOfDay(endDay);
-  const builder = new RecordBuilder('RES_NAME', variables, system, kind, source.codegen);
+  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   for (const name of names) {
     const extra = attach(name);
@@ -77,15 +70,8 @@ export async function* reservoirRange(
 }
 
 /** Every reservoir's records on one date, in name order, as one batch. */
-export async function reservoirsOnDate(
-  source: TimeseriesSource,
-  variables: readonly ResolvedVariable[],
-  day: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): Promise<unknown[]> {
+export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
+  const { columns: variables, startDay: day, attach, flags } = plan;
   const dayText = formatDay(day);
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const flagCodes = new Map(flags.map((f) => [f, new Float64Array(source.manifest.reservoirs.names.length).fill(NaN)]));
@@ -126,25 +112,16 @@ export async function reservoirsOnDate(
     }
   }
   const out: unknown[] = [];
-  const builder = new RecordBuilder('RES_NAME', variables, system, kind, source.codegen);
+  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
   const block: Block = { days: new Int32Array(names.length).fill(day), columns };
   for (let i = 0; i < names.length; i++) if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
   return out;
 }
 
 /** Station records over [startDay, endDay], one batch per station, in name then date order. */
-export async function* stationRange(
-  source: TimeseriesSource,
-  names: readonly string[],
-  variables: readonly ResolvedVariable[],
-  startDay: number,
-  endDay: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): AsyncGenerator<unknown[]> {
-  const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
+export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+  const { names, columns: variables, startDay, endDay, attach, flags } = plan;
+  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
@@ -159,18 +136,11 @@ export async function* stationRange(
 }
 
 /** Every station's records on one date, in name order. */
-export async function stationsOnDate(
-  source: TimeseriesSource,
-  variables: readonly ResolvedVariable[],
-  day: number,
-  system: UnitSystem,
-  attach: Attach,
-  flags: readonly FlagColumn[],
-  kind: OutputKind = 'records',
-): Promise<unknown[]> {
+export async function stationsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
+  const { columns: variables, startDay: day, attach, flags } = plan;
   const dayText = formatDay(day);
   const out: unknown[] = [];
-  const builder = new RecordBuilder('STA_NAME', variables, system, kind, source.codegen);
+  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
   for (const name of source.manifest.stations.names) {
     const partition = source.manifest.stations.partitions[name];
     if (!partition || !overlaps(partition, dayText, dayText)) continue;

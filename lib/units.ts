@@ -8,11 +8,29 @@ export function roundValue(value: number): number {
   return value < 0 ? -scaled : scaled;
 }
 
+/** How a stored metric value becomes a value in the unit system asked for: `value * factor + offset`. */
+export interface Conversion {
+  factor: number;
+  offset: number;
+}
+
+const identity: Conversion = { factor: 1, offset: 0 };
+
+/** The conversion of a unit into a unit system, from the catalogue. */
+export function conversionOf(unit: UnitName, system: UnitSystem): Conversion {
+  if (system === 'metric') return identity;
+  const { factor, offset } = units[unit];
+  return { factor, offset };
+}
+
+/** Applies a conversion; the identity leaves the value as it is (so -0 stays -0, as the generated emitters inline it). */
+export function convert(value: number, { factor, offset }: Conversion): number {
+  return factor === 1 && offset === 0 ? value : value * factor + offset;
+}
+
 /** Converts a stored metric value into the unit system asked for (values are stored metric). */
 export function convertValue(value: number, unit: UnitName, system: UnitSystem): number {
-  if (system === 'metric') return value;
-  const { factor, offset } = units[unit];
-  return value * factor + offset;
+  return convert(value, conversionOf(unit, system));
 }
 
 /** Converts a value in the given unit system back to metric (used when ingesting English exports). */

@@ -1,5 +1,6 @@
 // output_format beyond JSON and CSV: Parquet and Arrow IPC for timeseries, GeoJSON for metadata and name listings.
 import { tableOf, tableToArrowStream, tableToParquet } from '../lib/answer-table.js';
+import { defaults } from '../lib/catalogue.js';
 import { recordsToGeoJson } from '../lib/geojson.js';
 import type { RecordStream } from '../lib/stream.js';
 import type { WireRecord } from '../lib/types.js';
@@ -22,7 +23,7 @@ export const geojsonType = 'application/geo+json';
 
 /** The `output_format` parameter among the formats a path offers (default json). */
 export function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T {
-  const value = q.one('output_format') ?? 'json';
+  const value = q.one('output_format') ?? defaults.output_format;
   if (!(allowed as readonly string[]).includes(value)) {
     throw invalidParameter('output_format', `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
   }

@@ -1,6 +1,8 @@
 // Query strings and multipart forms -> typed arguments for the library, with the request limits applied.
 import { didYouMean } from '../lib/suggest.js';
+import { defaults } from '../lib/catalogue.js';
 import type { ShapefileParts } from '../lib/types.js';
+import { wireParameters } from '../lib/wire.js';
 import { HttpError, invalidParameter } from './errors.js';
 import { MultipartError, parseMultipart, type FormPart } from './multipart.js';
 
@@ -15,13 +17,8 @@ export const defaultRequestLimits: RequestLimits = { maxNames: 500, maxVariables
 
 export type OutputFormat = 'json' | 'csv';
 const outputFormats: readonly string[] = ['json', 'csv'];
-const listParameters: Record<string, keyof RequestLimits> = {
-  RES_NAMES: 'maxNames',
-  STA_NAMES: 'maxNames',
-  datasets: 'maxVariables',
-  variables: 'maxVariables',
-  also_return: 'maxVariables',
-};
+// which limit a list counts against, from the wire table; any other list (the aggregates' own) counts as values
+const limitOf = (name: string): keyof RequestLimits => ((wireParameters as Record<string, { limit?: string }>)[name]?.limit === 'names' ? 'maxNames' : 'maxVariables');
 
 /** The query parameters of one request; a repeated parameter takes its last value, as FastAPI does for a `str`. */
 export class QueryParams {
@@ -41,7 +38,7 @@ export class QueryParams {
     const value = this.one(name);
     if (value === undefined) return undefined;
     const items = value.split(',').map((item) => item.trim());
-    const limit = this.limits[listParameters[name] ?? 'maxVariables'];
+    const limit = this.limits[limitOf(name)];
     if (items.length > limit) {
       throw invalidParameter(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many');
     }
@@ -50,7 +47,7 @@ export class QueryParams {
 
   /** The `output_format` parameter: json (default) or csv. */
   format(): OutputFormat {
-    const value = this.one('output_format') ?? 'json';
+    const value = this.one('output_format') ?? defaults.output_format;
     if (!outputFormats.includes(value)) {
       throw invalidParameter('output_format', `output_format must be one of json, csv; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
     }

@@ -1,9 +1,10 @@
 // The documented paths: each maps its parameters onto one library call and formats the answer.
-import { datasetNames, defaults, reservoirAttributes, stationAttributes, stationVariableNames, unitSystems, type UnitSystem } from '../lib/catalogue.js';
+import { datasetNames, defaults, reservoirAttributes, stationAttributes, stationVariableNames, unitSystems } from '../lib/catalogue.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../lib/flags.js';
 import type { EvapStore } from '../lib/store.js';
 import { withAsOf } from './as-of.js';
-import type { WireRecord } from '../lib/types.js';
+import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../lib/types.js';
+import { fromWire, timeseriesWire, type WireName } from '../lib/wire.js';
 import { listFormats, metadataAnswer, readFormat, timeseriesAnswer, timeseriesFormats, type ListFormat } from './answer-formats.js';
 import { listResponse } from './format.js';
 import { readShapefileParts, type QueryParams, type RequestLimits } from './params.js';
@@ -39,9 +40,9 @@ export interface Route {
 }
 
 const list = (values: readonly string[]) => values.join(', ');
-const outputFormat: ParameterSpec = { name: 'output_format', description: 'Response format (json or csv)', default: 'json', enum: ['json', 'csv'] };
-const seriesFormat: ParameterSpec = { name: 'output_format', description: 'Response format: json, csv, parquet (application/vnd.apache.parquet) or arrow (an Arrow IPC stream)', default: 'json', enum: timeseriesFormats };
-const placesFormat: ParameterSpec = { name: 'output_format', description: 'Response format: json, csv or geojson (a FeatureCollection of Points, RFC 7946)', default: 'json', enum: listFormats };
+const outputFormat: ParameterSpec = { name: 'output_format', description: 'Response format (json or csv)', default: defaults.output_format, enum: ['json', 'csv'] };
+const seriesFormat: ParameterSpec = { name: 'output_format', description: 'Response format: json, csv, parquet (application/vnd.apache.parquet) or arrow (an Arrow IPC stream)', default: defaults.output_format, enum: timeseriesFormats };
+const placesFormat: ParameterSpec = { name: 'output_format', description: 'Response format: json, csv or geojson (a FeatureCollection of Points, RFC 7946)', default: defaults.output_format, enum: listFormats };
 const units: ParameterSpec = { name: 'units', description: 'Units for returned data (english or metric)', default: defaults.units, enum: unitSystems };
 const startDate: ParameterSpec = { name: 'start_date', description: 'Start date (yyyy-mm-dd), inclusive; or latest, or an ISO 8601 duration counted back from end_date (P30D: the 30 days ending with end_date; P1Y)', default: defaults.start_date };
 const endDate: ParameterSpec = { name: 'end_date', description: 'End date (yyyy-mm-dd), inclusive; or latest: the last day held for the requested datasets or stations', default: defaults.end_date };
@@ -57,7 +58,8 @@ const staNamesOrAll: ParameterSpec = { name: 'STA_NAMES', description: 'One or m
 const dataset: ParameterSpec = { name: 'dataset', description: `Dataset name (${list(datasetNames)})`, default: defaults.dataset, enum: datasetNames };
 const variable: ParameterSpec = { name: 'variable', description: 'Variable name (see /info/list_variables)', default: defaults.variable };
 
-const units_ = (q: QueryParams) => q.one('units') as UnitSystem | undefined; // validated by the library
+// a timeseries query from the wire table (lib/wire.ts); as_of is answered by as-of.ts, which hands the route that snapshot's store
+const wireQuery = <Q>(q: QueryParams, names: readonly WireName[]): Q => fromWire<Q>(names.filter((n) => n !== 'as_of'), (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)));
 
 // Records of one kind have the same keys; the CSV header is the first record's keys (or the fallback when empty).
 function columnsOf(records: readonly WireRecord[], fallback: readonly string[]): string[] {
@@ -78,7 +80,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [resNames, datasets, resVariables, units, startDate, endDate, resAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamReservoirTimeseries({ names: q.list('RES_NAMES'), datasets: q.list('datasets'), variables: q.list('variables'), units: units_(q), start: q.one('start_date'), end: q.one('end_date'), alsoReturn: q.list('also_return') });
+      const stream = store.streamReservoirTimeseries(wireQuery<ReservoirRangeQuery>(q, timeseriesWire.reservoirRange));
       return timeseriesAnswer(format, stream);
     },
   },
@@ -87,7 +89,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [datasets, resVariables, units, date, resAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamReservoirTimeseriesOnDate({ datasets: q.list('datasets'), variables: q.list('variables'), units: units_(q), date: q.one('date'), alsoReturn: q.list('also_return') });
+      const stream = store.streamReservoirTimeseriesOnDate(wireQuery<ReservoirDateQuery>(q, timeseriesWire.reservoirDate));
       return timeseriesAnswer(format, stream);
     },
   },
@@ -96,7 +98,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [staNames(defaults.STA_NAMES), staVariables, units, startDate, endDate, staAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamStationTimeseries({ names: q.list('STA_NAMES'), variables: q.list('variables'), units: units_(q), start: q.one('start_date'), end: q.one('end_date'), alsoReturn: q.list('also_return') });
+      const stream = store.streamStationTimeseries(wireQuery<StationRangeQuery>(q, timeseriesWire.stationRange));
       return timeseriesAnswer(format, stream);
     },
   },
@@ -105,7 +107,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [staVariables, units, date, staAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamStationTimeseriesOnDate({ variables: q.list('variables'), units: units_(q), date: q.one('date'), alsoReturn: q.list('also_return') });
+      const stream = store.streamStationTimeseriesOnDate(wireQuery<StationDateQuery>(q, timeseriesWire.stationDate));
       return timeseriesAnswer(format, stream);
     },
   },

@@ -1,5 +1,6 @@
-/** Rounds to 4 decimals, halves away from zero, symmetric in sign; never returns -0. */
+import { roundValue } from '../units.js';
+
+/** The wire's rounding (units.ts roundValue), but never -0: a stored value of the model is a plain zero. */
 export function round4(value: number): number {
-  const r = Math.round(Math.abs(value) * 1e4) / 1e4;
-  return r === 0 ? 0 : value < 0 ? -r : r;
+  return roundValue(value) + 0; // -0 + 0 is 0; every other value is unchanged
 }

@@ -1,12 +1,13 @@
 // The JSON text made straight from the columns is exactly JSON.stringify of the records, for any query.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reservoirVariables, stationVariableNames, variableKey } from '../../lib/catalogue.js';
+import { reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
 import { recordsToCsv } from '../../lib/csv.js';
 import { RecordBuilder } from '../../lib/records.js';
 import type { WireRecord } from '../../lib/types.js';
 import { openStore, type EvapStore } from '../../lib/store.js';
 import type { RecordStream } from '../../lib/stream.js';
+import { withKeys } from '../../lib/timeseries.js';
 import { createStoreWriter } from '../../lib/write.js';
 import { day, tempDir } from '../helpers.js';
 
@@ -125,15 +126,15 @@ describe('RecordBuilder', () => {
   it('makes exactly what the interpreted emitter makes, for records, JSON and CSV of any plan', () => {
     fc.assert(
       fc.property(plan, ({ variables, system, extra, rows, held, name }) => {
-        const resolved = variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system) }));
+        const resolved = withKeys(variables, system);
         const days = Int32Array.from(rows, (_, i) => day('2020-02-27') + i);
         const block = { days, columns: resolved.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r[j]!) : undefined)) };
         const extraRecord = Object.fromEntries(Object.entries(extra));
         return (['records', 'json', 'csv'] as const).every((kind) => {
           const generated: unknown[] = [];
           const interpreted: unknown[] = [];
-          new RecordBuilder('RES_NAME', resolved, system, kind, true).emit(generated, name, block, extraRecord);
-          new RecordBuilder('RES_NAME', resolved, system, kind, false).emit(interpreted, name, block, extraRecord);
+          new RecordBuilder('RES_NAME', resolved, kind, true).emit(generated, name, block, extraRecord);
+          new RecordBuilder('RES_NAME', resolved, kind, false).emit(interpreted, name, block, extraRecord);
           return JSON.stringify(generated) === JSON.stringify(interpreted) && generated.every((r, i) => kind !== 'records' || Object.keys(r as object).join() === Object.keys(interpreted[i] as object).join());
         });
       }),
@@ -142,9 +143,9 @@ describe('RecordBuilder', () => {
   });
 
   it('converts with the catalogue factor: one acre-foot of E_volume is 1233.48 m3', () => {
-    const resolved = [{ name: 'E_volume', dataset: 'nete-volume-calcs' as const, unit: 'm3' as const, key: variableKey('E_volume', 'm3', 'english') }];
+    const resolved = withKeys([{ name: 'E_volume', dataset: 'nete-volume-calcs', unit: 'm3' }], 'english');
     const out: WireRecord[] = [];
-    new RecordBuilder('RES_NAME', resolved, 'english', 'records').emit(out, 'X', { days: [day('2020-01-01')], columns: [Float64Array.of(1233.48 * 3)] }, {});
+    new RecordBuilder('RES_NAME', resolved, 'records').emit(out, 'X', { days: [day('2020-01-01')], columns: [Float64Array.of(1233.48 * 3)] }, {});
     expect(out[0]![resolved[0]!.key]).toBe(3);
   });
 });
