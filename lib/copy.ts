@@ -5,6 +5,7 @@ import { sha256 } from './disk.js';
 import { StoreError } from './errors.js';
 import { publishSnapshot, readCurrentManifest, readManifestFile } from './history.js';
 import { MANIFEST_FILE, manifestFiles, type FileEntry } from './manifest.js';
+import { runPool } from './pool.js';
 import { openStorage, type Storage } from './storage.js';
 
 export interface CopyOptions {
@@ -79,22 +80,4 @@ export async function copyStore(from: string | Storage, to: string | Storage, op
 async function isWhole(storage: Storage, file: FileEntry): Promise<boolean> {
   const bytes = await storage.read(file.path, 0, file.bytes + 1).catch(() => undefined);
   return bytes !== undefined && bytes.byteLength === file.bytes && sha256(bytes) === file.sha256;
-}
-
-async function runPool<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: unknown;
-  const worker = async () => {
-    while (next < items.length && failure === undefined) {
-      if (signal?.aborted) {
-        failure ??= signal.reason;
-        return;
-      }
-      await work(items[next++]!).catch((error: unknown) => {
-        failure ??= error;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
-  if (failure !== undefined) throw failure;
 }

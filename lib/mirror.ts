@@ -10,6 +10,7 @@ import type { IngestProblem } from './ingest.js';
 import { MANIFEST_FILE } from './manifest.js';
 import { InvalidParameterError } from './errors.js';
 import { planUpdate } from './mirror-update.js';
+import { runPool } from './pool.js';
 import { openStore, type EvapStore } from './store.js';
 import { openStorage, type Storage } from './storage.js';
 import type { WireRecord } from './types.js';
@@ -115,7 +116,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
     });
   });
   try {
-    await runPool(jobs, options.concurrency ?? 4, options.signal);
+    await runPool(jobs, options.concurrency ?? 4, options.signal, (job) => job());
   } finally {
     await commits.catch(() => {}); // a commit under way finishes, so that its unit is recorded
     await store?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
@@ -126,8 +127,8 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   return summary;
 }
 
-/** The units to copy: a year of every reservoir (one request per reservoir), then stations in groups. */
-async function planUnits(client: EvapClient, since: string | null, stationsPerUnit: number): Promise<Unit[]> {
+/** What the server holds: its names, its datasets, and each dataset's first and last day (sorted), from the /info lists. */
+async function serverHoldings(client: EvapClient): Promise<{ reservoirs: string[]; stations: string[]; datasets: string[]; starts: string[]; ends: string[] }> {
   const [reservoirs, stations, datasets] = await Promise.all([client.listReservoirNames(), client.listStationNames(), client.listDatasets()]);
   const ranges = await Promise.all(
     datasets.map(async (d) => {
@@ -137,6 +138,12 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
   );
   const starts = ranges.flat().map((r) => r.start_date).sort();
   const ends = ranges.flat().map((r) => r.end_date).sort();
+  return { reservoirs, stations, datasets, starts, ends };
+}
+
+/** The units to copy: a year of every reservoir (one request per reservoir), then stations in groups. */
+async function planUnits(client: EvapClient, since: string | null, stationsPerUnit: number): Promise<Unit[]> {
+  const { reservoirs, stations, datasets, starts, ends } = await serverHoldings(client);
   const units: Unit[] = [];
   if (reservoirs.length > 0 && starts.length > 0) {
     const from = parseDay(since && since > starts[0]! ? since : starts[0]!, 'start_date');
@@ -195,15 +202,7 @@ async function withFlags(client: EvapClient, flags: readonly string[], ask: (als
  * after its last) to the server's last day, then stations likewise; names with nothing newer cost no request.
  */
 async function planUpdateUnits(client: EvapClient, copy: EvapStore, stationsPerUnit: number): Promise<Unit[]> {
-  const [reservoirs, stations, datasets] = await Promise.all([client.listReservoirNames(), client.listStationNames(), client.listDatasets()]);
-  const ranges = await Promise.all(
-    datasets.map(async (d) => {
-      const [first] = await client.listVariables(d);
-      return first ? client.listDates(d, first.api_name) : [];
-    }),
-  );
-  const ends = ranges.flat().map((r) => r.end_date).sort();
-  const starts = ranges.flat().map((r) => r.start_date).sort();
+  const { reservoirs, stations, datasets, starts, ends } = await serverHoldings(client);
   const plan = await planUpdate(copy, reservoirs, stations);
   const units: Unit[] = [];
   const chunks = reservoirs.flatMap((name) => {
@@ -247,26 +246,6 @@ async function fetchMetadata(client: EvapClient): Promise<StagedMetadata> {
     }
   }
   return metadata;
-}
-
-/** Runs jobs with at most `limit` at once; stops starting new ones on the first failure or on abort. */
-async function runPool(jobs: (() => Promise<void>)[], limit: number, signal?: AbortSignal): Promise<void> {
-  let next = 0;
-  let failure: unknown;
-  const worker = async () => {
-    while (next < jobs.length && failure === undefined) {
-      if (signal?.aborted) {
-        failure ??= signal.reason;
-        return;
-      }
-      const job = jobs[next++]!;
-      await job().catch((error: unknown) => {
-        failure ??= error;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
-  if (failure !== undefined) throw failure;
 }
 
 async function readProgress(dir: Storage, from: string, since: string | null): Promise<Progress> {
