@@ -1,34 +1,26 @@
 // Every command with its store in a bucket (s3rver on loopback, behind the test proxy), given by the AWS environment.
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bucketStorage } from '../../lib/bucket.js';
 import { recordsToCsv } from '../../lib/csv.js';
 import { openStore } from '../../lib/store.js';
 import { serveSmallStore, tempDir } from '../helpers.js';
 import { startTestBucket } from '../s3/bucket.js';
+import { evap } from './harness.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const bucket = await startTestBucket();
 Object.assign(process.env, bucket.env);
 
-/** Runs a command-line entry point as a child process with the bucket's AWS environment. */
-function run(script: string, args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...bucket.env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
+/** Runs `evap ...args` with the bucket's AWS environment. */
+const run = (args: string[]) => evap(args, bucket.env);
 
 describe('the commands over a bucket', () => {
   it('generate, verify, ingest, vacuum and copy with --store s3://bucket/prefix', async () => {
     const store = bucket.location('cli');
-    const generated = await run('cli/evap.ts', ['generate', '--out', store, '--reservoirs', '3', '--stations', '2', '--start', '2021-01-01', '--end', '2021-01-20', '--station-start', '2021-01-01']);
+    const generated = await run(['generate', '--out', store, '--reservoirs', '3', '--stations', '2', '--start', '2021-01-01', '--end', '2021-01-20', '--station-start', '2021-01-01']);
     expect(generated.stderr).toMatch(/wrote snapshot \S+: 3 reservoirs, 2 stations/);
-    const verified = await run('cli/evap.ts', ['verify', '--store', store]);
+    const verified = await run(['verify', '--store', store]);
     expect(verified.stdout).toMatch(/every file is whole/);
     expect(verified.code).toBe(0);
 
@@ -39,18 +31,18 @@ describe('the commands over a bucket', () => {
     await before.close();
     const csv = join(await tempDir(), 'revision.csv');
     await writeFile(csv, recordsToCsv(revised, Object.keys(revised[0]!)));
-    const ingested = await run('cli/evap.ts', ['ingest', csv, '--store', store]);
+    const ingested = await run(['ingest', csv, '--store', store]);
     expect(ingested.stdout).toMatch(new RegExp(`published snapshot .* rows added 0, replaced ${revised.length}, rejected 0`));
     const after = await openStore(store);
     expect((await after.reservoirTimeseries(query)).map((r) => r['NetE (mm)'])).toEqual(revised.map(() => 1234.5));
     await after.close();
 
-    const vacuumed = await run('cli/evap.ts', ['vacuum', '--store', store, '--min-age-minutes', '0']);
+    const vacuumed = await run(['vacuum', '--store', store, '--min-age-minutes', '0']);
     expect(vacuumed.stdout).toMatch(/removed reservoirs\/dataset=nete-volume-calcs\/year=2021\//);
     expect(vacuumed.stdout).toMatch(/removed snapshots\/0000000001\.json/);
 
     const copy = join(await tempDir(), 'copy');
-    const copied = await run('cli/evap.ts', ['copy', '--from', store, '--to', copy]);
+    const copied = await run(['copy', '--from', store, '--to', copy]);
     expect(copied.stdout).toMatch(/serves snapshot \S+: \d+ files, \d+ copied/);
     const local = await openStore(copy);
     expect((await local.reservoirTimeseries(query)).map((r) => r['NetE (mm)'])).toEqual(revised.map(() => 1234.5));
@@ -60,7 +52,7 @@ describe('the commands over a bucket', () => {
   it('mirror into a bucket', async () => {
     const { store: source, server } = await serveSmallStore();
     const store = bucket.location('mirror');
-    const mirrored = await run('cli/evap.ts', ['mirror', '--from', server.url, '--api-key', server.key, '--store', store, '--concurrency', '2']);
+    const mirrored = await run(['mirror', '--from', server.url, '--api-key', server.key, '--store', store, '--concurrency', '2']);
     expect(mirrored.code).toBe(0);
     expect(await bucketStorage(store, process.env).exists('mirror-progress.json')).toBe(true);
     const copy = await openStore(store);
