@@ -1,21 +1,14 @@
 // Bundles the explorer page (server/explorer/*.ts with uPlot, d3-geo, topojson-client) into dist/explorer: run by
 // `npm ci` (prepare) and by the browser test; esbuild comes with tsx, so nothing is downloaded.
-import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-
-/** The package folder, found upward from this script. */
-function packageDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
+import { packageRoot } from '../lib/demo.js';
 
 /** Writes index.html, app.js and app.css of the explorer into `outDir` (default dist/explorer). */
-export async function buildExplorer(outDir = join(packageDir(), 'dist', 'explorer')): Promise<string> {
-  const source = join(packageDir(), 'server', 'explorer');
+export async function buildExplorer(outDir = join(packageRoot(), 'dist', 'explorer')): Promise<string> {
+  const source = join(packageRoot(), 'server', 'explorer');
   await mkdir(outDir, { recursive: true });
   await build({
     entryPoints: { app: join(source, 'main.ts') },

@@ -1,10 +1,9 @@
 // The explorer page at `/`: a built bundle (scripts/build-explorer.ts, run by `npm ci`) and the US state outlines, served
 // open like /docs; every data request the page makes goes through the documented paths with the api-key header.
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../lib/demo.js';
 import { WholeResponse } from './body.js';
 import { HttpError } from './errors.js';
 import { compress } from './format.js';
@@ -19,11 +18,9 @@ const assets: Record<string, { file: (dir: string) => string; type: string }> = 
 
 const csp = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
 
-/** Where `npm ci` builds the bundle: dist/explorer under the package folder (found from this module, in server/ or dist/server/). */
+/** Where `npm ci` builds the bundle: dist/explorer under the package folder. */
 export function defaultExplorerDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return join(dir, 'dist', 'explorer');
+  return join(packageRoot(), 'dist', 'explorer');
 }
 
 /** Serves `/` and its assets from `dir`; undefined for every other path. */
