@@ -4,9 +4,9 @@
 // Last results: see docs/aggregates.md ("Speed").
 import { parseArgs } from 'node:util';
 import { findReservoirVariable, reservoirDatasets, datasetNames, variableKey, type DatasetName } from '../lib/catalogue.js';
-import { recordsToTable, tableToParquet } from '../lib/answer-table.js';
-import { openStore, type EvapStore } from '../lib/store.js';
-import { collect } from '../lib/stream.js';
+import { recordsToTable, tableToParquet } from '../lib/format/answer-table.js';
+import { openStore, type EvapStore } from '../lib/store/store.js';
+import { collect } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
 import { DuckEngine } from './duckdb.js';
 import { ms } from './inprocess.js';

@@ -14,7 +14,7 @@ const job = JSON.parse(jobText!) as ColdJob;
 let began: number;
 let text: string;
 if (engine === 'ours') {
-  const { openStore } = await import('../lib/store.js');
+  const { openStore } = await import('../lib/store/store.js');
   const { answerOurs, serialize } = await import('./queries.js');
   began = performance.now();
   const store = await openStore(dir);

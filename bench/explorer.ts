@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { buildExplorer } from '../scripts/build-explorer.js';
-import { openStore } from '../lib/store.js';
+import { openStore } from '../lib/store/store.js';
 import { createHandler } from '../server/app.js';
 import { KeyRing } from '../server/auth.js';
 import { serve } from '../server/node.js';

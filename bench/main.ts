@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
-import { openStore } from '../lib/store.js';
+import { openStore } from '../lib/store/store.js';
 import { runCold, type ColdRow } from './cold.js';
 import { DuckEngine } from './duckdb.js';
 import { checkOverHttp, drive, startServer, type HttpRow } from './http.js';

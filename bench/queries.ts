@@ -1,10 +1,10 @@
 // Q1-Q7, defined once: as a library query, as the equivalent DuckDB SQL over the same Parquet files, and as an HTTP path.
 import { join } from 'node:path';
 import { datasetNames, findReservoirVariable, findStationVariable, reservoirDatasets, stationVariableNames, variableKey, type DatasetName } from '../lib/catalogue.js';
-import { recordsToCsv } from '../lib/csv.js';
-import { encodePathName, type Manifest } from '../lib/manifest.js';
-import type { EvapStore } from '../lib/store.js';
-import type { RecordStream } from '../lib/stream.js';
+import { recordsToCsv } from '../lib/format/csv.js';
+import { encodePathName, type Manifest } from '../lib/store/manifest.js';
+import type { EvapStore } from '../lib/store/store.js';
+import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
 
 /** What a query asks for, in the library's terms; SQL and HTTP forms are derived from it. */

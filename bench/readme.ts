@@ -1,5 +1,5 @@
 // `npx tsx bench/readme.ts`: times the README's library example on the demo store, cold (open + first query) and warm.
-import { openStore } from '../lib/store.js';
+import { openStore } from '../lib/store/store.js';
 
 const query = { names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-01-01', end: '2020-12-31', units: 'metric', alsoReturn: ['qflag'] } as const;
 const began = performance.now();

@@ -6,9 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { copyStore } from '../lib/copy.js';
-import { defaultStoreDir } from '../lib/demo.js';
-import { openStore, type EvapStore } from '../lib/store.js';
+import { copyStore } from '../lib/sync/copy.js';
+import { defaultStoreDir } from '../lib/store/demo.js';
+import { openStore, type EvapStore } from '../lib/store/store.js';
 import { runColdOurs } from './s3-cold.js';
 import { defineQueries, duckdbSql, serialize, answerOurs } from './queries.js';
 import { repoRoot } from './store.js';

@@ -9,7 +9,7 @@ import type { QuerySpec } from './queries.js';
 
 const [mode, dir, job] = process.argv.slice(2);
 // imports first, outside the timing (as bench/cold-child.ts): what is timed is opening and answering
-const { openStore } = await import('../lib/store.js');
+const { openStore } = await import('../lib/store/store.js');
 const { jsonLength, streamOurs } = await import('./queries.js');
 const { DuckEngine } = await import('./duckdb.js');
 const began = performance.now();

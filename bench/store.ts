@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FORMAT_VERSION, manifestFiles, parseManifest, type Manifest } from '../lib/manifest.js';
+import { FORMAT_VERSION, manifestFiles, parseManifest, type Manifest } from '../lib/store/manifest.js';
 
 /** The size of a store to make: the full scale of the real catalogue, or a tiny one for the smoke run. */
 export interface StoreScale {

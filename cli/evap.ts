@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // evap <command> [options]: one entry point; each command is its own module, loaded only when run (a query starts fast).
-import { packageVersion } from '../lib/demo.js';
+import { packageVersion } from '../lib/store/demo.js';
 import { didYouMean } from '../lib/suggest.js';
 import { describeError, UsageError, type CommandModule } from './command.js';
 

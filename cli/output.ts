@@ -1,6 +1,6 @@
 // Answers on stdout as an aligned table (a terminal's default), CSV (a pipe's default), JSON, or a Parquet file.
 import { writeFile } from 'node:fs/promises';
-import { formatNumber, recordsToCsv } from '../lib/csv.js';
+import { formatNumber, recordsToCsv } from '../lib/format/csv.js';
 import type { WireRecord, WireValue } from '../lib/types.js';
 import { UsageError } from './command.js';
 
@@ -40,7 +40,7 @@ export async function writeText(chunks: AsyncIterable<string> | Iterable<string>
 /** Writes whole records in the format (columns: the CSV header and table columns, in order). */
 export async function writeRecords(records: readonly WireRecord[], columns: readonly string[], format: Format, out?: string): Promise<void> {
   if (format === 'parquet') {
-    const [{ recordsToArrow }, { tableToParquet }] = await Promise.all([import('../lib/arrow.js'), import('../lib/parquet.js')]);
+    const [{ recordsToArrow }, { tableToParquet }] = await Promise.all([import('../lib/format/arrow.js'), import('../lib/store/parquet.js')]);
     await writeFile(out!, tableToParquet(recordsToArrow(records)));
     return;
   }

@@ -1,5 +1,5 @@
 // Rejected rows of ingest and mirror on stderr: the first 20 with file and line, then how many more.
-import type { IngestProblem } from '../lib/ingest.js';
+import type { IngestProblem } from '../lib/ingest/ingest.js';
 
 /** Prints the problems, at most 20, and the count of the rest. */
 export function printProblems(problems: readonly IngestProblem[], count: number): void {

@@ -1,6 +1,6 @@
 // Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
-import { createClient, type EvapClient } from '../lib/client.js';
-import type { EvapStore } from '../lib/store.js';
+import { createClient, type EvapClient } from '../lib/sync/client.js';
+import type { EvapStore } from '../lib/store/store.js';
 import { stringFlag, type FlagSpec, type Flags } from './args.js';
 import { UsageError } from './command.js';
 
@@ -32,7 +32,7 @@ export async function openSource(values: Flags): Promise<{ source: Source; close
     if (!Number.isInteger(timeout) || timeout <= 0) throw new UsageError('--timeout-ms must be a positive integer');
     return { source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1 }), close: async () => {} };
   }
-  const { openStore } = await import('../lib/store.js');
+  const { openStore } = await import('../lib/store/store.js');
   const store = await openStore(stringFlag(values, 'store'));
   return { source: store, close: () => store.close() };
 }

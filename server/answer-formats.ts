@@ -1,8 +1,8 @@
 // output_format beyond JSON and CSV: Parquet and Arrow IPC for timeseries, GeoJSON for metadata and name listings.
-import { tableOf, tableToArrowStream, tableToParquet } from '../lib/answer-table.js';
+import { tableOf, tableToArrowStream, tableToParquet } from '../lib/format/answer-table.js';
 import { defaults } from '../lib/catalogue.js';
-import { recordsToGeoJson } from '../lib/geojson.js';
-import type { RecordStream } from '../lib/stream.js';
+import { recordsToGeoJson } from '../lib/format/geojson.js';
+import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
 import { WholeResponse } from './body.js';
 import { invalidParameter } from './errors.js';

@@ -1,5 +1,5 @@
 // The server as one fetch-style handler: route, check the key, call the library, format, map errors.
-import type { EvapStore } from '../lib/store.js';
+import type { EvapStore } from '../lib/store/store.js';
 import type { KeyRing } from './auth.js';
 import { createDocs } from './docs.js';
 import { createExplorer } from './explorer.js';

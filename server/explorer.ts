@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { packageRoot } from '../lib/demo.js';
+import { packageRoot } from '../lib/store/demo.js';
 import { WholeResponse } from './body.js';
 import { HttpError } from './errors.js';
 import { compress } from './format.js';

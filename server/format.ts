@@ -2,8 +2,8 @@
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGzip } from 'node:zlib';
-import { recordsToCsv } from '../lib/csv.js';
-import type { RecordStream } from '../lib/stream.js';
+import { recordsToCsv } from '../lib/format/csv.js';
+import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
 import { WholeResponse } from './body.js';
 import type { OutputFormat } from './params.js';

@@ -2,7 +2,7 @@
 import { didYouMean } from '../lib/suggest.js';
 import { defaults } from '../lib/catalogue.js';
 import type { ShapefileParts } from '../lib/types.js';
-import { wireParameters } from '../lib/wire.js';
+import { wireParameters } from '../lib/sync/wire.js';
 import { HttpError, invalidParameter } from './errors.js';
 import { MultipartError, parseMultipart, type FormPart } from './multipart.js';
 

@@ -1,10 +1,10 @@
 // The documented paths: each maps its parameters onto one library call and formats the answer.
 import { datasetNames, defaults, reservoirAttributes, stationAttributes, stationVariableNames, unitSystems } from '../lib/catalogue.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../lib/flags.js';
-import type { EvapStore } from '../lib/store.js';
+import type { EvapStore } from '../lib/store/store.js';
 import { withAsOf } from './as-of.js';
 import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../lib/types.js';
-import { fromWire, timeseriesWire, type WireName } from '../lib/wire.js';
+import { fromWire, timeseriesWire, type WireName } from '../lib/sync/wire.js';
 import { listFormats, metadataAnswer, readFormat, timeseriesAnswer, timeseriesFormats, type ListFormat } from './answer-formats.js';
 import { listResponse } from './format.js';
 import { readShapefileParts, type QueryParams, type RequestLimits } from './params.js';
@@ -58,7 +58,7 @@ const staNamesOrAll: ParameterSpec = { name: 'STA_NAMES', description: 'One or m
 const dataset: ParameterSpec = { name: 'dataset', description: `Dataset name (${list(datasetNames)})`, default: defaults.dataset, enum: datasetNames };
 const variable: ParameterSpec = { name: 'variable', description: 'Variable name (see /info/list_variables)', default: defaults.variable };
 
-// a timeseries query from the wire table (lib/wire.ts); as_of is answered by as-of.ts, which hands the route that snapshot's store
+// a timeseries query from the wire table (lib/sync/wire.ts); as_of is answered by as-of.ts, which hands the route that snapshot's store
 const wireQuery = <Q>(q: QueryParams, names: readonly WireName[]): Q => fromWire<Q>(names.filter((n) => n !== 'as_of'), (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)));
 
 // Records of one kind have the same keys; the CSV header is the first record's keys (or the fallback when empty).

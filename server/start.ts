@@ -1,7 +1,7 @@
 // One serving process: open the store, load the keys, listen, refresh snapshots, reload keys, drain on SIGTERM/SIGINT.
 // Run alone by `npm start`, or once per worker by server/cluster.ts.
 import { watchFile } from 'node:fs';
-import { openStore } from '../lib/store.js';
+import { openStore } from '../lib/store/store.js';
 import { createHandler } from './app.js';
 import { generateKey, KeyRing, readKeysFile } from './auth.js';
 import type { Config } from './config.js';

@@ -1,9 +1,9 @@
 // The aggregate and normals paths: /timeseries/{monthly,annual,water-year}/{reservoirs,stations}/daterange and
 // /timeseries/normals/{reservoirs,stations}; the same parameters as the daily paths plus statistic, compare_to and base.
-import { statistics, type Statistic } from '../lib/aggregate.js';
+import { statistics, type Statistic } from '../lib/query/aggregate.js';
 import type { UnitSystem } from '../lib/catalogue.js';
-import { normalPeriods, type NormalPeriod } from '../lib/normals.js';
-import type { Interval } from '../lib/periods.js';
+import { normalPeriods, type NormalPeriod } from '../lib/query/normals.js';
+import type { Interval } from '../lib/query/periods.js';
 import { readFormat, timeseriesAnswer, timeseriesFormats } from './answer-formats.js';
 import type { QueryParams } from './params.js';
 import type { ParameterSpec, Route } from './routes.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { parseDay } from '../lib/dates.js';
-import { createStoreWriter, type MetadataRow } from '../lib/write.js';
+import { createStoreWriter, type MetadataRow } from '../lib/store/write.js';
 
 /** A fresh temporary folder, removed after the test file. */
 export async function tempDir(prefix = 'evap-test-'): Promise<string> {
@@ -32,7 +32,7 @@ export const tinyStations: MetadataRow[] = [{ STA_NAME: 'ALPHA_STATION', LAT: 40
  * NetE = reservoir number + day index / 10 (ALPHA = 1, BETA = 2), E_volume = 1000 x NetE, and BETA's
  * 2021-01-01 NetE is a gap; one station with ATemp = day index.
  */
-export async function writeTinyStore(dir: string | import('../lib/storage.js').Storage, rowGroupSize = 3): Promise<void> {
+export async function writeTinyStore(dir: string | import('../lib/store/storage.js').Storage, rowGroupSize = 3): Promise<void> {
   const writer = createStoreWriter(dir, { rowGroupSize });
   await writer.writeReservoirMetadata(tinyReservoirs);
   await writer.writeStationMetadata(tinyStations);
@@ -49,13 +49,13 @@ export async function writeTinyStore(dir: string | import('../lib/storage.js').S
 
 /** A small generated store: 4 reservoirs and 3 stations over 2020-12-25..2021-01-05 (two years of partitions). */
 export async function writeSmallStore(dir: string): Promise<void> {
-  const { generateStore } = await import('../lib/generate.js');
+  const { generateStore } = await import('../lib/model/generate.js');
   await generateStore(dir, { reservoirs: 4, stations: 3, start: '2020-12-25', end: '2021-01-05', seed: 7 });
 }
 
 /** The small generated store, opened and served on loopback: what the ingest and mirror tests copy from. */
-export async function serveSmallStore(): Promise<{ dir: string; store: import('../lib/store.js').EvapStore; server: { url: string; key: string } }> {
-  const { openStore } = await import('../lib/store.js');
+export async function serveSmallStore(): Promise<{ dir: string; store: import('../lib/store/store.js').EvapStore; server: { url: string; key: string } }> {
+  const { openStore } = await import('../lib/store/store.js');
   const { startTestServer } = await import('./server/harness.js');
   const dir = await tempDir();
   await writeSmallStore(dir);

@@ -1,6 +1,6 @@
 // evap copy: the snapshot a store serves, copied and published elsewhere (a folder into a bucket, or back).
-// The command is thin; the work (verified, resumable) is lib/copy.ts.
-import { copyStore } from '../../lib/copy.js';
+// The command is thin; the work (verified, resumable) is lib/sync/copy.ts.
+import { copyStore } from '../../lib/sync/copy.js';
 import { intFlag, readArgs, requiredFlag } from '../args.js';
 import { progressBar } from '../progress.js';
 

@@ -1,7 +1,7 @@
 // evap demo: the demo store (67 reservoirs 2019-2021, 27 stations from 2010; synthetic values) written into a folder.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { demoOptions, makeDemoStore } from '../../lib/demo.js';
+import { demoOptions, makeDemoStore } from '../../lib/store/demo.js';
 import { readArgs, requiredFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { progressBar } from '../progress.js';

@@ -1,8 +1,8 @@
 // evap generate: a synthetic store of any size from the seeded model (the demo store and the benchmarks' stores).
-import { demoOptions } from '../../lib/demo.js';
-import { generateStore } from '../../lib/generate.js';
-import { MANIFEST_FILE, manifestFiles } from '../../lib/manifest.js';
-import { openStorage } from '../../lib/storage.js';
+import { demoOptions } from '../../lib/store/demo.js';
+import { generateStore } from '../../lib/model/generate.js';
+import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
+import { openStorage } from '../../lib/store/storage.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { progressBar } from '../progress.js';

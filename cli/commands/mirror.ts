@@ -1,5 +1,5 @@
 // evap mirror: a copy of a server speaking the documented API, in chunks, resumably.
-import { mirror } from '../../lib/mirror.js';
+import { mirror } from '../../lib/sync/mirror.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { printProblems } from '../problems.js';

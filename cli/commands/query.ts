@@ -1,7 +1,7 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
-import type { RecordStream } from '../../lib/stream.js';
-import type { Statistic } from '../../lib/aggregate.js';
-import type { Interval } from '../../lib/periods.js';
+import type { RecordStream } from '../../lib/format/stream.js';
+import type { Statistic } from '../../lib/query/aggregate.js';
+import type { Interval } from '../../lib/query/periods.js';
 import type { CommonQuery, WireRecord } from '../../lib/types.js';
 import { choiceFlag, listFlag, readArgs, stringFlag, type Flags } from '../args.js';
 import { UsageError } from '../command.js';

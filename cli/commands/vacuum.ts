@@ -1,5 +1,5 @@
 // evap vacuum: deletes the files that no retained snapshot names.
-import { vacuumStore } from '../../lib/vacuum.js';
+import { vacuumStore } from '../../lib/store/vacuum.js';
 import { intFlag, readArgs, requiredFlag } from '../args.js';
 
 export const usage = `evap vacuum --store DIR [--min-age-minutes 10] [--retain-days N] [--dry-run]

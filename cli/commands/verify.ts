@@ -1,6 +1,6 @@
 // evap verify: reads every byte of every file of the current snapshot against the manifest's checksums.
-import { openStore } from '../../lib/store.js';
-import { verifyStore } from '../../lib/verify.js';
+import { openStore } from '../../lib/store/store.js';
+import { verifyStore } from '../../lib/store/verify.js';
 import { readArgs, requiredFlag } from '../args.js';
 import { progressBar } from '../progress.js';
 

@@ -1,9 +1,9 @@
 // Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
 import { formatDay } from '../dates.js';
-import { compareText, overlapsExtent, type ReservoirFile } from '../manifest.js';
-import type { EvapStore } from '../store.js';
-import type { Storage } from '../storage.js';
-import { createStoreWriter, type MetadataRow } from '../write.js';
+import { compareText, overlapsExtent, type ReservoirFile } from '../store/manifest.js';
+import type { EvapStore } from '../store/store.js';
+import type { Storage } from '../store/storage.js';
+import { createStoreWriter, type MetadataRow } from '../store/write.js';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
 
 /** Metadata rows to add or replace, by name. */

@@ -2,8 +2,8 @@
 import { reservoirDatasets, stationVariableNames, type DatasetName } from '../catalogue.js';
 import { yearOfDay } from '../dates.js';
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
-import { compareText } from '../manifest.js';
-import type { ReservoirRows, StationRows } from '../write.js';
+import { compareText } from '../store/manifest.js';
+import type { ReservoirRows, StationRows } from '../store/write.js';
 
 /** Where staged rows land: one dataset-year of reservoirs, or one station's whole history. */
 export type Target = { kind: 'reservoirs'; dataset: DatasetName; year: number } | { kind: 'stations'; name: string };

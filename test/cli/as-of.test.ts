@@ -1,9 +1,9 @@
 // evap query --as-of and --also-return qflag,status (issue 13): the CSV the API would send, from a past snapshot.
 import { describe, expect, it } from 'vitest';
-import { recordsToCsv } from '../../lib/csv.js';
-import { generateStore } from '../../lib/generate.js';
-import { ingest, textSource } from '../../lib/ingest.js';
-import { openStore } from '../../lib/store.js';
+import { recordsToCsv } from '../../lib/format/csv.js';
+import { generateStore } from '../../lib/model/generate.js';
+import { ingest, textSource } from '../../lib/ingest/ingest.js';
+import { openStore } from '../../lib/store/store.js';
 import { tempDir } from '../helpers.js';
 import { evap } from './harness.js';
 

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { cp, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordsToCsv } from '../../lib/csv.js';
-import { openStore, type EvapStore } from '../../lib/store.js';
+import { recordsToCsv } from '../../lib/format/csv.js';
+import { openStore, type EvapStore } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { tempDir, writeSmallStore } from '../helpers.js';
 import { startTestServer } from '../server/harness.js';
@@ -106,7 +106,7 @@ describe('evap ingest', () => {
 
 /** The store that a completed revision should give, made in-process. */
 async function revisedCopy(reservoirs: WireRecord[], stations: WireRecord[]): Promise<string> {
-  const { ingest, textSource } = await import('../../lib/ingest.js');
+  const { ingest, textSource } = await import('../../lib/ingest/ingest.js');
   const dir = join(await tempDir(), 'expected');
   await cp(sourceDir, dir, { recursive: true });
   await ingest(dir, [textSource('r.csv', recordsToCsv(reservoirs, Object.keys(reservoirs[0]!))), textSource('s.json', JSON.stringify(stations))]);

@@ -2,9 +2,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bucketStorage } from '../../lib/bucket.js';
-import { recordsToCsv } from '../../lib/csv.js';
-import { openStore } from '../../lib/store.js';
+import { bucketStorage } from '../../lib/store/bucket.js';
+import { recordsToCsv } from '../../lib/format/csv.js';
+import { openStore } from '../../lib/store/store.js';
 import { serveSmallStore, tempDir } from '../helpers.js';
 import { startTestBucket } from '../s3/bucket.js';
 import { evap } from './harness.js';

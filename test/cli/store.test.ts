@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { cp, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store.js';
+import { openStore } from '../../lib/store/store.js';
 import { tempDir, writeSmallStore } from '../helpers.js';
 import { evap } from './harness.js';
 

@@ -4,10 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { recordsToCsv } from '../../lib/csv.js';
-import { ingest, textSource } from '../../lib/ingest.js';
-import { openStore } from '../../lib/store.js';
-import { vacuumStore } from '../../lib/vacuum.js';
+import { recordsToCsv } from '../../lib/format/csv.js';
+import { ingest, textSource } from '../../lib/ingest/ingest.js';
+import { openStore } from '../../lib/store/store.js';
+import { vacuumStore } from '../../lib/store/vacuum.js';
 import { writeSmallStore } from '../helpers.js';
 import { startTestBucket } from '../s3/bucket.js';
 

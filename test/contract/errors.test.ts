@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store.js';
+import { openStore } from '../../lib/store/store.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 

@@ -46,7 +46,7 @@ describe('POST /info/list_RES_NAMES', () => {
     const response = await post('/info/list_RES_NAMES', form(name));
     expect(response.status).toBe(200);
     const { RES_NAMES } = (await response.json()) as { RES_NAMES: string[] };
-    // listed by hand from the demo coordinates (test/lib/spatial.test.ts): Colorado's reservoirs, none elsewhere
+    // listed by hand from the demo coordinates (test/lib/spatial/within.test.ts): Colorado's reservoirs, none elsewhere
     expect(RES_NAMES).toEqual(expect.arrayContaining(['LAKE ESTES', 'RUEDI RESERVOIR', 'BLUE MESA RESERVOIR']));
     for (const outside of ['LAKE ALICE', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']) expect(RES_NAMES).not.toContain(outside);
     const lat = (await (await server.get(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(RES_NAMES.join(','))}`)).json()) as { LAT: number; LON: number }[];

@@ -4,11 +4,11 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyStore } from '../../lib/copy.js';
-import { ingest, textSource } from '../../lib/ingest.js';
-import { recordsToCsv } from '../../lib/csv.js';
-import { defaultStoreDir } from '../../lib/demo.js';
-import { openStore } from '../../lib/store.js';
+import { copyStore } from '../../lib/sync/copy.js';
+import { ingest, textSource } from '../../lib/ingest/ingest.js';
+import { recordsToCsv } from '../../lib/format/csv.js';
+import { defaultStoreDir } from '../../lib/store/demo.js';
+import { openStore } from '../../lib/store/store.js';
 import { tempDir } from '../helpers.js';
 
 const doc = await readFile(join(import.meta.dirname, '../../docs/deploying.md'), 'utf8');

@@ -3,8 +3,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../../lib/generate.js';
-import { openStore, type EvapStore } from '../../lib/store.js';
+import { generateStore } from '../../lib/model/generate.js';
+import { openStore, type EvapStore } from '../../lib/store/store.js';
 import { tempDir } from '../helpers.js';
 
 const END = '2020-06-30';

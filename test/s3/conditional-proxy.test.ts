@@ -1,6 +1,6 @@
 // The test aid's own test: behind the proxy, s3rver refuses the conditional PUTs that S3 refuses; without it, it does not.
 import { describe, expect, it } from 'vitest';
-import { S3Client } from '../../lib/s3.js';
+import { S3Client } from '../../lib/store/s3.js';
 import { startTestBucket } from './bucket.js';
 
 const bucket = await startTestBucket();

@@ -1,7 +1,7 @@
 // The fetch-style handler, called directly with Request objects, over the tiny store whose every value is known.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames, defaults, reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
-import { openStore, type EvapStore } from '../../lib/store.js';
+import { openStore, type EvapStore } from '../../lib/store/store.js';
 import { createHandler, normalizePath, type Handler } from '../../server/app.js';
 import { KeyRing, parseKeysFile, digestKey } from '../../server/auth.js';
 import { acceptsGzip } from '../../server/format.js';

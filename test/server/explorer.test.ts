@@ -11,7 +11,7 @@ import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import { serve } from '../../server/node.js';
 import { makeWideStore } from '../../bench/wide-store.js';
-import { openStore } from '../../lib/store.js';
+import { openStore } from '../../lib/store/store.js';
 import { tempDir } from '../helpers.js';
 import { demoStore, parseCsv } from './harness.js';
 

@@ -3,10 +3,10 @@
 import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../../lib/generate.js';
-import { createClient } from '../../lib/client.js';
-import { ingest, textSource } from '../../lib/ingest.js';
-import { openStore } from '../../lib/store.js';
+import { generateStore } from '../../lib/model/generate.js';
+import { createClient } from '../../lib/sync/client.js';
+import { ingest, textSource } from '../../lib/ingest/ingest.js';
+import { openStore } from '../../lib/store/store.js';
 import { tempDir } from '../helpers.js';
 import { parseCsv, startTestServer, type TestServer } from './harness.js';
 

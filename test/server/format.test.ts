@@ -1,6 +1,6 @@
 // Answers as the server makes them: a long answer streamed from a warm cache still lets other work in between chunks.
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store.js';
+import { openStore } from '../../lib/store/store.js';
 import { streamResponse } from '../../server/format.js';
 
 describe('streamResponse', () => {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll } from 'vitest';
-import { openStore, type EvapStore } from '../../lib/store.js';
+import { openStore, type EvapStore } from '../../lib/store/store.js';
 import { createHandler, type Handler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import type { Logger } from '../../server/log.js';

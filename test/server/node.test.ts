@@ -6,11 +6,11 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { EvapStore } from '../../lib/store.js';
+import type { EvapStore } from '../../lib/store/store.js';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
-import { openStore } from '../../lib/store.js';
-import { createStoreWriter } from '../../lib/write.js';
+import { openStore } from '../../lib/store/store.js';
+import { createStoreWriter } from '../../lib/store/write.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
 import { demoStore, spawnMain, startTestServer } from './harness.js';
 

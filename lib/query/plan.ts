@@ -1,0 +1,87 @@
+// One query, checked once against a snapshot, as one typed plan: what every timeseries path (range, date, aggregates,
+// normals) reads and emits. The store's query methods are one-liners over it.
+import { defaults, stationVariableNames, type UnitSystem } from '../catalogue.js';
+import { dayAttributesOf, reservoirDayAttributes, stationDayAttributes, withDayAttributes, type FlagColumn } from '../flags.js';
+import { latestReservoirDay, latestStationDay } from './latest.js';
+import { pickAttributes, type MetadataTable } from '../store/metadata.js';
+import { resolveDay, resolveRange } from './periods.js';
+import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveStationVariables, resolveUnits, type ResolvedVariable } from './query.js';
+import type { Snapshot } from '../store/store.js';
+import { recordColumns, withKeys, type Attach } from './timeseries.js';
+import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery } from '../types.js';
+
+/** Names and columns of a query, checked in the order the errors are reported: units, names, datasets, variables. */
+export interface Selection {
+  nameKey: 'RES_NAME' | 'STA_NAME';
+  names: string[]; // sorted, unique; for a query on one date, every name the store holds
+  columns: ResolvedVariable[]; // wire key, unit and dataset of each variable, in the order asked
+  system: UnitSystem;
+  metadata: MetadataTable;
+  latest: () => number | undefined; // the last day held for these columns (reservoirs) or names (stations)
+}
+
+/** A timeseries query made concrete: its selection, its day range (one day on a date) and what each record carries. */
+export interface Plan extends Selection {
+  startDay: number;
+  endDay: number;
+  attributes: string[]; // also_return keys, metadata and day flags
+  flags: readonly FlagColumn[]; // the day flags among the attributes, read with the values
+  attach: Attach; // a name's metadata attributes
+  header: string[]; // the records' keys in order (a CSV header)
+}
+
+type Selecting = Pick<ReservoirRangeQuery, 'names' | 'datasets' | 'variables' | 'units'>;
+
+/** Reservoirs and their variables; `every` (a query on one date) takes every held name instead of `names`. */
+export function selectReservoirs(s: Snapshot, query: Selecting, every = false): Selection {
+  const system = resolveUnits(query.units);
+  const names = every ? s.manifest.reservoirs.names : resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+  const columns = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
+  const used = [...new Set(columns.map((v) => v.dataset!))];
+  return { nameKey: 'RES_NAME', names, columns, system, metadata: s.reservoirs, latest: () => latestReservoirDay(s.manifest, used) };
+}
+
+/** Stations and their variables (by default those the stations hold); `every` as for reservoirs. */
+export function selectStations(s: Snapshot, query: Omit<Selecting, 'datasets'>, every = false): Selection {
+  const system = resolveUnits(query.units);
+  const names = every ? s.manifest.stations.names : resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
+  const held = every ? s.stationVariablesAll : heldBy(s.stationVariablesHeld, names);
+  const columns = withKeys(resolveStationVariables(query.variables, held), system);
+  return { nameKey: 'STA_NAME', names, columns, system, metadata: s.stations, latest: () => latestStationDay(s.manifest, names) };
+}
+
+export const planReservoirRange = (s: Snapshot, query: ReservoirRangeQuery): Plan => overRange(selectReservoirs(s, query), query, reservoirDayAttributes);
+export const planReservoirDate = (s: Snapshot, query: ReservoirDateQuery): Plan => onDate(selectReservoirs(s, query, true), query, reservoirDayAttributes);
+export const planStationRange = (s: Snapshot, query: StationRangeQuery): Plan => overRange(selectStations(s, query), query, stationDayAttributes);
+export const planStationDate = (s: Snapshot, query: StationDateQuery): Plan => onDate(selectStations(s, query, true), query, stationDayAttributes);
+
+function overRange(selection: Selection, query: { start?: string; end?: string; alsoReturn?: readonly string[] }, dayAttributes: readonly FlagColumn[]): Plan {
+  const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, selection.latest);
+  return withAttributes(selection, startDay, endDay, query.alsoReturn, dayAttributes);
+}
+
+function onDate(selection: Selection, query: { date?: string; alsoReturn?: readonly string[] }, dayAttributes: readonly FlagColumn[]): Plan {
+  const day = resolveDay(query.date ?? defaults.date, 'date', selection.latest);
+  return withAttributes(selection, day, day, query.alsoReturn, dayAttributes);
+}
+
+function withAttributes(selection: Selection, startDay: number, endDay: number, alsoReturn: readonly string[] | undefined, dayAttributes: readonly FlagColumn[]): Plan {
+  const { metadata } = selection;
+  const attributes = resolveAttributes(alsoReturn, withDayAttributes(metadata.attributes, dayAttributes));
+  return {
+    ...selection,
+    startDay,
+    endDay,
+    attributes,
+    flags: dayAttributesOf(attributes, dayAttributes),
+    attach: (name) => pickAttributes(metadata, name, attributes),
+    header: recordColumns(selection.nameKey, selection.columns, attributes),
+  };
+}
+
+/** The variables any of the named stations measures, in catalogue order. */
+export function heldBy(held: ReadonlyMap<string, readonly string[]>, names: readonly string[]): readonly string[] {
+  if (names.length === 1) return held.get(names[0]!) ?? [];
+  const union = new Set(names.flatMap((n) => held.get(n) ?? []));
+  return stationVariableNames.filter((v) => union.has(v));
+}

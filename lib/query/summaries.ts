@@ -1,0 +1,240 @@
+// Aggregate and normals queries against a snapshot: validate like the daily queries, read each name's days, summarise.
+import { defaults } from '../catalogue.js';
+import { recordsToCsv } from '../format/csv.js';
+import { formatDay } from '../dates.js';
+import { aggregateBlock, convertAggregate, methodOf, resolveStatistic, type Method, type PeriodValues, type Statistic } from './aggregate.js';
+import { InvalidParameterError } from '../errors.js';
+import { firstReservoirDay, firstStationDay } from './latest.js';
+import { pickAttributes } from '../store/metadata.js';
+import { normalOf, normalPeriods, normalStatistics, type NormalPeriod } from './normals.js';
+import { intervals, monthDay, periodsOf, resolveRange, type Interval } from './periods.js';
+import { resolveAttributes } from './query.js';
+import type { Block } from '../format/emit.js';
+import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
+import { selectReservoirs, selectStations, type Selection } from './plan.js';
+import type { Snapshot } from '../store/store.js';
+import { recordStream, type RecordStream } from '../format/stream.js';
+import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from '../types.js';
+import { roundValue } from '../units.js';
+
+/** What an aggregate query adds to a date-range query. */
+export interface AggregateOptions {
+  interval?: Interval; // 'monthly' (default), 'annual' or 'water-year' (October to September, named by the year it ends in)
+  statistic?: Statistic; // overrides every variable's default (sum, circular mean or mean, from the catalogue)
+  compareTo?: 'normal'; // monthly only: adds "<key> pct_of_normal", 100 x value / the month's normal mean
+  baseStart?: string; // base period of the normal (default: the first day held)
+  baseEnd?: string; // default: the last day held
+}
+
+/** What a normals query takes. */
+export interface NormalsOptions {
+  period?: NormalPeriod; // 'month' (default): statistics of monthly values; 'day': of daily values by MM-DD
+  baseStart?: string; // default: the first day the store holds for what was asked
+  baseEnd?: string; // default: the last day held (latest)
+  statistic?: Statistic; // how days make the monthly values (default: each variable's own)
+}
+
+export type ReservoirAggregateQuery = ReservoirRangeQuery & AggregateOptions;
+export type StationAggregateQuery = StationRangeQuery & AggregateOptions;
+export type ReservoirNormalsQuery = Omit<ReservoirRangeQuery, 'start' | 'end'> & NormalsOptions;
+export type StationNormalsQuery = Omit<StationRangeQuery, 'start' | 'end'> & NormalsOptions;
+
+/** A query's selection (lib/query/plan.ts) and how to read its names' series, for reservoirs or stations alike. */
+interface Resolved extends Selection {
+  first: () => number | undefined;
+  series: (name: string, startDay: number, endDay: number) => Promise<Block>;
+  seriesMany?: (names: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>; // several names, each row group read once
+}
+
+// values held at once when several names are read together (about 32 MB of doubles): many names of a year, few of 46
+const VALUES_PER_CHUNK = 4_000_000;
+
+function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start' | 'end'>): Resolved {
+  const selection = selectReservoirs(s, query);
+  const { columns } = selection;
+  const used = [...new Set(columns.map((v) => v.dataset!))];
+  return {
+    ...selection,
+    first: () => firstReservoirDay(s.manifest, used),
+    series: (name, a, b) => reservoirSeries(s, name, columns, a, b),
+    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, columns, a, b),
+  };
+}
+
+function resolveStations(s: Snapshot, query: Omit<StationRangeQuery, 'start' | 'end'>): Resolved {
+  const selection = selectStations(s, query);
+  const { names, columns } = selection;
+  return { ...selection, first: () => firstStationDay(s.manifest, names), series: (name, a, b) => stationSeries(s, name, columns, a, b) };
+}
+
+/** Reservoir aggregates: one record per reservoir and period, streamed a reservoir at a time. */
+export function streamReservoirAggregates(s: Snapshot, query: ReservoirAggregateQuery = {}): RecordStream {
+  return aggregates(resolveReservoirs(s, query), query);
+}
+
+/** Station aggregates: one record per station and period. */
+export function streamStationAggregates(s: Snapshot, query: StationAggregateQuery = {}): RecordStream {
+  return aggregates(resolveStations(s, query), query);
+}
+
+/** Reservoir normals: one record per reservoir and calendar month (or day of the year). */
+export function streamReservoirNormals(s: Snapshot, query: ReservoirNormalsQuery = {}): RecordStream {
+  return normals(resolveReservoirs(s, query), query);
+}
+
+/** Station normals: one record per station and calendar month (or day of the year). */
+export function streamStationNormals(s: Snapshot, query: StationNormalsQuery = {}): RecordStream {
+  return normals(resolveStations(s, query), query);
+}
+
+function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end?: string; alsoReturn?: readonly string[] }): RecordStream {
+  const statistic = resolveStatistic(query.statistic);
+  const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, r.latest);
+  const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
+  const interval = query.interval ?? 'monthly';
+  if (!intervals.includes(interval)) throw new InvalidParameterError('interval', `interval must be one of ${intervals.join(', ')}; got ${JSON.stringify(String(interval))}`, 'not-allowed');
+  const compare = resolveCompareTo(query.compareTo, interval);
+  const base = compare ? resolveBase(r, query) : undefined;
+  const methods = r.columns.map((v) => methodOf(v, statistic));
+  const pctKeys = compare ? r.columns.map((v) => `${v.key} pct_of_normal`) : [];
+  const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.columns.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
+  const periods = periodsOf(startDay, endDay, interval);
+  return summaryStream(columns, async function* () {
+    for await (const [name, block] of namedBlocks(r, startDay, endDay)) {
+      const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
+      yield recordsOf(name, block, normal);
+    }
+  });
+
+  function recordsOf(name: string, block: Block, normal: Stats[][] | undefined): WireRecord[] {
+    const extra = pickAttributes(r.metadata, name, attributes);
+    const extraKeys = Object.keys(extra).filter((k) => k !== r.nameKey);
+    const values = new Float64Array(r.columns.length);
+    return aggregateBlock(block, periods, methods).map((pv) => {
+      const record: WireRecord = { [r.nameKey]: name, start_date: formatDay(pv.period.start), end_date: formatDay(pv.period.end), n_days: pv.period.end - pv.period.start + 1 };
+      for (let j = 0; j < values.length; j++) {
+        const v = r.columns[j]!;
+        values[j] = convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!);
+        record[v.key] = wire(values[j]!, methods[j]!);
+      }
+      for (let j = 0; normal && j < values.length; j++) {
+        const mean = normal[pv.period.month - 1]![j]!.mean;
+        const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;
+        record[pctKeys[j]!] = usable ? roundValue((100 * values[j]!) / mean) : null;
+      }
+      for (const k of extraKeys) record[k] = extra[k]!;
+      return record;
+    });
+  }
+}
+
+function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly string[] }): RecordStream {
+  const statistic = resolveStatistic(query.statistic);
+  const base = resolveBase(r, query);
+  const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
+  const period = query.period ?? 'month';
+  if (!normalPeriods.includes(period)) throw new InvalidParameterError('period', `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`, 'not-allowed');
+  const methods = r.columns.map((v) => methodOf(v, statistic));
+  const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
+  const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
+  return summaryStream(columns, async function* () {
+    for await (const [name, block] of namedBlocks(r, base.startDay, base.endDay)) {
+      const extra = pickAttributes(r.metadata, name, attributes);
+      const groups = period === 'month' ? monthlyNormals(r, methods, block, base) : dailyNormals(r, methods, block);
+      const labels = period === 'month' ? groups.map((_, m) => m + 1) : dayLabels;
+      const out: WireRecord[] = [];
+      groups.forEach((stats, g) => {
+        if (stats.every((st) => st.n === 0)) return;
+        const record: WireRecord = { [r.nameKey]: name, [period]: labels[g]!, start_date: formatDay(base.startDay), end_date: formatDay(base.endDay) };
+        r.columns.forEach((v, j) => {
+          for (const st of normalStatistics) record[`${v.key} ${st}`] = st === 'n' ? stats[j]!.n : wire(stats[j]![st], methods[j]!);
+        });
+        out.push({ ...record, ...extra, [r.nameKey]: name });
+      });
+      yield out;
+    }
+  });
+}
+
+// each name with days in the range and its block, names read together in chunks of about VALUES_PER_CHUNK values
+async function* namedBlocks(r: Resolved, startDay: number, endDay: number): AsyncGenerator<[string, Block]> {
+  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.columns.length))));
+  for (let c = 0; c < r.names.length; c += chunk) {
+    const group = r.names.slice(c, c + chunk);
+    const blocks = r.seriesMany && group.length > 1 ? await r.seriesMany(group, startDay, endDay) : undefined;
+    for (const name of group) {
+      const block = blocks?.get(name) ?? (await r.series(name, startDay, endDay));
+      if (block.days.length > 0) yield [name, block];
+    }
+  }
+}
+
+// every MM-DD of a leap year: the groups of daily normals
+const dayLabels = Array.from({ length: 366 }, (_, i) => monthDay(Date.UTC(2000, 0, 1) / 86_400_000 + i));
+
+type Stats = ReturnType<typeof normalOf>;
+
+// statistics by calendar month (12 groups) of the whole months of the base period, in the answer's units
+function monthlyNormals(r: Resolved, methods: readonly Method[], block: Block, base: { startDay: number; endDay: number }): Stats[][] {
+  const byMonth: number[][][] = Array.from({ length: 12 }, () => r.columns.map(() => []));
+  const whole = periodsOf(base.startDay, base.endDay, 'monthly');
+  const monthly: PeriodValues[] = block.days.length === 0 ? [] : aggregateBlock(block, whole, methods);
+  for (const pv of monthly) {
+    if (!pv.period.whole) continue; // a clipped month at the base's ends would bias sums
+    r.columns.forEach((v, j) => byMonth[pv.period.month - 1]![j]!.push(convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!)));
+  }
+  return byMonth.map((vars) => vars.map((values, j) => normalOf(values, methods[j]!)));
+}
+
+// statistics by day of the year (MM-DD, 366 groups) of the daily values, in the answer's units
+function dailyNormals(r: Resolved, methods: readonly Method[], block: Block): Stats[][] {
+  const index = new Map(dayLabels.map((label, i) => [label, i]));
+  const byDay: number[][][] = dayLabels.map(() => r.columns.map(() => []));
+  for (let i = 0; i < block.days.length; i++) {
+    const g = index.get(monthDay(block.days[i]!))!;
+    r.columns.forEach((v, j) => {
+      const value = block.columns[j]?.[i];
+      if (value !== undefined && !Number.isNaN(value)) byDay[g]![j]!.push(convertAggregate(value, v, 'mean', 1));
+    });
+  }
+  return byDay.map((vars) => vars.map((values, j) => normalOf(values, methods[j]! === 'circular-mean' ? 'circular-mean' : 'mean')));
+}
+
+function resolveBase(r: Resolved, query: { baseStart?: string; baseEnd?: string }): { startDay: number; endDay: number } {
+  const first = r.first();
+  const start = query.baseStart ?? (first === undefined ? 'latest' : formatDay(first));
+  return resolveRange(start, query.baseEnd ?? 'latest', r.latest, ['base_start', 'base_end']);
+}
+
+function resolveCompareTo(value: string | undefined, interval: Interval): boolean {
+  if (value === undefined) return false;
+  if (value !== 'normal') throw new InvalidParameterError('compare_to', `compare_to must be normal; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
+  if (interval !== 'monthly') throw new InvalidParameterError('compare_to', 'compare_to=normal is available on monthly aggregates only (normals are by calendar month)', 'not-allowed');
+  return true;
+}
+
+// a value as the wire shows it: rounded to 4 decimals, null for none; a circular mean that rounds to 360 is 0
+function wire(value: number, method: Method): number | null {
+  if (Number.isNaN(value)) return null;
+  const rounded = roundValue(value);
+  return method === 'circular-mean' && rounded === 360 ? 0 : rounded;
+}
+
+// records in batches, as a RecordStream: JSON and CSV text written from the records (answers are a record per period)
+function summaryStream(columns: string[], run: () => AsyncGenerator<WireRecord[]>): RecordStream {
+  return recordStream(columns, async function* (kind) {
+    for await (const batch of run()) {
+      if (kind === 'records') yield batch;
+      else if (kind === 'json') yield batch.map((record) => JSON.stringify(record));
+      else yield [recordsToCsv(batch, columns, false)];
+    }
+  });
+}
+
+// a period has many days and so no one status; qflag stays the reservoir-level metadata value here (docs/flags-and-history.md)
+function refuseDayFlags(alsoReturn: readonly string[] | undefined): readonly string[] | undefined {
+  if (alsoReturn?.includes('status')) {
+    throw new InvalidParameterError('also_return', 'status is a flag of each day and an aggregate spans many days: ask the daily path (/timeseries/daily/... or /timeseries/stations/daterange) with also_return=status', 'not-allowed');
+  }
+  return alsoReturn;
+}

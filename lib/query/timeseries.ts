@@ -1,0 +1,295 @@
+// Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
+import { variableKey, type UnitSystem } from '../catalogue.js';
+import { conversionOf } from '../units.js';
+import { formatDay, yearOfDay } from '../dates.js';
+import { compareText, type DataFile, type Manifest, type ReservoirPartition } from '../store/manifest.js';
+import type { PartitionReader } from '../store/partitions.js';
+import { groupStatistics, type Footer } from '../store/parquet.js';
+import type { CheckedVariable, ResolvedVariable } from './query.js';
+import { RecordBuilder, type Block, type OutputKind } from '../format/emit.js';
+import type { WireRecord } from '../types.js';
+import { emitWithFlags, type DayFlags } from './day-flags.js';
+import type { FlagColumn } from '../flags.js';
+import type { Plan } from './plan.js';
+
+/** What record building needs from an opened store. */
+export interface TimeseriesSource {
+  manifest: Manifest;
+  reader: PartitionReader;
+  reservoirIndex: ReadonlyMap<string, number>; // name -> position in manifest.reservoirs.names
+  codegen: boolean; // whether record emitters may be generated code
+  partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
+}
+
+/** Attributes attached to every record of a name (also_return); empty when none were asked for. */
+export type Attach = (name: string) => WireRecord;
+
+/** Adds wire keys and conversions to resolved variables for a unit system: the unit table read once per query. */
+export function withKeys(variables: readonly CheckedVariable[], system: UnitSystem): ResolvedVariable[] {
+  return variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system), ...conversionOf(v.unit, system) }));
+}
+
+/** The columns of the records, in order: what a CSV header shows. */
+export function recordColumns(nameKey: string, variables: readonly ResolvedVariable[], attributes: readonly string[]): string[] {
+  return [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...attributes.filter((a) => a !== nameKey)];
+}
+
+/** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
+export interface RowSpan {
+  days: Int32Array;
+  column(name: string): Float64Array | undefined;
+}
+
+/** Reservoir records over [startDay, endDay], one batch per reservoir and year, in name then date order. */
+export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+  const { names, columns: variables, startDay, endDay, attach, flags } = plan;
+  const datasets = [...new Set(variables.map((v) => v.dataset!))];
+  const firstYear = yearOfDay(startDay);
+  const lastYear = yearOfDay(endDay);
+  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
+  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
+  for (const name of names) {
+    const extra = attach(name);
+    for (let year = firstYear; year <= lastYear; year++) {
+      const spans = new Map<string, RowSpan>();
+      for (const dataset of datasets) {
+        const partition = source.partitionsByYear.get(dataset)?.get(year);
+        if (!partition) continue;
+        // the day flags come with the first dataset's rows (every dataset's file holds the same)
+        const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
+        const files = partition.files.filter((f) => compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startText, endText));
+        if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
+      }
+      const block = alignSpans(spans, variables);
+      if (block.days.length === 0) continue;
+      const out: unknown[] = [];
+      emitWithFlags(builder, out, name, block, extra, flagsOf(spans, block, flags));
+      yield out;
+    }
+  }
+}
+
+/** Every reservoir's records on one date, in name order, as one batch. */
+export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
+  const { columns: variables, startDay: day, attach, flags } = plan;
+  const dayText = formatDay(day);
+  const datasets = [...new Set(variables.map((v) => v.dataset!))];
+  const flagCodes = new Map(flags.map((f) => [f, new Float64Array(source.manifest.reservoirs.names.length).fill(NaN)]));
+  const names = source.manifest.reservoirs.names;
+  const seen = new Uint8Array(names.length); // names with a row on the day in some dataset
+  const columns: (Float64Array | undefined)[] = variables.map(() => undefined); // by name index; NaN (null) where not held
+  for (const dataset of datasets) {
+    const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
+    const held = variables.flatMap((v, j) => (v.dataset === dataset ? [j] : []));
+    for (const file of partition?.files.filter((f) => overlaps(f, dayText, dayText)) ?? []) {
+      const footer = await source.reader.footer(file);
+      for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+        if (!groupHoldsDays(footer, g, day, day)) continue;
+        const flagged = dataset === datasets[0] ? flags : []; // the first dataset's flags, as on ranges
+        const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...held.map((j) => variables[j]!.name), ...flagged]);
+        const days = read[0] as Int32Array;
+        const rowNames = read[1] as readonly string[];
+        // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
+        for (let start = 0; start < days.length; ) {
+          const runName = rowNames[start]!;
+          const end = bound(rowNames, (n) => n === runName, start); // names ascend: from start, equal names are a prefix
+          const row = start + bound(days.subarray(start, end), (d) => d < day);
+          const nameIndex = row < end && days[row] === day ? source.reservoirIndex.get(runName) : undefined;
+          if (nameIndex !== undefined) {
+            seen[nameIndex] = 1;
+            held.forEach((j, k) => {
+              const values = read[2 + k] as Float64Array | undefined;
+              if (values) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = values[row]!;
+            });
+            flagged.forEach((f, k) => {
+              const codes = read[2 + held.length + k] as Float64Array | undefined;
+              if (codes) flagCodes.get(f)![nameIndex] = codes[row]!;
+            });
+          }
+          start = end;
+        }
+      }
+    }
+  }
+  const out: unknown[] = [];
+  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
+  const block: Block = { days: new Int32Array(names.length).fill(day), columns };
+  for (let i = 0; i < names.length; i++) if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
+  return out;
+}
+
+/** Station records over [startDay, endDay], one batch per station, in name then date order. */
+export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+  const { names, columns: variables, startDay, endDay, attach, flags } = plan;
+  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
+  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
+  for (const name of names) {
+    const partition = source.manifest.stations.partitions[name];
+    if (!partition || !overlaps(partition, startText, endText)) continue;
+    const span = await readNameRows(source.reader, [partition], undefined, startDay, endDay, [...variables.map((v) => v.name), ...flags]);
+    if (span.days.length === 0) continue;
+    const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
+    const out: unknown[] = [];
+    emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
+    yield out;
+  }
+}
+
+/** Every station's records on one date, in name order. */
+export async function stationsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
+  const { columns: variables, startDay: day, attach, flags } = plan;
+  const dayText = formatDay(day);
+  const out: unknown[] = [];
+  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
+  for (const name of source.manifest.stations.names) {
+    const partition = source.manifest.stations.partitions[name];
+    if (!partition || !overlaps(partition, dayText, dayText)) continue;
+    const span = await readNameRows(source.reader, [partition], undefined, day, day, [...variables.map((v) => v.name), ...flags]);
+    if (span.days.length === 0) continue;
+    const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
+    emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
+  }
+  return out;
+}
+
+/**
+ * The rows of one name (every row when `name` is undefined: a station's file) within [startDay, endDay], from files
+ * in date order: only the row groups whose statistics can hold them are read, and of those only the needed columns.
+ */
+export async function readNameRows(
+  reader: PartitionReader,
+  files: readonly DataFile[],
+  name: string | undefined,
+  startDay: number,
+  endDay: number,
+  columns: readonly string[],
+): Promise<RowSpan> {
+  const dayParts: Int32Array[] = [];
+  const valueParts: (Float64Array | undefined)[][] = [];
+  const wanted = name === undefined ? ['date', ...columns] : ['date', 'RES_NAME', ...columns];
+  const skip = wanted.length - columns.length;
+  for (const file of files) {
+    const footer = await reader.footer(file);
+    for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+      if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsName(footer, g, name))) continue;
+      const read = await reader.columns(file, g, wanted);
+      const days = read[0] as Int32Array;
+      let from = 0;
+      let to = days.length;
+      if (name !== undefined) {
+        const rowNames = read[1] as readonly string[];
+        from = bound(rowNames, (n) => compareText(n, name) < 0);
+        to = bound(rowNames, (n) => compareText(n, name) <= 0);
+      }
+      const first = from + bound(days.subarray(from, to), (d) => d < startDay);
+      const last = from + bound(days.subarray(from, to), (d) => d <= endDay);
+      if (last <= first) continue;
+      dayParts.push(days.subarray(first, last));
+      valueParts.push(read.slice(skip).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
+    }
+  }
+  return joinParts(dayParts, valueParts, columns);
+}
+
+/** Whether a file's dates overlap [start, end] (ISO dates compare as text: no parsing per file and name). */
+export function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
+  return file.start !== '' && file.start <= end && start <= file.end;
+}
+
+export function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {
+  const stats = groupStatistics(footer, group, 'date');
+  return !stats || ((stats.min as number) <= endDay && (stats.max as number) >= startDay);
+}
+
+function groupHoldsName(footer: Footer, group: number, name: string): boolean {
+  const stats = groupStatistics(footer, group, 'RES_NAME');
+  return !stats || (compareText(stats.min as string, name) <= 0 && compareText(name, stats.max as string) <= 0);
+}
+
+/** The first index at or after `lo` at which `before` turns false (it is true on a prefix from `lo`). */
+export function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(values[mid]!)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
+  if (dayParts.length === 1) {
+    const only = valueParts[0]!;
+    return { days: dayParts[0]!, column: (c) => only[columns.indexOf(c)] };
+  }
+  const days = new Int32Array(dayParts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of dayParts) {
+    days.set(p, at);
+    at += p.length;
+  }
+  const joined = columns.map((_, k) => {
+    if (valueParts.some((parts) => parts[k] === undefined)) return valueParts.every((parts) => parts[k] === undefined) ? undefined : fillGaps(dayParts, valueParts, k, days.length);
+    const out = new Float64Array(days.length);
+    let offset = 0;
+    for (const parts of valueParts) {
+      out.set(parts[k]!, offset);
+      offset += parts[k]!.length;
+    }
+    return out;
+  });
+  return { days, column: (c) => joined[columns.indexOf(c)] };
+}
+
+// a column some files of the span lack (written before the variable existed): NaN there
+function fillGaps(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], k: number, length: number): Float64Array {
+  const out = new Float64Array(length).fill(NaN);
+  let offset = 0;
+  valueParts.forEach((parts, i) => {
+    if (parts[k]) out.set(parts[k], offset);
+    offset += dayParts[i]!.length;
+  });
+  return out;
+}
+
+/** The day flags of a block from the span that read them (the first dataset's), lined up on the block's days. */
+function flagsOf(spans: Map<string, RowSpan>, block: Block, flags: readonly FlagColumn[]): DayFlags {
+  const first = spans.values().next().value as RowSpan | undefined;
+  if (flags.length === 0 || !first) return new Map();
+  const aligned = first.days === block.days;
+  return new Map<FlagColumn, ArrayLike<number> | undefined>(
+    flags.map((f): [FlagColumn, ArrayLike<number> | undefined] => {
+      const codes = first.column(f);
+      if (!codes || aligned) return [f, codes];
+      const at = new Map<number, number>();
+      first.days.forEach((d, i) => at.set(d, codes[i]!));
+      return [f, Array.from(block.days, (d) => at.get(d) ?? NaN)];
+    }),
+  );
+}
+
+/** Lines up the spans of several datasets on one list of days (usually they hold the same days). */
+export function alignSpans(spans: Map<string, RowSpan>, variables: readonly ResolvedVariable[]): Block {
+  const list = [...spans.values()];
+  if (list.length === 0) return { days: [], columns: [] };
+  const base = list[0]!.days;
+  if (list.every((s) => sameDays(s.days, base))) {
+    return { days: base, columns: variables.map((v) => spans.get(v.dataset!)?.column(v.name)) };
+  }
+  const days = [...new Set(list.flatMap((s) => [...s.days]))].sort((a, b) => a - b);
+  const columns = variables.map((v) => {
+    const span = spans.get(v.dataset!);
+    const column = span?.column(v.name);
+    if (!span || !column) return undefined;
+    const at = new Map<number, number>();
+    span.days.forEach((d, i) => at.set(d, column[i]!));
+    return days.map((d) => at.get(d) ?? NaN);
+  });
+  return { days, columns };
+}
+
+function sameDays(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

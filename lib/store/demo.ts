@@ -1,0 +1,89 @@
+// The demo store: where it is found, and how it is made (the seeded model, a few seconds) when it is not there yet.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StoreError } from '../errors.js';
+import type { GenerateOptions } from '../model/generate.js';
+import { MANIFEST_FILE } from './manifest.js';
+
+/** The command that makes the demo store, named by every error about it. */
+export const DEMO_COMMAND = 'npx evap demo --out DIR';
+
+/** What the demo store holds: the 67 reference reservoirs over 2019-2021 and the 27 stations from 2010 (seed 20240501). */
+export const demoOptions: Omit<GenerateOptions, 'onProgress'> = {
+  reservoirs: 67,
+  stations: 27,
+  start: '2019-01-01',
+  end: '2021-12-31',
+  stationStart: '2010-01-01',
+  seed: 20240501,
+};
+
+/** The package's root folder (the one holding its package.json), found from this module's location (source or build). */
+export function packageRoot(): string {
+  let here = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(here, 'package.json'))) return here;
+    here = dirname(here);
+  }
+  throw new StoreError('the evap package root (its package.json) was not found');
+}
+
+/** The package's version, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Where the demo store is made on first use when the package has none: EVAP_DEMO_DIR, else the user's cache folder. */
+export function demoCacheDir(): string {
+  if (process.env.EVAP_DEMO_DIR) return process.env.EVAP_DEMO_DIR;
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(cache, 'evap', `demo-${packageVersion()}`);
+}
+
+/** The demo store folder if it exists: the package's data/ (a clone after `npm ci`), else the cache folder. */
+export function findDemoStore(): string | undefined {
+  const inPackage = join(packageRoot(), 'data');
+  if (existsSync(join(inPackage, MANIFEST_FILE))) return inPackage;
+  const cached = demoCacheDir();
+  return existsSync(join(cached, MANIFEST_FILE)) ? cached : undefined;
+}
+
+/** The demo store folder; throws a StoreError naming the command that makes it when there is none. */
+export function defaultStoreDir(): string {
+  const found = findDemoStore();
+  if (found) return found;
+  throw new StoreError(`the demo store was not found (looked in ${join(packageRoot(), 'data')} and ${demoCacheDir()}); make it with \`${DEMO_COMMAND}\` and open that folder`);
+}
+
+/** Writes the demo store into `dir` (a new snapshot over any store there). */
+export async function makeDemoStore(dir: string, onProgress?: GenerateOptions['onProgress']): Promise<void> {
+  const { generateStore } = await import('../model/generate.js'); // the writer (parquet-wasm) is loaded only when needed
+  await generateStore(dir, { ...demoOptions, onProgress });
+}
+
+/**
+ * The demo store folder, made in the cache folder on first use (a few seconds, said once on stderr). Made aside and
+ * renamed into place, so processes starting together never see half a store.
+ */
+export async function ensureDemoStore(): Promise<string> {
+  const found = findDemoStore();
+  if (found) return found;
+  const target = demoCacheDir();
+  const aside = `${target}.${process.pid}.tmp`;
+  console.error(`evap: making the demo store in ${target} (once, a few seconds; \`${DEMO_COMMAND}\` puts a copy elsewhere)`);
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await rm(aside, { recursive: true, force: true });
+    await makeDemoStore(aside);
+    await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {
+      if (!existsSync(join(target, MANIFEST_FILE))) throw error; // else another process made it first
+      await rm(aside, { recursive: true, force: true });
+    });
+  } catch (error) {
+    throw new StoreError(`the demo store could not be made in ${target}: ${(error as Error).message}; make it with \`${DEMO_COMMAND}\` and open that folder`, { cause: error });
+  }
+  return target;
+}

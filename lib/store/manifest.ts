@@ -1,0 +1,177 @@
+// The manifest: one JSON document naming every file of a store snapshot. Readers open only what it names.
+import { StoreError } from '../errors.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const FORMAT_VERSION = 2;
+
+/** A file of the snapshot, with what is needed to verify it. */
+export interface FileEntry {
+  path: string; // relative to the store folder, always '/'-separated
+  rows: number;
+  bytes: number;
+  sha256: string;
+}
+
+/** A data file, read piecewise: its footer first (verified here), then the column chunks a query needs (verified by the footer). */
+export interface DataFile extends FileEntry {
+  footerBytes: number; // the tail read first: the Parquet footer, its length and the magic
+  footerSha256: string; // of those tail bytes; the footer holds a checksum of every column chunk
+  start: string; // first date held
+  end: string; // last date held
+}
+
+/** A file of reservoir rows, sorted by name then date: one dataset, a span of days within one year, a range of names. */
+export interface ReservoirFile extends DataFile {
+  first: string; // first name held
+  last: string; // last name held
+}
+
+/** The files of one dataset and year; their (dates x names) rectangles never overlap. */
+export interface ReservoirPartition {
+  year: number;
+  start: string; // first date held by any file
+  end: string; // last date held by any file
+  files: ReservoirFile[]; // by start date, then first name
+}
+
+/** A station's file: every date it has, sorted by date. */
+export interface StationPartition extends DataFile {
+  variables: string[];
+}
+
+export interface Manifest {
+  format: 'evap-store';
+  version: number;
+  snapshot: string; // unique id of this snapshot; also part of every file name it wrote
+  sequence: number; // 1 for a store's first snapshot, then one more for each published after it
+  created: string; // ISO timestamp
+  rowGroupSize: number;
+  reservoirs: { names: string[]; metadata: FileEntry | null };
+  stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
+  datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[] }>;
+}
+
+/** An empty manifest for a new store. */
+export function emptyManifest(snapshot: string, rowGroupSize: number): Manifest {
+  return {
+    format: 'evap-store',
+    version: FORMAT_VERSION,
+    snapshot,
+    sequence: 0,
+    created: new Date().toISOString(),
+    rowGroupSize,
+    reservoirs: { names: [], metadata: null },
+    stations: { names: [], metadata: null, partitions: {} },
+    datasets: {},
+  };
+}
+
+/** Parses and checks manifest text; every path must stay inside the store folder. */
+export function parseManifest(text: string): Manifest {
+  let value: Manifest;
+  try {
+    value = JSON.parse(text) as Manifest;
+  } catch (error) {
+    throw new StoreError(`manifest.json is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value?.format !== 'evap-store') throw new StoreError('manifest.json is not an evap store manifest (format field)');
+  if (value.version !== FORMAT_VERSION) {
+    throw new StoreError(`manifest.json has format version ${value.version}; this library reads version ${FORMAT_VERSION}`);
+  }
+  value.sequence ??= 0; // a store written before snapshots were numbered
+  checkShape(value);
+  return value;
+}
+
+/** Where every published snapshot's manifest is kept (`snapshots/<sequence>.json`) until vacuum retires it. */
+export const SNAPSHOTS_FOLDER = 'snapshots';
+
+/** The history path of the snapshot with this sequence number; zero-padded so names sort in sequence order. */
+export function snapshotPath(sequence: number): string {
+  return `${SNAPSHOTS_FOLDER}/${String(sequence).padStart(10, '0')}.json`;
+}
+
+/** Every file a manifest names. */
+export function manifestFiles(manifest: Manifest): FileEntry[] {
+  const files: FileEntry[] = [];
+  if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
+  if (manifest.stations.metadata) files.push(manifest.stations.metadata);
+  for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) for (const f of p.files) files.push(f);
+  for (const p of Object.values(manifest.stations.partitions)) files.push(p);
+  return files;
+}
+
+// Checks every field a reader relies on, so a damaged manifest is a StoreError naming the field, never a TypeError
+// or a wrong answer later (loops, not recursion or spreads: a million entries must not overflow the stack).
+function checkShape(m: Manifest): void {
+  const fail = (what: string) => {
+    throw new StoreError(`manifest.json is malformed: ${what}`);
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  const hex = (v: unknown, length: number) => typeof v === 'string' && v.length === length && /^[0-9a-f]+$/.test(v);
+  const day = (v: unknown) => v === '' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v));
+  const names = (v: unknown, where: string) => {
+    if (!Array.isArray(v)) fail(`${where} is not a list`);
+    for (const n of v as unknown[]) if (typeof n !== 'string') fail(`${where} holds a non-text name`);
+  };
+  const file = (f: unknown, where: string, data: boolean) => {
+    if (!isObject(f)) return fail(`${where} is not an object`);
+    checkRelativePath(f.path as string);
+    if (typeof f.path !== 'string' || !count(f.rows) || !count(f.bytes) || !hex(f.sha256, 64)) fail(`${where} needs a path, rows and bytes (whole numbers) and a SHA-256`);
+    if (data && (!count(f.footerBytes) || (f.footerBytes as number) < 8 || (f.footerBytes as number) > (f.bytes as number) || !hex(f.footerSha256, 64) || !day(f.start) || !day(f.end))) {
+      fail(`${where} (${String(f.path)}) needs footerBytes within its size, a footer SHA-256 and start and end dates`);
+    }
+  };
+  if (!Number.isSafeInteger(m.sequence) || m.sequence < 0 || typeof m.snapshot !== 'string' || !count(m.rowGroupSize)) fail('snapshot, sequence or rowGroupSize');
+  if (!isObject(m.reservoirs) || !isObject(m.stations) || !isObject(m.datasets) || !isObject(m.stations.partitions)) fail('reservoirs, stations or datasets');
+  names(m.reservoirs.names, 'reservoirs.names');
+  names(m.stations.names, 'stations.names');
+  if (m.reservoirs.metadata !== null) file(m.reservoirs.metadata, 'reservoirs.metadata', false);
+  if (m.stations.metadata !== null) file(m.stations.metadata, 'stations.metadata', false);
+  for (const [dataset, entry] of Object.entries(m.datasets)) {
+    if (!isObject(entry) || !Array.isArray(entry.partitions)) return fail(`dataset ${dataset}`);
+    names(entry.variables, `dataset ${dataset} variables`);
+    for (const p of entry.partitions as unknown[]) {
+      if (!isObject(p) || !Number.isSafeInteger(p.year) || !Array.isArray(p.files)) return fail(`a partition of ${dataset}`);
+      for (const f of p.files as unknown[]) {
+        file(f, `a file of ${dataset} ${String(p.year)}`, true);
+        if (typeof (f as ReservoirFile).first !== 'string' || typeof (f as ReservoirFile).last !== 'string') fail(`a file of ${dataset} ${String(p.year)} needs its first and last names`);
+      }
+    }
+  }
+  for (const [name, p] of Object.entries(m.stations.partitions)) {
+    file(p, `the file of station ${name}`, true);
+    names((p as StationPartition).variables, `station ${name} variables`);
+  }
+}
+
+function checkRelativePath(path: string): void {
+  const parts = typeof path === 'string' ? path.split('/') : [];
+  if (typeof path !== 'string' || path.startsWith('/') || path.includes('\\') || parts.some((p) => p === '..' || p === '.' || p === '')) {
+    throw new StoreError(`manifest.json names a file outside the store: ${JSON.stringify(path)}`);
+  }
+}
+
+/** Encodes a name for a Hive-style path segment: percent-encoding leaves no '/', '\\' or '.' to escape with. */
+export function encodePathName(name: string): string {
+  return encodeURIComponent(name).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** A rectangle of names and dates; ISO dates compare as text. */
+export interface Extent {
+  first: string;
+  last: string;
+  start: string;
+  end: string;
+}
+
+/** Whether a file's names and dates overlap an extent (files of one dataset-year must not overlap each other). */
+export function overlapsExtent(file: Extent, box: Extent): boolean {
+  return compareText(file.first, box.last) <= 0 && compareText(box.first, file.last) <= 0 && file.start <= box.end && box.start <= file.end;
+}
+
+/** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,181 @@
+// Reads the store's Parquet files piecewise: a verified footer, then verified column chunks, decoded and cached under
+// a memory bound. Nothing reads a whole data file.
+import { ByteBoundedCache } from './cache.js';
+import { sha256 } from './disk.js';
+import { StoreError } from '../errors.js';
+import { encodeFlags, flagColumns, type FlagColumn } from '../flags.js';
+import type { DataFile, FileEntry } from './manifest.js';
+import { chunkSum, decodeChunk, parseFooter, type Footer } from './parquet.js';
+import type { ByteSource, ReadCounts } from './source.js';
+
+/** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
+export type Column = Int32Array | Float64Array | readonly string[];
+
+/** Caches shared by the readers of successive snapshots (file paths are unique per snapshot). */
+export interface ReaderCaches {
+  footers: ByteBoundedCache<Footer>;
+  columns: ByteBoundedCache<Map<string, Column>>; // decoded column chunks, by row group
+  counts: ReadCounts & { footersRead: number; chunksDecoded: number };
+}
+
+/** Caches bounded by the given byte counts. */
+export function createReaderCaches(columnBytes: number, footerBytes: number): ReaderCaches {
+  return { footers: new ByteBoundedCache(footerBytes), columns: new ByteBoundedCache(columnBytes), counts: { reads: 0, bytesRead: 0, footersRead: 0, chunksDecoded: 0 } };
+}
+
+/** Reads footers and column chunks of the store's data files through a byte source. */
+export class PartitionReader {
+  constructor(
+    private readonly source: ByteSource,
+    private readonly caches: ReaderCaches,
+  ) {}
+
+  // reads and decodes under way: concurrent queries for the same data wait for one another instead of each
+  // decoding it (16 cold requests for every reservoir on one date decoded everything 16 times)
+  private readonly pending = new Map<string, Promise<unknown>>();
+
+  private once<T>(key: string, work: () => Promise<T>): Promise<T> {
+    let promise = this.pending.get(key) as Promise<T> | undefined;
+    if (!promise) {
+      promise = work().finally(() => this.pending.delete(key));
+      this.pending.set(key, promise);
+    }
+    return promise;
+  }
+
+  /** The parsed footer of a data file, read once and checked against the manifest. */
+  async footer(file: DataFile): Promise<Footer> {
+    return this.caches.footers.get(file.path) ?? this.once(file.path, () => this.readFooter(file));
+  }
+
+  private async readFooter(file: DataFile): Promise<Footer> {
+    const tail = await this.read(file, file.bytes - file.footerBytes, file.footerBytes);
+    if (sha256(tail) !== file.footerSha256) throw new StoreError(`store file ${file.path} is corrupt: its footer does not match the manifest's checksum`);
+    let footer: Footer;
+    try {
+      footer = parseFooter(tail);
+    } catch (error) {
+      throw new StoreError(`store file ${file.path} has an unreadable footer: ${(error as Error).message}`);
+    }
+    if (!footer.sums || footer.groupStarts[footer.groupStarts.length - 1] !== file.rows) {
+      throw new StoreError(`store file ${file.path} does not hold the ${file.rows} rows with checksums that the manifest records`);
+    }
+    checkSchema(file, footer);
+    this.caches.counts.footersRead++;
+    this.caches.footers.set(file.path, footer, file.footerBytes * 4);
+    return footer;
+  }
+
+  /** One column of one row group, decoded; undefined when the file has no such column. */
+  async column(file: DataFile, group: number, name: string): Promise<Column | undefined> {
+    return this.cachedColumn(file, group, name) ?? this.readColumn(file, group, name);
+  }
+
+  /** The column if it is cached (no promise, no read): the hot path of small queries asks this first. */
+  cachedColumn(file: DataFile, group: number, name: string): Column | undefined {
+    return this.caches.columns.get(this.groupKey(file, group))?.get(name);
+  }
+
+  /** Several columns of a row group (undefined where the file has none), the uncached ones read together. */
+  async columns(file: DataFile, group: number, names: readonly string[]): Promise<(Column | undefined)[]> {
+    const cached = this.caches.columns.get(this.groupKey(file, group));
+    const out = names.map((n) => cached?.get(n));
+    const footer = this.caches.footers.get(file.path) ?? (await this.footer(file));
+    const missing = names.flatMap((n, i) => (out[i] === undefined && footer.columns.has(n) ? [i] : []));
+    // chunks of a row group lie side by side: neighbours (at most 64 KiB apart) come in one read, each still checked alone
+    const ranges = missing.map((i) => ({ i, range: footer.ranges[group]![footer.columns.get(names[i]!)!]! })).sort((a, b) => a.range[0] - b.range[0]);
+    const runs: (typeof ranges)[] = [];
+    for (const r of ranges) {
+      const run = runs[runs.length - 1];
+      if (run && r.range[0] - run[run.length - 1]!.range[1] <= 65_536) run.push(r);
+      else runs.push([r]);
+    }
+    await Promise.all(
+      runs.map(async (run) => {
+        const start = run[0]!.range[0];
+        const bytes = await this.read(file, start, run[run.length - 1]!.range[1] - start);
+        for (const { i, range } of run) out[i] = await this.readColumn(file, group, names[i]!, bytes.subarray(range[0] - start, range[1] - start));
+      }),
+    );
+    return out;
+  }
+
+  private readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
+    const cached = this.cachedColumn(file, group, name);
+    return cached ? Promise.resolve(cached) : this.once(`${this.groupKey(file, group)}#${name}`, () => this.decodeColumn(file, group, name, chunk));
+  }
+
+  private async decodeColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
+    const footer = await this.footer(file);
+    const index = footer.columns.get(name);
+    if (index === undefined) return undefined;
+    const [start, end] = footer.ranges[group]![index]!;
+    const bytes = chunk ?? (await this.read(file, start, end - start));
+    if (chunkSum(bytes) !== footer.sums![group]![index]) {
+      throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} does not match its checksum`);
+    }
+    let column: Column;
+    try {
+      column = normalize(decodeChunk(footer, group, name, bytes), name);
+    } catch (error) {
+      throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} cannot be decoded (${(error as Error).message})`);
+    }
+    this.caches.counts.chunksDecoded++;
+    // a row group's columns are cached together (one key per group, made once): the group's size grows as columns come
+    const key = this.groupKey(file, group);
+    const columns = this.caches.columns.get(key) ?? new Map<string, Column>();
+    columns.set(name, column);
+    let bytesHeld = 0;
+    for (const c of columns.values()) bytesHeld += c.length * 8;
+    this.caches.columns.set(key, columns, bytesHeld);
+    return column;
+  }
+
+  private groupKey(file: DataFile, group: number): string {
+    let keys = this.keys.get(file);
+    if (!keys) this.keys.set(file, (keys = []));
+    return (keys[group] ??= `${file.path}#${group}`);
+  }
+
+  private readonly keys = new WeakMap<DataFile, string[]>();
+
+  /** Reads and verifies a whole small file (the metadata tables). */
+  async wholeFile(entry: FileEntry): Promise<Uint8Array> {
+    const bytes = await this.read(entry, 0, entry.bytes);
+    if (sha256(bytes) !== entry.sha256) throw new StoreError(`store file ${entry.path} is corrupt: checksum does not match the manifest`);
+    return bytes;
+  }
+
+  private async read(file: FileEntry, offset: number, length: number): Promise<Uint8Array> {
+    if (offset < 0 || length < 0 || offset + length > file.bytes) throw new StoreError(`store file ${file.path}: the manifest's sizes are inconsistent`);
+    const bytes = await this.source.read(file.path, offset, length);
+    this.caches.counts.reads++;
+    this.caches.counts.bytesRead += bytes.byteLength;
+    if (bytes.byteLength !== length) throw new StoreError(`store file ${file.path} is truncated: shorter than the ${file.bytes} bytes the manifest says`);
+    return bytes;
+  }
+}
+
+// the types every reader assumes: a date column of days, text names, measurements as doubles
+function checkSchema(file: DataFile, footer: Footer): void {
+  if (!footer.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
+  for (const [name, index] of footer.columns) {
+    const meta = footer.metadata.row_groups[0]?.columns[index]?.meta_data;
+    const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
+    if (meta && meta.type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${meta.type}, expected ${expected}`);
+  }
+}
+
+// names stay strings, dates become an Int32Array of epoch days, flags their codes, everything else Float64 with NaN where null
+function normalize(values: ArrayLike<number | string | null>, name: string): Column {
+  if (name === 'RES_NAME' || name === 'STA_NAME') return values as readonly string[];
+  if (Object.hasOwn(flagColumns, name)) return encodeFlags(name as FlagColumn, values as ArrayLike<string | null>);
+  if (name === 'date') return values instanceof Int32Array ? values : Int32Array.from(values as ArrayLike<number>);
+  if (values instanceof Float64Array) return values;
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v === null || v === undefined ? NaN : (v as number);
+  }
+  return out;
+}

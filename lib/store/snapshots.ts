@@ -1,0 +1,65 @@
+// The retained history of a store: its published snapshots, what each changed, and which one was current at a time.
+import { InvalidParameterError, StoreError } from '../errors.js';
+import { readCurrentManifest } from './history.js';
+import { SNAPSHOTS_FOLDER, manifestFiles, parseManifest, type Manifest } from './manifest.js';
+import type { Storage } from './storage.js';
+
+/** One retained snapshot: `GET /info/list_snapshots` answers a list of these, oldest first. */
+export interface SnapshotInfo {
+  id: number; // the snapshot's sequence number
+  snapshot: string; // its writer's id, as in the file names it wrote
+  time: string; // when it was published, ISO
+  files: number; // data and metadata files it added (written by it, not carried over from the one before)
+  rows: number; // rows in those files
+  removed: number; // files of the snapshot before that it no longer names
+}
+
+/** The published snapshots still on record (vacuum retires old ones), oldest first, ending with the current one. */
+export async function readSnapshots(storage: Storage): Promise<Manifest[]> {
+  const current = await readCurrentManifest(storage);
+  if (current === undefined) throw new StoreError(`no store at ${storage.location}: manifest.json is missing`);
+  const found = new Map<number, Manifest>([[current.sequence, current]]);
+  for (const file of await storage.list(SNAPSHOTS_FOLDER)) {
+    if (!file.path.endsWith('.json')) continue;
+    const text = await storage.readText(file.path);
+    if (text === undefined) continue; // retired by a vacuum meanwhile
+    const manifest = parseManifest(text.text);
+    if (manifest.sequence < current.sequence) found.set(manifest.sequence, manifest);
+  }
+  return [...found.values()].sort((a, b) => a.sequence - b.sequence);
+}
+
+/** What each retained snapshot changed against the one before it (the oldest against nothing). */
+export function describeSnapshots(history: readonly Manifest[]): SnapshotInfo[] {
+  let before = new Set<string>();
+  return history.map((m) => {
+    const files = manifestFiles(m);
+    const added = files.filter((f) => !before.has(f.path));
+    const now = new Set(files.map((f) => f.path));
+    const removed = [...before].filter((p) => !now.has(p)).length;
+    before = now;
+    return { id: m.sequence, snapshot: m.snapshot, time: m.created, files: added.length, rows: added.reduce((n, f) => n + f.rows, 0), removed };
+  });
+}
+
+/** The instant an `as_of` value names: a time (UTC unless it says), or a date meaning the end of that day, UTC. */
+export function parseAsOf(text: string): number {
+  const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
+  const time = !match ? NaN : match[2] ? Date.parse(match[5] ? text : `${text}Z`) : Date.parse(`${match[1]}T23:59:59.999Z`);
+  if (Number.isNaN(time) || (match && new Date(Date.parse(`${match[1]}T00:00:00Z`)).toISOString().slice(0, 10) !== match[1])) {
+    throw new InvalidParameterError('as_of', `as_of must be an ISO date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:MM:SSZ), not ${JSON.stringify(text.slice(0, 40))}`);
+  }
+  return time;
+}
+
+/** The snapshot that was current at `asOf` (an ISO date or time); an instant before the retained history is refused, naming the oldest. */
+export function snapshotAt(history: readonly Manifest[], asOf: string): Manifest {
+  const time = parseAsOf(asOf);
+  let found: Manifest | undefined;
+  for (const m of history) if (Date.parse(m.created) <= time) found = m;
+  if (!found) {
+    const oldest = history[0]!;
+    throw new InvalidParameterError('as_of', `as_of ${asOf} is older than the retained history: the oldest snapshot is ${oldest.sequence}, published ${oldest.created}`);
+  }
+  return found;
+}

@@ -1,0 +1,371 @@
+// An opened store: one manifest snapshot, its metadata, and every documented query as a method.
+import type { Table } from 'apache-arrow';
+import { recordsToArrow } from '../format/arrow.js';
+import { defaults, stationVariableNames } from '../catalogue.js';
+import { ensureDemoStore } from './demo.js';
+import { InvalidParameterError, StoreError } from '../errors.js';
+import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
+import { takeLease } from './lease.js';
+import { readCurrentManifest, readNextManifest } from './history.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
+import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
+import { lazyMetadata, type MetadataTable } from './metadata.js';
+import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
+import { concatRows, readFileRows, sortRows } from './readback.js';
+import type { ByteSource } from './source.js';
+import { openStorage, type Storage } from './storage.js';
+import { heldBy, planReservoirDate, planReservoirRange, planStationDate, planStationRange, type Plan } from '../query/plan.js';
+import { resolveNames } from '../query/query.js';
+import type { OutputKind } from '../format/emit.js';
+import { filterPointsByShapefile } from '../spatial/within.js';
+import * as summaries from '../query/summaries.js';
+import { collect, once, recordStream, type RecordStream } from '../format/stream.js';
+import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, type TimeseriesSource } from '../query/timeseries.js';
+import type {
+  DateRange,
+  ReservoirDateQuery,
+  ReservoirRangeQuery,
+  ShapefileParts,
+  StationDateQuery,
+  StationRangeQuery,
+  VariableInfo,
+  WireRecord,
+} from '../types.js';
+import type { ReservoirRows, StationRows } from './write.js';
+
+export interface OpenStoreOptions {
+  cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)
+  footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
+  source?: ByteSource; // where the files' bytes come from (default: the store's own: positional reads of a folder, ranged GETs of a bucket)
+  codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
+}
+
+export interface Snapshot extends TimeseriesSource {
+  reservoirs: MetadataTable;
+  stations: MetadataTable;
+  reservoirNames: ReadonlySet<string>;
+  stationNames: ReadonlySet<string>;
+  stationVariablesHeld: ReadonlyMap<string, readonly string[]>; // station -> variables it measures, catalogue order
+  stationVariablesAll: readonly string[]; // what any station measures
+}
+
+/**
+ * Opens a store: a folder, or `s3://bucket/prefix` with the standard AWS environment (AWS_ENDPOINT_URL, AWS_REGION,
+ * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN). Default: the demo store, made on first use when the package has none.
+ */
+export async function openStore(location?: string | Storage, options: OpenStoreOptions = {}): Promise<EvapStore> {
+  const storage = openStorage(location ?? (await ensureDemoStore()));
+  const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.footerCacheBytes ?? 64 * 2 ** 20);
+  const store = new EvapStore(storage, caches, options.source ?? storage, options.codegen ?? true);
+  await store.refresh();
+  return store;
+}
+
+/** An opened store. Each query reads the snapshot that was current when it started. */
+export class EvapStore {
+  private snapshot!: Snapshot;
+  private manifestStamp: string | undefined; // of the manifest file last read
+  readonly root: string; // the folder or s3:// location
+
+  constructor(
+    readonly storage: Storage,
+    private readonly caches: ReaderCaches,
+    private readonly source: ByteSource,
+    private readonly codegen: boolean,
+  ) {
+    this.root = storage.location;
+  }
+
+  /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
+  readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
+    return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
+  }
+
+  /** The manifest of the snapshot being served. */
+  get manifest(): Manifest {
+    return this.snapshot.manifest;
+  }
+
+  /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
+  async refresh(): Promise<boolean> {
+    if (this.pinned) return false;
+    // a published snapshot is a new manifest file: same tag (size, time and inode; a bucket's ETag), nothing new
+    const stamp = await this.storage.stamp(MANIFEST_FILE);
+    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.storage, this.snapshot.manifest))) return false;
+    const manifest = await readCurrentManifest(this.storage);
+    if (manifest === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
+    this.manifestStamp = stamp;
+    if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
+    const release = await takeLease(this.storage, manifest.sequence);
+    this.snapshot = await this.load(manifest);
+    await this.releaseLease();
+    this.releaseLease = release;
+    return true;
+  }
+
+  /**
+   * The store as it was at `asOf` (an ISO date, meaning the end of that day UTC, or an ISO time): a view answering
+   * every query from the snapshot current then. Refused when that is older than the retained history.
+   */
+  async asOf(asOf: string): Promise<EvapStore> {
+    parseAsOf(asOf); // a malformed value is refused before anything is read
+    const manifest = snapshotAt(await readSnapshots(this.storage), asOf);
+    if (manifest.snapshot === this.snapshot.manifest.snapshot) return this;
+    const view = new EvapStore(this.storage, this.caches, this.source, this.codegen);
+    view.snapshot = await view.load(manifest);
+    view.pinned = true;
+    return view;
+  }
+
+  /** The retained snapshots, oldest first: id, time, and what each changed (files and rows it added, files it dropped). */
+  async listSnapshots(): Promise<SnapshotInfo[]> {
+    return describeSnapshots(await readSnapshots(this.storage));
+  }
+
+  private pinned = false; // a view of a past snapshot: refresh() leaves it there
+
+  /** Gives up this store's claim on its snapshot: a later vacuum may retire its files. Queries still work until then. */
+  async close(): Promise<void> {
+    await this.releaseLease();
+    this.releaseLease = async () => {};
+    await this.source.close?.();
+  }
+
+  private releaseLease: () => Promise<void> = async () => {};
+
+  private async load(manifest: Manifest): Promise<Snapshot> {
+    const reader = new PartitionReader(this.source, this.caches);
+    const readTable = async (entry: Manifest['reservoirs']['metadata']) => (entry ? reader.wholeFile(entry) : null);
+    const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
+    const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
+    for (const [dataset, entry] of Object.entries(manifest.datasets)) {
+      partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
+    }
+    return {
+      manifest,
+      reader,
+      partitionsByYear,
+      reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
+      codegen: this.codegen,
+      reservoirs: lazyMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME', manifest.reservoirs.metadata?.path ?? ''),
+      stations: lazyMetadata(await readTable(manifest.stations.metadata), 'STA_NAME', manifest.stations.metadata?.path ?? ''),
+      reservoirNames: new Set(manifest.reservoirs.names),
+      stationNames: new Set(manifest.stations.names),
+      stationVariablesHeld,
+      stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
+    };
+  }
+
+  /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
+  streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {
+    return this.stream(query, planReservoirRange, reservoirRange);
+  }
+
+
+  /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
+  async reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseries({ ...query, asOf: undefined });
+    return collect(this.streamReservoirTimeseries(query));
+  }
+
+  /** Every reservoir's records on one date. */
+  streamReservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): RecordStream {
+    return this.stream(query, planReservoirDate, (s, plan, kind) => once(() => reservoirsOnDate(s, plan, kind)));
+  }
+
+
+  /** Every reservoir's records on one date, as an array. */
+  async reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseriesOnDate({ ...query, asOf: undefined });
+    return collect(this.streamReservoirTimeseriesOnDate(query));
+  }
+
+  /** Station records over a date range, streamed in batches. */
+  streamStationTimeseries(query: StationRangeQuery = {}): RecordStream {
+    return this.stream(query, planStationRange, stationRange);
+  }
+
+
+  /** Station records over a date range, as an array. */
+  async stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseries({ ...query, asOf: undefined });
+    return collect(this.streamStationTimeseries(query));
+  }
+
+  /** Every station's records on one date. */
+  streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
+    return this.stream(query, planStationDate, (s, plan, kind) => once(() => stationsOnDate(s, plan, kind)));
+  }
+
+  // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
+  private stream<Q extends { asOf?: string }>(query: Q, plan: (s: Snapshot, query: Q) => Plan, read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>): RecordStream {
+    const s = this.snapshot;
+    refuseAsOf(query.asOf);
+    const planned = plan(s, query);
+    return recordStream(planned.header, (kind) => read(s, planned, kind));
+  }
+
+
+  /** Every station's records on one date, as an array. */
+  async stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseriesOnDate({ ...query, asOf: undefined });
+    return collect(this.streamStationTimeseriesOnDate(query));
+  }
+
+  /** Reservoir records as an Arrow table (columns named like the wire keys). */
+  async reservoirTimeseriesTable(query: ReservoirRangeQuery = {}): Promise<Table> {
+    return recordsToArrow(await this.reservoirTimeseries(query));
+  }
+
+  /** Station records as an Arrow table. */
+  async stationTimeseriesTable(query: StationRangeQuery = {}): Promise<Table> {
+    return recordsToArrow(await this.stationTimeseries(query));
+  }
+
+  /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
+  streamReservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
+    return summaries.streamReservoirAggregates(this.snapshot, query);
+  }
+
+  /** Monthly, annual or water-year aggregates of stations. */
+  streamStationAggregates(query: summaries.StationAggregateQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
+    return summaries.streamStationAggregates(this.snapshot, query);
+  }
+
+  /** Reservoir aggregates as an array; `tableOf(stream)` gives any answer as an Arrow table. */
+  async reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirAggregates({ ...query, asOf: undefined });
+    return collect(this.streamReservoirAggregates(query));
+  }
+
+  /** Station aggregates as an array. */
+  async stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationAggregates({ ...query, asOf: undefined });
+    return collect(this.streamStationAggregates(query));
+  }
+
+  /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
+  streamReservoirNormals(query: summaries.ReservoirNormalsQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
+    return summaries.streamReservoirNormals(this.snapshot, query);
+  }
+
+  /** Normals of stations by calendar month or day of the year. */
+  streamStationNormals(query: summaries.StationNormalsQuery = {}): RecordStream {
+    refuseAsOf(query.asOf);
+    return summaries.streamStationNormals(this.snapshot, query);
+  }
+
+  /** Reservoir normals as an array. */
+  async reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirNormals({ ...query, asOf: undefined });
+    return collect(this.streamReservoirNormals(query));
+  }
+
+  /** Station normals as an array. */
+  async stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
+    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationNormals({ ...query, asOf: undefined });
+    return collect(this.streamStationNormals(query));
+  }
+
+  /** The datasets the store holds. */
+  listDatasets(): string[] {
+    return listDatasets(this.snapshot.manifest);
+  }
+
+  /** The variables of a dataset (default nete-volume-calcs). */
+  listVariables(dataset?: string): VariableInfo[] {
+    return listVariables(this.snapshot.manifest, dataset);
+  }
+
+  /** The date range of a dataset variable (default nete-volume-calcs, NetE). */
+  listDates(dataset?: string, variable?: string): DateRange[] {
+    return listDates(this.snapshot.manifest, dataset, variable);
+  }
+
+  /** Reservoir names, sorted; only those inside the shapefile's polygons when one is given. */
+  async listReservoirNames(shapefile?: ShapefileParts): Promise<string[]> {
+    return this.namesInside(this.snapshot.manifest.reservoirs.names, this.snapshot.reservoirs, shapefile);
+  }
+
+  /** Station names, sorted; only those inside the shapefile's polygons when one is given. */
+  async listStationNames(shapefile?: ShapefileParts): Promise<string[]> {
+    return this.namesInside(this.snapshot.manifest.stations.names, this.snapshot.stations, shapefile);
+  }
+
+  /** The variables held by the given stations, or by every station (`ALL_STATIONS`, the default). */
+  listStationVariables(names?: readonly string[]): VariableInfo[] {
+    return describeStationVariables(this.heldStationVariables(this.stationsOrAll(names)));
+  }
+
+  /** The first and last date with data over the given stations, or over every station. */
+  listStationDates(names?: readonly string[]): DateRange[] {
+    return listStationDates(this.snapshot.manifest, this.stationsOrAll(names));
+  }
+
+  /** Metadata of reservoirs (default LAKE ALICE, LAKE ESTES), sorted by name. */
+  reservoirMetadata(names?: readonly string[]): WireRecord[] {
+    const s = this.snapshot;
+    return resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir').map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
+  }
+
+  /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */
+  stationMetadata(names?: readonly string[]): WireRecord[] {
+    const s = this.snapshot;
+    return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station').map((n) => s.stations.byName.get(n) ?? { STA_NAME: n });
+  }
+
+  /** Every row of one dataset-year, as the writer takes them (sorted by name then date); undefined if absent. */
+  async readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
+    const partition = this.snapshot.partitionsByYear.get(dataset)?.get(year);
+    return partition && this.readReservoirFiles(dataset, partition.files);
+  }
+
+  /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
+  async readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
+    const variables = [...(this.snapshot.manifest.datasets[dataset]?.variables ?? []), ...reservoirDayAttributes]; // the day flags travel with the rows
+    const parts = await Promise.all(files.map((f) => readFileRows(this.snapshot.reader, f, 'RES_NAME', variables)));
+    return sortRows(concatRows(parts, variables));
+  }
+
+  /** Every row of one station, as the writer takes them; undefined if the station has no data. */
+  async readStationPartition(name: string): Promise<StationRows | undefined> {
+    const partition = this.snapshot.manifest.stations.partitions[name];
+    if (!partition) return undefined;
+    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, [...partition.variables, ...stationDayAttributes]);
+    return { days, values };
+  }
+
+  /** Metadata rows of every reservoir or station, as the writer takes them. */
+  metadataRows(kind: 'reservoirs' | 'stations'): WireRecord[] {
+    return [...this.snapshot[kind].byName.values()].map((r) => ({ ...r }));
+  }
+
+  private stationsOrAll(names: readonly string[] | undefined): string[] {
+    const s = this.snapshot;
+    if (names === undefined || (names.length === 1 && names[0] === defaults.ALL_STATIONS)) return s.manifest.stations.names;
+    return resolveNames(names, [], s.stationNames, 'STA_NAMES', 'station');
+  }
+
+  private heldStationVariables(names: readonly string[]): readonly string[] {
+    return heldBy(this.snapshot.stationVariablesHeld, names);
+  }
+
+  private async namesInside(names: readonly string[], metadata: MetadataTable, shapefile: ShapefileParts | undefined): Promise<string[]> {
+    if (!shapefile || Object.values(shapefile).every((part) => part === undefined)) return [...names];
+    const points = names.flatMap((name) => {
+      const row = metadata.byName.get(name);
+      return typeof row?.LAT === 'number' && typeof row.LON === 'number' ? [{ name, lat: row.LAT, lon: row.LON }] : [];
+    });
+    return filterPointsByShapefile(shapefile, points);
+  }
+}
+
+
+// a stream answers from the snapshot it was asked of; a past one is `(await store.asOf(time)).stream...(query)`
+function refuseAsOf(asOf: string | undefined): void {
+  if (asOf !== undefined) throw new InvalidParameterError('as_of', 'a streamed answer reads the current snapshot; stream from (await store.asOf(time)) instead');
+}

@@ -1,0 +1,352 @@
+// The store writer: new partition files first, then the manifest, atomically. Old files are never changed,
+// so readers of the previous snapshot keep working and a crash at any point leaves that snapshot whole.
+import { randomBytes } from 'node:crypto';
+import { DateDay, Table, makeVector, type Vector } from 'apache-arrow';
+import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from '../catalogue.js';
+import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
+import { publishSnapshot, readManifestFile } from './history.js';
+import { sha256, storePath } from './disk.js';
+import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
+import {
+  MANIFEST_FILE,
+  emptyManifest,
+  encodePathName,
+  compareText,
+  overlapsExtent,
+  type FileEntry,
+  type Manifest,
+  type ReservoirPartition,
+  type DataFile,
+} from './manifest.js';
+import { encodeParquet } from './parquet.js';
+import { openStorage, type Storage } from './storage.js';
+import { flagVector, floatVector, metadataTable, utf8Vector } from './vectors.js';
+import { flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+
+const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name);
+
+/** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
+export const WRITING_FOLDER = 'writing';
+
+/**
+ * One dataset-year of reservoir rows, sorted by name then date; values metric, NaN for gaps. `values` may also hold the
+ * per-day flag columns `qflag` and `status` as codes (flags.ts encodeFlags); they are written as text.
+ */
+export interface ReservoirRows {
+  names: readonly string[];
+  days: Int32Array;
+  values: Record<string, Float64Array>;
+}
+
+/** One station's rows, sorted by date; values metric, NaN for gaps; `status` codes may come among the values. */
+export interface StationRows {
+  days: Int32Array;
+  values: Record<string, Float64Array>;
+}
+
+/** One metadata row: attribute name to value. */
+export type MetadataRow = Record<string, string | number | null>;
+
+export interface StoreWriterOptions {
+  base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged
+  rowGroupSize?: number; // rows per Parquet row group (default 8192)
+  rowsPerFile?: number; // bound on the rows of one reservoir file (default ROWS_PER_FILE)
+  overwrite?: boolean; // publish even if the store holds a snapshot other than `base` (a generator starting afresh)
+}
+
+/**
+ * Rows of one reservoir data file at most: about 6 MB of zstd Parquet, 32 row groups of 8192 rows. Small enough that a
+ * revision rewrites little more than what it revises and a file's footer is read in a few milliseconds; large enough that
+ * a store of 44,000 water bodies x 46 years stays near 13,000 files (the manifest lists every file).
+ */
+export const ROWS_PER_FILE = 262_144;
+
+/** Starts a new snapshot of the store at `location` (a folder or s3:// URL); nothing is visible to readers before commit(). */
+export function createStoreWriter(location: string | Storage, options: StoreWriterOptions = {}): StoreWriter {
+  return new StoreWriter(openStorage(location), options);
+}
+
+export class StoreWriter {
+  readonly snapshot = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  private readonly manifest: Manifest;
+  private readonly baseSnapshot: string | undefined;
+  private readonly written: string[] = []; // files of this snapshot, checked before it is published
+  private readonly rowsPerFile: number;
+  private fileCount = 0;
+  private knownNames: Set<string> | undefined;
+  private releaseMarker: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly options: StoreWriterOptions,
+  ) {
+    const base = options.base;
+    this.baseSnapshot = base?.snapshot;
+    this.manifest = base ? structuredClone(base) : emptyManifest('', options.rowGroupSize ?? 8192);
+    this.manifest.snapshot = this.snapshot;
+    this.rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
+  }
+
+  /** The snapshot being built (a copy: callers cannot change what commit() writes). */
+  get current(): Manifest {
+    return structuredClone(this.manifest);
+  }
+
+  /** Writes (or replaces) every row of one dataset and year. */
+  async writeReservoirPartition(dataset: DatasetName, year: number, rows: ReservoirRows): Promise<void> {
+    const held = this.manifest.datasets[dataset]?.partitions.find((p) => p.year === year);
+    this.removeReservoirFiles(dataset, year, held?.files.map((f) => f.path) ?? []);
+    await this.addReservoirRows(dataset, year, rows);
+  }
+
+  /**
+   * Adds rows of one dataset and year as new files: a month per file when the store has so many names that a year
+   * would exceed `rowsPerFile`, else the year; names split into chunks of at most `rowsPerFile` rows. The rows may
+   * not fall where a file of the snapshot already holds rows (remove those files first).
+   */
+  async addReservoirRows(dataset: DatasetName, year: number, rows: ReservoirRows): Promise<void> {
+    const catalogued = Object.keys(reservoirDatasets[dataset]?.variables ?? {});
+    if (catalogued.length === 0) throw new WriterMisuseError(`unknown dataset ${dataset}`);
+    checkReservoirRows(dataset, year, rows);
+    if (rows.days.length === 0) return;
+    this.checkNames(rows.names, `${dataset} ${year}`);
+    const variables = catalogued.filter((v) => v in rows.values);
+    const flags = reservoirDayAttributes.filter((f) => f in rows.values);
+    const entry = (this.manifest.datasets[dataset] ??= { variables: [], partitions: [] });
+    let partition = entry.partitions.find((p) => p.year === year);
+    if (!partition) {
+      entry.partitions = [...entry.partitions, (partition = { year, start: '', end: '', files: [] })].sort((a, b) => a.year - b.year);
+    }
+    const monthly = this.manifest.reservoirs.names.length * 366 > this.rowsPerFile;
+    for (const piece of splitRows(rows, monthly ? monthStarts(year) : [firstDayOfYear(year)], this.rowsPerFile)) {
+      const first = rows.names[piece[0]!]!;
+      const last = rows.names[piece[piece.length - 1]!]!;
+      const days = Int32Array.from(piece, (i) => rows.days[i]!);
+      const extent = { first, last, start: formatDay(minOf(days)), end: formatDay(maxOf(days)) }; // days ascend per name, not overall
+      const clash = partition.files.find((f) => overlapsExtent(f, extent));
+      if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
+      const columns: Record<string, Vector> = {
+        RES_NAME: utf8Vector(piece.map((i) => rows.names[i]!)),
+        date: makeVector({ type: new DateDay(), data: days }),
+      };
+      for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
+      for (const f of flags) columns[f] = flagVector(f, Float64Array.from(piece, (i) => rows.values[f]![i]!));
+      const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}-${String(this.fileCount++).padStart(5, '0')}.parquet`);
+      partition.files.push({ ...(await this.writeTable(path, new Table(columns), days)), first, last });
+    }
+    sortFiles(partition);
+    entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
+  }
+
+  /** Drops files from a dataset-year of the snapshot (their rows are no longer served; the files stay for older snapshots). */
+  removeReservoirFiles(dataset: DatasetName, year: number, paths: readonly string[]): void {
+    const entry = this.manifest.datasets[dataset];
+    const partition = entry?.partitions.find((p) => p.year === year);
+    if (!entry || !partition) return;
+    const gone = new Set(paths);
+    partition.files = partition.files.filter((f) => !gone.has(f.path));
+    if (partition.files.length === 0) entry.partitions = entry.partitions.filter((p) => p !== partition);
+    else sortFiles(partition);
+  }
+
+  /** Writes (or replaces) all rows of one station. */
+  async writeStationPartition(name: string, rows: StationRows): Promise<void> {
+    const variables = Object.keys(rows.values).filter((v) => !isFlagColumn(v));
+    const flags = stationDayAttributes.filter((f) => f in rows.values);
+    if ('qflag' in rows.values) throw new WriterMisuseError(`station ${name}: qflag is a station's metadata attribute, not a column of its days`);
+    for (const v of variables) {
+      if (!findStationVariable(v)) throw new WriterMisuseError(`unknown station variable ${v} for ${name}`);
+    }
+    checkAscending(rows.days, `station ${name}`);
+    checkLengths(rows.days.length, rows.values, `station ${name}`);
+    const columns: Record<string, Vector> = { date: makeVector({ type: new DateDay(), data: rows.days }) };
+    for (const v of variables) columns[v] = floatVector(rows.values[v]!);
+    for (const f of flags) columns[f] = flagVector(f, rows.values[f]!);
+    const path = storePath('stations', `station=${encodePathName(name)}`, `part-${this.snapshot}.parquet`);
+    this.manifest.stations.partitions[name] = { ...(await this.writeTable(path, new Table(columns), rows.days)), variables };
+  }
+
+  /** Writes the reservoir metadata table; its RES_NAME column becomes the store's list of reservoirs. */
+  async writeReservoirMetadata(rows: readonly MetadataRow[]): Promise<void> {
+    const names = checkMetadata(rows, 'RES_NAME');
+    const path = storePath('reservoirs', 'metadata', `part-${this.snapshot}.parquet`);
+    this.manifest.reservoirs = { names, metadata: await this.writeTable(path, metadataTable(rows, 'RES_NAME')) };
+    this.knownNames = undefined;
+  }
+
+  /** Writes the station metadata table; its STA_NAME column becomes the store's list of stations. */
+  async writeStationMetadata(rows: readonly MetadataRow[]): Promise<void> {
+    const names = checkMetadata(rows, 'STA_NAME');
+    const path = storePath('stations', 'metadata', `part-${this.snapshot}.parquet`);
+    this.manifest.stations.names = names;
+    this.manifest.stations.metadata = await this.writeTable(path, metadataTable(rows, 'STA_NAME'));
+  }
+
+  /**
+   * Publishes the snapshot: the exclusive creation of its numbered snapshot file, then manifest.json replaced by it.
+   * Under the store's lock, it first checks that the store still serves the snapshot this write began from, so two
+   * writers never silently lose work; a refused commit publishes nothing and leaves its files for vacuum.
+   */
+  async commit(): Promise<Manifest> {
+    try {
+      return await this.storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
+        const found = await readManifestFile(this.storage);
+        const current = found?.manifest;
+        const serving = current?.snapshot;
+        this.manifest.sequence = (current?.sequence ?? 0) + 1;
+        if (serving !== this.baseSnapshot && !this.options.overwrite) {
+          throw new StoreError(
+            `the store changed while this write was under way: it serves snapshot ${serving}, this write began from ${this.baseSnapshot ?? 'no snapshot'}; nothing was published, run it again`,
+          );
+        }
+        await this.checkWritten();
+        return this.publish(found?.tag);
+      });
+    } finally {
+      await this.releaseMarker?.(); // published or abandoned: its files are now the manifest's or garbage
+      this.releaseMarker = undefined;
+    }
+  }
+
+  // every file this snapshot names and wrote must still be there (a vacuum judging its writer dead could have taken it)
+  private async checkWritten(): Promise<void> {
+    for (let i = 0; i < this.written.length; i += 16) {
+      const batch = this.written.slice(i, i + 16);
+      const found = await Promise.all(batch.map((path) => this.storage.exists(path)));
+      const missing = batch.find((_, k) => !found[k]);
+      if (missing) throw new StoreError(`${missing}, written by this snapshot, has disappeared; nothing was published`);
+    }
+  }
+
+  /** The marker that tells `vacuumStore` this writer's files are not garbage while its process lives. */
+  private get marker(): string {
+    return storePath(WRITING_FOLDER, `${this.snapshot}.pid`);
+  }
+
+  private checkNames(names: readonly string[], where: string): void {
+    this.knownNames ??= new Set(this.manifest.reservoirs.names);
+    for (let i = 0; i < names.length; i++) {
+      if (i > 0 && names[i] === names[i - 1]) continue;
+      if (!this.knownNames.has(names[i]!)) throw new WriterMisuseError(`reservoir ${names[i]} in ${where} has no metadata row`);
+    }
+  }
+
+  private async publish(manifestTag: string | undefined): Promise<Manifest> {
+    for (const name of Object.keys(this.manifest.stations.partitions)) {
+      if (!this.manifest.stations.names.includes(name)) throw new WriterMisuseError(`station ${name} has no metadata row`);
+    }
+    this.manifest.created = new Date().toISOString();
+    await publishSnapshot(this.storage, this.manifest, manifestTag); // one writer only can take a sequence number, even if the lock were broken
+    return this.current;
+  }
+
+  private async writeTable(path: string, table: Table): Promise<FileEntry>;
+  private async writeTable(path: string, table: Table, days: Int32Array): Promise<DataFile>;
+  private async writeTable(path: string, table: Table, days?: Int32Array): Promise<FileEntry | DataFile> {
+    const { bytes, footerLength } = encodeParquet(table, this.manifest.rowGroupSize);
+    this.releaseMarker ??= await this.storage.mark(this.marker);
+    this.written.push(path);
+    await this.storage.write(path, bytes);
+    const file = { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };
+    if (!days) return file;
+    const dated = days.length > 0;
+    return {
+      ...file,
+      footerBytes: footerLength,
+      footerSha256: sha256(bytes.subarray(bytes.byteLength - footerLength)),
+      start: dated ? formatDay(minOf(days)) : '',
+      end: dated ? formatDay(maxOf(days)) : '',
+    };
+  }
+}
+
+/** Row indices of each file to write: by period (rows sorted by name then date), then in runs of whole names up to `limit` rows. */
+function splitRows(rows: ReservoirRows, periodStarts: readonly number[], limit: number): number[][] {
+  const byPeriod: number[][] = periodStarts.map(() => []);
+  for (let i = 0; i < rows.days.length; i++) {
+    let p = periodStarts.length - 1;
+    while (rows.days[i]! < periodStarts[p]!) p--;
+    byPeriod[p]!.push(i);
+  }
+  const pieces: number[][] = [];
+  for (const indices of byPeriod) {
+    let piece: number[] = [];
+    for (let k = 0; k < indices.length; k++) {
+      const i = indices[k]!;
+      const newName = k > 0 && rows.names[i] !== rows.names[indices[k - 1]!];
+      if (newName && piece.length >= limit) {
+        pieces.push(piece);
+        piece = [];
+      }
+      piece.push(i);
+    }
+    if (piece.length > 0) pieces.push(piece);
+  }
+  return pieces;
+}
+
+/** The first day of each month of a year. */
+function monthStarts(year: number): number[] {
+  return Array.from({ length: 12 }, (_, m) => Date.UTC(year, m, 1) / 86_400_000);
+}
+
+function sortFiles(partition: ReservoirPartition): void {
+  partition.files.sort((a, b) => compareText(a.start, b.start) || compareText(a.first, b.first));
+  partition.start = partition.files.reduce((m, f) => (m === '' || f.start < m ? f.start : m), '');
+  partition.end = partition.files.reduce((m, f) => (f.end > m ? f.end : m), '');
+}
+
+function minOf(days: Int32Array): number {
+  let m = Infinity;
+  for (const d of days) if (d < m) m = d;
+  return m;
+}
+
+function maxOf(days: Int32Array): number {
+  let m = -Infinity;
+  for (const d of days) if (d > m) m = d;
+  return m;
+}
+
+function checkMetadata(rows: readonly MetadataRow[], key: string): string[] {
+  // an own `__proto__` key (JSON.parse makes one) would turn into a prototype in any plain object built from the row
+  if (rows.some((r) => Object.hasOwn(r, '__proto__'))) throw new InvalidParameterError(key, 'a metadata attribute may not be named __proto__');
+  const names = rows.map((r, i) => {
+    const name = r[key];
+    if (typeof name !== 'string' || name.trim() === '') throw new InvalidParameterError(key, `metadata row ${i + 1} has no ${key}`);
+    return name;
+  });
+  const unique = new Set(names);
+  if (unique.size !== names.length) throw new InvalidParameterError(key, `metadata lists a ${key} twice`);
+  return [...unique].sort(compareText);
+}
+
+function checkReservoirRows(dataset: string, year: number, rows: ReservoirRows): void {
+  const where = `${dataset} ${year}`;
+  if (rows.names.length !== rows.days.length) throw new WriterMisuseError(`${where}: ${rows.names.length} names for ${rows.days.length} dates`);
+  checkLengths(rows.days.length, rows.values, where);
+  for (const v of Object.keys(rows.values)) {
+    if (isFlagColumn(v)) continue;
+    if (findReservoirVariable(v)?.dataset !== dataset) throw new WriterMisuseError(`${where}: variable ${v} is not in dataset ${dataset}`);
+  }
+  for (let i = 0; i < rows.days.length; i++) {
+    if (yearOfDay(rows.days[i]!) !== year) throw new WriterMisuseError(`${where}: row ${i} dated ${formatDay(rows.days[i]!)} is outside ${year}`);
+    if (i === 0) continue;
+    const order = compareText(rows.names[i - 1]!, rows.names[i]!);
+    if (order > 0 || (order === 0 && rows.days[i - 1]! >= rows.days[i]!)) {
+      throw new WriterMisuseError(`${where}: rows must be sorted by name then date, unique; row ${i} (${rows.names[i]} ${formatDay(rows.days[i]!)}) is out of order`);
+    }
+  }
+}
+
+function checkAscending(days: Int32Array, where: string): void {
+  for (let i = 1; i < days.length; i++) {
+    if (days[i - 1]! >= days[i]!) throw new WriterMisuseError(`${where}: dates must ascend without repeats; ${formatDay(days[i]!)} at row ${i}`);
+  }
+}
+
+function checkLengths(rows: number, values: Record<string, Float64Array>, where: string): void {
+  for (const [v, column] of Object.entries(values)) {
+    if (column.length !== rows) throw new WriterMisuseError(`${where}: column ${v} has ${column.length} values for ${rows} rows`);
+  }
+}

@@ -1,0 +1,251 @@
+// The store's query methods over HTTP: a client for any server speaking the documented OperEvap API
+// (the public service or this project's server), with the same arguments and answers as EvapStore.
+import { InvalidParameterError, NotFoundError, type InvalidReason } from '../errors.js';
+import { defaults } from '../catalogue.js';
+import { timeseriesWire, toWire } from './wire.js';
+import type { ReservoirAggregateQuery, StationAggregateQuery } from '../query/summaries.js';
+import type {
+  DateRange,
+  ReservoirDateQuery,
+  ReservoirRangeQuery,
+  ShapefileParts,
+  StationDateQuery,
+  StationRangeQuery,
+  VariableInfo,
+  WireRecord,
+} from '../types.js';
+
+export interface ClientOptions {
+  baseUrl: string; // e.g. https://operevap.dri.edu or http://127.0.0.1:8080
+  apiKey: string; // sent in the api-key header
+  fetch?: typeof fetch; // default: the global fetch
+  retries?: number; // retries of a request answered 429 or 5xx, or failing on the network (default 3)
+  backoffMs?: number; // first wait before a retry, doubled each time unless Retry-After says otherwise (default 500)
+  signal?: AbortSignal; // aborts every request and wait of this client
+  timeoutMs?: number; // a request with no complete answer this long fails as a network failure would (retried); default none
+}
+
+/** A status other than 200, 404 and 422 from the server, with its `detail`. */
+export class RemoteError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: unknown,
+    readonly url: string,
+  ) {
+    super(`${url.split('?')[0]} answered ${status}: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`);
+    this.name = 'RemoteError';
+  }
+}
+
+type Params = Record<string, string | readonly string[] | undefined>;
+
+/** A client whose methods mirror EvapStore's query methods (async), so a script switches by one line. */
+export function createClient(options: ClientOptions): EvapClient {
+  return new EvapClient(options);
+}
+
+export class EvapClient {
+  private readonly base: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /** Reservoir records over a date range. */
+  reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
+    return this.get('/timeseries/daily/reservoirs/daterange', toWire(query, timeseriesWire.reservoirRange), 'RES_NAMES', query.names);
+  }
+
+  /** Every reservoir's records on one date. */
+  reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
+    return this.get('/timeseries/daily/reservoirs/date', toWire(query, timeseriesWire.reservoirDate));
+  }
+
+  /** Station records over a date range. */
+  stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
+    return this.get('/timeseries/stations/daterange', toWire(query, timeseriesWire.stationRange), 'STA_NAMES', query.names);
+  }
+
+  /** Every station's records on one date. */
+  stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
+    return this.get('/timeseries/stations/date', toWire(query, timeseriesWire.stationDate));
+  }
+
+  /** Reservoir records per month, year or water year (the store's reservoirAggregates over HTTP). */
+  reservoirAggregates(query: ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.get(`/timeseries/${query.interval ?? 'monthly'}/reservoirs/daterange`, {
+      RES_NAMES: query.names, datasets: query.datasets, variables: query.variables, units: query.units,
+      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf, ...aggregateParams(query),
+    }, 'RES_NAMES', query.names);
+  }
+
+  /** Station records per month, year or water year. */
+  stationAggregates(query: StationAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.get(`/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, {
+      STA_NAMES: query.names, variables: query.variables, units: query.units,
+      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf, ...aggregateParams(query),
+    }, 'STA_NAMES', query.names);
+  }
+
+  /** The datasets the server holds. */
+  listDatasets(): Promise<string[]> {
+    return this.get('/info/list_datasets', {});
+  }
+
+  /** The variables of a dataset (default nete-volume-calcs). */
+  listVariables(dataset?: string): Promise<VariableInfo[]> {
+    return this.get('/info/list_variables', { dataset });
+  }
+
+  /** The date range of a dataset variable. */
+  listDates(dataset?: string, variable?: string): Promise<DateRange[]> {
+    return this.get('/info/list_dates', { dataset, variable });
+  }
+
+  /** Reservoir names; only those inside the shapefile's polygons when one is given. */
+  async listReservoirNames(shapefile?: ShapefileParts): Promise<string[]> {
+    const answer = await this.request<{ RES_NAMES: string[] }>('POST', '/info/list_RES_NAMES', {}, shapefileForm(shapefile));
+    return answer.RES_NAMES;
+  }
+
+  /** Station names; only those inside the shapefile's polygons when one is given. */
+  async listStationNames(shapefile?: ShapefileParts): Promise<string[]> {
+    const answer = await this.request<{ STA_NAMES: string[] }>('POST', '/info/list_STA_NAMES', {}, shapefileForm(shapefile));
+    return answer.STA_NAMES;
+  }
+
+  /** The variables held by the given stations, or by every station. */
+  listStationVariables(names?: readonly string[]): Promise<VariableInfo[]> {
+    return this.get('/info/list_stations_variables', { STA_NAMES: names }, 'STA_NAMES', names);
+  }
+
+  /** The first and last date with data over the given stations, or over every station. */
+  listStationDates(names?: readonly string[]): Promise<DateRange[]> {
+    return this.get('/info/list_stations_dates', { STA_NAMES: names }, 'STA_NAMES', names);
+  }
+
+  /** Metadata of reservoirs. */
+  reservoirMetadata(names?: readonly string[]): Promise<WireRecord[]> {
+    return this.get('/metadata/reservoirs', { RES_NAMES: names }, 'RES_NAMES', names);
+  }
+
+  /** Metadata of stations. */
+  stationMetadata(names?: readonly string[]): Promise<WireRecord[]> {
+    return this.get('/metadata/stations', { STA_NAMES: names }, 'STA_NAMES', names);
+  }
+
+  private get<T>(path: string, params: Params, nameParameter?: string, names?: readonly string[]): Promise<T> {
+    return this.request<T>('GET', path, params, undefined, nameParameter, names);
+  }
+
+  private async request<T>(method: string, path: string, params: Params, body?: FormData, nameParameter = 'RES_NAMES', names: readonly string[] = []): Promise<T> {
+    const url = new URL(this.base + path);
+    for (const [k, v] of Object.entries(params)) {
+      if (v !== undefined) url.searchParams.set(k, typeof v === 'string' ? v : v.join(','));
+    }
+    url.searchParams.set('output_format', defaults.output_format);
+    const retries = this.options.retries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        const signal = this.requestSignal();
+        response = await this.fetch(url, { method, body, headers: { 'api-key': this.options.apiKey, accept: 'application/json' }, signal });
+        if (response.ok) return (await response.json()) as T;
+      } catch (error) {
+        if (this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);
+        await this.wait(attempt, null);
+        continue;
+      }
+      const detail = await readDetail(response);
+      if ((response.status === 429 || response.status >= 500) && attempt < retries) {
+        await this.wait(attempt, response.headers.get('retry-after'));
+        continue;
+      }
+      throw toError(response.status, detail, url.toString(), nameParameter, names);
+    }
+  }
+
+  // the caller's signal, and a timer over the whole request (headers and body) when timeoutMs is set
+  private requestSignal(): AbortSignal | undefined {
+    const { signal, timeoutMs } = this.options;
+    if (timeoutMs === undefined) return signal;
+    const timer = AbortSignal.timeout(timeoutMs);
+    return signal ? AbortSignal.any([signal, timer]) : timer;
+  }
+
+  /** Waits before a retry: Retry-After when the server gives it (seconds or a date), else exponential backoff. */
+  private wait(attempt: number, retryAfter: string | null): Promise<void> {
+    const base = this.options.backoffMs ?? 500;
+    let ms = base * 2 ** attempt;
+    if (retryAfter !== null) {
+      const seconds = Number(retryAfter);
+      ms = Number.isFinite(seconds) ? seconds * 1000 : Math.max(0, Date.parse(retryAfter) - Date.now()) || ms;
+    }
+    return sleep(Math.min(ms, 60_000), this.options.signal);
+  }
+}
+
+// a network failure names the URL and the system's reason (ECONNREFUSED, a timeout), which fetch keeps in its cause
+function networkError(error: unknown, timeoutMs: number | undefined, url: URL): unknown {
+  const where = `${url.origin}${url.pathname}`;
+  if (error instanceof DOMException && error.name === 'TimeoutError') return new Error(`no answer within ${timeoutMs} ms from ${where}`, { cause: error });
+  const cause = (error as { cause?: { message?: string; code?: string } } | undefined)?.cause;
+  if (error instanceof TypeError && cause?.message) return new Error(`${where}: ${error.message}: ${cause.message}`, { cause: error });
+  return error;
+}
+
+function shapefileForm(parts: ShapefileParts | undefined): FormData | undefined {
+  if (!parts || Object.values(parts).every((p) => p === undefined)) return undefined;
+  const form = new FormData();
+  for (const [part, bytes] of Object.entries(parts)) {
+    if (bytes !== undefined) form.append(`shapefile_${part}`, new Blob([new Uint8Array(bytes).slice()]), `shape.${part}`);
+  }
+  return form;
+}
+
+function aggregateParams(query: ReservoirAggregateQuery | StationAggregateQuery): Params {
+  return { statistic: query.statistic, compare_to: query.compareTo, base_start: query.baseStart, base_end: query.baseEnd };
+}
+
+async function readDetail(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { detail?: unknown };
+    return body?.detail ?? body;
+  } catch {
+    return text.slice(0, 500);
+  }
+}
+
+/** 404 -> NotFoundError, 422 -> InvalidParameterError (from FastAPI's detail list), anything else -> RemoteError. */
+function toError(status: number, detail: unknown, url: string, nameParameter: string, names: readonly string[]): Error {
+  if (status === 404) {
+    const message = (typeof detail === 'string' ? detail : JSON.stringify(detail)).replace(/; see \/info\/\S+$/, ''); // as the library says it
+    return new NotFoundError(nameParameter, names.filter((n) => message.includes(n)), message);
+  }
+  if (status === 422) {
+    const first = (Array.isArray(detail) ? detail[0] : undefined) as { loc?: unknown[]; msg?: string; type?: string } | undefined;
+    const parameter = String(first?.loc?.[first.loc.length - 1] ?? 'query');
+    const reasons: Record<string, InvalidReason> = { enum: 'not-allowed', missing: 'empty', date_from_datetime_parsing: 'not-a-date', too_long: 'too-many' };
+    const reason = reasons[first?.type ?? ''] ?? 'malformed';
+    return new InvalidParameterError(parameter, first?.msg ?? (typeof detail === 'string' ? detail : JSON.stringify(detail)), reason);
+  }
+  return new RemoteError(status, detail, url);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

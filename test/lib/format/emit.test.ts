@@ -1,0 +1,151 @@
+// The JSON text made straight from the columns is exactly JSON.stringify of the records, for any query.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reservoirVariables, stationVariableNames } from '../../../lib/catalogue.js';
+import { recordsToCsv } from '../../../lib/format/csv.js';
+import { RecordBuilder } from '../../../lib/format/emit.js';
+import type { WireRecord } from '../../../lib/types.js';
+import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import type { RecordStream } from '../../../lib/format/stream.js';
+import { withKeys } from '../../../lib/query/timeseries.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
+import { day, tempDir } from '../../helpers.js';
+
+let store: EvapStore;
+let reservoirs: string[];
+let stations: string[];
+beforeAll(async () => {
+  store = await openStore();
+  reservoirs = await store.listReservoirNames();
+  stations = await store.listStationNames();
+});
+
+async function text(stream: RecordStream): Promise<string> {
+  let out = '';
+  for await (const chunk of stream.json()) out += chunk;
+  return out;
+}
+
+async function csv(stream: RecordStream): Promise<string> {
+  let out = '';
+  for await (const chunk of stream.csv()) out += chunk;
+  return out;
+}
+
+async function records(stream: RecordStream): Promise<string> {
+  const all = [];
+  for await (const batch of stream.batches) all.push(...batch);
+  return JSON.stringify(all);
+}
+
+async function recordsAsCsv(stream: RecordStream): Promise<string> {
+  const all = [];
+  for await (const batch of stream.batches) all.push(...batch);
+  return recordsToCsv(all, stream.columns);
+}
+
+const day2019 = Date.UTC(2019, 0, 1) / 864e5;
+const date = (offset: number) => new Date((day2019 + offset) * 864e5).toISOString().slice(0, 10);
+
+describe('RecordStream.json and RecordStream.csv', () => {
+  it('write the text of JSON.stringify(records) and recordsToCsv(records) for reservoir queries', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(['LAKE ALICE', 'LAKE MEAD', 'RUEDI RESERVOIR', 'LAKE POWELL'], { minLength: 1 }),
+        fc.subarray(reservoirVariables.map((v) => v.name), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('metric', 'english' as const),
+        fc.subarray(['qflag', 'LAT', 'STATE', 'RES_NAME']),
+        fc.integer({ min: -30, max: 1100 }),
+        fc.integer({ min: 0, max: 400 }),
+        async (names, variables, units, alsoReturn, from, length) => {
+          const query = { names, variables, units, alsoReturn, start: date(from), end: date(from + length) };
+          const onDate = { variables, units, alsoReturn, date: date(from) };
+          return (
+            (await text(store.streamReservoirTimeseries(query))) === (await records(store.streamReservoirTimeseries(query))) &&
+            (await csv(store.streamReservoirTimeseries(query))) === (await recordsAsCsv(store.streamReservoirTimeseries(query))) &&
+            (await csv(store.streamReservoirTimeseriesOnDate(onDate))) === (await recordsAsCsv(store.streamReservoirTimeseriesOnDate(onDate))) &&
+            (await text(store.streamReservoirTimeseriesOnDate(onDate))) === (await records(store.streamReservoirTimeseriesOnDate(onDate)))
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(reservoirs.length).toBeGreaterThan(4);
+  });
+
+  it('write the same texts for station queries, gaps and unmeasured variables included', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(stations, { minLength: 1, maxLength: 4 }),
+        fc.option(fc.subarray(stationVariableNames, { minLength: 1, maxLength: 8 }), { nil: undefined }),
+        fc.constantFrom('metric', 'english' as const),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 100 }),
+        async (names, variables, units, from, length) => {
+          const query = { names, variables, units, alsoReturn: ['STATION_TYPE'], start: date(from), end: date(from + length) };
+          const onDate = { variables, units, date: date(from) };
+          return (
+            (await text(store.streamStationTimeseries(query))) === (await records(store.streamStationTimeseries(query))) &&
+            (await csv(store.streamStationTimeseries(query))) === (await recordsAsCsv(store.streamStationTimeseries(query))) &&
+            (await text(store.streamStationTimeseriesOnDate(onDate))) === (await records(store.streamStationTimeseriesOnDate(onDate)))
+          );
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('keeps the order objects would give when an attribute name is an array index', async () => {
+    const dir = await tempDir();
+    const writer = createStoreWriter(dir);
+    await writer.writeReservoirMetadata([{ RES_NAME: 'X', '7': 'seven', 'ünï "code"': 'u' }]);
+    await writer.writeStationMetadata([]);
+    await writer.writeReservoirPartition('nete-volume-calcs', 2020, { names: ['X', 'X'], days: Int32Array.of(day('2020-01-01'), day('2020-01-02')), values: { NetE: Float64Array.of(-0.00001, NaN) } });
+    await writer.commit();
+    const tiny = await openStore(dir);
+    const query = { names: ['X'], datasets: ['nete-volume-calcs'], start: '2020-01-01', end: '2020-01-02', alsoReturn: ['7', 'ünï "code"'] };
+    const expected = await records(tiny.streamReservoirTimeseries(query));
+    expect(expected.startsWith('[{"7":"seven",')).toBe(true);
+    expect(await text(tiny.streamReservoirTimeseries(query))).toBe(expected);
+    expect(await csv(tiny.streamReservoirTimeseries(query))).toBe(await recordsAsCsv(tiny.streamReservoirTimeseries(query)));
+    expect(await text(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] }))).toBe(await records(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] })));
+  });
+});
+
+describe('RecordBuilder', () => {
+  const variable = fc.constantFrom(...reservoirVariables).map((v) => ({ name: v.name, dataset: v.dataset, unit: v.spec.unit }));
+  const plan = fc.record({
+    variables: fc.uniqueArray(variable, { minLength: 1, maxLength: 6, selector: (v) => v.name }),
+    system: fc.constantFrom('metric' as const, 'english' as const),
+    extra: fc.dictionary(fc.constantFrom('qflag', 'STATE', '1', '__proto__', 'a "quoted", key'), fc.oneof(fc.string({ maxLength: 8 }), fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(null))),
+    rows: fc.array(fc.array(fc.oneof(fc.double({ min: -1e7, max: 1e7 }), fc.constant(NaN), fc.constant(-0)), { minLength: 6, maxLength: 6 }), { minLength: 1, maxLength: 20 }),
+    held: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+    name: fc.constantFrom('LAKE MEAD', 'O"NEIL, LAKE', '__proto__'),
+  });
+
+  it('makes exactly what the interpreted emitter makes, for records, JSON and CSV of any plan', () => {
+    fc.assert(
+      fc.property(plan, ({ variables, system, extra, rows, held, name }) => {
+        const resolved = withKeys(variables, system);
+        const days = Int32Array.from(rows, (_, i) => day('2020-02-27') + i);
+        const block = { days, columns: resolved.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r[j]!) : undefined)) };
+        const extraRecord = Object.fromEntries(Object.entries(extra));
+        return (['records', 'json', 'csv'] as const).every((kind) => {
+          const generated: unknown[] = [];
+          const interpreted: unknown[] = [];
+          new RecordBuilder('RES_NAME', resolved, kind, true).emit(generated, name, block, extraRecord);
+          new RecordBuilder('RES_NAME', resolved, kind, false).emit(interpreted, name, block, extraRecord);
+          return JSON.stringify(generated) === JSON.stringify(interpreted) && generated.every((r, i) => kind !== 'records' || Object.keys(r as object).join() === Object.keys(interpreted[i] as object).join());
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('converts with the catalogue factor: one acre-foot of E_volume is 1233.48 m3', () => {
+    const resolved = withKeys([{ name: 'E_volume', dataset: 'nete-volume-calcs', unit: 'm3' }], 'english');
+    const out: WireRecord[] = [];
+    new RecordBuilder('RES_NAME', resolved, 'records').emit(out, 'X', { days: [day('2020-01-01')], columns: [Float64Array.of(1233.48 * 3)] }, {});
+    expect(out[0]![resolved[0]!.key]).toBe(3);
+  });
+});

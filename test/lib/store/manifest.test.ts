@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../../lib/errors.js';
+import { encodePathName, parseManifest } from '../../../lib/store/manifest.js';
+
+describe('encodePathName', () => {
+  it('yields a single path segment that cannot climb out of a folder', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (name) => {
+        const encoded = encodePathName(name);
+        return !/[/\\.]/.test(encoded) && decodeURIComponent(encoded) === name;
+      }),
+    );
+    expect(encodePathName('../../etc/passwd')).toBe('%2E%2E%2F%2E%2E%2Fetc%2Fpasswd');
+    expect(encodePathName('LAKE MEAD_STATION')).toBe('LAKE%20MEAD_STATION');
+  });
+});
+
+describe('parseManifest', () => {
+  const base = { format: 'evap-store', version: 2, snapshot: 's', sequence: 1, created: '', rowGroupSize: 1024, reservoirs: { names: [], metadata: null }, stations: { names: [], metadata: null, partitions: {} }, datasets: {} };
+
+  it('accepts a well-formed manifest', () => {
+    expect(parseManifest(JSON.stringify(base)).snapshot).toBe('s');
+  });
+
+  it.each(['../outside.parquet', '/etc/passwd', 'a/../../b.parquet', 'a\\b.parquet', 'a//b'])('refuses a file path %j that leaves the store', (path) => {
+    const bad = { ...base, reservoirs: { names: [], metadata: { path, rows: 0, bytes: 0, sha256: '' } } };
+    expect(() => parseManifest(JSON.stringify(bad))).toThrow(/outside the store/);
+  });
+
+  it('names what is wrong with a foreign or broken file', () => {
+    expect(() => parseManifest('{')).toThrow(StoreError);
+    expect(() => parseManifest('{"format":"other"}')).toThrow(/not an evap store manifest/);
+    expect(() => parseManifest(JSON.stringify({ ...base, version: 99 }))).toThrow(/version 99/);
+  });
+});
+
+describe('parseManifest on damaged manifests', () => {
+  const file = { path: 'reservoirs/dataset=rtma/year=2020/part-a.parquet', rows: 1, bytes: 100, sha256: 'a'.repeat(64), footerBytes: 40, footerSha256: 'b'.repeat(64), start: '2020-01-01', end: '2020-01-01', first: 'A', last: 'A' };
+  const good = {
+    format: 'evap-store', version: 2, snapshot: 's', sequence: 1, created: '', rowGroupSize: 1024,
+    reservoirs: { names: ['A'], metadata: null }, stations: { names: [], metadata: null, partitions: {} },
+    datasets: { rtma: { variables: ['pr'], partitions: [{ year: 2020, start: '2020-01-01', end: '2020-01-01', files: [file] }] } },
+  };
+  const withFile = (change: Record<string, unknown>) => ({ ...good, datasets: { rtma: { variables: ['pr'], partitions: [{ ...good.datasets.rtma.partitions[0]!, files: [{ ...file, ...change }] }] } } });
+
+  it('accepts a well-formed one', () => {
+    expect(parseManifest(JSON.stringify(good)).datasets.rtma!.partitions[0]!.files).toHaveLength(1);
+  });
+
+  it.each([
+    ['a negative size', withFile({ bytes: -1 })],
+    ['a zero footer', withFile({ footerBytes: 0 })],
+    ['a footer larger than its file', withFile({ footerBytes: 101 })],
+    ['a fractional row count', withFile({ rows: 1.5 })],
+    ['a missing checksum', withFile({ sha256: undefined })],
+    ['a malformed date', withFile({ start: '2020/01/01' })],
+    ['a file without its names', withFile({ first: 3 })],
+    ['partitions that are not a list', { ...good, datasets: { rtma: { variables: [], partitions: {} } } }],
+    ['names that are not text', { ...good, reservoirs: { names: [1], metadata: null } }],
+    ['no stations', { ...good, stations: null }],
+  ])('refuses %s with a StoreError', (_, manifest) => {
+    expect(() => parseManifest(JSON.stringify(manifest))).toThrow(StoreError);
+  });
+
+  it('reads a manifest of 300,000 files without overflowing the stack', () => {
+    const files = Array.from({ length: 300_000 }, (_, i) => ({ ...file, path: `reservoirs/dataset=rtma/year=2020/part-${i}.parquet` }));
+    const big = { ...good, datasets: { rtma: { variables: ['pr'], partitions: [{ year: 2020, start: '', end: '', files }] } } };
+    expect(parseManifest(JSON.stringify(big)).datasets.rtma!.partitions[0]!.files).toHaveLength(300_000);
+  });
+});

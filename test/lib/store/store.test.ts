@@ -1,0 +1,160 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InvalidParameterError, NotFoundError, StoreError } from '../../../lib/errors.js';
+import { openStore } from '../../../lib/store/store.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
+import { day, tempDir, tinyStations, writeTinyStore } from '../../helpers.js';
+
+describe('openStore', () => {
+  it('reads back exactly what the writer wrote, across row groups and partitions', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    const rows = await store.reservoirTimeseries({ names: ['BETA RESERVOIR', 'ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-12-30', end: '2021-01-02' });
+    expect(rows).toEqual([
+      { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-30', end_date: '2020-12-30', 'NetE (mm)': 1.0, 'E_volume (m3)': 1000 },
+      { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 1.1, 'E_volume (m3)': 1100 },
+      { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': 1.2, 'E_volume (m3)': 1200 },
+      { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 1.3, 'E_volume (m3)': 1300 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2020-12-30', end_date: '2020-12-30', 'NetE (mm)': 2.0, 'E_volume (m3)': 2000 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 2.1, 'E_volume (m3)': 2100 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': null, 'E_volume (m3)': null },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 2.3, 'E_volume (m3)': 2300 },
+    ]);
+  });
+
+  it('answers one date for every reservoir and station', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    expect(await store.reservoirTimeseriesOnDate({ datasets: ['nete-volume-calcs'], variables: ['NetE'], date: '2021-01-02' })).toEqual([
+      { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 1.3 },
+      { RES_NAME: 'BETA RESERVOIR', start_date: '2021-01-02', end_date: '2021-01-02', 'NetE (mm)': 2.3 },
+    ]);
+    expect(await store.stationTimeseriesOnDate({ date: '2020-12-31', alsoReturn: ['RES_NAME'] })).toEqual([
+      { STA_NAME: 'ALPHA_STATION', start_date: '2020-12-31', end_date: '2020-12-31', 'ATemp (degC)': 1, RES_NAME: 'ALPHA LAKE' },
+    ]);
+    expect(await store.reservoirTimeseriesOnDate({ datasets: ['nete-volume-calcs'], date: '1999-01-01' })).toEqual([]);
+  });
+
+  it('carries over untouched partitions when a new snapshot replaces one', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const before = await openStore(dir);
+    const writer = createStoreWriter(dir, { base: before.manifest });
+    await writer.writeReservoirPartition('nete-volume-calcs', 2021, { names: ['ALPHA LAKE'], days: Int32Array.of(day('2021-01-01')), values: { NetE: Float64Array.of(9) } });
+    await writer.commit();
+    const oldRows = await before.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-01' });
+    expect(oldRows[0]!['NetE (mm)']).toBe(1.2); // a reader keeps its snapshot until it refreshes
+    expect(await before.refresh()).toBe(true);
+    const rows = await before.reservoirTimeseries({ names: ['ALPHA LAKE', 'BETA RESERVOIR'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-12-31', end: '2021-01-02' });
+    expect(rows.map((r) => [r.RES_NAME, r.start_date, r['NetE (mm)']])).toEqual([
+      ['ALPHA LAKE', '2020-12-31', 1.1],
+      ['ALPHA LAKE', '2021-01-01', 9],
+      ['BETA RESERVOIR', '2020-12-31', 2.1],
+    ]);
+  });
+
+  it('detects a corrupted partition by its checksum instead of serving it', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    const path = join(dir, store.manifest.datasets['nete-volume-calcs']!.partitions[0]!.files[0]!.path);
+    const bytes = await readFile(path);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    await writeFile(path, bytes);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2020-12-30', end: '2020-12-30' })).rejects.toThrow(/store file .* is corrupt/);
+    await writeFile(path, bytes.subarray(0, 10));
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2020-12-30', end: '2020-12-30' })).rejects.toThrow(StoreError);
+  });
+
+  it('throws typed errors naming the bad value', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    await expect(store.reservoirTimeseries({ names: ['NOWHERE LAKE'] })).rejects.toThrow(NotFoundError);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['bogus'] })).rejects.toThrow(/unknown dataset "bogus"/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['rtma'], variables: ['NetE'] })).rejects.toThrow(/NetE belongs to dataset nete-volume-calcs/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-30' })).rejects.toThrow(/2021-02-30 does not exist/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-03', end: '2021-02-01' })).rejects.toThrow(/end_date 2021-02-01 is before start_date 2021-02-03/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], units: 'imperial' as never })).rejects.toThrow(InvalidParameterError);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], alsoReturn: ['colour'] })).rejects.toThrow(/unknown metadata attribute "colour"/);
+  });
+
+  it('refuses to open a folder without a manifest', async () => {
+    await expect(openStore(await tempDir())).rejects.toThrow(/manifest.json is missing/);
+  });
+});
+
+describe('EvapStore.readReservoirPartition', () => {
+  it('gives back the rows the writer took, gaps included', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const store = await openStore(dir);
+    const rows = await store.readReservoirPartition('nete-volume-calcs', 2021);
+    expect(rows?.names).toEqual(['ALPHA LAKE', 'ALPHA LAKE', 'BETA RESERVOIR', 'BETA RESERVOIR']);
+    expect([...rows!.days]).toEqual([day('2021-01-01'), day('2021-01-02'), day('2021-01-01'), day('2021-01-02')]);
+    expect([...rows!.values.NetE!]).toEqual([1.2, 1.3, NaN, 2.3]);
+    expect(await store.readReservoirPartition('nete-volume-calcs', 1999)).toBeUndefined();
+    const station = await store.readStationPartition('ALPHA_STATION');
+    expect([...station!.values.ATemp!]).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('record building', () => {
+  it('keeps hostile names and attribute names as plain data', async () => {
+    const dir = await tempDir();
+    const odd = 'QUOTE"S\n`${process.exit()}`';
+    const proto = JSON.parse(`{"RES_NAME":"X","__proto__":"p"}`); // an own __proto__ key, as JSON.parse makes
+    await expect(createStoreWriter(dir).writeReservoirMetadata([proto])).rejects.toThrow(/may not be named __proto__/);
+    const writer = createStoreWriter(dir, { rowGroupSize: 4 });
+    await writer.writeReservoirMetadata([{ RES_NAME: odd, LAT: 1, LON: 2, 'a"b': 'q', constructor: 'c' }]);
+    await writer.writeStationMetadata([]);
+    await writer.writeReservoirPartition('res', 2020, { names: [odd], days: Int32Array.of(day('2020-05-01')), values: { depth_m: Float64Array.of(3) } });
+    await writer.commit();
+    const store = await openStore(dir);
+    const [record] = await store.reservoirTimeseries({ names: [odd], datasets: ['res'], variables: ['depth_m'], start: '2020-05-01', end: '2020-05-01', alsoReturn: ['a"b', 'constructor'] });
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(JSON.stringify(record)).toBe(`{"RES_NAME":${JSON.stringify(odd)},"start_date":"2020-05-01","end_date":"2020-05-01","depth_m (m)":3,"a\\"b":"q","constructor":"c"}`);
+  });
+});
+
+describe('station queries', () => {
+  it('return exactly the stored days within any range, and on any date', async () => {
+    const dir = await tempDir();
+    const kept = Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 7 !== 3 && i % 11 !== 5); // days with gaps
+    const writer = createStoreWriter(dir, { rowGroupSize: 8 });
+    await writer.writeReservoirMetadata([]);
+    await writer.writeStationMetadata(tinyStations);
+    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.from(kept, (i) => day('2020-01-01') + i), values: { ATemp: Float64Array.from(kept) } });
+    await writer.commit();
+    const store = await openStore(dir);
+    const date = (i: number) => new Date((day('2020-01-01') + i) * 864e5).toISOString().slice(0, 10);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -5, max: 125 }), fc.integer({ min: 0, max: 40 }), async (from, length) => {
+        const rows = await store.stationTimeseries({ names: ['ALPHA_STATION'], start: date(from), end: date(from + length) });
+        const expected = kept.filter((i) => i >= from && i <= from + length);
+        const onDate = await store.stationTimeseriesOnDate({ date: date(from) });
+        return JSON.stringify(rows.map((r) => r['ATemp (degC)'])) === JSON.stringify(expected) && onDate.length === (kept.includes(from) ? 1 : 0);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('openStore({ codegen: false })', () => {
+  it('answers every query kind with the same text as generated emitters', async () => {
+    const generated = await openStore();
+    const interpreted = await openStore(undefined, { codegen: false });
+    const query = { names: ['LAKE MEAD', 'LAKE POWELL'], variables: ['NetE', 'E_volume', 'pr', 'th'], start: '2020-02-27', end: '2020-03-02', units: 'english' as const, alsoReturn: ['qflag'] };
+    const text = async (s: typeof generated) => {
+      let out = '';
+      for await (const chunk of s.streamReservoirTimeseries(query).csv()) out += chunk;
+      for await (const chunk of s.streamStationTimeseriesOnDate({ date: '2020-07-01' }).json()) out += chunk;
+      return out + JSON.stringify(await s.reservoirTimeseriesOnDate({ date: '2020-07-01', alsoReturn: ['STATE'] }));
+    };
+    expect(await text(interpreted)).toBe(await text(generated));
+  });
+});
