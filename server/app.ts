@@ -1,9 +1,10 @@
-// The server as one fetch-style handler: route, check the key, call the library, format, map errors.
+// The server as one handler (a request with its target parsed -> a Response): route, check the key, call the library, format, map errors.
 import type { EvapStore } from '../lib/store/store.js';
 import type { KeyRing } from './auth.js';
 import { createDocs } from './docs.js';
 import { createExplorer } from './explorer.js';
 import { errorResponse, HttpError } from './errors.js';
+import type { IncomingRequest } from './incoming.js';
 import { compress } from './format.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
@@ -11,8 +12,8 @@ import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { routes, type Route } from './routes.js';
 
-/** A fetch-style handler. */
-export type Handler = (request: Request) => Promise<Response>;
+/** The server's handler: a request whose target is already parsed (node.ts, or fromFetchRequest for a fetch Request) -> a Response. */
+export type Handler = (request: IncomingRequest) => Promise<Response>;
 
 export interface HandlerOptions {
   store: EvapStore;
@@ -21,7 +22,7 @@ export interface HandlerOptions {
   rateLimitPerMinute?: number; // requests a minute per key, then 429 with Retry-After; 0 or absent: no limit
   rateLimiter?: RateLimiter; // where the per-key counters are (a cluster's primary); default: in this process
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
-  keyRequests?: (request: Request, url: URL) => Promise<Response>; // GET /auth/request_key (default: refused, 503)
+  keyRequests?: (request: IncomingRequest) => Promise<Response>; // GET /auth/request_key (default: refused, 503)
   explorerDir?: string; // the built explorer page (default dist/explorer)
 }
 
@@ -48,11 +49,10 @@ export function createHandler(options: HandlerOptions): Handler {
 
   return async (request) => {
     try {
-      const url = new URL(request.url);
-      const path = normalizePath(url.pathname);
+      const path = normalizePath(request.url.pathname);
       const open = await docs(path, request.method);
       if (open) return open;
-      if (path === REQUEST_KEY_PATH) return await keyRequests(request, url); // open: whoever asks has no key yet
+      if (path === REQUEST_KEY_PATH) return await keyRequests(request); // open: whoever asks has no key yet
       const page = await explorer(request, path);
       if (page) return page;
       const byMethod = table.get(path);
@@ -65,7 +65,7 @@ export function createHandler(options: HandlerOptions): Handler {
       const digest = options.keys.check(request);
       const wait = (await limiter?.(digest)) ?? 0;
       if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
-      const query = new QueryParams(url.searchParams, limits);
+      const query = new QueryParams(request.url.searchParams, limits);
       const response = await route.run({ store: options.store, query, request, limits });
       return compress(request, response);
     } catch (error) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../lib/store/demo.js';
 import { WholeResponse } from './body.js';
 import { HttpError } from './errors.js';
+import type { IncomingRequest } from './incoming.js';
 import { compress } from './format.js';
 
 // a fixed list: no path from the request reaches the disk
@@ -24,7 +25,7 @@ export function defaultExplorerDir(): string {
 }
 
 /** Serves `/` and its assets from `dir`; undefined for every other path. */
-export function createExplorer(dir = defaultExplorerDir()): (request: Request, path: string) => Promise<Response | undefined> {
+export function createExplorer(dir = defaultExplorerDir()): (request: IncomingRequest, path: string) => Promise<Response | undefined> {
   const cache = new Map<string, Promise<Buffer>>();
   return async (request, path) => {
     const asset = Object.hasOwn(assets, path) ? assets[path] : undefined;

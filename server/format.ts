@@ -50,7 +50,7 @@ export function acceptsGzip(header: string | null): boolean {
 }
 
 /** The response gzip-compressed (streaming, via CompressionStream) when the request accepts it. */
-export function compress(request: Request, response: Response): Response {
+export function compress(request: { readonly headers: Headers }, response: Response): Response {
   if (!response.body || response.headers.has('content-encoding')) return response;
   response.headers.append('vary', 'Accept-Encoding'); // in place: a whole answer stays whole
   if (!acceptsGzip(request.headers.get('accept-encoding'))) return response;

@@ -1,9 +1,10 @@
-// node:http <-> Request/Response (in the style of honojs/node-server), with a bound on concurrent requests and clean shutdown.
+// node:http <-> the handler's request and a web Response (in the style of honojs/node-server), with a bound on concurrent requests and clean shutdown.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
+import type { IncomingRequest } from './incoming.js';
 import { formatAccess, type Logger } from './log.js';
 import { WholeResponse } from './body.js';
 import { detailResponse } from './errors.js';
@@ -59,7 +60,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       if (refusal) response = detailResponse(503, refusal, { 'retry-after': '1' });
       else {
         try {
-          response = await handler(toRequest(incoming));
+          response = await handler(toIncoming(incoming));
         } catch (error) {
           logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
           response = detailResponse(400, 'malformed request');
@@ -122,16 +123,19 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   };
 }
 
-// The request target as it came (`//info/...` stays a path, never a host); the handler reads only path, query and headers.
-function toRequest(incoming: IncomingMessage): Request {
+// The request target as it came (`//info/...` stays a path, never a host), parsed here once; the handler reads only
+// path, query and headers. What fetch's Request refuses (TRACE, TRACK, a URL with credentials) stays refused (400).
+function toIncoming(incoming: IncomingMessage): IncomingRequest {
   const target = incoming.url ?? '/';
-  const url = target.startsWith('/') ? `http://localhost${target}` : new URL(target).href;
+  const url = target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
+  const method = incoming.method ?? 'GET';
+  if (/^(TRACE|TRACK)$/i.test(method)) throw new Error(`method ${method} is forbidden`);
+  if (url.username !== '' || url.password !== '') throw new Error('the request target holds credentials');
   const headers = new Headers();
   for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
-  const method = incoming.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>) : null;
-  return new Request(url, { method, headers, body, ...(hasBody ? { duplex: 'half' } : {}) } as RequestInit);
+  return { method, url, headers, body };
 }
 
 // Settles when the answer is out or cancelled (signal): never later, so the caller's slot cannot leak.

@@ -55,13 +55,16 @@ export class QueryParams {
   }
 }
 
+/** What reading a body needs of a request: its headers (length, type) and the body itself. */
+type BodyOf = { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null };
+
 const shapefileParts = ['shp', 'dbf', 'prj', 'shx'] as const;
 
 /** Parts of a form read at most: the four shapefile parts and a few other fields (672k tiny parts took 21 s and 1.5 GB). */
 export const maxFormParts = 16;
 
 /** The optional shapefile parts of a POST body: undefined for no body or a form without them. */
-export async function readShapefileParts(request: Request, limits: RequestLimits): Promise<ShapefileParts | undefined> {
+export async function readShapefileParts(request: BodyOf, limits: RequestLimits): Promise<ShapefileParts | undefined> {
   const bytes = await readBody(request, limits.maxUploadBytes);
   if (bytes.byteLength === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';
@@ -105,7 +108,7 @@ function urlencodedFields(bytes: Uint8Array): FormPart[] {
 }
 
 /** The whole body, refused with 413 as soon as it is known to exceed the limit (Content-Length, or while reading). */
-export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBody(request: BodyOf, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array(0);

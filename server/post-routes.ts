@@ -15,7 +15,7 @@ export function withPostTwins(routes: readonly Route[]): Route[] {
 /** The query string's parameters followed by the body's: JSON `{"RES_NAMES": ["A", "B"], ...}` or a urlencoded form. */
 async function bodyQuery(context: RouteContext): Promise<QueryParams> {
   const { request, limits } = context;
-  const merged = new URLSearchParams(new URL(request.url).search);
+  const merged = new URLSearchParams(request.url.searchParams);
   const bytes = await readBody(request, limits.maxUploadBytes);
   if (bytes.byteLength > 0) {
     const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

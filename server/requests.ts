@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import { HttpError, invalidParameter } from './errors.js';
 import { WholeResponse } from './body.js';
+import type { IncomingRequest } from './incoming.js';
 import { createRateLimiter } from './rate.js';
 
 /** The path, as the public documentation gives it. */
@@ -28,17 +29,17 @@ export interface KeyRequestOptions {
 const fields = { name: 200, email: 254, justification: 2000 } as const;
 
 /** The handler of GET /auth/request_key, appending to `file`; without a file every request is refused (503). */
-export function createKeyRequests(file: string | undefined, options: KeyRequestOptions = {}): (request: Request, url: URL) => Promise<Response> {
+export function createKeyRequests(file: string | undefined, options: KeyRequestOptions = {}): (request: IncomingRequest) => Promise<Response> {
   const maxFileBytes = options.maxFileBytes ?? 2 ** 20;
   const perMinute = options.perMinute ?? 10;
   const limiter = createRateLimiter(perMinute);
   let appending = Promise.resolve(); // one append at a time, so the size bound holds
-  return async (request, url) => {
+  return async (request) => {
     if (request.method !== 'GET') throw new HttpError(405, `method ${request.method} is not allowed on ${REQUEST_KEY_PATH}; allowed: GET`, { allow: 'GET' });
     if (file === undefined) throw new HttpError(503, 'this server takes no key requests (it has no requests file); ask its operator for a key');
     const entry = { id: randomBytes(6).toString('hex'), received: new Date().toISOString() } as KeyRequest;
     for (const [field, max] of Object.entries(fields) as [keyof typeof fields, number][]) {
-      const value = (url.searchParams.get(field) ?? '').trim();
+      const value = (request.url.searchParams.get(field) ?? '').trim();
       if (value === '') throw invalidParameter(field, `${field} is required`, 'empty');
       if (value.length > max) throw invalidParameter(field, `${field} is longer than ${max} characters`, 'too-many');
       if (/[\u0000-\u001f\u007f]/.test(value)) throw invalidParameter(field, `${field} contains control characters`);

@@ -3,6 +3,7 @@ import { datasetNames, defaults, reservoirAttributes, stationAttributes, station
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../lib/flags.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { withAsOf } from './as-of.js';
+import type { IncomingRequest } from './incoming.js';
 import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../lib/types.js';
 import { fromWire, timeseriesWire, type WireName } from '../lib/sync/wire.js';
 import { listFormats, metadataAnswer, readFormat, timeseriesAnswer, timeseriesFormats, type ListFormat } from './answer-formats.js';
@@ -23,7 +24,7 @@ export interface ParameterSpec {
 export interface RouteContext {
   store: EvapStore;
   query: QueryParams;
-  request: Request;
+  request: IncomingRequest;
   limits: RequestLimits;
 }
 

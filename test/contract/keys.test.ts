@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import { readConfig } from '../../server/config.js';
+import { fromFetchRequest } from '../../server/incoming.js';
 import { routes } from '../../server/routes.js';
 import { demoStore, startTestServer, type TestServer } from '../server/harness.js';
 
@@ -48,7 +49,7 @@ describe('rate limit', () => {
   it('answers 429 with Retry-After past the per-key limit, counting each key on its own', async () => {
     const store = await demoStore();
     const handler = createHandler({ store, keys: KeyRing.fromKeys(['a', 'b']), rateLimitPerMinute: 3 });
-    const ask = (key: string) => handler(new Request('http://x/info/list_datasets', { headers: { 'api-key': key } }));
+    const ask = (key: string) => handler(fromFetchRequest(new Request('http://x/info/list_datasets', { headers: { 'api-key': key } })));
     // three in a burst pass; the fourth must wait about 20 s (one token at 3 a minute)
     for (let i = 0; i < 3; i++) expect((await ask('a')).status).toBe(200);
     const refused = await ask('a');

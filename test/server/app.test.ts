@@ -1,10 +1,11 @@
-// The fetch-style handler, called directly with Request objects, over the tiny store whose every value is known.
+// The handler, called directly with fetch Request objects, over the tiny store whose every value is known.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames, defaults, reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
 import { openStore, type EvapStore } from '../../lib/store/store.js';
 import { createHandler, normalizePath, type Handler } from '../../server/app.js';
 import { KeyRing, parseKeysFile, digestKey } from '../../server/auth.js';
 import { acceptsGzip } from '../../server/format.js';
+import { fromFetchRequest } from '../../server/incoming.js';
 import { redactTarget } from '../../server/log.js';
 import { routes } from '../../server/routes.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
@@ -20,8 +21,9 @@ beforeAll(async () => {
   handler = createHandler({ store, keys: KeyRing.fromKeys([key]), limits: { maxNames: 3 }, logError: (m) => errors.push(m) });
 });
 
+const fetchRequest = (input: string, init?: RequestInit) => fromFetchRequest(new Request(input, init));
 const call = (path: string, init: RequestInit = {}) =>
-  handler(new Request(`http://localhost${path}`, { ...init, headers: { 'api-key': key, 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } }));
+  handler(fetchRequest(`http://localhost${path}`, { ...init, headers: { 'api-key': key, 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } }));
 
 describe('normalizePath', () => {
   it('collapses repeated slashes and drops a trailing slash', () => {
@@ -71,7 +73,7 @@ describe('createHandler', () => {
   });
 
   it('checks the key before reading any parameter', async () => {
-    const response = await handler(new Request('http://localhost/info/list_dates?dataset=nope'));
+    const response = await handler(fetchRequest('http://localhost/info/list_dates?dataset=nope'));
     expect(response.status).toBe(401);
   });
 
@@ -81,7 +83,7 @@ describe('createHandler', () => {
       throw new Error('secret internal path /var/lib/x');
     };
     const failing = createHandler({ store: broken, keys: KeyRing.fromKeys([key]), logError: (m) => errors.push(m) });
-    const response = await failing(new Request('http://localhost/info/list_datasets', { headers: { 'api-key': key } }));
+    const response = await failing(fetchRequest('http://localhost/info/list_datasets', { headers: { 'api-key': key } }));
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ detail: 'Internal Server Error' });
     expect(errors.join('\n')).toContain('secret internal path');
@@ -94,23 +96,23 @@ describe('createHandler', () => {
     }
     broken.streamReservoirTimeseries = () => ({ columns: ['RES_NAME'], batches: fail(), json: fail, csv: fail });
     const failing = createHandler({ store: broken, keys: KeyRing.fromKeys([key]), logError: () => {} });
-    expect((await failing(new Request('http://localhost/timeseries/daily/reservoirs/daterange', { headers: { 'api-key': key } }))).status).toBe(500);
+    expect((await failing(fetchRequest('http://localhost/timeseries/daily/reservoirs/daterange', { headers: { 'api-key': key } }))).status).toBe(500);
   });
 
   it('serves the docs assets from swagger-ui-dist and nothing else from disk', async () => {
-    const bundle = await handler(new Request('http://localhost/docs/swagger-ui-bundle.js'));
+    const bundle = await handler(fetchRequest('http://localhost/docs/swagger-ui-bundle.js'));
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
     for (const path of ['/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/index.js', '/docs/swagger-ui-bundle.js.map']) {
-      expect((await handler(new Request(`http://localhost${path}`))).status, path).toBe(404);
+      expect((await handler(fetchRequest(`http://localhost${path}`))).status, path).toBe(404);
     }
-    expect((await handler(new Request('http://localhost/docs', { method: 'POST' }))).status).toBe(405);
+    expect((await handler(fetchRequest('http://localhost/docs', { method: 'POST' }))).status).toBe(405);
   });
 });
 
 describe('/openapi.json', () => {
   it('describes every route and parameter with the catalogue defaults and the api-key scheme', async () => {
-    const spec = (await (await handler(new Request('http://localhost/openapi.json'))).json()) as {
+    const spec = (await (await handler(fetchRequest('http://localhost/openapi.json'))).json()) as {
       paths: Record<string, Record<string, { parameters: { name: string; schema: { default?: string; enum?: string[] } }[]; requestBody?: unknown }>>;
       components: { securitySchemes: Record<string, { in: string; name: string }> };
     };

@@ -1,9 +1,15 @@
 // KeyRing: keys kept as digests, printable ASCII only, 401 for a missing or wrong key, the digest (never the key) returned.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KeyRing, parseKeyList, parseKeysFile } from '../../server/auth.js';
 import { HttpError } from '../../server/errors.js';
+
+// node:crypto as it is, its createHash watched: a key is hashed once per check
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:crypto')>();
+  return { ...real, createHash: vi.fn(real.createHash) };
+});
 
 const request = (key?: string) => new Request('http://x/', key === undefined ? {} : { headers: { 'api-key': key } });
 
@@ -23,6 +29,22 @@ describe('KeyRing', () => {
     for (const key of [undefined, '', 'bad-key']) expect(() => ring.check(request(key))).toThrow(HttpError);
     expect(() => ring.check(request())).toThrow(/missing API key/);
     expect(ring.check(request('good-key'))).toBe(createHash('sha256').update('good-key').digest('hex'));
+  });
+
+  it('hashes a presented key once per check and returns the digest it checked', async () => {
+    const sha256 = async (key: string) => Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key))).toString('hex'); // WebCrypto, not node:crypto's createHash
+    await fc.assert(
+      // no space at either end: a header value loses those
+      fc.asyncProperty(fc.uniqueArray(fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,18}[\x21-\x7e])?$/), { minLength: 2, maxLength: 5 }), async (keys) => {
+        const ring = KeyRing.fromKeys(keys.slice(1));
+        for (const key of keys) {
+          vi.mocked(createHash).mockClear();
+          if (key === keys[0]) expect(() => ring.check(request(key))).toThrow(/invalid API key/);
+          else expect(ring.check(request(key))).toBe(await sha256(key));
+          expect(vi.mocked(createHash)).toHaveBeenCalledTimes(1);
+        }
+      }),
+    );
   });
 
   it('refuses a key with bytes outside printable ASCII, even one configured', () => {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExplorer } from '../../scripts/build-explorer.js';
-import { createHandler } from '../../server/app.js';
+import { createHandler, type Handler } from '../../server/app.js';
+import type { IncomingRequest } from '../../server/incoming.js';
 import { KeyRing } from '../../server/auth.js';
 import { serve } from '../../server/node.js';
 import { makeWideStore } from '../../bench/wide-store.js';
@@ -27,7 +28,7 @@ const shapefiles = join(import.meta.dirname, '..', 'fixtures', 'shapefiles');
 
 type Records = Record<string, string | number | null>[];
 
-async function listen(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
+async function listen(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
   const logger = { info: () => {}, error: () => {} };
   const serving = await serve(handler, { port: 0, host: '127.0.0.1', maxConcurrent: 64, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, logger } as Parameters<typeof serve>[1]);
   return { url: serving.url, close: () => serving.close(1000) };
@@ -48,8 +49,8 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     const store = await demoStore();
     const handler = createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir, logError: () => {} });
     // the real handler, or one that answers as a server with less would: the page must adapt to what /openapi.json lists
-    const withMore = async (request: Request) => {
-      const { pathname, searchParams } = new URL(request.url);
+    const withMore = async (request: IncomingRequest) => {
+      const { pathname, searchParams } = request.url;
       paths.push(pathname);
       if (namelessGeojson && pathname.startsWith('/info/list_') && searchParams.get('output_format') === 'geojson') {
         const metadata = pathname.endsWith('RES_NAMES') ? store.reservoirMetadata(store.manifest.reservoirs.names) : store.stationMetadata(store.manifest.stations.names);

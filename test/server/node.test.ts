@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvapStore } from '../../lib/store/store.js';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
+import type { IncomingRequest } from '../../server/incoming.js';
 import { openStore } from '../../lib/store/store.js';
 import { createStoreWriter } from '../../lib/store/write.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
@@ -200,6 +201,37 @@ describe('serve', () => {
     await server.close();
   });
 
+  it('parses the request target once on its way from the socket to the route, and still answers it', async () => {
+    const server = await startTestServer();
+    const target = '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE&start_date=2020-01-01&end_date=2020-01-03';
+    const parsed: string[] = [];
+    const RealURL = globalThis.URL;
+    // every URL made while the request is answered (fetch's Request makes its own with the global URL too)
+    globalThis.URL = class extends RealURL {
+      constructor(input: string | URL, base?: string | URL) {
+        super(input, base);
+        if (this.pathname.endsWith('/reservoirs/daterange')) parsed.push(this.href);
+      }
+    } as typeof URL;
+    try {
+      // node:http's client with options: it makes no URL of its own
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: Number(new RealURL(server.url).port), path: target, headers: { 'api-key': server.key } }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer.status).toBe(200);
+      expect((JSON.parse(answer.body) as unknown[]).length).toBe(3);
+    } finally {
+      globalThis.URL = RealURL;
+    }
+    expect(parsed).toEqual([`http://localhost${target}`]);
+    await server.close();
+  });
   it('gzips when asked and collapses repeated slashes', async () => {
     const server = await startTestServer();
     const path = '//timeseries/daily/reservoirs/daterange/?RES_NAMES=LAKE%20ALICE&start_date=2020-01-01&end_date=2020-03-31';
@@ -261,7 +293,7 @@ describe('serve', () => {
     const inner = createHandler({ store, keys: KeyRing.fromKeys(['k']) });
     const server = await startTestServer({
       handler: async (request) => {
-        if (new URL(request.url).pathname === '/slow') await gate;
+        if (request.url.pathname === '/slow') await gate;
         return inner(request);
       },
       serve: { maxConcurrent: 1 },
@@ -349,7 +381,7 @@ describe('serve', () => {
     const { compress } = await import('../../server/format.js');
     const { randomBytes } = await import('node:crypto');
     let pulled = 0;
-    const handler = async (request: Request) =>
+    const handler = async (request: IncomingRequest) =>
       compress(
         request,
         new Response(
@@ -406,6 +438,9 @@ describe('serve', () => {
       [`GET /info/list_datasets HTTP/1.1\r\napi-key: ${server.key}\r\n\r\n`, 400, /no Host header/],
       [`GET /info/list_datasets HTTP/1.1\r\nHost: x\r\nExpect: foo\r\napi-key: ${server.key}\r\n\r\n`, 417, /unsupported Expect header: "foo"/],
       ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, /CONNECT is not supported/],
+      // refused as fetch's Request refused them before the adapter parsed the target itself
+      [`TRACE /info/list_datasets HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\n\r\n`, 400, /malformed request/],
+      [`GET http://user:secret@x/info/list_datasets HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\n\r\n`, 400, /malformed request/],
     ];
     for (const [request, status, detail] of cases) {
       const answer = await raw(request);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
+import { fromFetchRequest } from '../../server/incoming.js';
 import { createKeyRequests, readKeyRequests } from '../../server/requests.js';
 import { tempDir } from '../helpers.js';
 import { demoStore } from './harness.js';
@@ -11,7 +12,7 @@ import { demoStore } from './harness.js';
 async function handlerWith(file: string | undefined, options = {}) {
   return createHandler({ store: await demoStore(), keys: KeyRing.fromKeys(['k']), keyRequests: createKeyRequests(file, options), logError: () => {} });
 }
-const ask = (fields: Record<string, string>) => new Request(`http://x/auth/request_key?${new URLSearchParams(fields)}`);
+const ask = (fields: Record<string, string>) => fromFetchRequest(new Request(`http://x/auth/request_key?${new URLSearchParams(fields)}`));
 const john = { name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation for climate impact study' };
 
 describe('GET /auth/request_key', () => {
@@ -60,6 +61,6 @@ describe('GET /auth/request_key', () => {
     const none = await (await handlerWith(undefined))(ask(john));
     expect(none.status).toBe(503);
     expect(((await none.json()) as { detail: string }).detail).toMatch(/ask its operator/);
-    expect((await limited(new Request('http://x/auth/request_key', { method: 'POST' }))).status).toBe(405);
+    expect((await limited(fromFetchRequest(new Request('http://x/auth/request_key', { method: 'POST' })))).status).toBe(405);
   });
 });
