@@ -1,6 +1,4 @@
 // Public shapes of queries and answers. Answers are the wire records of the OperEvap API.
-import type { UnitSystem } from './catalogue.js';
-
 /** One value of a wire record: names and dates are strings, measurements numbers, gaps null. */
 export type WireValue = string | number | null;
 
@@ -18,7 +16,7 @@ export interface ShapefileParts {
 /** What every timeseries query may set. */
 export interface CommonQuery {
   variables?: readonly string[]; // default: every variable of the requested datasets (stations: all 38)
-  units?: UnitSystem; // default 'metric'
+  units?: string; // 'metric' (default) or 'english', exactly so; any other value is refused with an InvalidParameterError naming units
   alsoReturn?: readonly string[]; // metadata attributes attached to every record, e.g. ['qflag'], or the day flags 'qflag' and 'status'
   asOf?: string; // answer from the snapshot current then: an ISO date (end of that day, UTC) or time (docs/flags-and-history.md)
 }

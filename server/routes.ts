@@ -4,7 +4,7 @@ import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from 
 import type { EvapStore } from '../lib/store/store.js';
 import { withAsOf } from './as-of.js';
 import type { IncomingRequest } from './incoming.js';
-import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../lib/types.js';
+import type { WireRecord } from '../lib/types.js';
 import { fromWire, timeseriesWire, type WireName } from '../lib/sync/wire.js';
 import { listFormats, metadataAnswer, readFormat, timeseriesAnswer, timeseriesFormats, type ListFormat } from './answer-formats.js';
 import { listResponse } from './format.js';
@@ -60,7 +60,7 @@ const dataset: ParameterSpec = { name: 'dataset', description: `Dataset name (${
 const variable: ParameterSpec = { name: 'variable', description: 'Variable name (see /info/list_variables)', default: defaults.variable };
 
 // a timeseries query from the wire table (lib/sync/wire.ts); as_of is answered by as-of.ts, which hands the route that snapshot's store
-const wireQuery = <Q>(q: QueryParams, names: readonly WireName[]): Q => fromWire<Q>(names.filter((n) => n !== 'as_of'), (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)));
+const wireQuery = (q: QueryParams, names: readonly WireName[]) => fromWire(names.filter((n) => n !== 'as_of'), q);
 
 // Records of one kind have the same keys; the CSV header is the first record's keys (or the fallback when empty).
 function columnsOf(records: readonly WireRecord[], fallback: readonly string[]): string[] {
@@ -81,7 +81,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [resNames, datasets, resVariables, units, startDate, endDate, resAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamReservoirTimeseries(wireQuery<ReservoirRangeQuery>(q, timeseriesWire.reservoirRange));
+      const stream = store.streamReservoirTimeseries(wireQuery(q, timeseriesWire.reservoirRange));
       return timeseriesAnswer(format, stream);
     },
   },
@@ -90,7 +90,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [datasets, resVariables, units, date, resAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamReservoirTimeseriesOnDate(wireQuery<ReservoirDateQuery>(q, timeseriesWire.reservoirDate));
+      const stream = store.streamReservoirTimeseriesOnDate(wireQuery(q, timeseriesWire.reservoirDate));
       return timeseriesAnswer(format, stream);
     },
   },
@@ -99,7 +99,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [staNames(defaults.STA_NAMES), staVariables, units, startDate, endDate, staAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamStationTimeseries(wireQuery<StationRangeQuery>(q, timeseriesWire.stationRange));
+      const stream = store.streamStationTimeseries(wireQuery(q, timeseriesWire.stationRange));
       return timeseriesAnswer(format, stream);
     },
   },
@@ -108,7 +108,7 @@ export const routes: readonly Route[] = withPostTwins(withAsOf([
     parameters: [staVariables, units, date, staAlso, seriesFormat],
     run: ({ store, query: q }) => {
       const format = readFormat(q, timeseriesFormats);
-      const stream = store.streamStationTimeseriesOnDate(wireQuery<StationDateQuery>(q, timeseriesWire.stationDate));
+      const stream = store.streamStationTimeseriesOnDate(wireQuery(q, timeseriesWire.stationDate));
       return timeseriesAnswer(format, stream);
     },
   },

@@ -1,7 +1,6 @@
 // The aggregate and normals paths: /timeseries/{monthly,annual,water-year}/{reservoirs,stations}/daterange and
 // /timeseries/normals/{reservoirs,stations}; the same parameters as the daily paths plus statistic, compare_to and base.
 import { statistics, type Statistic } from '../lib/query/aggregate.js';
-import type { UnitSystem } from '../lib/catalogue.js';
 import { normalPeriods, type NormalPeriod } from '../lib/query/normals.js';
 import type { Interval } from '../lib/query/periods.js';
 import { readFormat, timeseriesAnswer, timeseriesFormats } from './answer-formats.js';
@@ -33,7 +32,7 @@ const words: Record<Interval, string> = { monthly: 'Monthly', annual: 'Annual', 
 
 const common = (q: QueryParams) => ({
   variables: q.list('variables'),
-  units: q.one('units') as UnitSystem | undefined, // validated by the library
+  units: q.one('units'), // validated by the library
   alsoReturn: q.list('also_return'),
   statistic: q.one('statistic') as Statistic | undefined,
 });

@@ -93,7 +93,7 @@ function checkCombination(values: Flags, kind: string): void {
 }
 
 function dailyAnswer(source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer {
-  const common: CommonQuery = { variables: listFlag(values, 'variables'), units: stringFlag(values, 'units') as CommonQuery['units'], alsoReturn: listFlag(values, 'also-return'), asOf: stringFlag(values, 'as-of') };
+  const common: CommonQuery = { variables: listFlag(values, 'variables'), units: stringFlag(values, 'units'), alsoReturn: listFlag(values, 'also-return'), asOf: stringFlag(values, 'as-of') };
   const range = { names: listFlag(values, 'names'), start: stringFlag(values, 'start'), end: stringFlag(values, 'end') };
   const date = stringFlag(values, 'date');
   const datasets = listFlag(values, 'datasets');
@@ -114,7 +114,7 @@ function aggregateAnswer(interval: Interval) {
     const query = {
       interval,
       variables: listFlag(values, 'variables'),
-      units: stringFlag(values, 'units') as CommonQuery['units'],
+      units: stringFlag(values, 'units'),
       alsoReturn: listFlag(values, 'also-return'),
       asOf: stringFlag(values, 'as-of'),
       statistic: stringFlag(values, 'statistic') as Statistic | undefined,

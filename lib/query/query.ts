@@ -35,13 +35,14 @@ export function allowed(values: readonly string[]): string {
   return values.length > MAX_LISTED ? `${shown}, ... (${values.length} in all)` : shown;
 }
 
-/** Checks the unit system. */
+/** Checks the unit system: a query's `units` is any string until here, a UnitSystem after. */
 export function resolveUnits(units: string | undefined): UnitSystem {
   const value = units ?? 'metric';
-  if (!(unitSystems as readonly string[]).includes(value)) {
-    throw new InvalidParameterError('units', `units must be one of metric, english; got ${JSON.stringify(clip(value))}${didYouMean(value, unitSystems)}`, 'not-allowed');
+  const system = unitSystems.find((s) => s === value);
+  if (system === undefined) {
+    throw new InvalidParameterError('units', `units must be one of ${unitSystems.join(', ')}; got ${JSON.stringify(clip(value))}${didYouMean(value, unitSystems)}`, 'not-allowed');
   }
-  return value as UnitSystem;
+  return system;
 }
 
 /** Checks dataset names; the default is all four. */

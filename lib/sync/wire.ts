@@ -39,10 +39,16 @@ export function toWire(query: Partial<AnyQuery>, names: readonly WireName[]): Re
   return Object.fromEntries(names.map((name) => [name, query[wireParameters[name].option]]));
 }
 
-/**
- * The options of a query from its wire values (`read` gives a list split, a single value as it is), for the server.
- * Values are passed on unchecked: the library validates every option, units included, before reading anything.
- */
-export function fromWire<Q>(names: readonly WireName[], read: (name: WireName, shape: 'one' | 'list') => string | string[] | undefined): Q {
-  return Object.fromEntries(names.map((name) => [wireParameters[name].option, read(name, wireParameters[name].shape)])) as Q;
+/** A query's options as the wire carries them: lists split, single values as sent (any string: the library validates each). */
+export type WireOptions = { [N in WireName as (typeof wireParameters)[N]['option']]?: (typeof wireParameters)[N]['shape'] extends 'list' ? string[] : string };
+
+/** The options of a query from its wire values (`read.list` gives a list split, `read.one` a value as it is), for the server. */
+export function fromWire(names: readonly WireName[], read: { one(name: string): string | undefined; list(name: string): string[] | undefined }): WireOptions {
+  const options: WireOptions = {};
+  for (const name of names) {
+    const parameter = wireParameters[name];
+    if (parameter.shape === 'list') options[parameter.option] = read.list(name);
+    else options[parameter.option] = read.one(name);
+  }
+  return options;
 }

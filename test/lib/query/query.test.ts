@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
 import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveUnits } from '../../../lib/query/query.js';
+import { openStore } from '../../../lib/store/store.js';
 
 describe('resolveUnits', () => {
   it('defaults to metric, takes english and refuses anything else', () => {
@@ -10,6 +11,47 @@ describe('resolveUnits', () => {
     expect(resolveUnits('english')).toBe('english');
     expect(() => resolveUnits('imperial')).toThrow(InvalidParameterError);
     expect(() => resolveUnits('Metric')).toThrow(/units must be one of metric, english; got "Metric"/);
+  });
+
+  // the public service takes the two words in lower case only (units=Metric is a 422 there): so does the library
+  const words = ['metric', 'english'];
+  const anyString = fc.oneof(fc.string(), fc.constantFrom(...words).chain((w) => fc.mixedCase(fc.constant(w))), fc.constantFrom(' metric', 'english ', 'imperial', ''));
+
+  it('takes exactly the two words and refuses any other string, naming units and both words', () => {
+    fc.assert(
+      fc.property(anyString, (value) => {
+        if (words.includes(value)) {
+          expect(resolveUnits(value)).toBe(value);
+          return;
+        }
+        const error = (() => {
+          try {
+            resolveUnits(value);
+          } catch (e) {
+            return e;
+          }
+        })();
+        expect(error).toBeInstanceOf(InvalidParameterError);
+        expect((error as InvalidParameterError).parameter).toBe('units');
+        expect((error as InvalidParameterError).message).toMatch(/metric, english/);
+      }),
+    );
+  });
+
+  it('is checked at the public boundary: a store query takes any string as units and refuses all but the two words', async () => {
+    const store = await openStore(); // the demo store
+    await fc.assert(
+      fc.asyncProperty(anyString, async (units) => {
+        const asked = store.reservoirTimeseries({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-01-01', end: '2020-01-01', units });
+        if (words.includes(units)) {
+          const [record] = await asked;
+          expect(Object.keys(record!)).toContain(units === 'metric' ? 'NetE (mm)' : 'NetE (in)');
+        } else {
+          await expect(asked).rejects.toMatchObject({ name: 'InvalidParameterError', parameter: 'units' });
+        }
+      }),
+      { numRuns: 50 },
+    );
   });
 });
 
