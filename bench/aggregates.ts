@@ -4,9 +4,8 @@
 // Last results: see docs/aggregates.md ("Speed").
 import { parseArgs } from 'node:util';
 import { findReservoirVariable, reservoirDatasets, datasetNames, variableKey, type DatasetName } from '../lib/catalogue.js';
-import { recordsToTable, tableToParquet } from '../lib/format/answer-table.js';
+import { tableToParquet } from '../lib/format/answer-table.js';
 import { openStore, type EvapStore } from '../lib/store/store.js';
-import { collect } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
 import { DuckEngine } from './duckdb.js';
 import { ms } from './inprocess.js';
@@ -110,7 +109,7 @@ async function main(): Promise<void> {
     };
     const parquet = async () => {
       const stream = query();
-      return tableToParquet(recordsToTable(await collect(stream), stream.columns));
+      return tableToParquet(await stream.table());
     };
     const [text, bytes] = [await json(), await parquet()];
     const [tj, tp] = [await timeRepeated(json, repeat), await timeRepeated(parquet, repeat)];

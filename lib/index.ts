@@ -15,7 +15,7 @@ export { EvapClient, RemoteError, createClient, type ClientOptions } from './syn
 export { ingest, textSource, type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary } from './ingest/ingest.js';
 export { PROGRESS_FILE, mirror, type MirrorOptions, type MirrorSummary } from './sync/mirror.js';
 export { vacuumStore, type VacuumOptions, type VacuumSummary } from './store/vacuum.js';
-export { recordsToTable, tableOf, tableToArrowStream, tableToParquet } from './format/answer-table.js';
+export { recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
 export { statistics, type Method, type Statistic } from './query/aggregate.js';
 export { normalPeriods, normalStatistics, quantile, type NormalPeriod } from './query/normals.js';
 export { intervals, type Interval } from './query/periods.js';

@@ -1,5 +1,5 @@
 // output_format beyond JSON and CSV: Parquet and Arrow IPC for timeseries, GeoJSON for metadata and name listings.
-import { tableOf, tableToArrowStream, tableToParquet } from '../lib/format/answer-table.js';
+import { tableToArrowStream, tableToParquet } from '../lib/format/answer-table.js';
 import { defaults } from '../lib/catalogue.js';
 import { recordsToGeoJson } from '../lib/format/geojson.js';
 import type { RecordStream } from '../lib/format/stream.js';
@@ -33,7 +33,7 @@ export function readFormat<T extends string>(q: QueryParams, allowed: readonly T
 /** A timeseries answer: JSON or CSV streamed as before; Parquet or Arrow built whole from the records (same columns). */
 export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordStream): Promise<Response> {
   if (format === 'json' || format === 'csv') return streamResponse(format, stream);
-  const table = await tableOf(stream, MAX_TABLE_VALUES);
+  const table = await stream.table(MAX_TABLE_VALUES);
   const bytes = format === 'parquet' ? tableToParquet(table) : tableToArrowStream(table);
   return new WholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
 }

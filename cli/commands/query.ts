@@ -72,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
     if ('stream' in answer && (format === 'csv' || format === 'json')) {
       await writeText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), out);
     } else {
-      const records = 'records' in answer ? answer.records : await collect(answer.stream);
+      const records = 'records' in answer ? answer.records : await answer.stream.records();
       const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
       await writeRecords(records, columns, format, out);
     }
@@ -128,12 +128,6 @@ function aggregateAnswer(interval: Interval) {
     const records = kind === 'reservoirs' ? source.reservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') }) : source.stationAggregates(query);
     return records.then((r) => ({ records: r }));
   };
-}
-
-async function collect(stream: RecordStream): Promise<WireRecord[]> {
-  const records: WireRecord[] = [];
-  for await (const batch of stream.batches) records.push(...batch);
-  return records;
 }
 
 // the JSON array as the API sends it, then a newline for the terminal

@@ -1,8 +1,6 @@
 // Answers as typed Arrow tables, and those tables as Parquet or Arrow IPC bytes that pandas, R, DuckDB and QGIS read.
 import { Float64, Int32, Table, Utf8, makeVector, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
-import { InvalidParameterError } from '../errors.js';
-import type { RecordStream } from './stream.js';
 import { floatVector, utf8Vector } from '../store/vectors.js';
 import type { WireRecord } from '../types.js';
 
@@ -43,17 +41,4 @@ export function tableToArrowStream(table: Table): Uint8Array {
 export function tableToParquet(table: Table): Uint8Array {
   const properties = new wasm.WriterPropertiesBuilder().setCompression(wasm.Compression.GZIP).setMaxRowGroupSize(65_536).setCreatedBy('evap').build();
   return wasm.writeParquet(wasm.Table.fromIPCStream(tableToIPC(table, 'stream')), properties);
-}
-
-/** Any answer stream (daily, aggregates, normals) collected into a typed Arrow table under its columns. */
-export async function tableOf(stream: RecordStream, maxValues = Infinity): Promise<Table> {
-  const records: WireRecord[] = [];
-  for await (const batch of stream.batches) {
-    for (const r of batch) records.push(r);
-    // a table is built whole (JSON and CSV stream): refuse early rather than hold an unbounded answer in memory
-    if (records.length * stream.columns.length > maxValues) {
-      throw new InvalidParameterError('output_format', `a Parquet or Arrow answer is built in memory and may hold at most ${maxValues} values (records x columns); this one holds more: ask for fewer names, variables or days, or use json or csv, which stream`, 'too-many');
-    }
-  }
-  return recordsToTable(records, stream.columns);
 }

@@ -20,7 +20,7 @@ import { resolveNames } from '../query/query.js';
 import type { OutputKind } from '../format/emit.js';
 import { filterPointsByShapefile } from '../spatial/within.js';
 import * as summaries from '../query/summaries.js';
-import { collect, once, recordStream, type RecordStream } from '../format/stream.js';
+import { once, recordStream, type RecordStream } from '../format/stream.js';
 import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, type TimeseriesSource } from '../query/timeseries.js';
 import type {
   DateRange,
@@ -166,7 +166,7 @@ export class EvapStore {
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
   async reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseries({ ...query, asOf: undefined });
-    return collect(this.streamReservoirTimeseries(query));
+    return this.streamReservoirTimeseries(query).records();
   }
 
   /** Every reservoir's records on one date. */
@@ -178,7 +178,7 @@ export class EvapStore {
   /** Every reservoir's records on one date, as an array. */
   async reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseriesOnDate({ ...query, asOf: undefined });
-    return collect(this.streamReservoirTimeseriesOnDate(query));
+    return this.streamReservoirTimeseriesOnDate(query).records();
   }
 
   /** Station records over a date range, streamed in batches. */
@@ -190,7 +190,7 @@ export class EvapStore {
   /** Station records over a date range, as an array. */
   async stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseries({ ...query, asOf: undefined });
-    return collect(this.streamStationTimeseries(query));
+    return this.streamStationTimeseries(query).records();
   }
 
   /** Every station's records on one date. */
@@ -210,7 +210,7 @@ export class EvapStore {
   /** Every station's records on one date, as an array. */
   async stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseriesOnDate({ ...query, asOf: undefined });
-    return collect(this.streamStationTimeseriesOnDate(query));
+    return this.streamStationTimeseriesOnDate(query).records();
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */
@@ -235,16 +235,16 @@ export class EvapStore {
     return summaries.streamStationAggregates(this.snapshot, query);
   }
 
-  /** Reservoir aggregates as an array; `tableOf(stream)` gives any answer as an Arrow table. */
+  /** Reservoir aggregates as an array; the stream's table() gives any answer as an Arrow table. */
   async reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirAggregates({ ...query, asOf: undefined });
-    return collect(this.streamReservoirAggregates(query));
+    return this.streamReservoirAggregates(query).records();
   }
 
   /** Station aggregates as an array. */
   async stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationAggregates({ ...query, asOf: undefined });
-    return collect(this.streamStationAggregates(query));
+    return this.streamStationAggregates(query).records();
   }
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
@@ -262,13 +262,13 @@ export class EvapStore {
   /** Reservoir normals as an array. */
   async reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirNormals({ ...query, asOf: undefined });
-    return collect(this.streamReservoirNormals(query));
+    return this.streamReservoirNormals(query).records();
   }
 
   /** Station normals as an array. */
   async stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
     if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationNormals({ ...query, asOf: undefined });
-    return collect(this.streamStationNormals(query));
+    return this.streamStationNormals(query).records();
   }
 
   /** The datasets the store holds. */

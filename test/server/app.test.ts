@@ -1,6 +1,7 @@
 // The handler, called directly with fetch Request objects, over the tiny store whose every value is known.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames, defaults, reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
+import { recordStream } from '../../lib/format/stream.js';
 import { openStore, type EvapStore } from '../../lib/store/store.js';
 import { createHandler, normalizePath, type Handler } from '../../server/app.js';
 import { KeyRing, parseKeysFile, digestKey } from '../../server/auth.js';
@@ -94,7 +95,7 @@ describe('createHandler', () => {
     async function* fail(): AsyncGenerator<never> {
       throw new Error('partition unreadable');
     }
-    broken.streamReservoirTimeseries = () => ({ columns: ['RES_NAME'], batches: fail(), json: fail, csv: fail });
+    broken.streamReservoirTimeseries = () => recordStream(['RES_NAME'], fail);
     const failing = createHandler({ store: broken, keys: KeyRing.fromKeys([key]), logError: () => {} });
     expect((await failing(fetchRequest('http://localhost/timeseries/daily/reservoirs/daterange', { headers: { 'api-key': key } }))).status).toBe(500);
   });

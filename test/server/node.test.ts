@@ -268,7 +268,7 @@ describe('serve', () => {
         for await (const chunk of chunks) yield chunk;
         throw new Error('disk went away');
       }
-      return { columns: stream.columns, batches: thenFail(stream.batches), json: () => thenFail(stream.json()), csv: () => thenFail(stream.csv()) };
+      return { ...stream, batches: thenFail(stream.batches), json: () => thenFail(stream.json()), csv: () => thenFail(stream.csv()) };
     };
     const server = await startTestServer({ store: failing });
     // an answer longer than what is built whole (WHOLE_ANSWER_CHARS) is streamed: the failure comes after the status line

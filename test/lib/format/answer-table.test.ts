@@ -1,8 +1,6 @@
 // Answer tables: typed columns whatever the values, and a bound on what is built in memory.
 import { describe, expect, it } from 'vitest';
-import { recordsToTable, tableOf } from '../../../lib/format/answer-table.js';
-import { InvalidParameterError } from '../../../lib/errors.js';
-import { openStore } from '../../../lib/store/store.js';
+import { recordsToTable } from '../../../lib/format/answer-table.js';
 
 describe('recordsToTable', () => {
   it('types columns by their names, so an empty answer keeps its schema, and attributes by their values', () => {
@@ -12,16 +10,5 @@ describe('recordsToTable', () => {
     const table = recordsToTable([{ RES_NAME: 'A', start_date: '2020-01-01', end_date: '2020-01-31', n_days: 31, 'NetE (mm)': null, 'NetE (mm) n': 0, qflag: null, LAT: 40.5 }], columns);
     expect(table.schema.fields.map((f) => String(f.type))).toEqual(['Utf8', 'Utf8', 'Utf8', 'Int32', 'Float64', 'Int32', 'Utf8', 'Float64']);
     expect(table.toArray().map((r) => r.toJSON())).toEqual([{ RES_NAME: 'A', start_date: '2020-01-01', end_date: '2020-01-31', n_days: 31, 'NetE (mm)': null, 'NetE (mm) n': 0, qflag: null, LAT: 40.5 }]);
-  });
-});
-
-describe('tableOf', () => {
-  it('refuses an answer over the bound, naming output_format', async () => {
-    const store = await openStore();
-    const stream = () => store.streamReservoirTimeseries({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], start: '2020-01-01', end: '2020-12-31' });
-    expect((await tableOf(stream(), 366 * 6)).numRows).toBe(366); // 366 records x 6 columns: just within
-    const refused = await tableOf(stream(), 366 * 6 - 1).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(InvalidParameterError);
-    expect((refused as InvalidParameterError).parameter).toBe('output_format');
   });
 });

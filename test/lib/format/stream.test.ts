@@ -1,7 +1,13 @@
-// recordStream: one query run per consumer, as records, JSON text or CSV text.
-import { describe, expect, it } from 'vitest';
+// recordStream: one query run per output, and every output of a real answer the same records as its records().
+import { tableFromIPC } from 'apache-arrow';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidParameterError } from '../../../lib/errors.js';
 import type { OutputKind } from '../../../lib/format/emit.js';
-import { collect, once, recordStream } from '../../../lib/format/stream.js';
+import { once, recordStream, type RecordStream } from '../../../lib/format/stream.js';
+import { tableToArrowStream } from '../../../lib/format/answer-table.js';
+import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import type { WireRecord } from '../../../lib/types.js';
 
 // A query run of two batches in each output kind, counting the runs.
 function fakeRun() {
@@ -25,31 +31,87 @@ async function text(chunks: AsyncIterable<string>): Promise<string> {
 }
 
 describe('recordStream', () => {
-  it('gives the records, a JSON array and CSV with the header, each from a run of its own', async () => {
+  it('gives the records, a table, a JSON array and CSV with the header, each from a run of its own', async () => {
     const { runs, run } = fakeRun();
     const stream = recordStream(['a'], run);
     expect(stream.columns).toEqual(['a']);
-    expect(await collect(stream)).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    expect(await stream.records()).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    expect((await stream.table()).getChild('a')!.toArray()).toEqual(Float64Array.of(1, 2, 3));
     expect(await text(stream.json())).toBe('[{"a":1},{"a":2},{"a":3}]');
     expect(await text(stream.csv())).toBe('a\n1\n2\n3\n');
-    expect(runs).toEqual(['records', 'json', 'csv']);
+    expect(runs).toEqual(['records', 'records', 'json', 'csv']);
   });
 
-  it('runs the query afresh on each iteration and not before', async () => {
+  it('runs the query afresh on each output and not before', async () => {
     const { runs, run } = fakeRun();
     const stream = recordStream(['a'], run);
     expect(runs).toEqual([]);
-    await collect(stream);
-    await collect(stream);
+    await stream.records();
+    for await (const _ of stream.batches);
     expect(runs).toEqual(['records', 'records']);
   });
 
-  it('answers an empty JSON array and a lone header for no records', async () => {
+  it('answers an empty JSON array, a lone header and an empty table with the columns for no records', async () => {
     const stream = recordStream(['a', 'b'], async function* () {});
     expect(await text(stream.json())).toBe('[]');
     expect(await text(stream.csv())).toBe('a,b\n');
-    expect(await collect(stream)).toEqual([]);
+    expect(await stream.records()).toEqual([]);
+    const table = await stream.table();
+    expect([table.numRows, table.schema.fields.map((f) => f.name)]).toEqual([0, ['a', 'b']]);
   });
+
+  it('refuses a table over the bound of values (records x columns), naming output_format', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({ a: i, b: `${i}` }));
+    const stream = recordStream(['a', 'b'], async function* () {
+      yield rows.slice(0, 5);
+      yield rows.slice(5);
+    });
+    expect((await stream.table(20)).numRows).toBe(10); // 10 records x 2 columns: just within
+    const refused = await stream.table(19).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidParameterError);
+    expect((refused as InvalidParameterError).parameter).toBe('output_format');
+  });
+});
+
+// Real answers of the demo store (Parquet read and emitted by generated code), each output checked against records()
+// by a reader of its own: JSON.parse, csv-parse, apache-arrow reading the table's IPC bytes back.
+describe('the outputs of real answers', () => {
+  let store: EvapStore;
+  beforeAll(async () => {
+    store = await openStore();
+  });
+
+  const answers: Record<string, () => RecordStream> = {
+    'reservoirs over a range, with day flags': () =>
+      store.streamReservoirTimeseries({ names: ['LAKE ALICE', 'LAKE MEAD'], datasets: ['nete-volume-calcs', 'lem'], start: '2019-12-20', end: '2020-02-10', alsoReturn: ['qflag', 'status'] }),
+    'reservoirs over a range in english units': () => store.streamReservoirTimeseries({ names: ['LAKE ESTES'], start: '2020-01-01', end: '2020-01-15', units: 'english' }),
+    'every reservoir on a date': () => store.streamReservoirTimeseriesOnDate({ datasets: ['rtma'], date: '2020-06-01' }),
+    'stations over a range': () => store.streamStationTimeseries({ start: '2021-01-01', end: '2021-01-20', alsoReturn: ['status'] }),
+    'every station on a date': () => store.streamStationTimeseriesOnDate({ date: '2021-03-01' }),
+    'monthly aggregates': () => store.streamReservoirAggregates({ names: ['LAKE MEAD'], datasets: ['nete-volume-calcs'], start: '2019-01-01', end: '2020-12-31', interval: 'monthly' }),
+    'normals by day of the year': () => store.streamStationNormals({ names: ['BLW_STATION'], variables: ['ATemp'], period: 'day' }),
+    'a range without data': () => store.streamReservoirTimeseries({ names: ['LAKE ALICE'], start: '1900-01-01', end: '1900-01-31' }),
+  };
+
+  for (const [what, ask] of Object.entries(answers)) {
+    it(`${what}: json(), csv() and table() hold the records of records()`, async () => {
+      const records = await ask().records();
+      const columns = ask().columns;
+      if (what !== 'a range without data') expect(records.length).toBeGreaterThan(0);
+      for (const r of records) expect(Object.keys(r)).toEqual(columns);
+
+      expect(JSON.parse(await text(ask().json()))).toEqual(records);
+
+      const [header, ...rows] = parse(await text(ask().csv()), { relax_column_count: false }) as string[][];
+      expect(header).toEqual(columns);
+      const asText = (v: WireRecord[string]) => (v === null ? '' : String(v));
+      expect(rows).toEqual(records.map((r) => columns.map((c) => asText(r[c]!))));
+
+      const table = tableFromIPC(tableToArrowStream(await ask().table())); // read back from bytes, not the object made
+      expect(table.schema.fields.map((f) => f.name)).toEqual(columns);
+      expect(table.toArray().map((row) => ({ ...row.toJSON() }))).toEqual(records);
+    });
+  }
 });
 
 describe('once', () => {
