@@ -66,7 +66,7 @@ export const wireParameters = {
   variable: { name: 'variable', option: 'variable', shape: 'one', default: defaults.variable, description: 'Variable name (see /info/list_variables)' },
   output_format: format(outputFormats.list, `Response format (${outputFormats.list.join(' or ')})`),
   placesFormat: format(outputFormats.places, 'Response format: json, csv or geojson (a FeatureCollection of Points, RFC 7946)'),
-  seriesFormat: format(outputFormats.series, 'Response format: json, csv, parquet (application/vnd.apache.parquet) or arrow (an Arrow IPC stream)'),
+  seriesFormat: format(outputFormats.series, 'Response format: json, csv, parquet (an Apache Parquet file) or arrow (an Arrow IPC stream)'),
 } as const satisfies Record<string, WireParameter>;
 
 export type ParameterId = keyof typeof wireParameters;
