@@ -88,7 +88,7 @@ describe('the server reads the parameters /openapi.json lists, and no other', ()
     const listed = spec.paths[route.path]![route.method.toLowerCase()]!.parameters;
     for (const p of listed) {
       // the base period is read for compare_to=normal only on aggregates
-      const context = /^\/timeseries\/monthly\//.test(route.path) && p.name.startsWith('base_') ? { compare_to: 'normal' } : {};
+      const context: Record<string, string> = /^\/timeseries\/monthly\//.test(route.path) && p.name.startsWith('base_') ? { compare_to: 'normal' } : {};
       const { status, body } = await answer(route, { ...context, [p.name]: bad(p.name) });
       expect(status, `${p.name}: ${body}`).toBe(422);
       expect((JSON.parse(body) as { detail: { loc: string[] }[] }).detail[0]!.loc, body).toEqual(['query', p.name]);

@@ -28,7 +28,7 @@ describe('wire table', () => {
   it('carries any options of any operation to a query string and back unchanged', () => {
     const options = fc.constantFrom(...operations).chain((operation) =>
       fc
-        .record(Object.fromEntries(parametersOf(operation).map((p) => [p.option, fc.option(p.shape === 'list' ? fc.array(entry, { minLength: 1, maxLength: 4 }) : entry, { nil: undefined })])))
+        .record(Object.fromEntries(parametersOf(operation).map((p) => [p.option, fc.option<string | string[]>(p.shape === 'list' ? fc.array(entry, { minLength: 1, maxLength: 4 }) : entry, { nil: undefined })])))
         .map((query) => ({ operation, query: query as Record<string, string | string[] | undefined> })),
     );
     fc.assert(
