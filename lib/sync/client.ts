@@ -3,7 +3,7 @@
 import { InvalidParameterError, NotFoundError, type InvalidReason } from '../errors.js';
 import { defaults } from '../catalogue.js';
 import { parametersOf, toWire, validationTypes, type WireOperation, type WireOption } from './wire.js';
-import type { ReservoirAggregateQuery, StationAggregateQuery } from '../query/summaries.js';
+import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -81,6 +81,16 @@ export class EvapClient {
   /** Station records per month, year or water year. */
   stationAggregates(query: StationAggregateQuery = {}): Promise<WireRecord[]> {
     return this.ask('stationAggregates', `/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, query);
+  }
+
+  /** Reservoir normals by calendar month or day of the year (the store's reservoirNormals over HTTP). */
+  reservoirNormals(query: ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.ask('reservoirNormals', '/timeseries/normals/reservoirs', query);
+  }
+
+  /** Station normals by calendar month or day of the year. */
+  stationNormals(query: StationNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.ask('stationNormals', '/timeseries/normals/stations', query);
   }
 
   /** The datasets the server holds. */
