@@ -193,6 +193,13 @@ export const defaults = {
   ALL_STATIONS: 'ALL_STATIONS',
 } as const;
 
+/** The answer formats (output_format) of each kind of path: listings, places (metadata and name listings), series. */
+export const outputFormats = {
+  list: ['json', 'csv'],
+  places: ['json', 'csv', 'geojson'],
+  series: ['json', 'csv', 'parquet', 'arrow'],
+} as const;
+
 /** Metadata attributes of reservoirs and stations (stored in metadata.parquet, returned as they are). */
 export const reservoirAttributes = ['RES_NAME', 'STATE', 'LAT', 'LON', 'Shape_Area', 'ELEV_M', 'MAX_DEPTH_M', 'CAPACITY_M3', 'qflag'] as const;
 export const stationAttributes = ['STA_NAME', 'STATION_TYPE', 'STATUS', 'LAT', 'LON', 'ELEV_M', 'RES_NAME', 'qflag'] as const;

@@ -1,16 +1,16 @@
 // output_format beyond JSON and CSV: Parquet and Arrow IPC for timeseries, GeoJSON for metadata and name listings.
 import { tableToArrowStream, tableToParquet } from '../lib/format/answer-table.js';
-import { defaults } from '../lib/catalogue.js';
+import { defaults, outputFormats } from '../lib/catalogue.js';
+import { InvalidParameterError } from '../lib/errors.js';
 import { recordsToGeoJson } from '../lib/format/geojson.js';
 import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
 import { WholeResponse } from './body.js';
-import { invalidParameter } from './errors.js';
 import { listResponse, streamResponse } from './format.js';
 import type { QueryParams } from './params.js';
 
-export const timeseriesFormats = ['json', 'csv', 'parquet', 'arrow'] as const;
-export const listFormats = ['json', 'csv', 'geojson'] as const;
+export const timeseriesFormats = outputFormats.series;
+export const listFormats = outputFormats.places;
 export type TimeseriesFormat = (typeof timeseriesFormats)[number];
 export type ListFormat = (typeof listFormats)[number];
 
@@ -25,7 +25,7 @@ export const geojsonType = 'application/geo+json';
 export function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T {
   const value = q.one('output_format') ?? defaults.output_format;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw invalidParameter('output_format', `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
+    throw new InvalidParameterError('output_format', `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
   }
   return value as T;
 }

@@ -41,6 +41,14 @@ const numbers = {
 } as const satisfies Record<string, Setting>;
 type Setting = readonly [string, number | string, string, number?]; // a text default is derived in readConfig
 
+/** The default of a numeric setting: the one place it is written (the request limits and node.ts read it here). */
+export function settingDefault(flag: { [F in keyof typeof numbers]: (typeof numbers)[F][1] extends number ? F : never }[keyof typeof numbers]): number {
+  return numbers[flag][1];
+}
+
+/** Each numeric setting: flag, environment variable and default (a text default is a rule worked out in readConfig). */
+export const numericSettings: readonly { flag: string; env: string; default: number | string }[] = Object.entries(numbers).map(([flag, [env, value]]) => ({ flag, env, default: value }));
+
 export const usage = `usage: evap serve [options]   (in a clone: npm start -- [options])
   --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)
   --store DIR|s3://B/P    store folder or bucket (env EVAP_STORE; default the demo store in data/; a bucket

@@ -1,5 +1,6 @@
 // Errors -> status and a FastAPI-style {"detail": ...} body, in one place.
-import { InvalidParameterError, NotFoundError, StoreError, type InvalidReason } from '../lib/errors.js';
+import { InvalidParameterError, NotFoundError, StoreError } from '../lib/errors.js';
+import { validationTypes } from '../lib/sync/wire.js';
 import { WholeResponse } from './body.js';
 
 /** An error that already knows its answer: status, detail and extra headers (Allow, Retry-After, ...). */
@@ -14,12 +15,17 @@ export class HttpError extends Error {
   }
 }
 
-// FastAPI's "type" of a validation error, for each reason the library gives
-const fastApiType: Record<InvalidReason, string> = { 'not-allowed': 'enum', empty: 'missing', 'not-a-date': 'date_from_datetime_parsing', 'too-many': 'too_long', malformed: 'value_error' };
+/** A bad parameter that came in the request body (a form part, a JSON field) rather than in the query string. */
+export class BodyParameterError extends InvalidParameterError {}
 
-/** A 422 for a bad parameter, shaped as FastAPI writes validation errors. */
-export function invalidParameter(parameter: string, message: string, reason: InvalidReason = 'malformed', location: 'query' | 'body' = 'query'): HttpError {
-  return new HttpError(422, [{ loc: [location, parameter], msg: message, type: fastApiType[reason] }]);
+/**
+ * The one place the 422 body is built: `{"detail": [{"loc", "msg", "type"}]}` as FastAPI writes validation errors.
+ * Every bad parameter, the library's and the server's own, arrives here as an InvalidParameterError.
+ */
+export function validationDetail(error: InvalidParameterError): object[] {
+  // the shapefile's parts come in the form, whoever finds them bad
+  const location = error instanceof BodyParameterError || error.parameter.startsWith('shapefile_') ? 'body' : 'query';
+  return [{ loc: [location, error.parameter], msg: error.message, type: validationTypes[error.reason] }];
 }
 
 /** A JSON answer `{"detail": detail}` with the given status. */
@@ -33,10 +39,7 @@ export function detailResponse(status: number, detail: unknown, headers: Record<
 /** Maps any thrown value to its response; unexpected errors are logged and answered 500 without internals. */
 export function errorResponse(error: unknown, logError: (message: string) => void): Response {
   if (error instanceof HttpError) return detailResponse(error.status, error.detail, error.headers);
-  if (error instanceof InvalidParameterError) {
-    const location = error.parameter.startsWith('shapefile_') ? 'body' : 'query'; // the shapefile's parts come in the form
-    return errorResponse(invalidParameter(error.parameter, error.message, error.reason, location), logError);
-  }
+  if (error instanceof InvalidParameterError) return detailResponse(422, validationDetail(error));
   if (error instanceof NotFoundError) return detailResponse(404, `${error.message}; see /info/list_${error.parameter}`);
   // a damaged or unreadable store: the operator's log names the file; the client learns nothing of the disk
   if (error instanceof StoreError) logError(`store error: ${error.message}`);

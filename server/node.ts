@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
 import type { IncomingRequest } from './incoming.js';
+import { settingDefault } from './config.js';
 import { formatAccess, type Logger } from './log.js';
 import { WholeResponse } from './body.js';
 import { detailResponse } from './errors.js';
@@ -17,7 +18,7 @@ export interface ServeOptions {
   stallTimeoutMs?: number; // a connection with no read or write progress this long is closed (default: never)
   headersTimeoutMs: number; // time to receive the request headers
   requestTimeoutMs: number; // time to receive the whole request, body included
-  maxHeaderBytes?: number; // request line and headers together (node's default: 16 KiB); beyond it 431
+  maxHeaderBytes?: number; // request line and headers together (default: the setting's, 16 KiB as node's); beyond it 431
   logger: Logger;
 }
 
@@ -88,7 +89,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs), // how often the two timeouts are checked (node's default: 30 s)
-      maxHeaderSize: options.maxHeaderBytes ?? 16_384,
+      maxHeaderSize: options.maxHeaderBytes ?? settingDefault('max-header-bytes'),
       requireHostHeader: false, // answered below in JSON, as every other refusal (node's own 400 has an empty body)
     },
     (req, res) => {

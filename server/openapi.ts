@@ -1,7 +1,11 @@
-// /openapi.json, generated from the route table and the catalogue so that nothing is written twice.
+// /openapi.json, generated from the route table, the wire table (lib/sync/wire.ts) and the catalogue so that nothing is
+// written twice.
 import { reservoirDatasets, stationVariables, units } from '../lib/catalogue.js';
 import { keyHeader } from './auth.js';
-import type { ParameterSpec, Route } from './routes.js';
+import type { WireParameter } from '../lib/sync/wire.js';
+import { shapefileParts } from './params.js';
+import { keyRequestFields, REQUEST_KEY_PATH } from './requests.js';
+import type { Route } from './route.js';
 
 const errorBody = { type: 'object', properties: { detail: {} }, required: ['detail'] };
 const validationBody = {
@@ -24,6 +28,7 @@ export function buildOpenApi(routes: readonly Route[], version = '0.1.0'): objec
   for (const route of routes) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = describeRoute(route);
   }
+  paths[REQUEST_KEY_PATH] = { get: describeKeyRequest() };
   return {
     openapi: '3.0.3',
     info: {
@@ -58,20 +63,40 @@ function describeRoute(route: Route): object {
   };
 }
 
-function describeParameter(spec: ParameterSpec): object {
+// a list travels as one comma-separated string, so its default is written that way; the allowed values of a list's
+// entries are in its description (an enum would refuse every list of two)
+function describeParameter(p: WireParameter): object {
+  const fallback = typeof p.default === 'string' ? p.default : p.default?.join(', ');
   return {
-    name: spec.name,
+    name: p.name,
     in: 'query',
     required: false,
-    description: spec.description,
-    schema: { type: 'string', ...(spec.default !== undefined ? { default: spec.default } : {}), ...(spec.enum ? { enum: [...spec.enum] } : {}) },
+    description: p.description,
+    schema: { type: 'string', ...(fallback !== undefined ? { default: fallback } : {}), ...(p.shape === 'one' && p.values ? { enum: [...p.values] } : {}) },
+  };
+}
+
+// GET /auth/request_key: how one asks for a key, so the one operation open without one
+function describeKeyRequest(): object {
+  return {
+    tags: ['Auth'],
+    summary: 'Ask the operator for an API key (the request is queued for the operator, who sends the key by email)',
+    operationId: 'get_auth_request_key',
+    security: [],
+    parameters: Object.entries(keyRequestFields).map(([name, field]) => ({ name, in: 'query', required: true, description: `${field.description} (at most ${field.max} characters)`, schema: { type: 'string', maxLength: field.max } })),
+    responses: {
+      '200': { description: 'The request is queued', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' }, request_id: { type: 'string' } } } } } },
+      '422': jsonError('A field missing, too long or malformed', validationBody),
+      '429': jsonError('Too many key requests; retry after Retry-After seconds'),
+      '503': jsonError('This server takes no key requests, or its queue is full'),
+    },
   };
 }
 
 // the media type of each output_format a route offers
 const mediaTypes: Record<string, string> = { json: 'application/json', csv: 'text/csv', parquet: 'application/vnd.apache.parquet', arrow: 'application/vnd.apache.arrow.stream', geojson: 'application/geo+json' };
 function answerTypes(route: Route): object {
-  const formats = route.parameters.find((p) => p.name === 'output_format')?.enum ?? ['json'];
+  const formats = route.parameters.find((p) => p.name === 'output_format')?.values ?? ['json'];
   return Object.fromEntries(formats.map((f) => [mediaTypes[f] ?? 'application/json', { schema: f === 'json' || f === 'geojson' ? {} : { type: 'string', ...(f === 'csv' ? {} : { format: 'binary' }) } }]));
 }
 
@@ -96,7 +121,7 @@ function uploadBody(): object {
       'multipart/form-data': {
         schema: {
           type: 'object',
-          properties: { shapefile_shp: file('shp'), shapefile_dbf: file('dbf'), shapefile_prj: file('prj'), shapefile_shx: file('shx') },
+          properties: Object.fromEntries(shapefileParts.map((part) => [`shapefile_${part}`, file(part)])),
         },
       },
     },

@@ -1,9 +1,11 @@
 // Query strings and multipart forms -> typed arguments for the library, with the request limits applied.
 import { didYouMean } from '../lib/suggest.js';
-import { defaults } from '../lib/catalogue.js';
+import { outputFormats } from '../lib/catalogue.js';
+import { InvalidParameterError } from '../lib/errors.js';
 import type { ShapefileParts } from '../lib/types.js';
-import { wireParameters } from '../lib/sync/wire.js';
-import { HttpError, invalidParameter } from './errors.js';
+import { fromWire, wireParameters, type WireParameter } from '../lib/sync/wire.js';
+import { BodyParameterError, HttpError } from './errors.js';
+import { settingDefault } from './config.js';
 import { MultipartError, parseMultipart, type FormPart } from './multipart.js';
 
 /** Limits on what one request may ask for. */
@@ -13,12 +15,21 @@ export interface RequestLimits {
   maxUploadBytes: number; // the request body (the four shapefile parts together)
 }
 
-export const defaultRequestLimits: RequestLimits = { maxNames: 500, maxVariables: 100, maxUploadBytes: 50 * 1024 * 1024 };
+/** The limits when none are configured: the defaults of the server's settings (config.ts), not written again here. */
+export const defaultRequestLimits: RequestLimits = { maxNames: settingDefault('max-names'), maxVariables: settingDefault('max-variables'), maxUploadBytes: settingDefault('max-upload-bytes') };
 
-export type OutputFormat = 'json' | 'csv';
-const outputFormats: readonly string[] = ['json', 'csv'];
-// which limit a list counts against, from the wire table; any other list (the aggregates' own) counts as values
-const limitOf = (name: string): keyof RequestLimits => ((wireParameters as Record<string, { limit?: string }>)[name]?.limit === 'names' ? 'maxNames' : 'maxVariables');
+export type OutputFormat = (typeof outputFormats.list)[number];
+// which limit a list counts against, from the wire table; a list the table does not know counts as values
+const namesLists = new Set(Object.values(wireParameters as Record<string, WireParameter>).filter((p) => p.limit === 'names').map((p) => p.name));
+const limitOf = (name: string): keyof RequestLimits => (namesLists.has(name) ? 'maxNames' : 'maxVariables');
+
+// answered by the server itself, not options of the library's query: as_of by as-of.ts, output_format by answer-formats.ts
+const serverParameters = new Set(['as_of', 'output_format']);
+
+/** The library options of a query from the request, as the wire table describes its parameters. */
+export function readOptions<Q>(q: QueryParams, parameters: readonly WireParameter[]): Q {
+  return fromWire<Q>(parameters.filter((p) => !serverParameters.has(p.name)), (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)));
+}
 
 /** The query parameters of one request; a repeated parameter takes its last value, as FastAPI does for a `str`. */
 export class QueryParams {
@@ -40,25 +51,17 @@ export class QueryParams {
     const items = value.split(',').map((item) => item.trim());
     const limit = this.limits[limitOf(name)];
     if (items.length > limit) {
-      throw invalidParameter(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many');
+      throw new InvalidParameterError(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many');
     }
     return items;
-  }
-
-  /** The `output_format` parameter: json (default) or csv. */
-  format(): OutputFormat {
-    const value = this.one('output_format') ?? defaults.output_format;
-    if (!outputFormats.includes(value)) {
-      throw invalidParameter('output_format', `output_format must be one of json, csv; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
-    }
-    return value as OutputFormat;
   }
 }
 
 /** What reading a body needs of a request: its headers (length, type) and the body itself. */
 type BodyOf = { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null };
 
-const shapefileParts = ['shp', 'dbf', 'prj', 'shx'] as const;
+/** The optional parts of a shapefile upload, each sent as the form field `shapefile_<part>`. */
+export const shapefileParts = ['shp', 'dbf', 'prj', 'shx'] as const;
 
 /** Parts of a form read at most: the four shapefile parts and a few other fields (672k tiny parts took 21 s and 1.5 GB). */
 export const maxFormParts = 16;
@@ -70,18 +73,18 @@ export async function readShapefileParts(request: BodyOf, limits: RequestLimits)
   const type = request.headers.get('content-type') ?? '';
   const fields = /^multipart\/form-data\s*(;|$)/i.test(type) ? multipartFields(bytes, type) : /^application\/x-www-form-urlencoded\s*(;|$)/i.test(type) ? urlencodedFields(bytes) : undefined;
   if (!fields) {
-    throw invalidParameter('body', `the body must be multipart/form-data with the parts shapefile_shp, shapefile_dbf, shapefile_prj, shapefile_shx; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed', 'body');
+    throw new BodyParameterError('body', `the body must be multipart/form-data with the parts shapefile_shp, shapefile_dbf, shapefile_prj, shapefile_shx; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed');
   }
   // a misnamed part (a file sent as `shp` or `shapefile`) would otherwise be ignored and every name listed, unfiltered
   const known = shapefileParts.map((part) => `shapefile_${part}`);
   for (const name of new Set(fields.map((field) => field.name))) {
-    if (!known.includes(name)) throw invalidParameter(name.slice(0, 80), `unknown part ${JSON.stringify(name.slice(0, 80))}${didYouMean(name, known)}; the parts are ${known.join(', ')}`, 'not-allowed', 'body');
+    if (!known.includes(name)) throw new BodyParameterError(name.slice(0, 80), `unknown part ${JSON.stringify(name.slice(0, 80))}${didYouMean(name, known)}; the parts are ${known.join(', ')}`, 'not-allowed');
   }
   const parts: ShapefileParts = {};
   for (const part of shapefileParts) {
     const value = fields.filter((field) => field.name === `shapefile_${part}`).pop(); // when parts repeat, the last counts
     if (value === undefined) continue;
-    if (!value.file) throw invalidParameter(`shapefile_${part}`, `shapefile_${part} must be an uploaded file, not a text field`, 'malformed', 'body');
+    if (!value.file) throw new BodyParameterError(`shapefile_${part}`, `shapefile_${part} must be an uploaded file, not a text field`, 'malformed');
     parts[part] = value.bytes;
   }
   return Object.keys(parts).length === 0 ? undefined : parts;
@@ -94,7 +97,7 @@ function multipartFields(bytes: Uint8Array, type: string): FormPart[] {
     return parseMultipart(bytes, boundary[1] ?? boundary[2]!, maxFormParts);
   } catch (error) {
     if (!(error instanceof MultipartError)) throw error;
-    throw invalidParameter('body', error.message, error.reason, 'body');
+    throw new BodyParameterError('body', error.message, error.reason);
   }
 }
 
@@ -103,7 +106,7 @@ function urlencodedFields(bytes: Uint8Array): FormPart[] {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let pairs = 1;
   for (let at = text.indexOf('&'); at !== -1 && pairs <= maxFormParts; at = text.indexOf('&', at + 1)) pairs++;
-  if (pairs > maxFormParts) throw invalidParameter('body', `the form has more than ${maxFormParts} fields: send the four shapefile parts as multipart/form-data`, 'too-many', 'body');
+  if (pairs > maxFormParts) throw new BodyParameterError('body', `the form has more than ${maxFormParts} fields: send the four shapefile parts as multipart/form-data`, 'too-many');
   return [...new URLSearchParams(text.toString('utf8')).keys()].map((name) => ({ name, file: false, bytes: new Uint8Array(0) }));
 }
 

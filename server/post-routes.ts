@@ -1,8 +1,8 @@
 // POST twins of the timeseries and metadata paths: the same parameters in a JSON or form body, for name lists too
 // long for a URL. Body values win over the query string's (a repeated parameter takes its last value).
-import { invalidParameter } from './errors.js';
+import { BodyParameterError } from './errors.js';
 import { QueryParams, readBody } from './params.js';
-import type { Route, RouteContext } from './routes.js';
+import type { Route, RouteContext } from './route.js';
 
 /** The routes, then a POST route for every GET timeseries and metadata path. */
 export function withPostTwins(routes: readonly Route[]): Route[] {
@@ -22,7 +22,7 @@ async function bodyQuery(context: RouteContext): Promise<QueryParams> {
     const text = new TextDecoder().decode(bytes);
     if (type === 'application/json') for (const [name, value] of jsonParameters(text)) merged.append(name, value);
     else if (type === 'application/x-www-form-urlencoded') for (const [name, value] of new URLSearchParams(text)) merged.append(name, value);
-    else throw invalidParameter('body', `the body must be application/json or application/x-www-form-urlencoded; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed', 'body');
+    else throw new BodyParameterError('body', `the body must be application/json or application/x-www-form-urlencoded; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed');
   }
   return new QueryParams(merged, limits);
 }
@@ -33,16 +33,16 @@ function jsonParameters(text: string): [string, string][] {
   try {
     value = JSON.parse(text);
   } catch {
-    throw invalidParameter('body', 'the body is not valid JSON', 'malformed', 'body');
+    throw new BodyParameterError('body', 'the body is not valid JSON', 'malformed');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParameter('body', 'the JSON body must be an object of parameters, e.g. {"RES_NAMES": ["LAKE MEAD"]}', 'malformed', 'body');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BodyParameterError('body', 'the JSON body must be an object of parameters, e.g. {"RES_NAMES": ["LAKE MEAD"]}', 'malformed');
   const out: [string, string][] = [];
   for (const [name, v] of Object.entries(value)) {
     const scalar = (x: unknown) => typeof x === 'string' || typeof x === 'number';
     if (v === null) continue;
     if (scalar(v)) out.push([name, String(v)]);
     else if (Array.isArray(v) && v.every(scalar)) out.push([name, v.join(',')]);
-    else throw invalidParameter(name, `${name} must be a string, a number or a list of them`, 'malformed', 'body');
+    else throw new BodyParameterError(name, `${name} must be a string, a number or a list of them`, 'malformed');
   }
   return out;
 }

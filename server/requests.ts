@@ -3,7 +3,8 @@
 // repeats what was sent.
 import { randomBytes } from 'node:crypto';
 import { appendFile, readFile, stat } from 'node:fs/promises';
-import { HttpError, invalidParameter } from './errors.js';
+import { InvalidParameterError } from '../lib/errors.js';
+import { HttpError } from './errors.js';
 import { WholeResponse } from './body.js';
 import type { IncomingRequest } from './incoming.js';
 import { createRateLimiter } from './rate.js';
@@ -25,8 +26,12 @@ export interface KeyRequestOptions {
   perMinute?: number; // requests accepted a minute, from everyone together (default 10)
 }
 
-// field -> longest value accepted
-const fields = { name: 200, email: 254, justification: 2000 } as const;
+/** The fields of a key request (query parameters, all required): the longest value accepted and what each is. */
+export const keyRequestFields = {
+  name: { max: 200, description: 'Your name' },
+  email: { max: 254, description: 'Where the operator sends the key' },
+  justification: { max: 2000, description: 'What you will use the data for' },
+} as const;
 
 /** The handler of GET /auth/request_key, appending to `file`; without a file every request is refused (503). */
 export function createKeyRequests(file: string | undefined, options: KeyRequestOptions = {}): (request: IncomingRequest) => Promise<Response> {
@@ -38,14 +43,14 @@ export function createKeyRequests(file: string | undefined, options: KeyRequestO
     if (request.method !== 'GET') throw new HttpError(405, `method ${request.method} is not allowed on ${REQUEST_KEY_PATH}; allowed: GET`, { allow: 'GET' });
     if (file === undefined) throw new HttpError(503, 'this server takes no key requests (it has no requests file); ask its operator for a key');
     const entry = { id: randomBytes(6).toString('hex'), received: new Date().toISOString() } as KeyRequest;
-    for (const [field, max] of Object.entries(fields) as [keyof typeof fields, number][]) {
+    for (const [field, { max }] of Object.entries(keyRequestFields) as [keyof typeof keyRequestFields, { max: number }][]) {
       const value = (request.url.searchParams.get(field) ?? '').trim();
-      if (value === '') throw invalidParameter(field, `${field} is required`, 'empty');
-      if (value.length > max) throw invalidParameter(field, `${field} is longer than ${max} characters`, 'too-many');
-      if (/[\u0000-\u001f\u007f]/.test(value)) throw invalidParameter(field, `${field} contains control characters`);
+      if (value === '') throw new InvalidParameterError(field, `${field} is required`, 'empty');
+      if (value.length > max) throw new InvalidParameterError(field, `${field} is longer than ${max} characters`, 'too-many');
+      if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidParameterError(field, `${field} contains control characters`);
       entry[field] = value;
     }
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(entry.email)) throw invalidParameter('email', 'email is not an email address', 'malformed');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(entry.email)) throw new InvalidParameterError('email', 'email is not an email address', 'malformed');
     const wait = limiter('all');
     if (wait > 0) throw new HttpError(429, `too many key requests; retry in ${wait} s`, { 'retry-after': String(wait) });
     const line = `${JSON.stringify(entry)}\n`;

@@ -2,8 +2,8 @@
 // (the public service or this project's server), with the same arguments and answers as EvapStore.
 import { InvalidParameterError, NotFoundError, type InvalidReason } from '../errors.js';
 import { defaults } from '../catalogue.js';
-import { timeseriesWire, toWire } from './wire.js';
-import type { ReservoirAggregateQuery, StationAggregateQuery } from '../query/summaries.js';
+import { parametersOf, toWire, validationTypes, type WireOperation, type WireOption } from './wire.js';
+import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -55,89 +55,95 @@ export class EvapClient {
 
   /** Reservoir records over a date range. */
   reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/daily/reservoirs/daterange', toWire(query, timeseriesWire.reservoirRange), 'RES_NAMES', query.names);
+    return this.ask('reservoirTimeseries', '/timeseries/daily/reservoirs/daterange', query);
   }
 
   /** Every reservoir's records on one date. */
   reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/daily/reservoirs/date', toWire(query, timeseriesWire.reservoirDate));
+    return this.ask('reservoirTimeseriesOnDate', '/timeseries/daily/reservoirs/date', query);
   }
 
   /** Station records over a date range. */
   stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/stations/daterange', toWire(query, timeseriesWire.stationRange), 'STA_NAMES', query.names);
+    return this.ask('stationTimeseries', '/timeseries/stations/daterange', query);
   }
 
   /** Every station's records on one date. */
   stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    return this.get('/timeseries/stations/date', toWire(query, timeseriesWire.stationDate));
+    return this.ask('stationTimeseriesOnDate', '/timeseries/stations/date', query);
   }
 
   /** Reservoir records per month, year or water year (the store's reservoirAggregates over HTTP). */
   reservoirAggregates(query: ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.get(`/timeseries/${query.interval ?? 'monthly'}/reservoirs/daterange`, {
-      RES_NAMES: query.names, datasets: query.datasets, variables: query.variables, units: query.units,
-      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf, ...aggregateParams(query),
-    }, 'RES_NAMES', query.names);
+    return this.ask('reservoirAggregates', `/timeseries/${query.interval ?? 'monthly'}/reservoirs/daterange`, query);
   }
 
   /** Station records per month, year or water year. */
   stationAggregates(query: StationAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.get(`/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, {
-      STA_NAMES: query.names, variables: query.variables, units: query.units,
-      start_date: query.start, end_date: query.end, also_return: query.alsoReturn, as_of: query.asOf, ...aggregateParams(query),
-    }, 'STA_NAMES', query.names);
+    return this.ask('stationAggregates', `/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, query);
+  }
+
+  /** Reservoir normals by calendar month or day of the year (the store's reservoirNormals over HTTP). */
+  reservoirNormals(query: ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.ask('reservoirNormals', '/timeseries/normals/reservoirs', query);
+  }
+
+  /** Station normals by calendar month or day of the year. */
+  stationNormals(query: StationNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.ask('stationNormals', '/timeseries/normals/stations', query);
   }
 
   /** The datasets the server holds. */
   listDatasets(): Promise<string[]> {
-    return this.get('/info/list_datasets', {});
+    return this.ask('listDatasets', '/info/list_datasets', {});
   }
 
   /** The variables of a dataset (default nete-volume-calcs). */
   listVariables(dataset?: string): Promise<VariableInfo[]> {
-    return this.get('/info/list_variables', { dataset });
+    return this.ask('listVariables', '/info/list_variables', { dataset });
   }
 
   /** The date range of a dataset variable. */
   listDates(dataset?: string, variable?: string): Promise<DateRange[]> {
-    return this.get('/info/list_dates', { dataset, variable });
+    return this.ask('listDates', '/info/list_dates', { dataset, variable });
   }
 
   /** Reservoir names; only those inside the shapefile's polygons when one is given. */
   async listReservoirNames(shapefile?: ShapefileParts): Promise<string[]> {
-    const answer = await this.request<{ RES_NAMES: string[] }>('POST', '/info/list_RES_NAMES', {}, shapefileForm(shapefile));
+    const answer = await this.request<{ RES_NAMES: string[] }>('POST', '/info/list_RES_NAMES', toWire({}, 'listReservoirNames'), shapefileForm(shapefile));
     return answer.RES_NAMES;
   }
 
   /** Station names; only those inside the shapefile's polygons when one is given. */
   async listStationNames(shapefile?: ShapefileParts): Promise<string[]> {
-    const answer = await this.request<{ STA_NAMES: string[] }>('POST', '/info/list_STA_NAMES', {}, shapefileForm(shapefile));
+    const answer = await this.request<{ STA_NAMES: string[] }>('POST', '/info/list_STA_NAMES', toWire({}, 'listStationNames'), shapefileForm(shapefile));
     return answer.STA_NAMES;
   }
 
   /** The variables held by the given stations, or by every station. */
   listStationVariables(names?: readonly string[]): Promise<VariableInfo[]> {
-    return this.get('/info/list_stations_variables', { STA_NAMES: names }, 'STA_NAMES', names);
+    return this.ask('listStationVariables', '/info/list_stations_variables', { names });
   }
 
   /** The first and last date with data over the given stations, or over every station. */
   listStationDates(names?: readonly string[]): Promise<DateRange[]> {
-    return this.get('/info/list_stations_dates', { STA_NAMES: names }, 'STA_NAMES', names);
+    return this.ask('listStationDates', '/info/list_stations_dates', { names });
   }
 
   /** Metadata of reservoirs. */
   reservoirMetadata(names?: readonly string[]): Promise<WireRecord[]> {
-    return this.get('/metadata/reservoirs', { RES_NAMES: names }, 'RES_NAMES', names);
+    return this.ask('reservoirMetadata', '/metadata/reservoirs', { names });
   }
 
   /** Metadata of stations. */
   stationMetadata(names?: readonly string[]): Promise<WireRecord[]> {
-    return this.get('/metadata/stations', { STA_NAMES: names }, 'STA_NAMES', names);
+    return this.ask('stationMetadata', '/metadata/stations', { names });
   }
 
-  private get<T>(path: string, params: Params, nameParameter?: string, names?: readonly string[]): Promise<T> {
-    return this.request<T>('GET', path, params, undefined, nameParameter, names);
+  // a GET of `operation` with the query's options under their wire names (lib/sync/wire.ts); a 404 names its names list
+  private ask<T>(operation: WireOperation, path: string, query: Partial<Record<WireOption, unknown>> & { names?: readonly string[] }): Promise<T> {
+    const names = parametersOf(operation).find((p) => p.limit === 'names');
+    return this.request<T>('GET', path, toWire(query, operation), undefined, names?.name, query.names);
   }
 
   private async request<T>(method: string, path: string, params: Params, body?: FormData, nameParameter = 'RES_NAMES', names: readonly string[] = []): Promise<T> {
@@ -205,10 +211,6 @@ function shapefileForm(parts: ShapefileParts | undefined): FormData | undefined 
   return form;
 }
 
-function aggregateParams(query: ReservoirAggregateQuery | StationAggregateQuery): Params {
-  return { statistic: query.statistic, compare_to: query.compareTo, base_start: query.baseStart, base_end: query.baseEnd };
-}
-
 async function readDetail(response: Response): Promise<unknown> {
   const text = await response.text().catch(() => '');
   try {
@@ -228,8 +230,7 @@ function toError(status: number, detail: unknown, url: string, nameParameter: st
   if (status === 422) {
     const first = (Array.isArray(detail) ? detail[0] : undefined) as { loc?: unknown[]; msg?: string; type?: string } | undefined;
     const parameter = String(first?.loc?.[first.loc.length - 1] ?? 'query');
-    const reasons: Record<string, InvalidReason> = { enum: 'not-allowed', missing: 'empty', date_from_datetime_parsing: 'not-a-date', too_long: 'too-many' };
-    const reason = reasons[first?.type ?? ''] ?? 'malformed';
+    const reason = (Object.keys(validationTypes) as InvalidReason[]).find((r) => validationTypes[r] === first?.type) ?? 'malformed';
     return new InvalidParameterError(parameter, first?.msg ?? (typeof detail === 'string' ? detail : JSON.stringify(detail)), reason);
   }
   return new RemoteError(status, detail, url);
