@@ -23,7 +23,7 @@ async function encode(entries: Entry[]): Promise<{ body: Uint8Array; boundary: s
   const form = new FormData();
   for (const e of entries) {
     if ('value' in e) form.append(e.name, e.value);
-    else form.append(e.name, new Blob([e.bytes]), e.filename);
+    else form.append(e.name, new Blob([new Uint8Array(e.bytes)]), e.filename);
   }
   const response = new Response(form);
   const boundary = /boundary=(.+)$/.exec(response.headers.get('content-type')!)![1]!;
