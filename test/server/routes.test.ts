@@ -79,7 +79,7 @@ describe('info and metadata paths', () => {
       const records = await get('/timeseries/daily/reservoirs/daterange', { RES_NAMES: reservoirs.join(','), datasets: dataset, start_date: '1990-01-01', end_date: '2030-12-31' });
       expect(Object.keys(records[0]!).slice(3).map((k) => k.slice(0, k.indexOf(' ('))), dataset).toEqual(variables);
       const days = records.map((r) => String(r.start_date)).sort();
-      expect(await get('/info/list_dates', { dataset, variable: variables[0]! }), dataset).toEqual([{ start_date: days[0], end_date: days.at(-1) }]);
+      expect(await get('/info/list_dates', { dataset, variable: String(variables[0]) }), dataset).toEqual([{ start_date: days[0], end_date: days.at(-1) }]);
     }
   });
 
