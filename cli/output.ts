@@ -40,8 +40,9 @@ export async function writeText(chunks: AsyncIterable<string> | Iterable<string>
 /** Writes whole records in the format (columns: the CSV header and table columns, in order). */
 export async function writeRecords(records: readonly WireRecord[], columns: readonly string[], format: Format, out?: string): Promise<void> {
   if (format === 'parquet') {
-    const [{ recordsToArrow }, { tableToParquet }] = await Promise.all([import('../lib/format/arrow.js'), import('../lib/store/parquet.js')]);
-    await writeFile(out!, tableToParquet(recordsToArrow(records)));
+    // the table the server's parquet answers are made of: every column kept (one of gaps only too), typed by its name
+    const { recordsToTable, tableToParquet } = await import('../lib/format/answer-table.js');
+    await writeFile(out!, tableToParquet(recordsToTable(records, columns)));
     return;
   }
   const text = format === 'json' ? `${JSON.stringify(records)}\n` : format === 'csv' ? recordsToCsv(records, columns) : formatTable(records, columns);

@@ -63,5 +63,7 @@ export function redactTarget(target: string): string {
 // one line per request: no spaces or control characters from the client can break the line's fields
 function clean(text: string, max: number): string {
   const safe = text.replace(/[\s\p{C}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
-  return safe.length > max ? `${safe.slice(0, max)}...` : safe;
+  if (safe.length <= max) return safe;
+  const cut = /[\uD800-\uDBFF]/.test(safe[max - 1]!) ? max - 1 : max; // never half a surrogate pair (not UTF-8 once written)
+  return `${safe.slice(0, cut)}...`;
 }

@@ -2,11 +2,9 @@
 // worker, and the rate limit counted once for the whole cluster.
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
-import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
 import { createStoreWriter } from '../../lib/store/write.js';
-import { readConfig } from '../../server/config.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
 import { spawnMain, type SpawnedServer } from './harness.js';
 
@@ -148,13 +146,4 @@ describe('npm start -- --workers N', () => {
     cluster.child.kill('SIGTERM');
     expect(await cluster.exited).toBe(0);
   }, 120_000);
-});
-
-describe('readConfig workers', () => {
-  it('reads --workers and EVAP_WORKERS, with auto as the cores', () => {
-    expect(readConfig([], {}).workers).toBe(1);
-    expect(readConfig([], { EVAP_WORKERS: 'auto' }).workers).toBe(availableParallelism());
-    expect(readConfig(['--workers', '3'], { EVAP_WORKERS: 'auto' }).workers).toBe(3);
-    for (const bad of ['0', 'x', '1.5', '2000']) expect(() => readConfig(['--workers', bad], {})).toThrow(/--workers \/ EVAP_WORKERS \(or auto\) must be an integer/);
-  });
 });

@@ -71,18 +71,7 @@ describe('also_return=qflag,status', () => {
   });
 });
 
-describe('as_of and /info/list_snapshots', () => {
-  it('answers from the snapshot current then, on every kind of timeseries path', async () => {
-    const path = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(name)}&datasets=lem&variables=E_hs&start_date=2021-03-31&end_date=2021-03-31&also_return=status`;
-    const now = await json(path);
-    const then = await json(`${path}&as_of=${beforeTime}`);
-    expect(now.body[0]).toMatchObject({ 'E_hs (mm)': 7.25, status: 'Final' });
-    expect(then.body[0]!.status).toBe('Early');
-    expect(then.body[0]!['E_hs (mm)']).not.toBe(7.25);
-    const monthly = await json(`/timeseries/monthly/reservoirs/daterange?RES_NAMES=${encodeURIComponent(name)}&datasets=lem&variables=E_hs&start_date=2021-03-01&end_date=2021-03-31&as_of=${beforeTime}`);
-    expect(monthly.status).toBe(200);
-  });
-
+describe('as_of in the client and /info/list_snapshots (as_of on every path: as-of.test.ts)', () => {
   it('is asked by the HTTP client with asOf, and taken by the library\'s aggregates', async () => {
     const client = createClient({ baseUrl: server.url, apiKey: server.key });
     const query = { names: [name], datasets: ['lem'], variables: ['E_hs'], start: '2021-03-31', end: '2021-03-31', alsoReturn: ['status'] };
@@ -93,13 +82,6 @@ describe('as_of and /info/list_snapshots', () => {
     const [old] = await server.store.reservoirAggregates({ ...monthly, asOf: beforeTime });
     const [now] = await server.store.reservoirAggregates(monthly);
     expect((now!['E_hs (mm)'] as number) - (old!['E_hs (mm)'] as number)).toBeCloseTo(7.25 - (then[0]!['E_hs (mm)'] as number), 3);
-  });
-
-  it('refuses an as_of before the retained history with a 422 naming the oldest snapshot', async () => {
-    const { status, body } = await json(`/timeseries/stations/date?date=2021-03-01&as_of=2001-01-01`);
-    expect(status).toBe(422);
-    expect(JSON.stringify(body.detail)).toMatch(/oldest snapshot is 1/);
-    expect((await json('/timeseries/stations/date?date=2021-03-01&as_of=soon')).status).toBe(422);
   });
 
   it('lists the snapshots as JSON and CSV', async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.js';
 import { createRateLimiter } from '../../server/rate.js';
 
 describe('createRateLimiter', () => {
@@ -24,23 +23,5 @@ describe('createRateLimiter', () => {
     take('a');
     take('a');
     expect(take('a')).toBe(30);
-  });
-});
-
-describe('readConfig', () => {
-  it('reads the rate limit and header size from flags or environment, off by default', () => {
-    expect(readConfig([], {}).rateLimitPerMinute).toBe(0);
-    expect(readConfig(['--rate-limit-per-minute', '120'], {}).rateLimitPerMinute).toBe(120);
-    expect(readConfig([], { EVAP_RATE_LIMIT_PER_MINUTE: '30', EVAP_MAX_HEADER_BYTES: '32768' })).toMatchObject({ rateLimitPerMinute: 30, maxHeaderBytes: 32768 });
-    expect(() => readConfig(['--rate-limit-per-minute=-1'], {})).toThrow(/integer from 0/);
-    expect(() => readConfig(['--max-header-bytes', '0'], {})).toThrow(/integer from 1/);
-  });
-
-  it('bounds one client to a quarter of --max-concurrent (at least 1) unless --max-per-client says otherwise', () => {
-    expect(readConfig([], {})).toMatchObject({ maxConcurrent: 64, maxPerClient: 16, stallTimeoutMs: 30_000 });
-    expect(readConfig(['--max-concurrent', '8'], {}).maxPerClient).toBe(2);
-    expect(readConfig([], { EVAP_MAX_CONCURRENT: '3' }).maxPerClient).toBe(1);
-    expect(readConfig(['--max-concurrent', '8', '--max-per-client', '5'], {}).maxPerClient).toBe(5);
-    expect(readConfig(['--max-concurrent', '8'], { EVAP_MAX_PER_CLIENT: '3' }).maxPerClient).toBe(3);
   });
 });

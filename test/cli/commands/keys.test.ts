@@ -2,8 +2,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, writeSmallStore } from '../helpers.js';
-import { evap, evapServe } from './harness.js';
+import { tempDir, writeSmallStore } from '../../helpers.js';
+import { evap, evapServe } from '../harness.js';
 
 const status = async (url: string, key: string) => (await fetch(`${url}/info/list_datasets`, { headers: { 'api-key': key } })).status;
 

@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, writeSmallStore } from '../helpers.js';
-import { spawnServer } from '../server/harness.js';
-import { evap, evapServe, root } from './harness.js';
+import { tempDir, writeSmallStore } from '../../helpers.js';
+import { spawnServer } from '../../server/harness.js';
+import { evap, evapServe, root } from '../harness.js';
 
 describe('evap serve', () => {
   it('serves a store with the flags of npm start', async () => {

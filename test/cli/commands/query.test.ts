@@ -1,12 +1,16 @@
-// evap query, info and metadata answer what the API answers, from a store and from a server; --help and --version.
+// evap query answers what the API answers, from a store and from a server, in every format; --as-of answers from a past snapshot.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serveSmallStore, tempDir } from '../helpers.js';
-import { evap, root } from './harness.js';
+import { recordsToCsv } from '../../../lib/format/csv.js';
+import { ingest, textSource } from '../../../lib/ingest/ingest.js';
+import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/store/store.js';
+import { serveSmallStore, tempDir } from '../../helpers.js';
+import { evap } from '../harness.js';
 
 let dir: string;
 let url: string;
@@ -39,32 +43,6 @@ async function closedPort(): Promise<number> {
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-describe('evap --version and --help', () => {
-  it('prints the version of package.json', async () => {
-    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
-    const run = await evap(['--version']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`${version}\n`);
-  });
-
-  it('lists every command, and each command explains itself with --help', async () => {
-    const commands = ['demo', 'serve', 'query', 'info', 'metadata', 'generate', 'ingest', 'mirror', 'vacuum', 'verify', 'keys'];
-    const help = await evap(['--help']);
-    expect(help.code).toBe(0);
-    for (const c of commands) expect(help.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
-    const runs = await Promise.all(commands.map((c) => evap([c, '--help'])));
-    runs.forEach((run, i) => {
-      expect(run.code, commands[i]).toBe(0);
-      expect(run.stdout.startsWith(`evap ${commands[i]} `), run.stdout.slice(0, 80)).toBe(true);
-    });
-  });
-
-  it('refuses an unknown command with the nearest one', async () => {
-    const run = await evap(['qurey']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('unknown command "qurey" (did you mean "query"?)');
-  });
-});
 
 describe('evap query', () => {
   const flags = () => ['--names', names.slice(0, 2).join(','), '--datasets', 'nete-volume-calcs', '--variables', 'NetE,E_volume', '--start', '2020-12-30', '--end', '2021-01-02'];
@@ -154,64 +132,28 @@ describe('evap query', () => {
     expect(monthly.stderr).toContain('--interval monthly needs --start and --end, not --date');
     expect(parquet.stderr).toContain('--format parquet needs --out FILE');
   });
-});
 
-describe('evap info and evap metadata', () => {
-  it('answer as the /info and /metadata paths do', async () => {
-    const [datasets, variables, dates, reservoirs, stationDates, metadata, stationMetadata] = await Promise.all([
-      evap(['info', 'datasets', '--store', dir]),
-      evap(['info', 'variables', '--dataset', 'lem', '--store', dir, '--format', 'json']),
-      evap(['info', 'dates', '--dataset', 'res', '--variable', 'stage_m', '--from', url, '--api-key', key]),
-      evap(['info', 'reservoirs', '--store', dir]),
-      evap(['info', 'station-dates', '--names', stations[0]!, '--store', dir]),
-      evap(['metadata', '--names', names.join(','), '--store', dir]),
-      evap(['metadata', 'stations', '--names', stations.join(','), '--from', url, '--api-key', key]),
-    ]);
-    expect(datasets.stdout).toBe(await api('/info/list_datasets?output_format=csv'));
-    expect(JSON.parse(variables.stdout)).toEqual(JSON.parse(await api('/info/list_variables?dataset=lem')));
-    expect(dates.stdout).toBe(await api('/info/list_dates?dataset=res&variable=stage_m&output_format=csv'));
-    expect(reservoirs.stdout).toBe(`RES_NAME\n${names.join('\n')}\n`);
-    expect(stationDates.stdout).toBe(await api(`/info/list_stations_dates?${q({ STA_NAMES: stations[0]!, output_format: 'csv' })}`));
-    expect(metadata.stdout).toBe(await api(`/metadata/reservoirs?${q({ RES_NAMES: names.join(','), output_format: 'csv' })}`));
-    expect(stationMetadata.stdout).toBe(await api(`/metadata/stations?${q({ STA_NAMES: stations.join(','), output_format: 'csv' })}`));
-  });
-
-  it('summarises the store without a topic, and suggests a dataset for a typo', async () => {
-    const [summary, typo] = await Promise.all([evap(['info', '--store', dir]), evap(['info', 'variables', '--dataset', 'lemm', '--store', dir])]);
-    expect(summary.stdout.split('\n').slice(0, 6)).toEqual([
-      'what,names,start_date,end_date,variables',
-      `rtma,${names.length},2020-12-25,2021-01-05,pr tmmx_c tmmn_c vpd_kpa vs2m srad etr eto th sph_kgkg pres_pa`,
-      `res,${names.length},2020-12-25,2021-01-05,stage_m area_m2 depth_m`,
-      `lem,${names.length},2020-12-25,2021-01-05,E_hs E_nhs Rn Tw Tw0 Fetch Lerr`,
-      `nete-volume-calcs,${names.length},2020-12-25,2021-01-05,NetE E_volume NetE_volume`,
-      expect.stringMatching(new RegExp(`^stations,${stations.length},2020-12-25,2021-01-05,`)),
-    ]);
-    expect(typo.code).toBe(1);
-    expect(typo.stderr).toContain('unknown dataset "lemm" (did you mean "lem"?)');
+  it('prints with --as-of the records as they were before a revision, with their day flags', async () => {
+    const dir = await tempDir();
+    await generateStore(dir, { reservoirs: 2, stations: 1, start: '2021-01-01', end: '2021-02-28', seed: 4 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const store = await openStore(dir);
+    const name = store.manifest.reservoirs.names[0]!;
+    const query = { names: [name], datasets: ['lem'], variables: ['E_hs'], start: '2021-02-20', end: '2021-02-28', alsoReturn: ['qflag', 'status'] };
+    const old = await store.reservoirTimeseries(query);
+    await store.close();
+    await ingest(dir, [textSource('revision.json', JSON.stringify(old.map((r) => ({ ...r, 'E_hs (mm)': 1.5, status: 'Final' }))))]);
+    const args = ['query', '--store', dir, '--names', name, '--datasets', 'lem', '--variables', 'E_hs', '--start', '2021-02-20', '--end', '2021-02-28', '--also-return', 'qflag,status', '--format', 'csv'];
+    const [then, now] = await Promise.all([evap([...args, '--as-of', before]), evap(args)]);
+    expect(then.code, then.stderr).toBe(0);
+    expect(then.stdout).toBe(recordsToCsv(old, Object.keys(old[0]!)));
+    expect(now.stdout.split('\n')).toHaveLength(1 + 9 + 1);
+    expect(old.some((r) => r.status !== 'Final')).toBe(true);
+    expect(now.stdout.split('\n').slice(1, -1).every((line) => line.endsWith(',1.5,O,Final') || line.endsWith(',1.5,M,Final') || line.endsWith(',1.5,R,Final') || line.endsWith(',1.5,S,Final'))).toBe(true);
+    const refused = await evap([...args, '--as-of', '2001-01-01']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/oldest snapshot is 1/);
   });
 });
-
-describe('every command', () => {
-  it('answers a mistake with exit 2 and its synopsis, and a failure with exit 1 and the cause only', async () => {
-    const mistakes: [string[], string][] = [
-      [['ingest', '--store', dir], 'give at least one file to ingest'],
-      [['ingest', 'missing.csv', '--store', dir], 'no such file: missing.csv'],
-      [['verify'], '--store is required'],
-      [['vacuum', '--store', dir, '--min-age-minutes', 'soon'], '--min-age-minutes must be a non-negative integer'],
-      [['metadata', 'lakes', '--store', dir], 'metadata of reservoirs or stations, not "lakes"'],
-      [['info', 'everything', '--store', dir], 'unknown topic "everything"'],
-      [['query', '--store', dir, '--from', url, '--api-key', key], 'give --store or --from, not both'],
-    ];
-    const runs = await Promise.all(mistakes.map(([args]) => evap(args)));
-    runs.forEach((run, i) => {
-      const [args, message] = mistakes[i]!;
-      expect(run.code, args.join(' ')).toBe(2);
-      expect(run.stderr).toContain(`evap ${args[0]}: ${message}`);
-      expect(run.stderr).toContain(`usage: evap ${args[0]} `);
-    });
-    const failure = await evap(['metadata', 'stations', '--names', `${stations[0]!.toLowerCase()}`, '--store', dir]);
-    expect(failure.code).toBe(1);
-    expect(failure.stderr).toBe(`evap metadata: station not found: ${JSON.stringify(stations[0]!.toLowerCase())} (did you mean ${JSON.stringify(stations[0])}?)\n`);
-  });
-});
-

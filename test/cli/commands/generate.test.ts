@@ -1,0 +1,30 @@
+// evap generate: a store of the size and span asked, with the values the seeded model gives for those options.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/store/store.js';
+import { tempDir } from '../../helpers.js';
+import { evap } from '../harness.js';
+
+describe('evap generate', () => {
+  it('generates a store of the size asked', async () => {
+    const out = join(await tempDir(), 'gen');
+    const run = await evap(['generate', '--out', out, '--reservoirs', '3', '--stations', '2', '--start', '2020-01-01', '--end', '2020-01-10', '--seed', '5']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/wrote snapshot .*: 3 reservoirs, 2 stations/);
+    const store = await openStore(out);
+    expect(store.listDates('res', 'stage_m')).toEqual([{ start_date: '2020-01-01', end_date: '2020-01-10' }]);
+    // the flags reach the model: the same options in-process make the same values
+    const expected = join(await tempDir(), 'in-process');
+    await generateStore(expected, { reservoirs: 3, stations: 2, start: '2020-01-01', end: '2020-01-10', seed: 5 });
+    const twin = await openStore(expected);
+    const everything = (s: typeof store) => s.reservoirTimeseries({ names: s.manifest.reservoirs.names, start: '2020-01-01', end: '2020-01-10' });
+    expect(await everything(store)).toEqual(await everything(twin));
+    expect(store.manifest.stations.names).toEqual(twin.manifest.stations.names);
+    const [again, bad] = await Promise.all([evap(['generate', '--out', out, '--reservoirs', '1']), evap(['generate', '--out', join(out, 'other'), '--reservoirs', 'many'])]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already holds a store; pass --force');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--reservoirs must be a non-negative integer, got "many"');
+  });
+});

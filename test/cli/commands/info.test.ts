@@ -1,0 +1,60 @@
+// evap info answers as the /info paths of a server over the same store do, from a store and from a server.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serveSmallStore } from '../../helpers.js';
+import { evap } from '../harness.js';
+
+let dir: string;
+let url: string;
+let key: string;
+let names: string[];
+let stations: string[];
+
+beforeAll(async () => {
+  const small = await serveSmallStore();
+  ({ dir } = small);
+  ({ url, key } = small.server);
+  names = small.store.manifest.reservoirs.names;
+  stations = small.store.manifest.stations.names;
+});
+
+async function api(path: string): Promise<string> {
+  const response = await fetch(`${url}${path}`, { headers: { 'api-key': key } });
+  expect(response.status, path).toBe(200);
+  return response.text();
+}
+
+const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
+describe('evap info', () => {
+  it('answers as the /info paths do', async () => {
+    const [datasets, variables, dates, reservoirs, stationNames, stationVariables, stationDates] = await Promise.all([
+      evap(['info', 'datasets', '--store', dir]),
+      evap(['info', 'variables', '--dataset', 'lem', '--store', dir, '--format', 'json']),
+      evap(['info', 'dates', '--dataset', 'res', '--variable', 'stage_m', '--from', url, '--api-key', key]),
+      evap(['info', 'reservoirs', '--store', dir]),
+      evap(['info', 'stations', '--from', url, '--api-key', key, '--format', 'json']),
+      evap(['info', 'station-variables', '--store', dir, '--format', 'json']),
+      evap(['info', 'station-dates', '--names', stations[0]!, '--store', dir]),
+    ]);
+    expect(datasets.stdout).toBe(await api('/info/list_datasets?output_format=csv'));
+    expect(JSON.parse(variables.stdout)).toEqual(JSON.parse(await api('/info/list_variables?dataset=lem')));
+    expect(dates.stdout).toBe(await api('/info/list_dates?dataset=res&variable=stage_m&output_format=csv'));
+    expect(reservoirs.stdout).toBe(`RES_NAME\n${names.join('\n')}\n`);
+    expect(JSON.parse(stationNames.stdout)).toEqual(stations.map((STA_NAME) => ({ STA_NAME })));
+    expect(JSON.parse(stationVariables.stdout)).toEqual(JSON.parse(await api('/info/list_stations_variables')));
+    expect(stationDates.stdout).toBe(await api(`/info/list_stations_dates?${q({ STA_NAMES: stations[0]!, output_format: 'csv' })}`));
+  });
+
+  it('summarises the store without a topic, and suggests a dataset for a typo', async () => {
+    const [summary, typo] = await Promise.all([evap(['info', '--store', dir]), evap(['info', 'variables', '--dataset', 'lemm', '--store', dir])]);
+    expect(summary.stdout.split('\n').slice(0, 6)).toEqual([
+      'what,names,start_date,end_date,variables',
+      `rtma,${names.length},2020-12-25,2021-01-05,pr tmmx_c tmmn_c vpd_kpa vs2m srad etr eto th sph_kgkg pres_pa`,
+      `res,${names.length},2020-12-25,2021-01-05,stage_m area_m2 depth_m`,
+      `lem,${names.length},2020-12-25,2021-01-05,E_hs E_nhs Rn Tw Tw0 Fetch Lerr`,
+      `nete-volume-calcs,${names.length},2020-12-25,2021-01-05,NetE E_volume NetE_volume`,
+      expect.stringMatching(new RegExp(`^stations,${stations.length},2020-12-25,2021-01-05,`)),
+    ]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('unknown dataset "lemm" (did you mean "lem"?)');
+  });
+});

@@ -1,0 +1,66 @@
+// evap mirror against a loopback server: a copy that answers as the source, resumed after a kill; timeouts and missing flags.
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import type { WireRecord } from '../../../lib/types.js';
+import { tempDir, writeSmallStore } from '../../helpers.js';
+import { startTestServer } from '../../server/harness.js';
+import { evap } from '../harness.js';
+
+const range = { start: '2020-12-25', end: '2021-01-05' };
+
+let sourceDir: string;
+let source: EvapStore;
+let names: string[];
+
+beforeAll(async () => {
+  sourceDir = await tempDir();
+  await writeSmallStore(sourceDir);
+  source = await openStore(sourceDir);
+  names = source.manifest.reservoirs.names;
+});
+
+async function answers(dir: string): Promise<WireRecord[]> {
+  const store = await openStore(dir);
+  return [...(await store.reservoirTimeseries({ names, ...range })), ...(await store.stationTimeseries({ names: store.manifest.stations.names, ...range }))];
+}
+
+describe('evap mirror', () => {
+  it('copies a loopback server, resuming after being killed', async () => {
+    const server = await startTestServer({ store: source });
+    const dir = join(await tempDir(), 'mirror');
+    const progress = join(dir, 'mirror-progress.json');
+    const args = ['mirror', '--from', server.url, '--api-key', server.key, '--store', dir, '--concurrency', '2'];
+    const killed = await evap(args, {}, { when: async () => (await readFile(progress, 'utf8').catch(() => '')).includes('reservoirs/') });
+    expect(killed.signal).toBe('SIGKILL');
+    const resumed = await evap(args);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/units already done by an interrupted run/);
+    expect(await answers(dir)).toEqual(await answers(sourceDir));
+    const copy = await openStore(dir);
+    expect(copy.reservoirMetadata(names)).toEqual(source.reservoirMetadata(names));
+  });
+
+  it('gives up on a server that stops answering after --timeout-ms, naming it', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const { port } = silent.address() as { port: number };
+    try {
+      const run = await evap(['mirror', '--from', `http://127.0.0.1:${port}`, '--api-key', 'k', '--store', join(await tempDir(), 'm'), '--timeout-ms', '300']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`evap mirror: mirror stopped: no answer within 300 ms from http://127.0.0.1:${port}/`);
+      expect(run.stderr).not.toContain('usage');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('asks for what is missing', async () => {
+    const run = await evap(['mirror', '--from', 'http://127.0.0.1:9', '--store', 'x'], { EVAP_API_KEY: '' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--api-key (or EVAP_API_KEY) is required');
+  });
+});

@@ -1,0 +1,63 @@
+// openSource: a store folder or a server over loopback, the same answers from either; flag mistakes as UsageError.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../cli/command.js';
+import { openSource } from '../../cli/source.js';
+import { openStore, type EvapStore } from '../../lib/store/store.js';
+import { tempDir, writeSmallStore } from '../helpers.js';
+import { startTestServer, type TestServer } from '../server/harness.js';
+
+let dir: string;
+let store: EvapStore;
+let server: TestServer;
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeSmallStore(dir);
+  store = await openStore(dir);
+  server = await startTestServer({ store });
+});
+afterAll(() => server.close());
+
+describe('openSource', () => {
+  it('answers the same from --store DIR and from --from URL --api-key KEY', async () => {
+    const local = await openSource({ store: dir });
+    const remote = await openSource({ from: server.url, 'api-key': server.key, 'timeout-ms': '5000' });
+    try {
+      const names = store.manifest.reservoirs.names;
+      const query = { names, datasets: ['lem'], start: '2020-12-30', end: '2021-01-02' };
+      expect(await remote.source.listReservoirNames()).toEqual(names);
+      expect(await local.source.listReservoirNames()).toEqual(names);
+      expect(await remote.source.reservoirTimeseries(query)).toEqual(await store.reservoirTimeseries(query));
+      expect(await local.source.reservoirTimeseries(query)).toEqual(await store.reservoirTimeseries(query));
+    } finally {
+      await Promise.all([local.close(), remote.close()]);
+    }
+  });
+
+  it('takes the key from EVAP_API_KEY when --api-key is absent', async () => {
+    const saved = process.env.EVAP_API_KEY;
+    process.env.EVAP_API_KEY = server.key;
+    try {
+      const { source } = await openSource({ from: server.url });
+      expect(await source.listDatasets()).toEqual(store.listDatasets());
+      delete process.env.EVAP_API_KEY;
+      await expect(openSource({ from: server.url })).rejects.toThrow(new UsageError('--from needs --api-key KEY (or EVAP_API_KEY)'));
+    } finally {
+      if (saved === undefined) delete process.env.EVAP_API_KEY;
+      else process.env.EVAP_API_KEY = saved;
+    }
+  });
+
+  it('refuses both sources, a URL that is not http(s), and a timeout that is not a positive integer', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ store: dir, from: server.url, 'api-key': 'k' }, 'give --store or --from, not both'],
+      [{ from: 'ftp://example.org', 'api-key': 'k' }, '--from must be an http:// or https:// URL; got "ftp://example.org"'],
+      [{ from: '127.0.0.1:8080', 'api-key': 'k' }, '--from must be an http:// or https:// URL; got "127.0.0.1:8080"'],
+      ...['0', '-5', '1.5', 'soon'].map((t): [Record<string, string>, string] => [{ from: server.url, 'api-key': 'k', 'timeout-ms': t }, '--timeout-ms must be a positive integer']),
+    ];
+    for (const [flags, message] of cases) await expect(openSource(flags), JSON.stringify(flags)).rejects.toThrow(new UsageError(message));
+  });
+
+  it('fails with the store\'s own error for a folder without a store', async () => {
+    await expect(openSource({ store: `${dir}-missing` })).rejects.toThrow(/no store at .*-missing/);
+  });
+});
