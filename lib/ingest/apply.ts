@@ -3,7 +3,8 @@ import { formatDay } from '../dates.js';
 import { compareText, overlapsExtent, type ReservoirFile } from '../store/manifest.js';
 import type { EvapStore } from '../store/store.js';
 import type { Storage } from '../store/storage.js';
-import { createStoreWriter, type MetadataRow } from '../store/write.js';
+import { createStoreWriter } from '../store/write.js';
+import type { MetadataRow } from '../types.js';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
 
 /** Metadata rows to add or replace, by name. */

@@ -3,8 +3,9 @@
 // are kept); partitions not touched are carried over unchanged; readers see the old snapshot until the commit.
 import { MANIFEST_FILE } from '../store/manifest.js';
 import { openStore } from '../store/store.js';
-import { openStorage, type Storage } from '../store/storage.js';
-import type { MetadataRow } from '../store/write.js';
+import { openStorage } from '../store/location.js';
+import type { Storage } from '../store/storage.js';
+import type { MetadataRow } from '../types.js';
 import { applyStaging } from './apply.js';
 import { classifyKeys, longColumns, metadataRow, stageLongRow, WideReader, type FileKind, type KnownNames } from './records.js';
 import { Staging } from './stage.js';

@@ -4,7 +4,8 @@ import { compareText } from '../store/manifest.js';
 import { groupStatistics } from '../store/parquet.js';
 import type { ResolvedVariable } from './query.js';
 import type { Block } from '../format/emit.js';
-import { alignSpans, bound, groupHoldsDays, joinParts, overlaps, readNameRows, type RowSpan, type TimeseriesSource } from './timeseries.js';
+import { alignSpans, bound, groupHoldsDays, joinParts, overlaps, readNameRows, type RowSpan } from './timeseries.js';
+import type { TimeseriesSource } from '../store/open-snapshot.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */
 export async function reservoirSeries(source: TimeseriesSource, name: string, variables: readonly ResolvedVariable[], startDay: number, endDay: number): Promise<Block> {

@@ -1,38 +1,14 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
-import { variableKey, type UnitSystem } from '../catalogue.js';
-import { conversionOf } from '../units.js';
 import { formatDay, yearOfDay } from '../dates.js';
-import { compareText, type DataFile, type Manifest, type ReservoirPartition } from '../store/manifest.js';
+import { compareText, type DataFile } from '../store/manifest.js';
 import type { PartitionReader } from '../store/partitions.js';
 import { groupStatistics, type Footer } from '../store/parquet.js';
-import type { CheckedVariable, ResolvedVariable } from './query.js';
+import type { ResolvedVariable } from './query.js';
 import { RecordBuilder, type Block, type OutputKind } from '../format/emit.js';
-import type { WireRecord } from '../types.js';
 import { emitWithFlags, type DayFlags } from './day-flags.js';
 import type { FlagColumn } from '../flags.js';
 import type { Plan } from './plan.js';
-
-/** What record building needs from an opened store. */
-export interface TimeseriesSource {
-  manifest: Manifest;
-  reader: PartitionReader;
-  reservoirIndex: ReadonlyMap<string, number>; // name -> position in manifest.reservoirs.names
-  codegen: boolean; // whether record emitters may be generated code
-  partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
-}
-
-/** Attributes attached to every record of a name (also_return); empty when none were asked for. */
-export type Attach = (name: string) => WireRecord;
-
-/** Adds wire keys and conversions to resolved variables for a unit system: the unit table read once per query. */
-export function withKeys(variables: readonly CheckedVariable[], system: UnitSystem): ResolvedVariable[] {
-  return variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system), ...conversionOf(v.unit, system) }));
-}
-
-/** The columns of the records, in order: what a CSV header shows. */
-export function recordColumns(nameKey: string, variables: readonly ResolvedVariable[], attributes: readonly string[]): string[] {
-  return [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...attributes.filter((a) => a !== nameKey)];
-}
+import type { TimeseriesSource } from '../store/open-snapshot.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
 export interface RowSpan {

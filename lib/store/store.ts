@@ -1,27 +1,28 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
 import type { Table } from 'apache-arrow';
 import { recordsToArrow } from '../format/arrow.js';
-import { defaults, stationVariableNames } from '../catalogue.js';
+import { defaults } from '../catalogue.js';
 import { ensureDemoStore } from './demo.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
-import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirFile } from './manifest.js';
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
-import { lazyMetadata, type MetadataTable } from './metadata.js';
+import type { MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
 import { concatRows, readFileRows, sortRows } from './readback.js';
 import type { ByteSource } from './source.js';
-import { openStorage, type Storage } from './storage.js';
-import { heldBy, planReservoirDate, planReservoirRange, planStationDate, planStationRange, type Plan } from '../query/plan.js';
+import { openStorage } from './location.js';
+import type { Storage } from './storage.js';
+import { planReservoirDate, planReservoirRange, planStationDate, planStationRange, type Plan } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
 import type { OutputKind } from '../format/emit.js';
 import { filterPointsByShapefile } from '../spatial/within.js';
 import * as summaries from '../query/summaries.js';
 import { collect, once, recordStream, type RecordStream } from '../format/stream.js';
-import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, type TimeseriesSource } from '../query/timeseries.js';
+import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate } from '../query/timeseries.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -32,6 +33,7 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
+import { heldBy, openSnapshot, type Snapshot } from './open-snapshot.js';
 import type { ReservoirRows, StationRows } from './write.js';
 
 export interface OpenStoreOptions {
@@ -39,15 +41,6 @@ export interface OpenStoreOptions {
   footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
   source?: ByteSource; // where the files' bytes come from (default: the store's own: positional reads of a folder, ranged GETs of a bucket)
   codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
-}
-
-export interface Snapshot extends TimeseriesSource {
-  reservoirs: MetadataTable;
-  stations: MetadataTable;
-  reservoirNames: ReadonlySet<string>;
-  stationNames: ReadonlySet<string>;
-  stationVariablesHeld: ReadonlyMap<string, readonly string[]>; // station -> variables it measures, catalogue order
-  stationVariablesAll: readonly string[]; // what any station measures
 }
 
 /**
@@ -134,28 +127,10 @@ export class EvapStore {
 
   private releaseLease: () => Promise<void> = async () => {};
 
-  private async load(manifest: Manifest): Promise<Snapshot> {
-    const reader = new PartitionReader(this.source, this.caches);
-    const readTable = async (entry: Manifest['reservoirs']['metadata']) => (entry ? reader.wholeFile(entry) : null);
-    const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
-    const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
-    for (const [dataset, entry] of Object.entries(manifest.datasets)) {
-      partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
-    }
-    return {
-      manifest,
-      reader,
-      partitionsByYear,
-      reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
-      codegen: this.codegen,
-      reservoirs: lazyMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME', manifest.reservoirs.metadata?.path ?? ''),
-      stations: lazyMetadata(await readTable(manifest.stations.metadata), 'STA_NAME', manifest.stations.metadata?.path ?? ''),
-      reservoirNames: new Set(manifest.reservoirs.names),
-      stationNames: new Set(manifest.stations.names),
-      stationVariablesHeld,
-      stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
-    };
+  private load(manifest: Manifest): Promise<Snapshot> {
+    return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
   }
+
 
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
   streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {

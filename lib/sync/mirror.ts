@@ -12,7 +12,8 @@ import { InvalidParameterError } from '../errors.js';
 import { planUpdate } from './mirror-update.js';
 import { runPool } from './pool.js';
 import { openStore, type EvapStore } from '../store/store.js';
-import { openStorage, type Storage } from '../store/storage.js';
+import { openStorage } from '../store/location.js';
+import type { Storage } from '../store/storage.js';
 import type { WireRecord } from '../types.js';
 
 export const PROGRESS_FILE = 'mirror-progress.json';
