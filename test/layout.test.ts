@@ -1,5 +1,6 @@
 // The shape of lib/ as a newcomer reads it: no import cycles (type-only imports too), no way up into server/ or cli/,
-// node:fs in one file, and no HTTP words outside lib/sync/ (the remote client and its wire table speak HTTP).
+// writing apart from the public Store, node:fs in one file, and no HTTP words outside lib/sync/ (the remote client and
+// its wire table speak HTTP).
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -110,6 +111,15 @@ describe('lib/', () => {
   it('never imports server/ or cli/', () => {
     const upward = [...graph].flatMap(([file, imports]) => imports.filter((i) => /^(server|cli)\//.test(i)).map((i) => `${file} -> ${i}`));
     expect(upward).toEqual([]);
+  });
+
+  it('writes without the public Store: the writer, its readback and ingest never reach store/store.ts, even indirectly', () => {
+    const reach = (from: string, seen = new Set<string>()): Set<string> => {
+      for (const next of graph.get(from) ?? []) if (!seen.has(next)) reach(next, seen.add(next));
+      return seen;
+    };
+    const writing = [...graph.keys()].filter((f) => f === 'lib/store/write.ts' || f === 'lib/store/readback.ts' || f.startsWith('lib/ingest/'));
+    expect(writing.filter((f) => reach(f).has('lib/store/store.ts'))).toEqual([]);
   });
 
   it('imports node:fs in one file only, lib/store/disk.ts', () => {

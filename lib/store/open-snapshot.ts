@@ -26,7 +26,6 @@ export interface Snapshot extends TimeseriesSource {
 
 /** Opens a snapshot for reading: its metadata files are read (decoded on first use), its indexes built. */
 export async function openSnapshot(manifest: Manifest, reader: PartitionReader, codegen: boolean): Promise<Snapshot> {
-  const readTable = async (entry: Manifest['reservoirs']['metadata']) => (entry ? reader.wholeFile(entry) : null);
   const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
   const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
   for (const [dataset, entry] of Object.entries(manifest.datasets)) {
@@ -38,13 +37,19 @@ export async function openSnapshot(manifest: Manifest, reader: PartitionReader, 
     partitionsByYear,
     reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
     codegen,
-    reservoirs: lazyMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME', manifest.reservoirs.metadata?.path ?? ''),
-    stations: lazyMetadata(await readTable(manifest.stations.metadata), 'STA_NAME', manifest.stations.metadata?.path ?? ''),
+    reservoirs: await readMetadataTable(manifest, reader, 'reservoirs'),
+    stations: await readMetadataTable(manifest, reader, 'stations'),
     reservoirNames: new Set(manifest.reservoirs.names),
     stationNames: new Set(manifest.stations.names),
     stationVariablesHeld,
     stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
   };
+}
+
+/** The metadata of reservoirs or stations of a snapshot, read whole and verified (its rows decoded on first use). */
+export async function readMetadataTable(manifest: Manifest, reader: PartitionReader, kind: 'reservoirs' | 'stations'): Promise<MetadataTable> {
+  const entry = manifest[kind].metadata;
+  return lazyMetadata(entry ? await reader.wholeFile(entry) : null, kind === 'reservoirs' ? 'RES_NAME' : 'STA_NAME', entry?.path ?? '');
 }
 
 /** The variables any of the named stations measures, in catalogue order. */

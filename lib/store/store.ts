@@ -8,11 +8,10 @@ import { describeStationVariables, listDatasets, listDates, listStationDates, li
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile } from './manifest.js';
-import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
 import type { MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
-import { concatRows, readFileRows, sortRows } from './readback.js';
+import { readReservoirFiles, readReservoirPartition, readStationPartition } from './readback.js';
 import type { ByteSource } from './source.js';
 import { openStorage } from './location.js';
 import type { Storage } from './storage.js';
@@ -294,24 +293,18 @@ export class EvapStore {
   }
 
   /** Every row of one dataset-year, as the writer takes them (sorted by name then date); undefined if absent. */
-  async readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
-    const partition = this.snapshot.partitionsByYear.get(dataset)?.get(year);
-    return partition && this.readReservoirFiles(dataset, partition.files);
+  readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
+    return readReservoirPartition(this.snapshot, dataset, year);
   }
 
   /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
-  async readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
-    const variables = [...(this.snapshot.manifest.datasets[dataset]?.variables ?? []), ...reservoirDayAttributes]; // the day flags travel with the rows
-    const parts = await Promise.all(files.map((f) => readFileRows(this.snapshot.reader, f, 'RES_NAME', variables)));
-    return sortRows(concatRows(parts, variables));
+  readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
+    return readReservoirFiles(this.snapshot, dataset, files);
   }
 
   /** Every row of one station, as the writer takes them; undefined if the station has no data. */
-  async readStationPartition(name: string): Promise<StationRows | undefined> {
-    const partition = this.snapshot.manifest.stations.partitions[name];
-    if (!partition) return undefined;
-    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, [...partition.variables, ...stationDayAttributes]);
-    return { days, values };
+  readStationPartition(name: string): Promise<StationRows | undefined> {
+    return readStationPartition(this.snapshot, name);
   }
 
   /** Metadata rows of every reservoir or station, as the writer takes them. */
