@@ -1,6 +1,6 @@
 // The shape of lib/ as a newcomer reads it: no import cycles (type-only imports too), no way up into server/ or cli/,
-// writing apart from the public Store, node:fs in one file, and no HTTP words outside lib/sync/ (the remote client and
-// its wire table speak HTTP).
+// writing apart from the public Store, one binary search, node:fs in one file, and no HTTP words outside lib/sync/
+// (the remote client and its wire table speak HTTP).
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -120,6 +120,12 @@ describe('lib/', () => {
     };
     const writing = [...graph.keys()].filter((f) => f === 'lib/store/write.ts' || f === 'lib/store/readback.ts' || f.startsWith('lib/ingest/'));
     expect(writing.filter((f) => reach(f).has('lib/store/store.ts'))).toEqual([]);
+  });
+
+  it('halves a search range in one place only, the binary search of query/search.ts', () => {
+    // (lo + hi) >>> 1 or >> 1, whatever the names; Math.floor((lo + hi) / 2) where the names are a range's ends (not a mean of two temperatures)
+    const midpoint = /\(\s*\w+\s*\+\s*\w+\s*\)\s*>>>?\s*1\b|\(\s*(lo|low|left|start|from)\s*\+\s*(hi|high|right|end|to)\s*\)\s*\/\s*2\b/;
+    expect([...graph.keys()].filter((file) => midpoint.test(readFileSync(join(root, file), 'utf8')))).toEqual(['lib/query/search.ts']);
   });
 
   it('imports node:fs in one file only, lib/store/disk.ts', () => {

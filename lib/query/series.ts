@@ -4,8 +4,9 @@ import { compareText } from '../store/manifest.js';
 import { groupStatistics } from '../store/parquet.js';
 import type { ResolvedVariable } from './query.js';
 import type { Block } from '../format/emit.js';
-import { alignSpans, bound, groupHoldsDays, joinParts, overlaps, readNameRows, type RowSpan } from './timeseries.js';
+import { alignSpans, groupHoldsDays, joinParts, overlaps, readNameRows, type RowSpan } from './timeseries.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
+import { rowsWithin, runEnd } from './search.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */
 export async function reservoirSeries(source: TimeseriesSource, name: string, variables: readonly ResolvedVariable[], startDay: number, endDay: number): Promise<Block> {
@@ -60,12 +61,11 @@ export async function reservoirSeriesMany(source: TimeseriesSource, names: reado
           const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
           const days = read[0] as Int32Array;
           const rowNames = read[1] as readonly string[];
-          for (let start = 0; start < days.length; ) {
+          for (let start = 0, end = 0; start < days.length; start = end) {
+            end = runEnd(rowNames, start);
             const name = rowNames[start]!;
-            const end = bound(rowNames, (n) => n === name, start); // names ascend: from start, equal names are a prefix
             if (wanted.has(name)) {
-              const first = start + bound(days.subarray(start, end), (d) => d < startDay);
-              const last = start + bound(days.subarray(start, end), (d) => d <= endDay);
+              const [first, last] = rowsWithin(days, startDay, endDay, start, end);
               if (last > first) {
                 const held = parts.get(name)!;
                 const part = held.get(dataset) ?? { days: [], values: [] };
@@ -74,7 +74,6 @@ export async function reservoirSeriesMany(source: TimeseriesSource, names: reado
                 part.values.push(read.slice(2).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
               }
             }
-            start = end;
           }
         }
       }

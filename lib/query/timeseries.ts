@@ -8,6 +8,7 @@ import { RecordBuilder, type Block, type OutputKind } from '../format/emit.js';
 import { emitWithFlags, type DayFlags } from './day-flags.js';
 import type { FlagColumn } from '../flags.js';
 import type { Plan } from './plan.js';
+import { partitionPoint, rowsWithin, runEnd } from './search.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
@@ -66,11 +67,10 @@ export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kin
         const days = read[0] as Int32Array;
         const rowNames = read[1] as readonly string[];
         // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
-        for (let start = 0; start < days.length; ) {
-          const runName = rowNames[start]!;
-          const end = bound(rowNames, (n) => n === runName, start); // names ascend: from start, equal names are a prefix
-          const row = start + bound(days.subarray(start, end), (d) => d < day);
-          const nameIndex = row < end && days[row] === day ? source.reservoirIndex.get(runName) : undefined;
+        for (let start = 0, end = 0; start < days.length; start = end) {
+          end = runEnd(rowNames, start);
+          const [row, past] = rowsWithin(days, day, day, start, end);
+          const nameIndex = past > row ? source.reservoirIndex.get(rowNames[start]!) : undefined;
           if (nameIndex !== undefined) {
             seen[nameIndex] = 1;
             held.forEach((j, k) => {
@@ -82,7 +82,6 @@ export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kin
               if (codes) flagCodes.get(f)![nameIndex] = codes[row]!;
             });
           }
-          start = end;
         }
       }
     }
@@ -150,15 +149,13 @@ export async function readNameRows(
       if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsName(footer, g, name))) continue;
       const read = await reader.columns(file, g, wanted);
       const days = read[0] as Int32Array;
-      let from = 0;
-      let to = days.length;
+      let [from, to] = [0, days.length];
       if (name !== undefined) {
         const rowNames = read[1] as readonly string[];
-        from = bound(rowNames, (n) => compareText(n, name) < 0);
-        to = bound(rowNames, (n) => compareText(n, name) <= 0);
+        from = partitionPoint(rowNames, (n) => compareText(n, name) < 0);
+        to = partitionPoint(rowNames, (n) => compareText(n, name) <= 0, from);
       }
-      const first = from + bound(days.subarray(from, to), (d) => d < startDay);
-      const last = from + bound(days.subarray(from, to), (d) => d <= endDay);
+      const [first, last] = rowsWithin(days, startDay, endDay, from, to);
       if (last <= first) continue;
       dayParts.push(days.subarray(first, last));
       valueParts.push(read.slice(skip).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
@@ -180,17 +177,6 @@ export function groupHoldsDays(footer: Footer, group: number, startDay: number, 
 function groupHoldsName(footer: Footer, group: number, name: string): boolean {
   const stats = groupStatistics(footer, group, 'RES_NAME');
   return !stats || (compareText(stats.min as string, name) <= 0 && compareText(name, stats.max as string) <= 0);
-}
-
-/** The first index at or after `lo` at which `before` turns false (it is true on a prefix from `lo`). */
-export function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (before(values[mid]!)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
