@@ -110,20 +110,10 @@ export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: 
   }
 }
 
-/** Every station's records on one date, in name order. */
+/** Every station's records on one date, in name order, as one batch (a plan on a date names every station). */
 export async function stationsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
-  const { columns: variables, startDay: day, attach, flags } = plan;
-  const dayText = formatDay(day);
   const out: unknown[] = [];
-  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
-  for (const name of source.manifest.stations.names) {
-    const partition = source.manifest.stations.partitions[name];
-    if (!partition || !overlaps(partition, dayText, dayText)) continue;
-    const span = await readNameRows(source.reader, [partition], undefined, day, day, [...variables.map((v) => v.name), ...flags]);
-    if (span.days.length === 0) continue;
-    const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
-    emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
-  }
+  for await (const batch of stationRange(source, plan, kind)) for (const record of batch) out.push(record);
   return out;
 }
 

@@ -130,17 +130,14 @@ export class EvapStore {
     return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
   }
 
-
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
   streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {
     return this.stream(query, planReservoirRange, reservoirRange);
   }
 
-
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
-  async reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseries({ ...query, asOf: undefined });
-    return collect(this.streamReservoirTimeseries(query));
+  reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirTimeseries(q));
   }
 
   /** Every reservoir's records on one date. */
@@ -148,11 +145,9 @@ export class EvapStore {
     return this.stream(query, planReservoirDate, (s, plan, kind) => once(() => reservoirsOnDate(s, plan, kind)));
   }
 
-
   /** Every reservoir's records on one date, as an array. */
-  async reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseriesOnDate({ ...query, asOf: undefined });
-    return collect(this.streamReservoirTimeseriesOnDate(query));
+  reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirTimeseriesOnDate(q));
   }
 
   /** Station records over a date range, streamed in batches. */
@@ -160,16 +155,25 @@ export class EvapStore {
     return this.stream(query, planStationRange, stationRange);
   }
 
-
   /** Station records over a date range, as an array. */
-  async stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseries({ ...query, asOf: undefined });
-    return collect(this.streamStationTimeseries(query));
+  stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationTimeseries(q));
   }
 
   /** Every station's records on one date. */
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
     return this.stream(query, planStationDate, (s, plan, kind) => once(() => stationsOnDate(s, plan, kind)));
+  }
+
+  /** Every station's records on one date, as an array. */
+  stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationTimeseriesOnDate(q));
+  }
+
+  // a streamed query's records as an array, from the snapshot current at `asOf` when one is given
+  private async answer<Q extends { asOf?: string }>(query: Q, stream: (store: EvapStore, query: Q) => RecordStream): Promise<WireRecord[]> {
+    const store = query.asOf === undefined ? this : await this.asOf(query.asOf);
+    return collect(stream(store, { ...query, asOf: undefined }));
   }
 
   // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
@@ -178,13 +182,6 @@ export class EvapStore {
     refuseAsOf(query.asOf);
     const planned = plan(s, query);
     return recordStream(planned.header, (kind) => read(s, planned, kind));
-  }
-
-
-  /** Every station's records on one date, as an array. */
-  async stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseriesOnDate({ ...query, asOf: undefined });
-    return collect(this.streamStationTimeseriesOnDate(query));
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */
@@ -210,15 +207,13 @@ export class EvapStore {
   }
 
   /** Reservoir aggregates as an array; `tableOf(stream)` gives any answer as an Arrow table. */
-  async reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirAggregates({ ...query, asOf: undefined });
-    return collect(this.streamReservoirAggregates(query));
+  reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirAggregates(q));
   }
 
   /** Station aggregates as an array. */
-  async stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationAggregates({ ...query, asOf: undefined });
-    return collect(this.streamStationAggregates(query));
+  stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationAggregates(q));
   }
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
@@ -234,15 +229,13 @@ export class EvapStore {
   }
 
   /** Reservoir normals as an array. */
-  async reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirNormals({ ...query, asOf: undefined });
-    return collect(this.streamReservoirNormals(query));
+  reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirNormals(q));
   }
 
   /** Station normals as an array. */
-  async stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationNormals({ ...query, asOf: undefined });
-    return collect(this.streamStationNormals(query));
+  stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationNormals(q));
   }
 
   /** The datasets the store holds. */
@@ -331,7 +324,6 @@ export class EvapStore {
     return filterPointsByShapefile(shapefile, points);
   }
 }
-
 
 // a stream answers from the snapshot it was asked of; a past one is `(await store.asOf(time)).stream...(query)`
 function refuseAsOf(asOf: string | undefined): void {

@@ -158,17 +158,23 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
       });
     }
   }
-  for (let i = 0; i < stations.length; i += stationsPerUnit) {
-    const group = stations.slice(i, i + stationsPerUnit);
+  return [...units, ...stationUnits(stations, stationsPerUnit, 'stations', (_, first) => (since && since > first ? since : first))];
+}
+
+/** Stations in groups of `perUnit`, each asked from `startOf(name, its first day on the server)` to its last day there. */
+function stationUnits(stations: readonly string[], perUnit: number, id: string, startOf: (name: string, first: string) => string | undefined): Unit[] {
+  const units: Unit[] = [];
+  for (let i = 0; i < stations.length; i += perUnit) {
+    const group = stations.slice(i, i + perUnit);
     units.push({
-      id: `stations/${group.join('|')}`,
+      id: `${id}/${group.join('|')}`,
       chunks: group.map((name) => ({
         what: name,
         fetch: async (c) => {
           const [range] = await c.listStationDates([name]);
-          if (!range) return [];
-          const start = since && since > range.start_date ? since : range.start_date;
-          return start > range.end_date ? [] : withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
+          const start = range && startOf(name, range.start_date);
+          if (!range || start === undefined || start > range.end_date) return [];
+          return withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
         },
       })),
     });
@@ -214,22 +220,7 @@ async function planUpdateUnits(client: EvapClient, dir: Storage, stationsPerUnit
     return [{ what: `${name} ${start}..${end}`, fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) }];
   });
   if (chunks.length > 0) units.push({ id: 'update/reservoirs', chunks });
-  for (let i = 0; i < stations.length; i += stationsPerUnit) {
-    const group = stations.slice(i, i + stationsPerUnit);
-    units.push({
-      id: `update/stations/${group.join('|')}`,
-      chunks: group.map((name) => ({
-        what: name,
-        fetch: async (c) => {
-          const [range] = await c.listStationDates([name]);
-          const start = plan.stations.get(name) ?? range?.start_date;
-          if (!range || start === undefined || start > range.end_date) return [];
-          return withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
-        },
-      })),
-    });
-  }
-  return units;
+  return [...units, ...stationUnits(stations, stationsPerUnit, 'update/stations', (name, first) => plan.stations.get(name) ?? first)];
 }
 
 /** Every metadata row of the server, asked for in batches of names (a URL has a length limit). */
