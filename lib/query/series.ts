@@ -1,10 +1,8 @@
 // One name's daily values over a range, as aligned columns: what aggregates and normals are computed from.
 import { formatDay, yearOfDay } from '../dates.js';
-import { compareText } from '../store/manifest.js';
-import { groupStatistics } from '../store/parquet.js';
 import type { ResolvedVariable } from './query.js';
 import type { Block } from '../format/emit.js';
-import { alignSpans, groupHoldsDays, joinParts, overlaps, readNameRows, type RowSpan } from './timeseries.js';
+import { alignSpans, fileHoldsNames, groupHoldsDays, groupHoldsNames, joinParts, overlaps, readNameRows, type RowSpan } from './timeseries.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import { rowsWithin, runEnd } from './search.js';
 
@@ -19,7 +17,7 @@ export async function reservoirSeries(source: TimeseriesSource, name: string, va
     const files = [];
     for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++) {
       for (const f of byYear.get(year)?.files ?? []) {
-        if (compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startText, endText)) files.push(f);
+        if (fileHoldsNames(f, name, name, startText, endText)) files.push(f);
       }
     }
     const columns = variables.filter((v) => v.dataset === dataset).map((v) => v.name);
@@ -53,11 +51,10 @@ export async function reservoirSeriesMany(source: TimeseriesSource, names: reado
     const byYear = source.partitionsByYear.get(dataset);
     for (let year = yearOfDay(startDay); byYear && year <= yearOfDay(endDay); year++) {
       for (const file of byYear.get(year)?.files ?? []) {
-        if (compareText(file.first, hi) > 0 || compareText(lo, file.last) > 0 || !overlaps(file, startText, endText)) continue;
+        if (!fileHoldsNames(file, lo, hi, startText, endText)) continue;
         const footer = await source.reader.footer(file);
         for (let g = 0; g < footer.metadata.row_groups.length; g++) {
-          const stats = groupStatistics(footer, g, 'RES_NAME');
-          if (!groupHoldsDays(footer, g, startDay, endDay) || (stats && (compareText(stats.min as string, hi) > 0 || compareText(lo, stats.max as string) > 0))) continue;
+          if (!groupHoldsDays(footer, g, startDay, endDay) || !groupHoldsNames(footer, g, lo, hi)) continue;
           const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
           const days = read[0] as Int32Array;
           const rowNames = read[1] as readonly string[];

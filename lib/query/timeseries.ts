@@ -1,6 +1,6 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { formatDay, yearOfDay } from '../dates.js';
-import { compareText, type DataFile } from '../store/manifest.js';
+import { compareText, type DataFile, type Extent } from '../store/manifest.js';
 import type { PartitionReader } from '../store/partitions.js';
 import { groupStatistics, type Footer } from '../store/parquet.js';
 import type { ResolvedVariable } from './query.js';
@@ -34,7 +34,7 @@ export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind
         if (!partition) continue;
         // the day flags come with the first dataset's rows (every dataset's file holds the same)
         const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
-        const files = partition.files.filter((f) => compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startText, endText));
+        const files = partition.files.filter((f) => fileHoldsNames(f, name, name, startText, endText));
         if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
       }
       const block = alignSpans(spans, variables);
@@ -136,7 +136,7 @@ export async function readNameRows(
   for (const file of files) {
     const footer = await reader.footer(file);
     for (let g = 0; g < footer.metadata.row_groups.length; g++) {
-      if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsName(footer, g, name))) continue;
+      if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsNames(footer, g, name, name))) continue;
       const read = await reader.columns(file, g, wanted);
       const days = read[0] as Int32Array;
       let [from, to] = [0, days.length];
@@ -164,9 +164,15 @@ export function groupHoldsDays(footer: Footer, group: number, startDay: number, 
   return !stats || ((stats.min as number) <= endDay && (stats.max as number) >= startDay);
 }
 
-function groupHoldsName(footer: Footer, group: number, name: string): boolean {
+/** Whether a reservoir file may hold names in [first, last] on dates overlapping [start, end]. */
+export function fileHoldsNames(file: Extent, first: string, last: string, start: string, end: string): boolean {
+  return compareText(file.first, last) <= 0 && compareText(first, file.last) <= 0 && overlaps(file, start, end);
+}
+
+/** Whether a row group's name statistics allow names in [first, last] (without statistics, it may hold any). */
+export function groupHoldsNames(footer: Footer, group: number, first: string, last: string): boolean {
   const stats = groupStatistics(footer, group, 'RES_NAME');
-  return !stats || (compareText(stats.min as string, name) <= 0 && compareText(name, stats.max as string) <= 0);
+  return !stats || (compareText(stats.min as string, last) <= 0 && compareText(first, stats.max as string) <= 0);
 }
 
 export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
