@@ -1,5 +1,5 @@
 // A snapshot opened for reading: what every query reads (the manifest, a reader of its files, partitions by year,
-// names, metadata), built once when a store opens or moves to a newer snapshot, and for each past one it is asked as of.
+// names, metadata), built when a store opens, when it moves to a newer snapshot, and when it is asked as of a past one.
 import { stationVariableNames } from '../catalogue.js';
 import type { Manifest, ReservoirPartition } from './manifest.js';
 import { lazyMetadata, type MetadataTable } from './metadata.js';
