@@ -5,6 +5,9 @@ export type WireValue = string | number | null;
 /** One wire record: `{"RES_NAME": ..., "start_date": ..., "end_date": ..., "NetE (mm)": 0.8182}`. */
 export type WireRecord = Record<string, WireValue>;
 
+/** One metadata row of a reservoir or station, as a writer takes it: attribute name to value. */
+export type MetadataRow = Record<string, WireValue>;
+
 /** The four optional parts of an uploaded shapefile, as raw bytes. */
 export interface ShapefileParts {
   shp?: Uint8Array | ArrayBuffer;

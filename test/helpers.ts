@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { parseDay } from '../lib/dates.js';
-import { createStoreWriter, type MetadataRow } from '../lib/store/write.js';
+import { createStoreWriter } from '../lib/store/write.js';
+import type { MetadataRow } from '../lib/types.js';
 
 /** A fresh temporary folder, removed after the test file. */
 export async function tempDir(prefix = 'evap-test-'): Promise<string> {

@@ -2,7 +2,7 @@
 import { demoOptions } from '../../lib/store/demo.js';
 import { generateStore } from '../../lib/model/generate.js';
 import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
-import { openStorage } from '../../lib/store/storage.js';
+import { openStorage } from '../../lib/store/location.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { progressBar } from '../progress.js';

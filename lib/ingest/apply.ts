@@ -1,9 +1,10 @@
 // Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
 import { formatDay } from '../dates.js';
 import { compareText, overlapsExtent, type ReservoirFile } from '../store/manifest.js';
-import type { EvapStore } from '../store/store.js';
+import { readMetadataRows, readReservoirFiles, readStationPartition, type Readback } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
-import { createStoreWriter, type MetadataRow } from '../store/write.js';
+import { createStoreWriter } from '../store/write.js';
+import type { MetadataRow } from '../types.js';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
 
 /** Metadata rows to add or replace, by name. */
@@ -21,19 +22,19 @@ export interface Applied {
   snapshot: string | null; // the snapshot published, or null when there was nothing to write
 }
 
-/** Writes the staged rows over the store's current snapshot (none for a new store) and publishes one new snapshot. */
+/** Writes the staged rows over the snapshot `base` (none for a new store), read back from its files, and publishes one new snapshot. */
 export async function applyStaging(
   dir: string | Storage,
-  store: EvapStore | undefined,
+  base: Readback | undefined,
   staging: Staging,
   metadata: StagedMetadata,
   onPartition?: (what: string) => void,
 ): Promise<Applied> {
   const applied: Applied = { added: 0, replaced: 0, metadata: metadata.reservoirs.size + metadata.stations.size, partitions: 0, snapshot: null };
   if (staging.partitions.size === 0 && applied.metadata === 0) return applied;
-  const writer = createStoreWriter(dir, { base: store?.manifest });
-  if (metadata.reservoirs.size > 0) await writer.writeReservoirMetadata(upsertMetadata(store, 'reservoirs', metadata.reservoirs, 'RES_NAME'));
-  if (metadata.stations.size > 0) await writer.writeStationMetadata(upsertMetadata(store, 'stations', metadata.stations, 'STA_NAME'));
+  const writer = createStoreWriter(dir, { base: base?.manifest });
+  if (metadata.reservoirs.size > 0) await writer.writeReservoirMetadata(await upsertMetadata(base, 'reservoirs', metadata.reservoirs, 'RES_NAME'));
+  if (metadata.stations.size > 0) await writer.writeStationMetadata(await upsertMetadata(base, 'stations', metadata.stations, 'STA_NAME'));
   for (const [key, part] of [...staging.partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     staging.partitions.delete(key); // let the staged rows go once written
     const target = part.target;
@@ -41,12 +42,12 @@ export async function applyStaging(
     if (target.kind === 'reservoirs') {
       // only the files whose rows the staged ones fall among are read and rewritten: a revision costs what it revises
       const affected = affectedFiles(writer.current.datasets[target.dataset]?.partitions.find((p) => p.year === target.year)?.files ?? [], part);
-      const old = store && affected.length > 0 ? await store.readReservoirFiles(target.dataset, affected) : undefined;
+      const old = base && affected.length > 0 ? await readReservoirFiles(base, target.dataset, affected) : undefined;
       const m = mergeReservoirRows(old, part);
       writer.removeReservoirFiles(target.dataset, target.year, affected.map((f) => f.path));
       await writer.addReservoirRows(target.dataset, target.year, (merged = m).rows);
     } else {
-      const old = await store?.readStationPartition(target.name);
+      const old = base && (await readStationPartition(base, target.name));
       const m = mergeStationRows(old, part, target.name);
       if (old || m.rows.days.length > 0) await writer.writeStationPartition(target.name, (merged = m).rows);
     }
@@ -89,8 +90,8 @@ export function affectedFiles(files: readonly ReservoirFile[], staged: StagedPar
 }
 
 /** The store's metadata rows with the given ones added or replaced (a given row replaces the whole row). */
-function upsertMetadata(store: EvapStore | undefined, kind: 'reservoirs' | 'stations', rows: Map<string, MetadataRow>, key: string): MetadataRow[] {
-  const merged = new Map<string, MetadataRow>((store?.metadataRows(kind) ?? []).map((r) => [String(r[key]), r as MetadataRow]));
+async function upsertMetadata(base: Readback | undefined, kind: 'reservoirs' | 'stations', rows: Map<string, MetadataRow>, key: string): Promise<MetadataRow[]> {
+  const merged = new Map<string, MetadataRow>((base ? await readMetadataRows(base, kind) : []).map((r) => [String(r[key]), r]));
   for (const [name, row] of rows) merged.set(name, row);
   return [...merged.values()];
 }

@@ -1,10 +1,10 @@
 // Ingest: load files exported from the public service (or long CSV, or metadata) into a store as one new snapshot.
 // Upsert: a (name, dataset, date) row given by a file replaces the stored one (the variables it carries; the others
 // are kept); partitions not touched are carried over unchanged; readers see the old snapshot until the commit.
-import { MANIFEST_FILE } from '../store/manifest.js';
-import { openStore } from '../store/store.js';
-import { openStorage, type Storage } from '../store/storage.js';
-import type { MetadataRow } from '../store/write.js';
+import { openReadback } from '../store/readback.js';
+import { openStorage } from '../store/location.js';
+import type { Storage } from '../store/storage.js';
+import type { MetadataRow } from '../types.js';
 import { applyStaging } from './apply.js';
 import { classifyKeys, longColumns, metadataRow, stageLongRow, WideReader, type FileKind, type KnownNames } from './records.js';
 import { Staging } from './stage.js';
@@ -53,7 +53,7 @@ interface Entries {
 /** Loads files into the store in `dir` (created when absent) and publishes one new snapshot; returns a summary. */
 export async function ingest(location: string | Storage, sources: readonly IngestSource[], options: IngestOptions = {}): Promise<IngestSummary> {
   const dir = openStorage(location);
-  const store = (await dir.exists(MANIFEST_FILE)) ? await openStore(dir) : undefined;
+  const base = await openReadback(dir); // the snapshot this ingest builds on, none for a new store
   const summary: IngestSummary = { files: sources.length, filesApplied: 0, records: 0, added: 0, replaced: 0, rejected: 0, metadata: 0, partitions: 0, snapshot: null, problems: [] };
   const report = (file: string, line: number, reason: string) => {
     summary.rejected++;
@@ -92,8 +92,8 @@ export async function ingest(location: string | Storage, sources: readonly Inges
   }
 
   const known: KnownNames = {
-    reservoirs: new Set([...(store?.manifest.reservoirs.names ?? []), ...metadata.reservoirs.keys()]),
-    stations: new Set([...(store?.manifest.stations.names ?? []), ...metadata.stations.keys()]),
+    reservoirs: new Set([...(base?.manifest.reservoirs.names ?? []), ...metadata.reservoirs.keys()]),
+    stations: new Set([...(base?.manifest.stations.names ?? []), ...metadata.stations.keys()]),
   };
   const staging = new Staging();
   for (const file of files.filter((f) => f.kind === 'timeseries' || f.kind === 'long' || f.kind === 'empty')) {
@@ -122,10 +122,10 @@ export async function ingest(location: string | Storage, sources: readonly Inges
 
   total += staging.partitions.size;
   try {
-    const applied = await applyStaging(dir, store, staging, metadata, progress);
+    const applied = await applyStaging(dir, base, staging, metadata, progress);
     return { ...summary, ...applied };
   } finally {
-    await store?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
+    await base?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
   }
 }
 

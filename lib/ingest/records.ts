@@ -14,7 +14,7 @@ import {
 import { clip, parseDay } from '../dates.js';
 import { encodeFlags, flagColumns, isFlag, reservoirDayAttributes, stationDayAttributes, type FlagColumn } from '../flags.js';
 import { toMetric } from '../units.js';
-import type { MetadataRow } from '../store/write.js';
+import type { MetadataRow } from '../types.js';
 import type { StagedPartition, Staging } from './stage.js';
 
 /** What a file holds, told from its CSV header or its first JSON object. */

@@ -3,7 +3,8 @@ import { reservoirDatasets, datasetNames, type DatasetName } from '../catalogue.
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from '../dates.js';
 import { catalogueReservoirs, catalogueStations, createReservoirModel, isStaticReservoir, simulateStation, type ReservoirSpec, type StationSpec } from './index.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
-import { ROWS_PER_FILE, createStoreWriter, type MetadataRow } from '../store/write.js';
+import { ROWS_PER_FILE, createStoreWriter } from '../store/write.js';
+import type { MetadataRow } from '../types.js';
 import type { Manifest } from '../store/manifest.js';
 
 export interface GenerateOptions {

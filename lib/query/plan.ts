@@ -1,14 +1,27 @@
 // One query, checked once against a snapshot, as one typed plan: what every timeseries path (range, date, aggregates,
 // normals) reads and emits. The store's query methods are one-liners over it.
-import { defaults, stationVariableNames, type UnitSystem } from '../catalogue.js';
+import { defaults, variableKey, type UnitSystem } from '../catalogue.js';
 import { dayAttributesOf, reservoirDayAttributes, stationDayAttributes, withDayAttributes, type FlagColumn } from '../flags.js';
 import { latestReservoirDay, latestStationDay } from './latest.js';
 import { pickAttributes, type MetadataTable } from '../store/metadata.js';
 import { resolveDay, resolveRange } from './periods.js';
-import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveStationVariables, resolveUnits, type ResolvedVariable } from './query.js';
-import type { Snapshot } from '../store/store.js';
-import { recordColumns, withKeys, type Attach } from './timeseries.js';
-import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery } from '../types.js';
+import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveStationVariables, resolveUnits, type CheckedVariable, type ResolvedVariable } from './query.js';
+import { heldBy, type Snapshot } from '../store/open-snapshot.js';
+import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../types.js';
+import { conversionOf } from '../units.js';
+
+/** Attributes attached to every record of a name (also_return); empty when none were asked for. */
+export type Attach = (name: string) => WireRecord;
+
+/** Adds wire keys and conversions to resolved variables for a unit system: the unit table read once per query. */
+export function withKeys(variables: readonly CheckedVariable[], system: UnitSystem): ResolvedVariable[] {
+  return variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system), ...conversionOf(v.unit, system) }));
+}
+
+/** The columns of the records, in order: what a CSV header shows. */
+export function recordColumns(nameKey: string, variables: readonly ResolvedVariable[], attributes: readonly string[]): string[] {
+  return [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...attributes.filter((a) => a !== nameKey)];
+}
 
 /** Names and columns of a query, checked in the order the errors are reported: units, names, datasets, variables. */
 export interface Selection {
@@ -77,11 +90,4 @@ function withAttributes(selection: Selection, startDay: number, endDay: number, 
     attach: (name) => pickAttributes(metadata, name, attributes),
     header: recordColumns(selection.nameKey, selection.columns, attributes),
   };
-}
-
-/** The variables any of the named stations measures, in catalogue order. */
-export function heldBy(held: ReadonlyMap<string, readonly string[]>, names: readonly string[]): readonly string[] {
-  if (names.length === 1) return held.get(names[0]!) ?? [];
-  const union = new Set(names.flatMap((n) => held.get(n) ?? []));
-  return stationVariableNames.filter((v) => union.has(v));
 }

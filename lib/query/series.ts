@@ -1,10 +1,10 @@
 // One name's daily values over a range, as aligned columns: what aggregates and normals are computed from.
 import { formatDay, yearOfDay } from '../dates.js';
-import { compareText } from '../store/manifest.js';
-import { groupStatistics } from '../store/parquet.js';
 import type { ResolvedVariable } from './query.js';
 import type { Block } from '../format/emit.js';
-import { alignSpans, bound, groupHoldsDays, joinParts, overlaps, readNameRows, type RowSpan, type TimeseriesSource } from './timeseries.js';
+import { alignSpans, fileHoldsNames, groupHoldsDays, groupHoldsNames, joinParts, overlaps, readNameRows, type RowSpan } from './timeseries.js';
+import type { TimeseriesSource } from '../store/open-snapshot.js';
+import { rowsWithin, runEnd } from './search.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */
 export async function reservoirSeries(source: TimeseriesSource, name: string, variables: readonly ResolvedVariable[], startDay: number, endDay: number): Promise<Block> {
@@ -17,7 +17,7 @@ export async function reservoirSeries(source: TimeseriesSource, name: string, va
     const files = [];
     for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++) {
       for (const f of byYear.get(year)?.files ?? []) {
-        if (compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startText, endText)) files.push(f);
+        if (fileHoldsNames(f, name, name, startText, endText)) files.push(f);
       }
     }
     const columns = variables.filter((v) => v.dataset === dataset).map((v) => v.name);
@@ -51,20 +51,18 @@ export async function reservoirSeriesMany(source: TimeseriesSource, names: reado
     const byYear = source.partitionsByYear.get(dataset);
     for (let year = yearOfDay(startDay); byYear && year <= yearOfDay(endDay); year++) {
       for (const file of byYear.get(year)?.files ?? []) {
-        if (compareText(file.first, hi) > 0 || compareText(lo, file.last) > 0 || !overlaps(file, startText, endText)) continue;
+        if (!fileHoldsNames(file, lo, hi, startText, endText)) continue;
         const footer = await source.reader.footer(file);
         for (let g = 0; g < footer.metadata.row_groups.length; g++) {
-          const stats = groupStatistics(footer, g, 'RES_NAME');
-          if (!groupHoldsDays(footer, g, startDay, endDay) || (stats && (compareText(stats.min as string, hi) > 0 || compareText(lo, stats.max as string) > 0))) continue;
+          if (!groupHoldsDays(footer, g, startDay, endDay) || !groupHoldsNames(footer, g, lo, hi)) continue;
           const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
           const days = read[0] as Int32Array;
           const rowNames = read[1] as readonly string[];
-          for (let start = 0; start < days.length; ) {
+          for (let start = 0, end = 0; start < days.length; start = end) {
+            end = runEnd(rowNames, start);
             const name = rowNames[start]!;
-            const end = bound(rowNames, (n) => n === name, start); // names ascend: from start, equal names are a prefix
             if (wanted.has(name)) {
-              const first = start + bound(days.subarray(start, end), (d) => d < startDay);
-              const last = start + bound(days.subarray(start, end), (d) => d <= endDay);
+              const [first, last] = rowsWithin(days, startDay, endDay, start, end);
               if (last > first) {
                 const held = parts.get(name)!;
                 const part = held.get(dataset) ?? { days: [], values: [] };
@@ -73,7 +71,6 @@ export async function reservoirSeriesMany(source: TimeseriesSource, names: reado
                 part.values.push(read.slice(2).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
               }
             }
-            start = end;
           }
         }
       }

@@ -12,7 +12,7 @@ import { resolveAttributes } from './query.js';
 import type { Block } from '../format/emit.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
 import { selectReservoirs, selectStations, type Selection } from './plan.js';
-import type { Snapshot } from '../store/store.js';
+import type { Snapshot } from '../store/open-snapshot.js';
 import { recordStream, type RecordStream } from '../format/stream.js';
 import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { roundValue } from '../units.js';
@@ -234,7 +234,7 @@ function summaryStream(columns: string[], run: () => AsyncGenerator<WireRecord[]
 // a period has many days and so no one status; qflag stays the reservoir-level metadata value here (docs/flags-and-history.md)
 function refuseDayFlags(alsoReturn: readonly string[] | undefined): readonly string[] | undefined {
   if (alsoReturn?.includes('status')) {
-    throw new InvalidParameterError('also_return', 'status is a flag of each day and an aggregate spans many days: ask the daily path (/timeseries/daily/... or /timeseries/stations/daterange) with also_return=status', 'not-allowed');
+    throw new InvalidParameterError('also_return', 'status is a flag of each day and an aggregate spans many days: ask the daily records with also_return=status', 'not-allowed');
   }
   return alsoReturn;
 }

@@ -1,38 +1,15 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
-import { variableKey, type UnitSystem } from '../catalogue.js';
-import { conversionOf } from '../units.js';
 import { formatDay, yearOfDay } from '../dates.js';
-import { compareText, type DataFile, type Manifest, type ReservoirPartition } from '../store/manifest.js';
+import { compareText, type DataFile, type Extent } from '../store/manifest.js';
 import type { PartitionReader } from '../store/partitions.js';
 import { groupStatistics, type Footer } from '../store/parquet.js';
-import type { CheckedVariable, ResolvedVariable } from './query.js';
+import type { ResolvedVariable } from './query.js';
 import { RecordBuilder, type Block, type OutputKind } from '../format/emit.js';
-import type { WireRecord } from '../types.js';
 import { emitWithFlags, type DayFlags } from './day-flags.js';
 import type { FlagColumn } from '../flags.js';
 import type { Plan } from './plan.js';
-
-/** What record building needs from an opened store. */
-export interface TimeseriesSource {
-  manifest: Manifest;
-  reader: PartitionReader;
-  reservoirIndex: ReadonlyMap<string, number>; // name -> position in manifest.reservoirs.names
-  codegen: boolean; // whether record emitters may be generated code
-  partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
-}
-
-/** Attributes attached to every record of a name (also_return); empty when none were asked for. */
-export type Attach = (name: string) => WireRecord;
-
-/** Adds wire keys and conversions to resolved variables for a unit system: the unit table read once per query. */
-export function withKeys(variables: readonly CheckedVariable[], system: UnitSystem): ResolvedVariable[] {
-  return variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system), ...conversionOf(v.unit, system) }));
-}
-
-/** The columns of the records, in order: what a CSV header shows. */
-export function recordColumns(nameKey: string, variables: readonly ResolvedVariable[], attributes: readonly string[]): string[] {
-  return [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...attributes.filter((a) => a !== nameKey)];
-}
+import { partitionPoint, rowsWithin, runEnd } from './search.js';
+import type { TimeseriesSource } from '../store/open-snapshot.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
 export interface RowSpan {
@@ -57,7 +34,7 @@ export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind
         if (!partition) continue;
         // the day flags come with the first dataset's rows (every dataset's file holds the same)
         const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
-        const files = partition.files.filter((f) => compareText(f.first, name) <= 0 && compareText(name, f.last) <= 0 && overlaps(f, startText, endText));
+        const files = partition.files.filter((f) => fileHoldsNames(f, name, name, startText, endText));
         if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
       }
       const block = alignSpans(spans, variables);
@@ -90,11 +67,10 @@ export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kin
         const days = read[0] as Int32Array;
         const rowNames = read[1] as readonly string[];
         // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
-        for (let start = 0; start < days.length; ) {
-          const runName = rowNames[start]!;
-          const end = bound(rowNames, (n) => n === runName, start); // names ascend: from start, equal names are a prefix
-          const row = start + bound(days.subarray(start, end), (d) => d < day);
-          const nameIndex = row < end && days[row] === day ? source.reservoirIndex.get(runName) : undefined;
+        for (let start = 0, end = 0; start < days.length; start = end) {
+          end = runEnd(rowNames, start);
+          const [row, past] = rowsWithin(days, day, day, start, end);
+          const nameIndex = past > row ? source.reservoirIndex.get(rowNames[start]!) : undefined;
           if (nameIndex !== undefined) {
             seen[nameIndex] = 1;
             held.forEach((j, k) => {
@@ -106,7 +82,6 @@ export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kin
               if (codes) flagCodes.get(f)![nameIndex] = codes[row]!;
             });
           }
-          start = end;
         }
       }
     }
@@ -135,20 +110,10 @@ export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: 
   }
 }
 
-/** Every station's records on one date, in name order. */
+/** Every station's records on one date, in name order, as one batch (a plan on a date names every station). */
 export async function stationsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
-  const { columns: variables, startDay: day, attach, flags } = plan;
-  const dayText = formatDay(day);
   const out: unknown[] = [];
-  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
-  for (const name of source.manifest.stations.names) {
-    const partition = source.manifest.stations.partitions[name];
-    if (!partition || !overlaps(partition, dayText, dayText)) continue;
-    const span = await readNameRows(source.reader, [partition], undefined, day, day, [...variables.map((v) => v.name), ...flags]);
-    if (span.days.length === 0) continue;
-    const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
-    emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
-  }
+  for await (const batch of stationRange(source, plan, kind)) for (const record of batch) out.push(record);
   return out;
 }
 
@@ -171,18 +136,16 @@ export async function readNameRows(
   for (const file of files) {
     const footer = await reader.footer(file);
     for (let g = 0; g < footer.metadata.row_groups.length; g++) {
-      if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsName(footer, g, name))) continue;
+      if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsNames(footer, g, name, name))) continue;
       const read = await reader.columns(file, g, wanted);
       const days = read[0] as Int32Array;
-      let from = 0;
-      let to = days.length;
+      let [from, to] = [0, days.length];
       if (name !== undefined) {
         const rowNames = read[1] as readonly string[];
-        from = bound(rowNames, (n) => compareText(n, name) < 0);
-        to = bound(rowNames, (n) => compareText(n, name) <= 0);
+        from = partitionPoint(rowNames, (n) => compareText(n, name) < 0);
+        to = partitionPoint(rowNames, (n) => compareText(n, name) <= 0, from);
       }
-      const first = from + bound(days.subarray(from, to), (d) => d < startDay);
-      const last = from + bound(days.subarray(from, to), (d) => d <= endDay);
+      const [first, last] = rowsWithin(days, startDay, endDay, from, to);
       if (last <= first) continue;
       dayParts.push(days.subarray(first, last));
       valueParts.push(read.slice(skip).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
@@ -201,20 +164,15 @@ export function groupHoldsDays(footer: Footer, group: number, startDay: number, 
   return !stats || ((stats.min as number) <= endDay && (stats.max as number) >= startDay);
 }
 
-function groupHoldsName(footer: Footer, group: number, name: string): boolean {
-  const stats = groupStatistics(footer, group, 'RES_NAME');
-  return !stats || (compareText(stats.min as string, name) <= 0 && compareText(name, stats.max as string) <= 0);
+/** Whether a reservoir file may hold names in [first, last] on dates overlapping [start, end]. */
+export function fileHoldsNames(file: Extent, first: string, last: string, start: string, end: string): boolean {
+  return compareText(file.first, last) <= 0 && compareText(first, file.last) <= 0 && overlaps(file, start, end);
 }
 
-/** The first index at or after `lo` at which `before` turns false (it is true on a prefix from `lo`). */
-export function bound<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0): number {
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (before(values[mid]!)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** Whether a row group's name statistics allow names in [first, last] (without statistics, it may hold any). */
+export function groupHoldsNames(footer: Footer, group: number, first: string, last: string): boolean {
+  const stats = groupStatistics(footer, group, 'RES_NAME');
+  return !stats || (compareText(stats.min as string, last) <= 0 && compareText(first, stats.max as string) <= 0);
 }
 
 export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {

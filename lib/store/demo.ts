@@ -1,10 +1,9 @@
 // The demo store: where it is found, and how it is made (the seeded model, a few seconds) when it is not there yet.
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StoreError } from '../errors.js';
+import { makeFolderAside, pathExists, readTextFile } from './disk.js';
 import type { GenerateOptions } from '../model/generate.js';
 import { MANIFEST_FILE } from './manifest.js';
 
@@ -25,7 +24,7 @@ export const demoOptions: Omit<GenerateOptions, 'onProgress'> = {
 export function packageRoot(): string {
   let here = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i++) {
-    if (existsSync(join(here, 'package.json'))) return here;
+    if (pathExists(join(here, 'package.json'))) return here;
     here = dirname(here);
   }
   throw new StoreError('the evap package root (its package.json) was not found');
@@ -33,7 +32,7 @@ export function packageRoot(): string {
 
 /** The package's version, from its package.json. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readTextFile(join(packageRoot(), 'package.json'))) as { version: string }).version;
 }
 
 /** Where the demo store is made on first use when the package has none: EVAP_DEMO_DIR, else the user's cache folder. */
@@ -46,9 +45,9 @@ export function demoCacheDir(): string {
 /** The demo store folder if it exists: the package's data/ (a clone after `npm ci`), else the cache folder. */
 export function findDemoStore(): string | undefined {
   const inPackage = join(packageRoot(), 'data');
-  if (existsSync(join(inPackage, MANIFEST_FILE))) return inPackage;
+  if (pathExists(join(inPackage, MANIFEST_FILE))) return inPackage;
   const cached = demoCacheDir();
-  return existsSync(join(cached, MANIFEST_FILE)) ? cached : undefined;
+  return pathExists(join(cached, MANIFEST_FILE)) ? cached : undefined;
 }
 
 /** The demo store folder; throws a StoreError naming the command that makes it when there is none. */
@@ -72,16 +71,9 @@ export async function ensureDemoStore(): Promise<string> {
   const found = findDemoStore();
   if (found) return found;
   const target = demoCacheDir();
-  const aside = `${target}.${process.pid}.tmp`;
   console.error(`evap: making the demo store in ${target} (once, a few seconds; \`${DEMO_COMMAND}\` puts a copy elsewhere)`);
   try {
-    await mkdir(dirname(target), { recursive: true });
-    await rm(aside, { recursive: true, force: true });
-    await makeDemoStore(aside);
-    await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {
-      if (!existsSync(join(target, MANIFEST_FILE))) throw error; // else another process made it first
-      await rm(aside, { recursive: true, force: true });
-    });
+    await makeFolderAside(target, MANIFEST_FILE, (aside) => makeDemoStore(aside));
   } catch (error) {
     throw new StoreError(`the demo store could not be made in ${target}: ${(error as Error).message}; make it with \`${DEMO_COMMAND}\` and open that folder`, { cause: error });
   }

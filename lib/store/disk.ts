@@ -1,7 +1,8 @@
-// The library's only use of node:fs: read and durably write files inside one store folder.
+// The library's only use of node:fs: read and durably write files inside one store folder, and the few files of the
+// package and folders of the demo store that lib/store/demo.ts finds and makes.
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { constants, rmSync } from 'node:fs';
+import { constants, existsSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { StoreError } from '../errors.js';
@@ -324,4 +325,29 @@ export function folderStorage(root: string): Storage {
     },
     markerAlive: (file) => markerAlive(location, file.path),
   };
+}
+
+/** Whether a file or folder exists on this machine (any path: the package's own files, the demo store's folder). */
+export function pathExists(path: string): boolean {
+  return existsSync(path);
+}
+
+/** The text of a file on this machine (the package's own package.json). */
+export function readTextFile(path: string): string {
+  return readFileSync(path, 'utf8');
+}
+
+/**
+ * Makes a folder under a temporary sibling name and renames it to `target`, so no process ever sees it half made.
+ * When another process placed `target` first (it holds `marker` then), theirs is kept and this one's removed.
+ */
+export async function makeFolderAside(target: string, marker: string, make: (aside: string) => Promise<void>): Promise<void> {
+  const aside = `${target}.${process.pid}.tmp`;
+  await mkdir(dirname(target), { recursive: true });
+  await rm(aside, { recursive: true, force: true });
+  await make(aside);
+  await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {
+    if (!existsSync(join(target, marker))) throw error;
+    await rm(aside, { recursive: true, force: true });
+  });
 }

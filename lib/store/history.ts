@@ -1,7 +1,8 @@
 // The published snapshots: `snapshots/<sequence>.json` is the commit point, manifest.json a copy of the newest.
 import { StoreError } from '../errors.js';
 import { MANIFEST_FILE, parseManifest, snapshotPath, type Manifest } from './manifest.js';
-import { openStorage, type Storage } from './storage.js';
+import { openStorage } from './location.js';
+import type { Storage } from './storage.js';
 
 /**
  * The snapshot a store serves: manifest.json, or a newer numbered snapshot when a writer was stopped between

@@ -4,7 +4,7 @@ import { readCurrentManifest } from './history.js';
 import { SNAPSHOTS_FOLDER, manifestFiles, parseManifest, type Manifest } from './manifest.js';
 import type { Storage } from './storage.js';
 
-/** One retained snapshot: `GET /info/list_snapshots` answers a list of these, oldest first. */
+/** One retained snapshot, as `describeSnapshots` lists them (oldest first). */
 export interface SnapshotInfo {
   id: number; // the snapshot's sequence number
   snapshot: string; // its writer's id, as in the file names it wrote

@@ -1,5 +1,4 @@
 // Where a store's bytes come from: one small interface, so local files and object storage serve the same reads.
-import { createRangeReader } from './disk.js';
 
 /** Positional reads of the store's files: `read` answers fewer bytes than asked only past the end of a file. */
 export interface ByteSource {
@@ -11,9 +10,4 @@ export interface ByteSource {
 export interface ReadCounts {
   reads: number;
   bytesRead: number;
-}
-
-/** The files of a store folder on this machine, read through a bounded set of open handles. */
-export function localSource(root: string): ByteSource {
-  return createRangeReader(root);
 }

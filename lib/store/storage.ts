@@ -1,7 +1,5 @@
 // Where a store lives: one small interface over a folder or an object-storage bucket, so the reader, the writer,
-// vacuum and leases follow one protocol on both. A store location is a folder path or `s3://bucket/prefix`.
-import { folderStorage } from './disk.js';
-import { bucketStorage, isBucketLocation } from './bucket.js';
+// vacuum and leases follow one protocol on both (location.ts opens the one a folder path or `s3://bucket/prefix` names).
 import type { ByteSource } from './source.js';
 
 /** A file of the store as a listing shows it. */
@@ -34,10 +32,4 @@ export interface Storage extends ByteSource {
   withLock<T>(path: string, work: () => Promise<T>): Promise<T>; // one holder at a time, a dead holder's lock taken over
   mark(path: string): Promise<() => Promise<void>>; // a marker that stays alive while this process holds it; returns its release
   markerAlive(file: StoredFile): Promise<boolean>; // whether a marker's holder still holds it
-}
-
-/** The storage of a store location: `s3://bucket/prefix` (with the AWS environment) or a folder; a Storage is kept. */
-export function openStorage(location: string | Storage, env: NodeJS.ProcessEnv = process.env): Storage {
-  if (typeof location !== 'string') return location;
-  return isBucketLocation(location) ? bucketStorage(location, env) : folderStorage(location);
 }

@@ -1,27 +1,27 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
 import type { Table } from 'apache-arrow';
 import { recordsToArrow } from '../format/arrow.js';
-import { defaults, stationVariableNames } from '../catalogue.js';
+import { defaults } from '../catalogue.js';
 import { ensureDemoStore } from './demo.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { takeLease } from './lease.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
-import { MANIFEST_FILE, type Manifest, type ReservoirFile, type ReservoirPartition } from './manifest.js';
-import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirFile } from './manifest.js';
 import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
-import { lazyMetadata, type MetadataTable } from './metadata.js';
+import type { MetadataTable } from './metadata.js';
 import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
-import { concatRows, readFileRows, sortRows } from './readback.js';
+import { readReservoirFiles, readReservoirPartition, readStationPartition } from './readback.js';
 import type { ByteSource } from './source.js';
-import { openStorage, type Storage } from './storage.js';
-import { heldBy, planReservoirDate, planReservoirRange, planStationDate, planStationRange, type Plan } from '../query/plan.js';
+import { openStorage } from './location.js';
+import type { Storage } from './storage.js';
+import { planReservoirDate, planReservoirRange, planStationDate, planStationRange, type Plan } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
 import type { OutputKind } from '../format/emit.js';
 import { filterPointsByShapefile } from '../spatial/within.js';
 import * as summaries from '../query/summaries.js';
 import { once, recordStream, type RecordStream } from '../format/stream.js';
-import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate, type TimeseriesSource } from '../query/timeseries.js';
+import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate } from '../query/timeseries.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -32,6 +32,7 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
+import { heldBy, openSnapshot, type Snapshot } from './open-snapshot.js';
 import type { ReservoirRows, StationRows } from './write.js';
 
 export interface OpenStoreOptions {
@@ -39,15 +40,6 @@ export interface OpenStoreOptions {
   footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
   source?: ByteSource; // where the files' bytes come from (default: the store's own: positional reads of a folder, ranged GETs of a bucket)
   codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
-}
-
-export interface Snapshot extends TimeseriesSource {
-  reservoirs: MetadataTable;
-  stations: MetadataTable;
-  reservoirNames: ReadonlySet<string>;
-  stationNames: ReadonlySet<string>;
-  stationVariablesHeld: ReadonlyMap<string, readonly string[]>; // station -> variables it measures, catalogue order
-  stationVariablesAll: readonly string[]; // what any station measures
 }
 
 /**
@@ -134,27 +126,8 @@ export class EvapStore {
 
   private releaseLease: () => Promise<void> = async () => {};
 
-  private async load(manifest: Manifest): Promise<Snapshot> {
-    const reader = new PartitionReader(this.source, this.caches);
-    const readTable = async (entry: Manifest['reservoirs']['metadata']) => (entry ? reader.wholeFile(entry) : null);
-    const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
-    const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
-    for (const [dataset, entry] of Object.entries(manifest.datasets)) {
-      partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
-    }
-    return {
-      manifest,
-      reader,
-      partitionsByYear,
-      reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
-      codegen: this.codegen,
-      reservoirs: lazyMetadata(await readTable(manifest.reservoirs.metadata), 'RES_NAME', manifest.reservoirs.metadata?.path ?? ''),
-      stations: lazyMetadata(await readTable(manifest.stations.metadata), 'STA_NAME', manifest.stations.metadata?.path ?? ''),
-      reservoirNames: new Set(manifest.reservoirs.names),
-      stationNames: new Set(manifest.stations.names),
-      stationVariablesHeld,
-      stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
-    };
+  private load(manifest: Manifest): Promise<Snapshot> {
+    return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
   }
 
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
@@ -162,11 +135,9 @@ export class EvapStore {
     return this.stream(query, planReservoirRange, reservoirRange);
   }
 
-
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
-  async reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseries({ ...query, asOf: undefined });
-    return this.streamReservoirTimeseries(query).records();
+  reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirTimeseries(q));
   }
 
   /** Every reservoir's records on one date. */
@@ -174,11 +145,9 @@ export class EvapStore {
     return this.stream(query, planReservoirDate, (s, plan, kind) => once(() => reservoirsOnDate(s, plan, kind)));
   }
 
-
   /** Every reservoir's records on one date, as an array. */
-  async reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirTimeseriesOnDate({ ...query, asOf: undefined });
-    return this.streamReservoirTimeseriesOnDate(query).records();
+  reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirTimeseriesOnDate(q));
   }
 
   /** Station records over a date range, streamed in batches. */
@@ -186,16 +155,25 @@ export class EvapStore {
     return this.stream(query, planStationRange, stationRange);
   }
 
-
   /** Station records over a date range, as an array. */
-  async stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseries({ ...query, asOf: undefined });
-    return this.streamStationTimeseries(query).records();
+  stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationTimeseries(q));
   }
 
   /** Every station's records on one date. */
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
     return this.stream(query, planStationDate, (s, plan, kind) => once(() => stationsOnDate(s, plan, kind)));
+  }
+
+  /** Every station's records on one date, as an array. */
+  stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationTimeseriesOnDate(q));
+  }
+
+  // a streamed query's records as an array, from the snapshot current at `asOf` when one is given
+  private async answer<Q extends { asOf?: string }>(query: Q, stream: (store: EvapStore, query: Q) => RecordStream): Promise<WireRecord[]> {
+    const store = query.asOf === undefined ? this : await this.asOf(query.asOf);
+    return stream(store, { ...query, asOf: undefined }).records();
   }
 
   // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
@@ -204,13 +182,6 @@ export class EvapStore {
     refuseAsOf(query.asOf);
     const planned = plan(s, query);
     return recordStream(planned.header, (kind) => read(s, planned, kind));
-  }
-
-
-  /** Every station's records on one date, as an array. */
-  async stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationTimeseriesOnDate({ ...query, asOf: undefined });
-    return this.streamStationTimeseriesOnDate(query).records();
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */
@@ -236,15 +207,13 @@ export class EvapStore {
   }
 
   /** Reservoir aggregates as an array; the stream's table() gives any answer as an Arrow table. */
-  async reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirAggregates({ ...query, asOf: undefined });
-    return this.streamReservoirAggregates(query).records();
+  reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirAggregates(q));
   }
 
   /** Station aggregates as an array. */
-  async stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationAggregates({ ...query, asOf: undefined });
-    return this.streamStationAggregates(query).records();
+  stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationAggregates(q));
   }
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
@@ -260,15 +229,13 @@ export class EvapStore {
   }
 
   /** Reservoir normals as an array. */
-  async reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).reservoirNormals({ ...query, asOf: undefined });
-    return this.streamReservoirNormals(query).records();
+  reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamReservoirNormals(q));
   }
 
   /** Station normals as an array. */
-  async stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
-    if (query.asOf !== undefined) return (await this.asOf(query.asOf)).stationNormals({ ...query, asOf: undefined });
-    return this.streamStationNormals(query).records();
+  stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
+    return this.answer(query, (store, q) => store.streamStationNormals(q));
   }
 
   /** The datasets the store holds. */
@@ -319,24 +286,18 @@ export class EvapStore {
   }
 
   /** Every row of one dataset-year, as the writer takes them (sorted by name then date); undefined if absent. */
-  async readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
-    const partition = this.snapshot.partitionsByYear.get(dataset)?.get(year);
-    return partition && this.readReservoirFiles(dataset, partition.files);
+  readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
+    return readReservoirPartition(this.snapshot, dataset, year);
   }
 
   /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
-  async readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
-    const variables = [...(this.snapshot.manifest.datasets[dataset]?.variables ?? []), ...reservoirDayAttributes]; // the day flags travel with the rows
-    const parts = await Promise.all(files.map((f) => readFileRows(this.snapshot.reader, f, 'RES_NAME', variables)));
-    return sortRows(concatRows(parts, variables));
+  readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
+    return readReservoirFiles(this.snapshot, dataset, files);
   }
 
   /** Every row of one station, as the writer takes them; undefined if the station has no data. */
-  async readStationPartition(name: string): Promise<StationRows | undefined> {
-    const partition = this.snapshot.manifest.stations.partitions[name];
-    if (!partition) return undefined;
-    const { days, values } = await readFileRows(this.snapshot.reader, partition, undefined, [...partition.variables, ...stationDayAttributes]);
-    return { days, values };
+  readStationPartition(name: string): Promise<StationRows | undefined> {
+    return readStationPartition(this.snapshot, name);
   }
 
   /** Metadata rows of every reservoir or station, as the writer takes them. */
@@ -363,7 +324,6 @@ export class EvapStore {
     return filterPointsByShapefile(shapefile, points);
   }
 }
-
 
 // a stream answers from the snapshot it was asked of; a past one is `(await store.asOf(time)).stream...(query)`
 function refuseAsOf(asOf: string | undefined): void {

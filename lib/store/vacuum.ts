@@ -2,7 +2,8 @@
 import { READERS_FOLDER, leaseSequence } from './lease.js';
 import { MANIFEST_FILE, SNAPSHOTS_FOLDER, manifestFiles } from './manifest.js';
 import { readSnapshots } from './snapshots.js';
-import { openStorage, type Storage } from './storage.js';
+import { openStorage } from './location.js';
+import type { Storage } from './storage.js';
 import { WRITING_FOLDER } from './write.js';
 
 export interface VacuumOptions {

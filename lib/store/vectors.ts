@@ -4,7 +4,7 @@ import { WriterMisuseError } from '../errors.js';
 import { flagColumns, type FlagColumn } from '../flags.js';
 import { roundValue } from '../units.js';
 import { compareText } from './manifest.js';
-import type { MetadataRow } from './write.js';
+import type { MetadataRow } from '../types.js';
 
 /** A Float64 vector with nulls where the values are NaN; measurements are rounded to the wire's 4 decimals. */
 export function floatVector(values: Float64Array, round = true): Vector {

@@ -19,9 +19,11 @@ import {
   type DataFile,
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
-import { openStorage, type Storage } from './storage.js';
+import { openStorage } from './location.js';
+import type { Storage } from './storage.js';
 import { flagVector, floatVector, metadataTable, utf8Vector } from './vectors.js';
 import { flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import type { MetadataRow } from '../types.js';
 
 const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name);
 
@@ -43,9 +45,6 @@ export interface StationRows {
   days: Int32Array;
   values: Record<string, Float64Array>;
 }
-
-/** One metadata row: attribute name to value. */
-export type MetadataRow = Record<string, string | number | null>;
 
 export interface StoreWriterOptions {
   base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged

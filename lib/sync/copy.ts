@@ -6,7 +6,8 @@ import { StoreError } from '../errors.js';
 import { publishSnapshot, readCurrentManifest, readManifestFile } from '../store/history.js';
 import { MANIFEST_FILE, manifestFiles, type FileEntry } from '../store/manifest.js';
 import { runPool } from './pool.js';
-import { openStorage, type Storage } from '../store/storage.js';
+import { openStorage } from '../store/location.js';
+import type { Storage } from '../store/storage.js';
 
 export interface CopyOptions {
   concurrency?: number; // files in flight (default 8)

@@ -7,12 +7,13 @@ import { applyStaging, type StagedMetadata } from '../ingest/apply.js';
 import { metadataRow, WideReader } from '../ingest/records.js';
 import { Staging } from '../ingest/stage.js';
 import type { IngestProblem } from '../ingest/ingest.js';
-import { MANIFEST_FILE } from '../store/manifest.js';
 import { InvalidParameterError } from '../errors.js';
 import { planUpdate } from './mirror-update.js';
 import { runPool } from './pool.js';
-import { openStore, type EvapStore } from '../store/store.js';
-import { openStorage, type Storage } from '../store/storage.js';
+import { openReadback, type Readback } from '../store/readback.js';
+import { openStore } from '../store/store.js';
+import { openStorage } from '../store/location.js';
+import type { Storage } from '../store/storage.js';
 import type { WireRecord } from '../types.js';
 
 export const PROGRESS_FILE = 'mirror-progress.json';
@@ -60,10 +61,10 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   const progress = await readProgress(dir, options.baseUrl, options.update ? UPDATE : since);
   const done = new Set(progress.done);
   const summary: MirrorSummary = { chunks: 0, resumed: 0, records: 0, added: 0, replaced: 0, rejected: 0, problems: [], snapshot: null };
-  let store = (await dir.exists(MANIFEST_FILE)) ? await openStore(dir) : undefined;
+  let base = await openReadback(dir); // the snapshot each commit builds on, none for a new copy
 
-  if (options.update && !store) throw new InvalidParameterError('update', `--update needs a copy to update; ${dir.location} holds no store yet`);
-  const units = options.update ? await planUpdateUnits(client, store!, options.stationsPerUnit ?? 8) : await planUnits(client, since, options.stationsPerUnit ?? 8);
+  if (options.update && !base) throw new InvalidParameterError('update', `--update needs a copy to update; ${dir.location} holds no store yet`);
+  const units = options.update ? await planUpdateUnits(client, dir, options.stationsPerUnit ?? 8) : await planUnits(client, since, options.stationsPerUnit ?? 8);
   let finished = 0;
   const total = units.reduce((n, u) => n + u.chunks.length, 0) + 1;
   const tick = (what: string) => options.onProgress?.(++finished, total, what);
@@ -71,9 +72,9 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   // metadata first: the timeseries records name reservoirs and stations that must have a metadata row
   if (!done.has('metadata')) {
     const metadata = await fetchMetadata(client);
-    const applied = await applyStaging(dir, store, new Staging(), metadata);
+    const applied = await applyStaging(dir, base, new Staging(), metadata);
     summary.snapshot = applied.snapshot ?? summary.snapshot;
-    store = await reopen(dir, store);
+    base = await reopen(dir, base);
     await markDone(dir, progress, 'metadata');
   } else summary.resumed++;
   tick('metadata');
@@ -81,11 +82,11 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   let commits = Promise.resolve();
   const commit = (unit: Unit, staging: Staging) => {
     commits = commits.then(async () => {
-      const applied = await applyStaging(dir, store, staging, { reservoirs: new Map(), stations: new Map() });
+      const applied = await applyStaging(dir, base, staging, { reservoirs: new Map(), stations: new Map() });
       summary.added += applied.added;
       summary.replaced += applied.replaced;
       summary.snapshot = applied.snapshot ?? summary.snapshot;
-      store = await reopen(dir, store);
+      base = await reopen(dir, base);
       await markDone(dir, progress, unit.id);
     });
     return commits;
@@ -104,7 +105,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
       const records = await chunk.fetch(client);
       summary.chunks++;
       summary.records += records.length;
-      const reader = new WideReader({ reservoirs: new Set(store!.manifest.reservoirs.names), stations: new Set(store!.manifest.stations.names) });
+      const reader = new WideReader({ reservoirs: new Set(base!.manifest.reservoirs.names), stations: new Set(base!.manifest.stations.names) });
       records.forEach((record, i) => {
         const reason = reader.stage(staging, Object.entries(record));
         if (reason === undefined) return;
@@ -119,7 +120,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
     await runPool(jobs, options.concurrency ?? 4, options.signal, (job) => job());
   } finally {
     await commits.catch(() => {}); // a commit under way finishes, so that its unit is recorded
-    await store?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
+    await base?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires
   }
   await commits;
   progress.complete = true;
@@ -157,17 +158,23 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
       });
     }
   }
-  for (let i = 0; i < stations.length; i += stationsPerUnit) {
-    const group = stations.slice(i, i + stationsPerUnit);
+  return [...units, ...stationUnits(stations, stationsPerUnit, 'stations', (_, first) => (since && since > first ? since : first))];
+}
+
+/** Stations in groups of `perUnit`, each asked from `startOf(name, its first day on the server)` to its last day there. */
+function stationUnits(stations: readonly string[], perUnit: number, id: string, startOf: (name: string, first: string) => string | undefined): Unit[] {
+  const units: Unit[] = [];
+  for (let i = 0; i < stations.length; i += perUnit) {
+    const group = stations.slice(i, i + perUnit);
     units.push({
-      id: `stations/${group.join('|')}`,
+      id: `${id}/${group.join('|')}`,
       chunks: group.map((name) => ({
         what: name,
         fetch: async (c) => {
           const [range] = await c.listStationDates([name]);
-          if (!range) return [];
-          const start = since && since > range.start_date ? since : range.start_date;
-          return start > range.end_date ? [] : withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
+          const start = range && startOf(name, range.start_date);
+          if (!range || start === undefined || start > range.end_date) return [];
+          return withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
         },
       })),
     });
@@ -201,9 +208,10 @@ async function withFlags(client: EvapClient, flags: readonly string[], ask: (als
  * The units of an --update: one request per reservoir, from its first day that is not Final in the copy (or the day
  * after its last) to the server's last day, then stations likewise; names with nothing newer cost no request.
  */
-async function planUpdateUnits(client: EvapClient, copy: EvapStore, stationsPerUnit: number): Promise<Unit[]> {
+async function planUpdateUnits(client: EvapClient, dir: Storage, stationsPerUnit: number): Promise<Unit[]> {
   const { reservoirs, stations, datasets, starts, ends } = await serverHoldings(client);
-  const plan = await planUpdate(copy, reservoirs, stations);
+  const copy = await openStore(dir); // the copy's statuses are asked as any reader asks them
+  const plan = await planUpdate(copy, reservoirs, stations).finally(() => copy.close());
   const units: Unit[] = [];
   const chunks = reservoirs.flatMap((name) => {
     const start = plan.reservoirs.get(name) ?? starts[0];
@@ -212,22 +220,7 @@ async function planUpdateUnits(client: EvapClient, copy: EvapStore, stationsPerU
     return [{ what: `${name} ${start}..${end}`, fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) }];
   });
   if (chunks.length > 0) units.push({ id: 'update/reservoirs', chunks });
-  for (let i = 0; i < stations.length; i += stationsPerUnit) {
-    const group = stations.slice(i, i + stationsPerUnit);
-    units.push({
-      id: `update/stations/${group.join('|')}`,
-      chunks: group.map((name) => ({
-        what: name,
-        fetch: async (c) => {
-          const [range] = await c.listStationDates([name]);
-          const start = plan.stations.get(name) ?? range?.start_date;
-          if (!range || start === undefined || start > range.end_date) return [];
-          return withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end: range.end_date, alsoReturn }));
-        },
-      })),
-    });
-  }
-  return units;
+  return [...units, ...stationUnits(stations, stationsPerUnit, 'update/stations', (name, first) => plan.stations.get(name) ?? first)];
 }
 
 /** Every metadata row of the server, asked for in batches of names (a URL has a length limit). */
@@ -267,8 +260,8 @@ async function markDone(dir: Storage, progress: Progress, unit: string): Promise
   await dir.replace(PROGRESS_FILE, `${JSON.stringify(progress)}\n`);
 }
 
-async function reopen(dir: Storage, store: EvapStore | undefined): Promise<EvapStore> {
-  if (!store) return openStore(dir);
-  await store.refresh();
-  return store;
+// the snapshot a commit published, for the next one to build on
+async function reopen(dir: Storage, base: Readback | undefined): Promise<Readback | undefined> {
+  await base?.close();
+  return openReadback(dir);
 }

@@ -7,7 +7,7 @@ import { RecordBuilder } from '../../../lib/format/emit.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { openStore, type EvapStore } from '../../../lib/store/store.js';
 import type { RecordStream } from '../../../lib/format/stream.js';
-import { withKeys } from '../../../lib/query/timeseries.js';
+import { withKeys } from '../../../lib/query/plan.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, tempDir } from '../../helpers.js';
 

@@ -1,0 +1,60 @@
+// A snapshot opened for reading: what every query reads (the manifest, a reader of its files, partitions by year,
+// names, metadata), built when a store opens, when it moves to a newer snapshot, and when it is asked as of a past one.
+import { stationVariableNames } from '../catalogue.js';
+import type { Manifest, ReservoirPartition } from './manifest.js';
+import { lazyMetadata, type MetadataTable } from './metadata.js';
+import type { PartitionReader } from './partitions.js';
+
+/** What record building needs from an opened snapshot. */
+export interface TimeseriesSource {
+  manifest: Manifest;
+  reader: PartitionReader;
+  reservoirIndex: ReadonlyMap<string, number>; // name -> position in manifest.reservoirs.names
+  codegen: boolean; // whether record emitters may be generated code
+  partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
+}
+
+/** An opened snapshot: what the queries (lib/query/) check names and variables against and read. */
+export interface Snapshot extends TimeseriesSource {
+  reservoirs: MetadataTable;
+  stations: MetadataTable;
+  reservoirNames: ReadonlySet<string>;
+  stationNames: ReadonlySet<string>;
+  stationVariablesHeld: ReadonlyMap<string, readonly string[]>; // station -> variables it measures, catalogue order
+  stationVariablesAll: readonly string[]; // what any station measures
+}
+
+/** Opens a snapshot for reading: its metadata files are read (decoded on first use), its indexes built. */
+export async function openSnapshot(manifest: Manifest, reader: PartitionReader, codegen: boolean): Promise<Snapshot> {
+  const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
+  const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
+  for (const [dataset, entry] of Object.entries(manifest.datasets)) {
+    partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
+  }
+  return {
+    manifest,
+    reader,
+    partitionsByYear,
+    reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
+    codegen,
+    reservoirs: await readMetadataTable(manifest, reader, 'reservoirs'),
+    stations: await readMetadataTable(manifest, reader, 'stations'),
+    reservoirNames: new Set(manifest.reservoirs.names),
+    stationNames: new Set(manifest.stations.names),
+    stationVariablesHeld,
+    stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
+  };
+}
+
+/** The metadata of reservoirs or stations of a snapshot, read whole and verified (its rows decoded on first use). */
+export async function readMetadataTable(manifest: Manifest, reader: PartitionReader, kind: 'reservoirs' | 'stations'): Promise<MetadataTable> {
+  const entry = manifest[kind].metadata;
+  return lazyMetadata(entry ? await reader.wholeFile(entry) : null, kind === 'reservoirs' ? 'RES_NAME' : 'STA_NAME', entry?.path ?? '');
+}
+
+/** The variables any of the named stations measures, in catalogue order. */
+export function heldBy(held: ReadonlyMap<string, readonly string[]>, names: readonly string[]): readonly string[] {
+  if (names.length === 1) return held.get(names[0]!) ?? [];
+  const union = new Set(names.flatMap((n) => held.get(n) ?? []));
+  return stationVariableNames.filter((v) => union.has(v));
+}

@@ -1,0 +1,148 @@
+// The shape of lib/ as a newcomer reads it: no import cycles (type-only imports too), no way up into server/ or cli/,
+// writing apart from the public Store, one binary search, node:fs in one file, and no HTTP words outside lib/sync/
+// (the remote client and its wire table speak HTTP).
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** The .ts files under a folder of the repository, as '/'-separated paths relative to it, sorted. */
+function sourcesUnder(folder: string): string[] {
+  const files = readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  return files.map((f) => join(folder, f).split('\\').join('/')).sort();
+}
+
+// `import … from 'x'`, `import type … from 'x'`, `export … from 'x'`, `import 'x'` and `import('x')`, over several lines too
+const importPattern = /(?:^|[\n;])\s*(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]*?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The module specifiers a source text imports or re-exports, in order. */
+export function importsOf(text: string): string[] {
+  return [...text.matchAll(importPattern)].map((m) => (m[1] ?? m[2])!);
+}
+
+/** A relative specifier resolved to the repository path of its .ts file; a package name as it is. */
+function resolveSpecifier(file: string, specifier: string): string {
+  if (!specifier.startsWith('.')) return specifier;
+  return relative(root, resolve(root, dirname(file), specifier)).split('\\').join('/').replace(/\.js$/, '.ts');
+}
+
+/** Each lib/ file and what it imports (repository paths for relative imports, package names otherwise). */
+function libGraph(): Map<string, string[]> {
+  return new Map(sourcesUnder('lib').map((file) => [file, importsOf(readFileSync(join(root, file), 'utf8')).map((s) => resolveSpecifier(file, s))]));
+}
+
+/** One cycle of a graph as a path that ends where it starts, or undefined when there is none. */
+export function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    const at = path.indexOf(node);
+    if (at >= 0) return [...path.slice(at), node];
+    if (done.has(node) || !graph.has(node)) return undefined;
+    path.push(node);
+    for (const next of graph.get(node)!) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    done.add(node);
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+/** The text of every string literal and template part of a source file, and its identifiers (names and property names). */
+function wordsOf(file: string): { strings: string[]; identifiers: string[] } {
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest);
+  const words = { strings: [] as string[], identifiers: [] as string[] };
+  const walk = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) words.strings.push(node.text);
+    else if (ts.isTemplateExpression(node)) words.strings.push(node.head.text, ...node.templateSpans.map((s) => s.literal.text));
+    else if (ts.isIdentifier(node)) words.identifiers.push(node.text);
+    node.forEachChild(walk);
+  };
+  walk(source);
+  return words;
+}
+
+const speaksHttp = (file: string) => file.startsWith('lib/sync/');
+// the object-storage client talks S3's HTTP protocol, whose status codes its messages name (`answered 200, not 412`)
+const speaksS3 = (file: string) => file === 'lib/store/s3.ts' || file === 'lib/store/bucket.ts';
+
+describe('importsOf', () => {
+  it('finds imports, type imports, re-exports and dynamic imports over several lines', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      'import {',
+      '  c,',
+      '  type D,',
+      "} from './c.js';",
+      "export { e } from './e.js';",
+      "export type * from './f.js';",
+      "import 'node:fs';",
+      "const g = await import('./g.js');",
+      "const h = 'import x from \"./not-at-a-statement.js\"';",
+    ].join('\n');
+    expect(importsOf(text)).toEqual(['./a.js', '../b.js', './c.js', './e.js', './f.js', 'node:fs', './g.js']);
+  });
+});
+
+describe('findCycle', () => {
+  it('reports the path of a cycle, and none in a graph without one', () => {
+    expect(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['b', 'x']]]))).toEqual(['b', 'c', 'b']);
+    expect(findCycle(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toBeUndefined();
+  });
+});
+
+describe('lib/', () => {
+  const graph = libGraph();
+
+  it('has no import cycle, type-only imports included', () => {
+    expect(findCycle(graph)?.join(' -> ')).toBeUndefined();
+  });
+
+  it('never imports server/ or cli/', () => {
+    const upward = [...graph].flatMap(([file, imports]) => imports.filter((i) => /^(server|cli)\//.test(i)).map((i) => `${file} -> ${i}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('writes without the public Store: the writer, its readback and ingest never reach store/store.ts, even indirectly', () => {
+    const reach = (from: string, seen = new Set<string>()): Set<string> => {
+      for (const next of graph.get(from) ?? []) if (!seen.has(next)) reach(next, seen.add(next));
+      return seen;
+    };
+    const writing = [...graph.keys()].filter((f) => f === 'lib/store/write.ts' || f === 'lib/store/readback.ts' || f.startsWith('lib/ingest/'));
+    expect(writing.filter((f) => reach(f).has('lib/store/store.ts'))).toEqual([]);
+  });
+
+  it('halves a search range in one place only, the binary search of query/search.ts', () => {
+    // (lo + hi) >>> 1 or >> 1, whatever the names; Math.floor((lo + hi) / 2) where the names are a range's ends (not a mean of two temperatures)
+    const midpoint = /\(\s*\w+\s*\+\s*\w+\s*\)\s*>>>?\s*1\b|\(\s*(lo|low|left|start|from)\s*\+\s*(hi|high|right|end|to)\s*\)\s*\/\s*2\b/;
+    expect([...graph.keys()].filter((file) => midpoint.test(readFileSync(join(root, file), 'utf8')))).toEqual(['lib/query/search.ts']);
+  });
+
+  it('imports node:fs in one file only, lib/store/disk.ts', () => {
+    const fsUsers = [...graph].filter(([, imports]) => imports.some((i) => /^(node:)?fs(\/promises)?$/.test(i))).map(([file]) => file);
+    expect(fsUsers).toEqual(['lib/store/disk.ts']);
+  });
+
+  it('speaks no HTTP outside lib/sync/: no status codes or API paths in messages, no request locations', () => {
+    const found = [...graph.keys()].filter((file) => !speaksHttp(file)).flatMap((file) => {
+      const { strings, identifiers } = wordsOf(file);
+      return [
+        ...strings.filter((text) => !speaksS3(file) && /\b[45]\d\d\b/.test(text)).map((text) => `${file}: status code in ${JSON.stringify(text)}`),
+        ...strings.filter((text) => /(^|[\s(`'"])\/(info|timeseries|metadata)\/|openapi\.json/.test(text)).map((text) => `${file}: API path in ${JSON.stringify(text)}`),
+        ...strings.filter((text) => text === 'query' || text === 'body').map((text) => `${file}: request location ${JSON.stringify(text)}`),
+        ...identifiers.filter((name) => name === 'loc').map(() => `${file}: loc`),
+      ];
+    });
+    expect(found).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+// The binary searches against linear scans over random sorted columns.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { partitionPoint, rowsWithin, runEnd } from '../../../lib/query/search.js';
+
+const sortedDays = fc.array(fc.integer({ min: -50, max: 50 })).map((raw) => Int32Array.from(raw.sort((a, b) => a - b)));
+// a range [lo, hi) of a column of `length` values, from two arbitrary numbers
+const rangeOf = (length: number, a: number, b: number): [number, number] => {
+  const [x, y] = [a % (length + 1), b % (length + 1)];
+  return [Math.min(x, y), Math.max(x, y)];
+};
+
+describe('partitionPoint', () => {
+  it('finds the first index in [lo, hi) where the predicate turns false, as a linear scan does', () => {
+    fc.assert(
+      fc.property(sortedDays, fc.integer({ min: -60, max: 60 }), fc.nat(), fc.nat(), (values, limit, a, b) => {
+        const [lo, hi] = rangeOf(values.length, a, b);
+        let expected = lo;
+        while (expected < hi && values[expected]! < limit) expected++;
+        expect(partitionPoint(values, (v) => v < limit, lo, hi)).toBe(expected);
+      }),
+    );
+  });
+
+  it('searches the whole column by default', () => {
+    fc.assert(
+      fc.property(sortedDays, fc.integer({ min: -60, max: 60 }), (values, limit) => {
+        expect(partitionPoint(values, (v) => v <= limit)).toBe(values.filter((v) => v <= limit).length);
+      }),
+    );
+  });
+});
+
+describe('runEnd', () => {
+  it('ends the run of equal names where a linear scan ends it', () => {
+    const names = fc.array(fc.constantFrom('ALPHA', 'BETA', 'GAMMA', 'delta'), { minLength: 1 }).map((n) => n.sort());
+    fc.assert(
+      fc.property(names, fc.nat(), (sorted, a) => {
+        const start = a % sorted.length;
+        let expected = start;
+        while (expected < sorted.length && sorted[expected] === sorted[start]) expected++;
+        expect(runEnd(sorted, start)).toBe(expected);
+      }),
+    );
+  });
+});
+
+describe('rowsWithin', () => {
+  it('finds the rows of [lo, hi) dated within [startDay, endDay], as filtering them does', () => {
+    fc.assert(
+      fc.property(sortedDays, fc.integer({ min: -60, max: 60 }), fc.integer({ min: -60, max: 60 }), fc.nat(), fc.nat(), (days, s, e, a, b) => {
+        const [lo, hi] = rangeOf(days.length, a, b);
+        const inside = [];
+        for (let i = lo; i < hi; i++) if (days[i]! >= s && days[i]! <= e) inside.push(i);
+        const [first, last] = rowsWithin(days, s, e, lo, hi);
+        expect(Array.from({ length: Math.max(0, last - first) }, (_, k) => first + k)).toEqual(inside);
+      }),
+    );
+  });
+});
