@@ -65,7 +65,7 @@ describe('selectReservoirs and selectStations', () => {
   });
 
   it('report units first, then names, then datasets, then variables', () => {
-    const units = refusal(() => selectReservoirs(snapshot, { units: 'imperial', names: ['NOWHERE'], datasets: ['nope'], variables: ['nope'] }));
+    const units = refusal(() => selectReservoirs(snapshot, { units: 'imperial' as 'metric', names: ['NOWHERE'], datasets: ['nope'], variables: ['nope'] }));
     expect([units instanceof InvalidParameterError, (units as InvalidParameterError).parameter]).toEqual([true, 'units']);
     const names = refusal(() => selectReservoirs(snapshot, { names: ['NOWHERE'], datasets: ['nope'], variables: ['nope'] }));
     expect([names instanceof NotFoundError, (names as NotFoundError).missing]).toEqual([true, ['NOWHERE']]);
