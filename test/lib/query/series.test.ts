@@ -36,7 +36,7 @@ beforeAll(async () => {
         for (let d = FIRST; d <= LAST; d++) if (new Date(d * 864e5).getUTCFullYear() === year && random() < 0.8) (names.push(name), days.push(d));
       }
       const values = Object.fromEntries(variables.map((v) => [v, Float64Array.from(days, () => (random() < 0.1 ? NaN : Math.round(random() * 3600) / 10))]));
-      await writer.writeReservoirPartition(dataset, year, { names, days: Int32Array.from(days), values });
+      await writer.writeReservoirPartition(dataset as keyof typeof VARIABLES, year, { names, days: Int32Array.from(days), values });
     }
   }
   const stationDays = Int32Array.from({ length: 30 }, (_, i) => FIRST + i * 2).filter(() => random() < 0.7);
@@ -51,7 +51,7 @@ afterAll(() => duck.closeSync());
 type Expected = { days: number[]; columns: number[][] };
 
 // The rows DuckDB reads for one name, one query per dataset, aligned on the union of their days (NaN where a dataset has no row).
-async function expectedSeries(name: string | undefined, variables: { name: string; dataset?: string }[], startDay: number, endDay: number): Promise<Expected> {
+async function expectedSeries(name: string | undefined, variables: readonly { name: string; dataset?: string | null }[], startDay: number, endDay: number): Promise<Expected> {
   const byDataset = new Map<string, Map<number, Record<string, number | null>>>();
   for (const dataset of new Set(variables.map((v) => v.dataset ?? 'station'))) {
     const columns = variables.filter((v) => (v.dataset ?? 'station') === dataset).map((v) => `"${v.name}"`);
