@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { WriterMisuseError } from '../../../lib/errors.js';
 import { flagVector, floatVector, metadataTable, utf8Vector } from '../../../lib/store/vectors.js';
 import { roundValue } from '../../../lib/units.js';
+import type { MetadataRow } from '../../../lib/store/write.js';
 
 // A vector through Arrow's IPC format and back: what another Arrow reader would see.
 function readBack(vector: Vector): unknown[] {
@@ -55,7 +56,7 @@ describe('flagVector', () => {
 
 describe('metadataTable', () => {
   it('sorts rows by name, puts the name first, and types a column Float64 only when every value is a number or null', () => {
-    const rows = [
+    const rows: MetadataRow[] = [
       { RES_NAME: 'b', LAT: 40.123456789, STATE: 'CO', CODE: 7 },
       { RES_NAME: 'A', LAT: null, STATE: null, CODE: 'x7' },
       { RES_NAME: 'a', STATE: 'UT', EXTRA: 1 },
