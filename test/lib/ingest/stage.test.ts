@@ -67,7 +67,7 @@ function expectedMerge(old: ReservoirRows | undefined, operations: readonly Set_
   };
 }
 
-const plain = (merged: { rows: { names?: string[]; days: Int32Array; values: Record<string, Float64Array> }; added: number; replaced: number }) => ({
+const plain = (merged: { rows: { names?: readonly string[]; days: Int32Array; values: Record<string, Float64Array> }; added: number; replaced: number }) => ({
   names: merged.rows.names,
   days: Array.from(merged.rows.days),
   values: Object.fromEntries(Object.entries(merged.rows.values).map(([v, c]) => [v, Array.from(c)])),
