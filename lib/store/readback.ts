@@ -67,7 +67,7 @@ export async function readMetadataRows(snapshot: SnapshotFiles, kind: 'reservoir
 }
 
 /** Rows of a file, every row group: names (when it has a name column), days, and the given value columns (NaN where absent). */
-async function readFileRows(
+export async function readFileRows(
   { reader }: SnapshotFiles,
   file: DataFile,
   nameColumn: 'RES_NAME' | undefined,
@@ -90,7 +90,7 @@ async function readFileRows(
 }
 
 /** Rows of several files as one set of columns, in the order given. */
-function concatRows(parts: readonly ReservoirRows[], variables: readonly string[]): ReservoirRows {
+export function concatRows(parts: readonly ReservoirRows[], variables: readonly string[]): ReservoirRows {
   const total = parts.reduce((n, p) => n + p.days.length, 0);
   const days = new Int32Array(total);
   const values = Object.fromEntries(variables.map((v) => [v, new Float64Array(total)]));
@@ -106,7 +106,7 @@ function concatRows(parts: readonly ReservoirRows[], variables: readonly string[
 }
 
 /** Rows sorted by name then date (files of several periods hold the same names). */
-function sortRows(rows: ReservoirRows): ReservoirRows {
+export function sortRows(rows: ReservoirRows): ReservoirRows {
   const order = Array.from(rows.days, (_, i) => i);
   order.sort((a, b) => compareText(rows.names[a]!, rows.names[b]!) || rows.days[a]! - rows.days[b]!);
   if (order.every((i, k) => i === k)) return rows;

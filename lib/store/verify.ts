@@ -27,7 +27,8 @@ export async function verifyStore(store: EvapStore, source: ByteSource, onProgre
     } catch (error) {
       summary.problems.push((error as Error).message);
     }
-    onProgress?.(++summary.files, files.length, file.path);
+    summary.files++; // not inside the optional call below: without a callback its arguments are never evaluated
+    onProgress?.(summary.files, files.length, file.path);
   }
   return summary;
 }

@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { findReservoirVariable, findStationVariable, units } from '../../../lib/catalogue.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
-import { MAX_RECORD_CHARS, csvRows, jsonObjects } from '../../../lib/ingest/text.js';
 import { openStore, type EvapStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { serveSmallStore, tempDir, writeTinyStore } from '../../helpers.js';
@@ -253,48 +252,7 @@ describe('ingest', () => {
   });
 });
 
-describe('jsonObjects', () => {
-  it('refuses an object too long to be a record instead of holding it', async () => {
-    const huge = `[{"RES_NAME": "${'A'.repeat(2 * MAX_RECORD_CHARS)}"}]`;
-    const chunks = async function* () {
-      for (let i = 0; i < huge.length; i += 65536) yield huge.slice(i, i + 65536);
-    };
-    await expect(async () => {
-      for await (const _ of jsonObjects(chunks())) void _;
-    }).rejects.toThrow(/the object starting here is over 1048576 characters/);
-  });
-
-  it('yields the objects of an array however the text is chunked, with their lines', async () => {
-    const json = fc.jsonValue({ maxDepth: 2 });
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.dictionary(fc.string(), json), { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1 }), async (objects, cuts) => {
-        const text = `[\n${objects.map((o) => JSON.stringify(o)).join(',\n')}\n]`;
-        const chunks = chunk(text, cuts);
-        const out: { value: unknown; line: number }[] = [];
-        for await (const item of jsonObjects(from(chunks))) out.push(item);
-        expect(out.map((o) => o.value)).toEqual(objects.map((o) => JSON.parse(JSON.stringify(o))));
-        expect(out.map((o) => o.line)).toEqual(objects.map((_, i) => 2 + i + objects.slice(0, i).reduce((n, o) => n + (JSON.stringify(o).match(/\n/g)?.length ?? 0), 0)));
-      }),
-      { numRuns: 200 },
-    );
-  });
-});
-
-describe('jsonObjects keys', () => {
-  it('names the first key an object repeats, and none when each appears once', async () => {
-    const entry = fc.tuple(fc.constantFrom('a', 'b', '__proto__', 'NetE (mm)', 'é\\"'), fc.jsonValue({ maxDepth: 2 }));
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(entry, { maxLength: 5 }), { minLength: 1, maxLength: 4 }), fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1 }), async (objects, cuts) => {
-        const text = `[${objects.map((o) => `{${o.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`).join(',\n')}]`;
-        const expected = objects.map((o) => o.map(([k]) => k).find((k, i, keys) => keys.indexOf(k) < i));
-        const out: (string | undefined)[] = [];
-        for await (const { duplicate } of jsonObjects(from(chunk(text, cuts)))) out.push(duplicate);
-        expect(out).toEqual(expected);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
+describe('an ingest of JSON', () => {
   it('makes a record with a repeated key a bad row, with its line', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
@@ -305,42 +263,7 @@ describe('jsonObjects keys', () => {
   });
 });
 
-describe('csvRows', () => {
-  it('yields the rows of CSV text however it is chunked', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(fc.string({ minLength: 1 }), { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 10 }), fc.array(fc.integer({ min: 1, max: 15 }), { minLength: 1 }), async (rows, cuts) => {
-        const text = recordsToCsv(rows.map(([a, b]) => ({ a: a!, b: b! })), ['a', 'b']);
-        const out: string[][] = [];
-        for await (const { fields } of csvRows(from(chunk(text, cuts)))) out.push(fields);
-        expect(out).toEqual([['a', 'b'], ...rows]);
-      }),
-      { numRuns: 200 },
-    );
-  });
-});
-
-describe('csvRows lines', () => {
-  it('gives the line each row starts on, across quoted line breaks, empty lines and any line ending', async () => {
-    const piece = fc.constantFrom('a', ',', '""', '\r\n', '\n', '\r', ' ');
-    const field = fc.array(piece, { maxLength: 6 }).map((p) => `"${p.join('')}"`);
-    const row = fc.tuple(fc.array(field, { minLength: 1, maxLength: 3 }), fc.nat({ max: 2 }));
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom('\n', '\r\n', '\r'), fc.array(row, { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 15 }), { minLength: 1 }), async (end, rows, cuts) => {
-        let text = `a,b${end}`;
-        const starts: number[] = [1];
-        for (const [fields, empties] of rows) {
-          text += end.repeat(empties);
-          starts.push(1 + (text.match(/\r\n|\r|\n/g)?.length ?? 0)); // counted in the text as written, before the row
-          text += fields.join(',') + end;
-        }
-        const lines: number[] = [];
-        for await (const { line } of csvRows(from(chunk(text, cuts)))) lines.push(line);
-        expect(lines).toEqual(starts);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
+describe('an ingest of CSV', () => {
   it('reports a bad row after a quoted CRLF on its own line', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
@@ -349,17 +272,3 @@ describe('csvRows lines', () => {
     expect(summary.problems.map((p) => `${p.file}:${p.line}`)).toEqual(['crlf.csv:4']); // csv-parse said 5
   });
 });
-
-function chunk(text: string, cuts: number[]): string[] {
-  const out: string[] = [];
-  for (let at = 0, i = 0; at < text.length; i++) {
-    const size = cuts[i % cuts.length]!;
-    out.push(text.slice(at, at + size));
-    at += size;
-  }
-  return out;
-}
-
-async function* from(chunks: string[]): AsyncGenerator<string> {
-  for (const c of chunks) yield c;
-}

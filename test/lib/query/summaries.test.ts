@@ -3,7 +3,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quantile } from '../../../lib/query/normals.js';
 import { openStore, type EvapStore } from '../../../lib/store/store.js';
 
 let store: EvapStore;
@@ -67,13 +66,6 @@ describe('normals', () => {
     const alone = (await Promise.all(names.map((n) => store.reservoirNormals({ ...query, names: [n] })))).flat();
     expect(together.length).toBe(20 * 12);
     expect(together).toEqual(alone);
-  });
-
-  it('interpolates percentiles between closest ranks as numpy and R do by default', () => {
-    // numpy.percentile([1, 2, 3, 4], [10, 25, 50, 75, 90]) = [1.3, 1.75, 2.5, 3.25, 3.7]
-    expect([0.1, 0.25, 0.5, 0.75, 0.9].map((p) => quantile([1, 2, 3, 4], p))).toEqual([1.3, 1.75, 2.5, 3.25, expect.closeTo(3.7, 12)]);
-    expect(quantile([7], 0.9)).toBe(7);
-    expect(quantile([], 0.5)).toBeNaN();
   });
 
   it('by day of the year: the daily values of each MM-DD, February 29 from leap years only', async () => {

@@ -1,6 +1,6 @@
 // A store in a bucket of a real S3-compatible server (s3rver on loopback, behind the test proxy that adds S3's
 // conditional PUTs): ranged reads, commits that two writers cannot both win, the probe that refuses an endpoint
-// without conditional writes, leases, vacuum, and the client's retries and timeouts.
+// without conditional writes, leases and vacuum (the client's retries and timeouts: s3.test.ts).
 import { describe, expect, it } from 'vitest';
 import { bucketStorage } from '../../../lib/store/bucket.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
@@ -18,9 +18,6 @@ const faults = (method: string, key: string): Fault => {
   const n = (seen.get(key) ?? 0) + 1;
   seen.set(key, n);
   if (method === 'PUT') puts.set(key, (puts.get(key) ?? 0) + 1);
-  if (key.includes('/flaky') && n <= 2) return 'error';
-  if (key.includes('/stalls') && n <= 1) return 'stall';
-  if (key.includes('/down')) return method === 'GET' ? 'error' : undefined;
   if (key.includes('/lost') && method === 'PUT' && puts.get(key) === 2) return 'lose-answer'; // the first is a plain write
   return undefined;
 };
@@ -62,16 +59,6 @@ describe('bucketStorage', () => {
     expect((await storage.list('reservoirs')).map((f) => [f.path, f.bytes])).toEqual([1, 2, 3, 4, 5].map((n) => [`reservoirs/part-${n}.parquet`, n]));
     expect(await storage.readText('manifest.json')).toBeUndefined();
     await expect(openStore('s3://no-such-bucket/store')).rejects.toThrow(/cannot read no-such-bucket\/store\/manifest\.json: 404 NoSuchBucket/);
-  });
-
-  it('retries a failing request with backoff, gives up on a stall after its timeout, and names what failed', async () => {
-    const storage = bucketStorage(bucket.location('faults'), process.env, quick);
-    for (const name of ['flaky', 'stalls', 'down']) await storage.write(`${name}/x.json`, `"${name}"`);
-    expect((await storage.readText('flaky/x.json'))?.text).toBe('"flaky"'); // two 503s, then the answer
-    expect((await storage.readText('stalls/x.json'))?.text).toBe('"stalls"'); // one stall cut at 400 ms, then the answer
-    await expect(storage.readText('down/x.json')).rejects.toThrow(/GET evap-test\/faults\/down\/x\.json failed after 3 attempts: 503 SlowDown/);
-    const stalled = bucketStorage(bucket.location('faults'), process.env, { ...quick, attempts: 1 });
-    await expect(stalled.write('stalls/y.json', '1')).rejects.toThrow(/PUT evap-test\/faults\/stalls\/y\.json failed after 1 attempts: no answer within 400 ms/);
   });
 });
 

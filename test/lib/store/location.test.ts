@@ -1,24 +1,35 @@
-// Store locations: a folder path opens a folder, `s3://bucket/prefix` a bucket, and an opened Storage passes through.
-import { resolve } from 'node:path';
+// Where a store lives: a folder or an s3:// location, each opened as the Storage of its kind, checked by what they do.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { S3Client, s3OptionsFromEnv } from '../../../lib/store/s3.js';
 import { openStorage } from '../../../lib/store/location.js';
-import { tempDir, writeTinyStore } from '../../helpers.js';
+import { tempDir } from '../../helpers.js';
+import { startTestBucket } from '../../s3/bucket.js';
+
+const bucket = await startTestBucket();
 
 describe('openStorage', () => {
-  it('opens a folder path as the folder, which reads its files', async () => {
+  it('opens a folder as files on this machine', async () => {
     const dir = await tempDir();
-    await writeTinyStore(dir);
     const storage = openStorage(dir);
     expect(storage.location).toBe(resolve(dir));
-    expect(await storage.exists('manifest.json')).toBe(true);
+    await storage.write('a/b.json', '{"x":1}');
+    expect(await readFile(join(dir, 'a', 'b.json'), 'utf8')).toBe('{"x":1}');
+    expect(await storage.create('a/b.json', 'again')).toBe(false); // taken: created once only
   });
 
-  it('opens an s3:// location as a bucket, configured by the environment given', () => {
-    const storage = openStorage('s3://some-bucket/a/prefix', { AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_REGION: 'us-east-1' });
-    expect(storage.location).toBe('s3://some-bucket/a/prefix');
+  it('opens s3://bucket/prefix as objects of that bucket, with the AWS environment given', async () => {
+    const storage = openStorage(bucket.location('storage-test'), bucket.env);
+    await storage.write('a/b.json', '{"x":1}');
+    // the bucket itself, asked straight (no prefix), holds the object under the prefix
+    const direct = new S3Client(bucket.bucket, { ...s3OptionsFromEnv(bucket.env), endpoint: bucket.rawEndpoint });
+    expect((await direct.list('storage-test/')).map((o) => o.key)).toEqual(['storage-test/a/b.json']);
+    expect(new TextDecoder().decode((await direct.send('GET', 'storage-test/a/b.json')).body)).toBe('{"x":1}');
+    expect((await storage.list('a')).map((f) => f.path)).toEqual(['a/b.json']);
   });
 
-  it('passes an opened Storage through unchanged', async () => {
+  it('passes a Storage through as it is', async () => {
     const storage = openStorage(await tempDir());
     expect(openStorage(storage)).toBe(storage);
   });

@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError, StoreError } from '../../../lib/errors.js';
@@ -156,5 +159,17 @@ describe('openStore({ codegen: false })', () => {
       return out + JSON.stringify(await s.reservoirTimeseriesOnDate({ date: '2020-07-01', alsoReturn: ['STATE'] }));
     };
     expect(await text(interpreted)).toBe(await text(generated));
+  });
+
+  it('answers in a process where generating code from strings is forbidden, which generated emitters cannot', async () => {
+    const store = pathToFileURL(resolve('lib/store/store.ts')).href;
+    const query = { names: ['LAKE MEAD'], start: '2020-01-01', end: '2020-01-02', units: 'english' as const };
+    const script = (codegen: boolean) =>
+      `const { openStore } = await import(${JSON.stringify(store)}); const s = await openStore(undefined, { codegen: ${codegen} }); process.stdout.write(JSON.stringify(await s.reservoirTimeseries(${JSON.stringify(query)})));`;
+    // node's own switch for what a content security policy forbids: eval and new Function throw an EvalError
+    const run = (codegen: boolean) => promisify(execFile)(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script(codegen)]);
+    const expected = JSON.stringify(await (await openStore()).reservoirTimeseries(query));
+    expect((await run(false)).stdout).toBe(expected);
+    await expect(run(true)).rejects.toThrow(/EvalError/);
   });
 });
