@@ -41,6 +41,7 @@ export function createKeyRequests(file: string | undefined, options: KeyRequestO
       const value = (url.searchParams.get(field) ?? '').trim();
       if (value === '') throw invalidParameter(field, `${field} is required`, 'empty');
       if (value.length > max) throw invalidParameter(field, `${field} is longer than ${max} characters`, 'too-many');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
       if (/[\u0000-\u001f\u007f]/.test(value)) throw invalidParameter(field, `${field} contains control characters`);
       entry[field] = value;
     }
