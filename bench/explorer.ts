@@ -29,7 +29,13 @@ async function listen(storeDir: string | undefined, explorerDir: string) {
   const store = await openStore(storeDir);
   const handler = createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir });
   const serving = await serve(handler, { port: 0, host: '127.0.0.1', maxConcurrent: 64, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, logger: { info: () => {}, error: console.error } } as Parameters<typeof serve>[1]);
-  return { url: serving.url, close: async () => (await serving.close(1000), await store.close()) };
+  return {
+    url: serving.url,
+    close: async () => {
+      await serving.close(1000);
+      await store.close();
+    },
+  };
 }
 
 // a fresh tab with the key already given; times to the load event and to every name drawn

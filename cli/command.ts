@@ -3,7 +3,7 @@
 /** A command module: its help text and its run. Registered by one line in cli/evap.ts. */
 export interface CommandModule {
   usage: string; // the whole `evap <command> --help` text, its first line the synopsis
-  run(argv: string[]): Promise<number | void>; // the exit status (default 0)
+  run(argv: string[]): Promise<number | undefined>; // the exit status (default 0)
 }
 
 /** A mistake in the command line: reported with the command's synopsis, exit status 2. */

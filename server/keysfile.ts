@@ -30,6 +30,7 @@ export async function addKey(path: string, label: string, today = new Date().toI
   await readKeyEntries(path); // refuse to append to a file the server could not read
   const key = generateKey();
   const digest = digestKey(key).toString('hex');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a label must not carry into the file
   const clean = label.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   await appendFile(path, `${digest} # ${today} ${clean}\n`, { mode: 0o600 });
   return { key, entry: { id: digest.slice(0, 12), created: today, label: clean } };

@@ -47,6 +47,7 @@ export function createKeyRequests(file: string | undefined, options: KeyRequestO
       const value = (request.url.searchParams.get(field) ?? '').trim();
       if (value === '') throw new InvalidParameterError(field, `${field} is required`, 'empty');
       if (value.length > max) throw new InvalidParameterError(field, `${field} is longer than ${max} characters`, 'too-many');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
       if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidParameterError(field, `${field} contains control characters`);
       entry[field] = value;
     }

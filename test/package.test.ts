@@ -29,8 +29,9 @@ describe('package.json', () => {
 
   it('runs on Node 20 and has the scripts the README documents', () => {
     expect(pkg.engines.node).toBe('>=20');
-    for (const script of ['start', 'test', 'generate', 'bench', 'soak', 'typecheck']) expect(pkg.scripts[script], script).toBeTruthy();
+    for (const script of ['start', 'test', 'generate', 'bench', 'soak', 'typecheck', 'lint', 'format']) expect(pkg.scripts[script], script).toBeTruthy();
     expect(pkg.scripts.test).toContain('tsc --noEmit');
+    expect(pkg.scripts.test).toContain('npm run lint');
   });
 
   it('uses every runtime dependency from lib, server, cli or a script', async () => {

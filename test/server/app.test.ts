@@ -91,6 +91,7 @@ describe('createHandler', () => {
 
   it('answers a failure before the first record with 500, not a broken stream', async () => {
     const broken = Object.create(store) as EvapStore;
+    // biome-ignore lint/correctness/useYield: a stream that fails when its first record is asked for
     async function* fail(): AsyncGenerator<never> {
       throw new Error('partition unreadable');
     }

@@ -109,6 +109,7 @@ describe('EvapStore.readReservoirPartition', () => {
 describe('record building', () => {
   it('keeps hostile names and attribute names as plain data', async () => {
     const dir = await tempDir();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a name that looks like a template must stay plain text
     const odd = 'QUOTE"S\n`${process.exit()}`';
     const proto = JSON.parse(`{"RES_NAME":"X","__proto__":"p"}`); // an own __proto__ key, as JSON.parse makes
     await expect(createStoreWriter(dir).writeReservoirMetadata([proto])).rejects.toThrow(/may not be named __proto__/);
