@@ -15,8 +15,32 @@ const runs = Number(values.runs);
 if (!existsSync(join(root, 'dist/cli/evap.js'))) throw new Error('build first: npm run build');
 
 // the issue's example: two reservoirs, one dataset, two variables, a year
-const spec: QuerySpec = { kind: 'reservoir-range', names: ['LAKE MEAD', 'LAKE POWELL'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-01-01', end: '2020-12-31' };
-const ours = ['dist/cli/evap.js', 'query', '--store', store, '--names', spec.names.join(','), '--datasets', 'nete-volume-calcs', '--variables', 'NetE,E_volume', '--start', spec.start, '--end', spec.end, '--format', 'csv'];
+const spec: QuerySpec = {
+  kind: 'reservoir-range',
+  names: ['LAKE MEAD', 'LAKE POWELL'],
+  datasets: ['nete-volume-calcs'],
+  variables: ['NetE', 'E_volume'],
+  start: '2020-01-01',
+  end: '2020-12-31',
+};
+const ours = [
+  'dist/cli/evap.js',
+  'query',
+  '--store',
+  store,
+  '--names',
+  spec.names.join(','),
+  '--datasets',
+  'nete-volume-calcs',
+  '--variables',
+  'NetE,E_volume',
+  '--start',
+  spec.start,
+  '--end',
+  spec.end,
+  '--format',
+  'csv',
+];
 // DuckDB's side: open an in-memory instance, run the same query over the same files, print CSV (its own writer)
 const duckScript = `
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -38,7 +62,9 @@ function time(args: string[]): Promise<{ ms: number; out: string }> {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
-    child.on('close', (code) => (code === 0 ? done({ ms: performance.now() - began, out }) : fail(new Error(`${args.slice(0, 2).join(' ')} exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? done({ ms: performance.now() - began, out }) : fail(new Error(`${args.slice(0, 2).join(' ')} exited with ${code}`)),
+    );
   });
 }
 
@@ -54,5 +80,9 @@ for (let i = 0; i < runs; i++) {
   times.node.push(c.ms);
 }
 const [o, d, n] = [median(times.ours), median(times.duckdb), median(times.node)];
-console.log(`evap query, first answer from a fresh process (median of ${runs}, ${times.ours.length} equal CSV answers of ${spec.names.join(' + ')} over ${spec.start.slice(0, 4)}):`);
-console.log(`  evap query ${o.toFixed(0)} ms, node + @duckdb/node-api ${d.toFixed(0)} ms, bare node ${n.toFixed(0)} ms; ratio ${(o / d).toFixed(2)} (target at most 2)`);
+console.log(
+  `evap query, first answer from a fresh process (median of ${runs}, ${times.ours.length} equal CSV answers of ${spec.names.join(' + ')} over ${spec.start.slice(0, 4)}):`,
+);
+console.log(
+  `  evap query ${o.toFixed(0)} ms, node + @duckdb/node-api ${d.toFixed(0)} ms, bare node ${n.toFixed(0)} ms; ratio ${(o / d).toFixed(2)} (target at most 2)`,
+);

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { MismatchError } from './compare.js';
-import { duckdbSql, type BenchQuery } from './queries.js';
+import { type BenchQuery, duckdbSql } from './queries.js';
 import { repoRoot } from './store.js';
 import { median } from './timing.js';
 
@@ -40,7 +40,10 @@ export async function runCold(root: string, query: BenchQuery, expectedDigest: s
 function child(engine: 'ours' | 'duckdb', root: string, job: string): Promise<{ firstMs: number; processMs: number; digest: string }> {
   const began = performance.now();
   return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'cold-child.ts'), engine, root, job], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'cold-child.ts'), engine, root, job], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -15,7 +15,10 @@ export function assertSameAnswer(id: string, ours: WireRecord[] | string, theirs
     throw new MismatchError(`${id}: CSV text differs at line ${line + 1} (${a.length} vs ${b.length} lines)\n  ours:   ${a[line]}\n  duckdb: ${b[line]}`);
   }
   if (JSON.stringify(ours) === JSON.stringify(theirs)) return;
-  if (ours.length !== theirs.length) throw new MismatchError(`${id}: ${ours.length} records from the library, ${theirs.length} from DuckDB\n  first ours:   ${JSON.stringify(ours[0])}\n  first duckdb: ${JSON.stringify(theirs[0])}`);
+  if (ours.length !== theirs.length)
+    throw new MismatchError(
+      `${id}: ${ours.length} records from the library, ${theirs.length} from DuckDB\n  first ours:   ${JSON.stringify(ours[0])}\n  first duckdb: ${JSON.stringify(theirs[0])}`,
+    );
   const at = ours.findIndex((r, i) => JSON.stringify(r) !== JSON.stringify(theirs[i]));
   throw new MismatchError(`${id}: record ${at} differs\n  ours:   ${JSON.stringify(ours[at])}\n  duckdb: ${JSON.stringify(theirs[at])}`);
 }

@@ -1,8 +1,9 @@
 // DuckDB over the same Parquet files: an in-memory instance whose answers are JS records or CSV text.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { WireRecord } from '../lib/types.js';
 import { duckdbSetup } from './queries.js';
 

@@ -8,13 +8,14 @@
 //   frames while zooming and panning: median 16.7 ms apart (60 a second), 95th percentile 18.4 ms, slowest 22 ms
 //   the full redraw of 44,000 points once the input rests: 153 ms (270-450 ms at load average 10)
 //   search among 44,027 names: median 6.6 ms a keystroke; colouring every reservoir on one date: 0.6 s
-import { parseArgs } from 'node:util';
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { buildExplorer } from '../scripts/build-explorer.js';
+import { parseArgs } from 'node:util';
+import { type Browser, chromium } from 'playwright-core';
 import { openStore } from '../lib/store/store.js';
+import { buildExplorer } from '../scripts/build-explorer.js';
 import { createHandler } from '../server/app.js';
 import { KeyRing } from '../server/auth.js';
 import { serve } from '../server/node.js';
@@ -28,7 +29,14 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 async function listen(storeDir: string | undefined, explorerDir: string) {
   const store = await openStore(storeDir);
   const handler = createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir });
-  const serving = await serve(handler, { port: 0, host: '127.0.0.1', maxConcurrent: 64, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, logger: { info: () => {}, error: console.error } } as Parameters<typeof serve>[1]);
+  const serving = await serve(handler, {
+    port: 0,
+    host: '127.0.0.1',
+    maxConcurrent: 64,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 60_000,
+    logger: { info: () => {}, error: console.error },
+  } as Parameters<typeof serve>[1]);
   return {
     url: serving.url,
     close: async () => {
@@ -63,7 +71,9 @@ try {
     await page.close();
   }
   await demo.close();
-  console.log(`demo store: page loaded median ${median(demoTimes.map((t) => t.loaded))} ms, every name drawn median ${median(demoTimes.map((t) => t.ready))} ms`);
+  console.log(
+    `demo store: page loaded median ${median(demoTimes.map((t) => t.loaded))} ms, every name drawn median ${median(demoTimes.map((t) => t.ready))} ms`,
+  );
 
   const reservoirs = Number(values.reservoirs);
   const began = Date.now();
@@ -90,7 +100,9 @@ try {
           if (i < 120) canvas.dispatchEvent(new WheelEvent('wheel', { ...at, deltaY: i < 60 ? -25 : 25, cancelable: true }));
           else {
             if (i === 120) canvas.dispatchEvent(new PointerEvent('pointerdown', { ...at, pointerId: 1 }));
-            canvas.dispatchEvent(new PointerEvent('pointermove', { clientX: at.clientX + 200 * Math.sin(i / 15), clientY: at.clientY + 100 * Math.cos(i / 15), pointerId: 1 }));
+            canvas.dispatchEvent(
+              new PointerEvent('pointermove', { clientX: at.clientX + 200 * Math.sin(i / 15), clientY: at.clientY + 100 * Math.cos(i / 15), pointerId: 1 }),
+            );
           }
           await new Promise(requestAnimationFrame);
           intervals.push(performance.now() - last);
@@ -100,8 +112,12 @@ try {
         await new Promise((resolve) => setTimeout(resolve, 400)); // the full redraw once the input rests
         return { intervals, full: [...canvas.frameTimes] };
       });
-      console.log(`${reservoirs} reservoirs: page loaded median ${median(wideTimes.map((t) => t.loaded))} ms, every name drawn median ${median(wideTimes.map((t) => t.ready))} ms`);
-      console.log(`frames while zooming and panning: median ${median(paced.intervals).toFixed(1)} ms apart, 95th percentile ${pct(paced.intervals, 0.95).toFixed(1)} ms, slowest ${pct(paced.intervals, 1).toFixed(1)} ms (${paced.intervals.length} frames); full redraw after it: ${paced.full.map((t) => t.toFixed(0)).join(', ')} ms`);
+      console.log(
+        `${reservoirs} reservoirs: page loaded median ${median(wideTimes.map((t) => t.loaded))} ms, every name drawn median ${median(wideTimes.map((t) => t.ready))} ms`,
+      );
+      console.log(
+        `frames while zooming and panning: median ${median(paced.intervals).toFixed(1)} ms apart, 95th percentile ${pct(paced.intervals, 0.95).toFixed(1)} ms, slowest ${pct(paced.intervals, 1).toFixed(1)} ms (${paced.intervals.length} frames); full redraw after it: ${paced.full.map((t) => t.toFixed(0)).join(', ')} ms`,
+      );
       const search = await page.evaluate(() => {
         const input = document.getElementById('search') as HTMLInputElement;
         const times = [];
@@ -121,7 +137,11 @@ try {
           await page.locator('#colour-date').fill('1');
           await page.locator('#colour-date').dispatchEvent('input');
         }
-        await page.waitForFunction((date) => document.getElementById('map-status')!.textContent!.endsWith(date), label === 'first' ? '2025-12-31' : '2025-12-30', { timeout: 60_000 });
+        await page.waitForFunction(
+          (date) => document.getElementById('map-status')!.textContent!.endsWith(date),
+          label === 'first' ? '2025-12-31' : '2025-12-30',
+          { timeout: 60_000 },
+        );
         console.log(`colouring every reservoir on one date (${label}): ${Date.now() - t} ms${label === 'next' ? ' (including the slider 150 ms pause)' : ''}`);
       }
       await page.close();

@@ -46,7 +46,10 @@ export function startHostileClients(options: HostileOptions): { stop(): Promise<
   const pipeliner = async (n: number) => {
     for (let i = n; running; i++) {
       const leave = (['reset', 'destroy', 'end', 'server'] as const)[i % 4];
-      const burst = leave === 'server' ? get('/info/list_datasets', 'Connection: close\r\n') + get('/info/list_datasets').repeat(4) : get(options.largePath).repeat(4) + get('/info/list_datasets').repeat(4);
+      const burst =
+        leave === 'server'
+          ? get('/info/list_datasets', 'Connection: close\r\n') + get('/info/list_datasets').repeat(4)
+          : get(options.largePath).repeat(4) + get('/info/list_datasets').repeat(4);
       await open('127.0.0.2', (socket) => {
         socket.write(burst);
         stats.bursts++;

@@ -1,12 +1,12 @@
 // Over HTTP: the server in a child process on the bench store, driven by autocannon; its peak RSS from /proc.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { MismatchError } from './compare.js';
-import { httpTarget, type BenchQuery } from './queries.js';
+import { type BenchQuery, httpTarget } from './queries.js';
 import { repoRoot } from './store.js';
 
 /** The server under test. */
@@ -86,7 +86,8 @@ export async function checkOverHttp(server: ServerProcess, query: BenchQuery, ex
   const response = await fetch(server.url + httpTarget(query.spec, query.format), { headers: { 'api-key': server.key } });
   const body = await response.text();
   if (response.status !== 200) throw new MismatchError(`${query.id} over HTTP: status ${response.status}: ${body.slice(0, 300)}`);
-  if (body !== expected) throw new MismatchError(`${query.id} over HTTP: the body (${body.length} characters) differs from the in-process answer (${expected.length})`);
+  if (body !== expected)
+    throw new MismatchError(`${query.id} over HTTP: the body (${body.length} characters) differs from the in-process answer (${expected.length})`);
 }
 
 /**
@@ -97,7 +98,9 @@ export async function drive(server: ServerProcess, query: BenchQuery, connection
   const cli = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
   const url = server.url + httpTarget(query.spec, query.format);
   const run = (seconds: number) =>
-    promisify(execFile)(process.execPath, [cli, '--json', '-c', String(connections), '-d', String(seconds), '-t', '30', '-H', `api-key: ${server.key}`, url], { maxBuffer: 1 << 24 });
+    promisify(execFile)(process.execPath, [cli, '--json', '-c', String(connections), '-d', String(seconds), '-t', '30', '-H', `api-key: ${server.key}`, url], {
+      maxBuffer: 1 << 24,
+    });
   await run(2);
   const result = JSON.parse((await run(durationS)).stdout) as {
     requests: { total: number };

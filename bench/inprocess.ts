@@ -4,8 +4,8 @@ import type { EvapStore } from '../lib/store/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { assertSameAnswer } from './compare.js';
 import type { DuckEngine } from './duckdb.js';
-import { answerOurs, duckdbSql, serialize, textOurs, type BenchQuery } from './queries.js';
-import { timeRepeated, type Timing } from './timing.js';
+import { answerOurs, type BenchQuery, duckdbSql, serialize, textOurs } from './queries.js';
+import { type Timing, timeRepeated } from './timing.js';
 
 export interface WarmRow {
   id: string;
@@ -27,7 +27,13 @@ export interface RepeatOptions {
 }
 
 /** Runs each query on both engines, checks the answers are equal, then times them warm. */
-export async function runWarm(store: EvapStore, duck: DuckEngine, queries: readonly BenchQuery[], repeat: RepeatOptions, log: (line: string) => void): Promise<WarmRow[]> {
+export async function runWarm(
+  store: EvapStore,
+  duck: DuckEngine,
+  queries: readonly BenchQuery[],
+  repeat: RepeatOptions,
+  log: (line: string) => void,
+): Promise<WarmRow[]> {
   const rows: WarmRow[] = [];
   for (const q of queries) {
     const sql = duckdbSql(store.root, q.spec, q.format);
@@ -35,7 +41,8 @@ export async function runWarm(store: EvapStore, duck: DuckEngine, queries: reado
     const ours = async (): Promise<WireRecord[] | string> => (q.format === 'csv' ? textOurs(store, q.spec, 'csv') : (await answerOurs(store, q.spec)).records);
     const built = await answerOurs(store, q.spec);
     const text = serialize(q.format, built);
-    if ((await textOurs(store, q.spec, q.format)) !== text) throw new Error(`${q.id}: the text made from the columns differs from JSON.stringify / recordsToCsv of the records`);
+    if ((await textOurs(store, q.spec, q.format)) !== text)
+      throw new Error(`${q.id}: the text made from the columns differs from JSON.stringify / recordsToCsv of the records`);
     assertSameAnswer(q.id, await ours(), await duck.answer(sql, q.format));
     const row: WarmRow = {
       id: q.id,
@@ -50,7 +57,9 @@ export async function runWarm(store: EvapStore, duck: DuckEngine, queries: reado
       floor: await timeRepeated(() => serialize(q.format, built), repeat),
     };
     assertSameAnswer(q.id, await ours(), await duck.answer(sql, q.format)); // and still equal after the repeated runs
-    log(`${q.id} ${row.records} records: ours ${ms(row.ours.medianMs)}, duckdb ${ms(row.duckdb.medianMs)} (x${(row.duckdb.medianMs / row.ours.medianMs).toFixed(1)}), end to end ${ms(row.endToEnd.medianMs)} vs floor ${ms(row.floor.medianMs)} (x${(row.endToEnd.medianMs / row.floor.medianMs).toFixed(2)})`);
+    log(
+      `${q.id} ${row.records} records: ours ${ms(row.ours.medianMs)}, duckdb ${ms(row.duckdb.medianMs)} (x${(row.duckdb.medianMs / row.ours.medianMs).toFixed(1)}), end to end ${ms(row.endToEnd.medianMs)} vs floor ${ms(row.floor.medianMs)} (x${(row.endToEnd.medianMs / row.floor.medianMs).toFixed(2)})`,
+    );
     rows.push(row);
   }
   return rows;

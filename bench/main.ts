@@ -1,17 +1,17 @@
 // The whole bench as one function: store, in-process warm and cold, HTTP, then RESULTS.md.
 import { writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { openStore } from '../lib/store/store.js';
-import { runCold, type ColdRow } from './cold.js';
+import { type ColdRow, runCold } from './cold.js';
 import { DuckEngine } from './duckdb.js';
-import { checkOverHttp, drive, startServer, type HttpRow } from './http.js';
+import { checkOverHttp, drive, type HttpRow, startServer } from './http.js';
 import { runWarm } from './inprocess.js';
 import { defineQueries } from './queries.js';
-import { renderResults, type BenchResults } from './report.js';
-import { renderChart, renderScale } from './scale-report.js';
+import { type BenchResults, renderResults } from './report.js';
 import { runScale, type ScaleRow } from './scale.js';
-import { ensureStore, fullScale, smokeScale, type StoreScale } from './store.js';
+import { renderChart, renderScale } from './scale-report.js';
+import { ensureStore, fullScale, type StoreScale, smokeScale } from './store.js';
 
 export interface BenchOptions {
   smoke: boolean;
@@ -32,7 +32,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResults & { 
   const loadBefore = loadavg();
   const { log } = options;
   const store = await ensureStore(options.store, options.smoke ? smokeScale : fullScale, log);
-  log(`store ${store.dir}: ${(store.diskBytes / 2 ** 20).toFixed(0)} MiB on disk in ${store.files} Parquet files; generated in ${(store.generatedMs / 1000).toFixed(1)} s${store.reused ? ' (reused)' : ''}`);
+  log(
+    `store ${store.dir}: ${(store.diskBytes / 2 ** 20).toFixed(0)} MiB on disk in ${store.files} Parquet files; generated in ${(store.generatedMs / 1000).toFixed(1)} s${store.reused ? ' (reused)' : ''}`,
+  );
   const queries = defineQueries(store.manifest);
 
   const opened = await openStore(store.dir);

@@ -1,10 +1,18 @@
 // Q1-Q7, defined once: as a library query, as the equivalent DuckDB SQL over the same Parquet files, and as an HTTP path.
 import { join } from 'node:path';
-import { datasetNames, findReservoirVariable, findStationVariable, reservoirDatasets, stationVariableNames, variableKey, type DatasetName } from '../lib/catalogue.js';
+import {
+  type DatasetName,
+  datasetNames,
+  findReservoirVariable,
+  findStationVariable,
+  reservoirDatasets,
+  stationVariableNames,
+  variableKey,
+} from '../lib/catalogue.js';
 import { recordsToCsv } from '../lib/format/csv.js';
+import type { RecordStream } from '../lib/format/stream.js';
 import { encodePathName, type Manifest } from '../lib/store/manifest.js';
 import type { EvapStore } from '../lib/store/store.js';
-import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
 
 /** What a query asks for, in the library's terms; SQL and HTTP forms are derived from it. */
@@ -39,25 +47,77 @@ export function defineQueries(manifest: Manifest): BenchQuery[] {
   const [one] = pick(['LAKE MEAD'], 1);
   const three = pick(['LAKE MEAD', 'LAKE POWELL', 'ELEPHANT BUTTE RESERVOIR'], 3);
   const nete = manifest.datasets['nete-volume-calcs']!.partitions;
-  const whole = { start: nete.reduce((a, p) => (p.start < a ? p.start : a), nete[0]!.start), end: nete.reduce((a, p) => (p.end > a ? p.end : a), nete[0]!.end) };
+  const whole = {
+    start: nete.reduce((a, p) => (p.start < a ? p.start : a), nete[0]!.start),
+    end: nete.reduce((a, p) => (p.end > a ? p.end : a), nete[0]!.end),
+  };
   const station = pickStation(manifest);
   const stationVars = heldInOrder(manifest, [station]).slice(0, 10);
   const all = (datasets: DatasetName[]) => datasets.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
   return [
-    { id: 'Q1', title: 'one reservoir, nete-volume-calcs, NetE + E_volume, one year', format: 'json', http: true,
-      spec: { kind: 'reservoir-range', names: [one!], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-01-01', end: '2020-12-31' } },
-    { id: 'Q2', title: 'three reservoirs, rtma + nete-volume-calcs, five variables, three months', format: 'json', http: true,
-      spec: { kind: 'reservoir-range', names: three, datasets: ['rtma', 'nete-volume-calcs'], variables: ['pr', 'tmmx_c', 'eto', 'NetE', 'E_volume'], start: '2020-06-01', end: '2020-08-31' } },
-    { id: 'Q3', title: 'all reservoirs on one date, rtma + nete-volume-calcs (14 variables)', format: 'json', http: true,
-      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: '2020-07-01' } },
-    { id: 'Q4', title: `one reservoir, all 24 variables, ${whole.start}..${whole.end}, CSV`, format: 'csv', http: false,
-      spec: { kind: 'reservoir-range', names: [one!], datasets: [...datasetNames], variables: all([...datasetNames]), start: whole.start, end: whole.end } },
-    { id: 'Q5', title: `one station, ${stationVars.length} variables, two years`, format: 'json', http: true,
-      spec: { kind: 'station-range', names: [station], variables: stationVars, start: '2019-01-01', end: '2020-12-31' } },
-    { id: 'Q6', title: `all stations on one date (${heldInOrder(manifest, manifest.stations.names).length} variables)`, format: 'json', http: false,
-      spec: { kind: 'station-date', variables: heldInOrder(manifest, manifest.stations.names), date: '2020-07-01' } },
-    { id: 'Q7', title: `every reservoir (${reservoirs.length}), NetE, one year`, format: 'json', http: false,
-      spec: { kind: 'reservoir-range', names: [...reservoirs], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-01-01', end: '2020-12-31' } },
+    {
+      id: 'Q1',
+      title: 'one reservoir, nete-volume-calcs, NetE + E_volume, one year',
+      format: 'json',
+      http: true,
+      spec: {
+        kind: 'reservoir-range',
+        names: [one!],
+        datasets: ['nete-volume-calcs'],
+        variables: ['NetE', 'E_volume'],
+        start: '2020-01-01',
+        end: '2020-12-31',
+      },
+    },
+    {
+      id: 'Q2',
+      title: 'three reservoirs, rtma + nete-volume-calcs, five variables, three months',
+      format: 'json',
+      http: true,
+      spec: {
+        kind: 'reservoir-range',
+        names: three,
+        datasets: ['rtma', 'nete-volume-calcs'],
+        variables: ['pr', 'tmmx_c', 'eto', 'NetE', 'E_volume'],
+        start: '2020-06-01',
+        end: '2020-08-31',
+      },
+    },
+    {
+      id: 'Q3',
+      title: 'all reservoirs on one date, rtma + nete-volume-calcs (14 variables)',
+      format: 'json',
+      http: true,
+      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: '2020-07-01' },
+    },
+    {
+      id: 'Q4',
+      title: `one reservoir, all 24 variables, ${whole.start}..${whole.end}, CSV`,
+      format: 'csv',
+      http: false,
+      spec: { kind: 'reservoir-range', names: [one!], datasets: [...datasetNames], variables: all([...datasetNames]), start: whole.start, end: whole.end },
+    },
+    {
+      id: 'Q5',
+      title: `one station, ${stationVars.length} variables, two years`,
+      format: 'json',
+      http: true,
+      spec: { kind: 'station-range', names: [station], variables: stationVars, start: '2019-01-01', end: '2020-12-31' },
+    },
+    {
+      id: 'Q6',
+      title: `all stations on one date (${heldInOrder(manifest, manifest.stations.names).length} variables)`,
+      format: 'json',
+      http: false,
+      spec: { kind: 'station-date', variables: heldInOrder(manifest, manifest.stations.names), date: '2020-07-01' },
+    },
+    {
+      id: 'Q7',
+      title: `every reservoir (${reservoirs.length}), NetE, one year`,
+      format: 'json',
+      http: false,
+      spec: { kind: 'reservoir-range', names: [...reservoirs], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-01-01', end: '2020-12-31' },
+    },
   ];
 }
 
@@ -139,7 +199,8 @@ export function duckdbSql(root: string, spec: QuerySpec, format: 'json' | 'csv' 
   const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
   const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
   const day = (column: string) => `strftime(${column}, '%Y-%m-%d')`;
-  const wire = (v: string, unit: Parameters<typeof variableKey>[1]) => `${format === 'csv' ? 'c4' : 'r4'}(${ident(v)}) as ${ident(variableKey(v, unit, 'metric'))}`;
+  const wire = (v: string, unit: Parameters<typeof variableKey>[1]) =>
+    `${format === 'csv' ? 'c4' : 'r4'}(${ident(v)}) as ${ident(variableKey(v, unit, 'metric'))}`;
   const reservoirs = (datasets: DatasetName[], variables: string[], where: string) => {
     const used = datasets.filter((d) => variables.some((v) => findReservoirVariable(v)?.dataset === d));
     const ctes = used.map((d, i) => {
@@ -183,19 +244,29 @@ export function httpTarget(spec: QuerySpec, format: 'json' | 'csv'): string {
   switch (spec.kind) {
     case 'reservoir-range':
       path = '/timeseries/daily/reservoirs/daterange';
-      add('RES_NAMES', spec.names); add('datasets', spec.datasets); add('variables', spec.variables); add('start_date', spec.start); add('end_date', spec.end);
+      add('RES_NAMES', spec.names);
+      add('datasets', spec.datasets);
+      add('variables', spec.variables);
+      add('start_date', spec.start);
+      add('end_date', spec.end);
       break;
     case 'reservoir-date':
       path = '/timeseries/daily/reservoirs/date';
-      add('datasets', spec.datasets); add('variables', spec.variables); add('date', spec.date);
+      add('datasets', spec.datasets);
+      add('variables', spec.variables);
+      add('date', spec.date);
       break;
     case 'station-range':
       path = '/timeseries/stations/daterange';
-      add('STA_NAMES', spec.names); add('variables', spec.variables); add('start_date', spec.start); add('end_date', spec.end);
+      add('STA_NAMES', spec.names);
+      add('variables', spec.variables);
+      add('start_date', spec.start);
+      add('end_date', spec.end);
       break;
     case 'station-date':
       path = '/timeseries/stations/date';
-      add('variables', spec.variables); add('date', spec.date);
+      add('variables', spec.variables);
+      add('date', spec.date);
       break;
   }
   if (format === 'csv') add('output_format', 'csv');

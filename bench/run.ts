@@ -33,6 +33,8 @@ try {
     log: (line) => process.stderr.write(`${line}\n`),
   });
 } catch (error) {
-  process.stderr.write(`bench failed: ${error instanceof MismatchError ? 'the library and DuckDB disagree: ' : ''}${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `bench failed: ${error instanceof MismatchError ? 'the library and DuckDB disagree: ' : ''}${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 }

@@ -11,12 +11,17 @@ export async function runColdOurs(location: string, job: string, runs: number): 
   let digest = '';
   for (let i = 0; i < runs; i++) {
     const result = await new Promise<{ firstMs: number; digest: string }>((done, fail) => {
-      const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'cold-child.ts'), 'ours', location, job], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'cold-child.ts'), 'ours', location, job], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      proc.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!)) : fail(new Error(`cold run exited with code ${code}: ${err.trim()}`))));
+      proc.on('exit', (code) =>
+        code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!)) : fail(new Error(`cold run exited with code ${code}: ${err.trim()}`)),
+      );
     });
     if (digest && result.digest !== digest) throw new Error(`cold answers from ${location} differ between runs`);
     digest = result.digest;

@@ -3,19 +3,21 @@
 // `npm run bench:s3 -- [--store DIR] [--runs 5] [--out bench/S3-RESULTS.md]`; default store: the demo store in data/.
 // Loopback measures what the client adds (signing, HTTP, a request per read); a real bucket adds its latency to each
 // of the cold reads counted here (AWS S3: tens of milliseconds to the first byte).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { copyStore } from '../lib/sync/copy.js';
+import { parseArgs } from 'node:util';
 import { defaultStoreDir } from '../lib/store/demo.js';
-import { openStore, type EvapStore } from '../lib/store/store.js';
+import { type EvapStore, openStore } from '../lib/store/store.js';
+import { copyStore } from '../lib/sync/copy.js';
+import { answerOurs, defineQueries, duckdbSql, serialize } from './queries.js';
 import { runColdOurs } from './s3-cold.js';
-import { defineQueries, duckdbSql, serialize, answerOurs } from './queries.js';
 import { repoRoot } from './store.js';
 import { median, now } from './timing.js';
-import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { store: { type: 'string' }, runs: { type: 'string', default: '5' }, out: { type: 'string', default: join(repoRoot, 'bench', 'S3-RESULTS.md') } } });
+const { values } = parseArgs({
+  options: { store: { type: 'string' }, runs: { type: 'string', default: '5' }, out: { type: 'string', default: join(repoRoot, 'bench', 'S3-RESULTS.md') } },
+});
 const dir = values.store ?? defaultStoreDir();
 const runs = Number(values.runs);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -25,7 +27,7 @@ const env = { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_A
 Object.assign(process.env, env, { AWS_ENDPOINT_URL: server.info.proxy });
 const location = `s3://${server.info.bucket}/store`;
 try {
-  let began = now();
+  const began = now();
   const copied = await copyStore(dir, location, { concurrency: 8 });
   const copyMs = now() - began;
   log(`copied ${copied.files} files, ${(copied.bytes / 2 ** 20).toFixed(1)} MiB into ${location} in ${(copyMs / 1000).toFixed(1)} s (read back and verified)`);
@@ -84,7 +86,10 @@ try {
 async function warmMs(folder: EvapStore, bucket: EvapStore, q: ReturnType<typeof defineQueries>[number]): Promise<{ folder: number; bucket: number }> {
   const samples = { folder: [] as number[], bucket: [] as number[] };
   for (let i = 0, began = now(); i < 200 && (i < 10 || now() - began < 3000); i++) {
-    for (const [side, store] of [['folder', folder], ['bucket', bucket]] as const) {
+    for (const [side, store] of [
+      ['folder', folder],
+      ['bucket', bucket],
+    ] as const) {
       const t = now();
       await answerOurs(store, q.spec);
       if (i > 0) samples[side].push(now() - t);

@@ -3,14 +3,14 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reservoirDatasets, variableKey, type DatasetName } from '../lib/catalogue.js';
-import { manifestFiles, type Manifest } from '../lib/store/manifest.js';
+import { type DatasetName, reservoirDatasets, variableKey } from '../lib/catalogue.js';
+import { type Manifest, manifestFiles } from '../lib/store/manifest.js';
 import { openStore } from '../lib/store/store.js';
 import { vacuumStore } from '../lib/store/vacuum.js';
 import { DuckEngine } from './duckdb.js';
 import { drive, startServer } from './http.js';
-import { duckdbSql, jsonLength, streamOurs, type BenchQuery } from './queries.js';
-import { ensureStore, repoRoot, scaleStoreDir, type StoreScale } from './store.js';
+import { type BenchQuery, duckdbSql, jsonLength, streamOurs } from './queries.js';
+import { ensureStore, repoRoot, type StoreScale, scaleStoreDir } from './store.js';
 import { median } from './timing.js';
 
 /** Cold and warm times of one query on one store, ours and DuckDB's (ms, medians). */
@@ -53,7 +53,9 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
   for (const scale of scales) {
     const store = await ensureStore((options.dirOf ?? scaleStoreDir)(scale), scale, log);
     const years = Number(scale.end.slice(0, 4)) - Number(scale.start.slice(0, 4)) + 1;
-    log(`scale ${scale.reservoirs} x ${years} years: ${store.files} files, ${(store.diskBytes / 2 ** 30).toFixed(2)} GiB, generated in ${(store.generatedMs / 1000).toFixed(0)} s`);
+    log(
+      `scale ${scale.reservoirs} x ${years} years: ${store.files} files, ${(store.diskBytes / 2 ** 30).toFixed(2)} GiB, generated in ${(store.generatedMs / 1000).toFixed(0)} s`,
+    );
     const opens = [];
     for (let i = 0; i < coldRuns; i++) opens.push(await child<{ ms: number; rssBytes: number }>(['open', store.dir]));
     const queries: ScaleQueryRow[] = [];
@@ -87,12 +89,42 @@ export function scaleQueries(manifest: Manifest): BenchQuery[] {
   const year = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
   const all = (datasets: DatasetName[]) => datasets.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
   return [
-    { id: 'Q1', title: `one reservoir, NetE + E_volume, ${year}`, format: 'json', http: true,
-      spec: { kind: 'reservoir-range', names: [one], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: `${year}-01-01`, end: `${year}-12-31` } },
-    { id: 'Q3', title: `all reservoirs on ${year}-07-01, rtma + nete-volume-calcs`, format: 'json', http: true,
-      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: `${year}-07-01` } },
-    { id: 'Q7', title: `every reservoir, NetE, ${year}`, format: 'json', http: false,
-      spec: { kind: 'reservoir-range', names: [], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: `${year}-01-01`, end: `${year}-12-31`, everyName: true } }, // names filled in from the store (44,000 of them do not fit a command line)
+    {
+      id: 'Q1',
+      title: `one reservoir, NetE + E_volume, ${year}`,
+      format: 'json',
+      http: true,
+      spec: {
+        kind: 'reservoir-range',
+        names: [one],
+        datasets: ['nete-volume-calcs'],
+        variables: ['NetE', 'E_volume'],
+        start: `${year}-01-01`,
+        end: `${year}-12-31`,
+      },
+    },
+    {
+      id: 'Q3',
+      title: `all reservoirs on ${year}-07-01, rtma + nete-volume-calcs`,
+      format: 'json',
+      http: true,
+      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: `${year}-07-01` },
+    },
+    {
+      id: 'Q7',
+      title: `every reservoir, NetE, ${year}`,
+      format: 'json',
+      http: false,
+      spec: {
+        kind: 'reservoir-range',
+        names: [],
+        datasets: ['nete-volume-calcs'],
+        variables: ['NetE'],
+        start: `${year}-01-01`,
+        end: `${year}-12-31`,
+        everyName: true,
+      },
+    }, // names filled in from the store (44,000 of them do not fit a command line)
   ];
 }
 
@@ -117,7 +149,9 @@ async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, lo
   await store.close();
   await rm(path, { force: true });
   const row = { id: query.id, title: query.title, records, oursCold: median(cold.ours), duckCold: median(cold.duck), oursWarm, duckWarm };
-  log(`${query.id}: cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms (${records} records)`);
+  log(
+    `${query.id}: cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms (${records} records)`,
+  );
   return row;
 }
 
@@ -142,7 +176,12 @@ async function reviseLastDays(dir: string, manifest: Manifest, days: number, log
   const variables = Object.keys(reservoirDatasets['nete-volume-calcs'].variables);
   const end = Date.parse(`${manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end}T00:00:00Z`);
   const dates = Array.from({ length: days }, (_, i) => new Date(end - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
-  const header = ['RES_NAME', 'start_date', 'end_date', ...variables.map((v) => JSON.stringify(variableKey(v, reservoirDatasets['nete-volume-calcs'].variables[v as 'NetE'].unit, 'metric')))];
+  const header = [
+    'RES_NAME',
+    'start_date',
+    'end_date',
+    ...variables.map((v) => JSON.stringify(variableKey(v, reservoirDatasets['nete-volume-calcs'].variables[v as 'NetE'].unit, 'metric'))),
+  ];
   const lines = [header.join(',')];
   manifest.reservoirs.names.forEach((name, n) => {
     const quoted = /[",\n]/.test(name) ? JSON.stringify(name) : name;
@@ -161,7 +200,9 @@ async function reviseLastDays(dir: string, manifest: Manifest, days: number, log
   await vacuumStore(dir, { minAgeMs: 0 });
   const storeBytes = manifestFiles(after).reduce((n, f) => n + f.bytes, 0);
   const revision = { records: lines.length - 1, ms, bytesWritten: written.reduce((n, f) => n + f.bytes, 0), filesWritten: written.length, storeBytes };
-  log(`revision of ${days} days x ${manifest.reservoirs.names.length} reservoirs: ${(ms / 1000).toFixed(1)} s, ${written.length} files, ${(revision.bytesWritten / 2 ** 20).toFixed(1)} MiB written of ${(storeBytes / 2 ** 20).toFixed(0)} MiB`);
+  log(
+    `revision of ${days} days x ${manifest.reservoirs.names.length} reservoirs: ${(ms / 1000).toFixed(1)} s, ${written.length} files, ${(revision.bytesWritten / 2 ** 20).toFixed(1)} MiB written of ${(storeBytes / 2 ** 20).toFixed(0)} MiB`,
+  );
   return revision;
 }
 
@@ -181,12 +222,17 @@ async function serverUnderLoad(dir: string, queries: BenchQuery[], seconds: numb
 
 function child<T>(args: string[]): Promise<T> {
   return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'scale-child.ts'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'scale-child.ts'), ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
     proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    proc.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as T) : fail(new Error(`${args[0]} exited with ${code}: ${err.trim().slice(-2000)}`))));
+    proc.on('exit', (code) =>
+      code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as T) : fail(new Error(`${args[0]} exited with ${code}: ${err.trim().slice(-2000)}`)),
+    );
   });
 }
 
@@ -198,4 +244,3 @@ function run(args: string[]): Promise<void> {
     proc.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${args.join(' ')} exited with ${code}: ${err}`))));
   });
 }
-

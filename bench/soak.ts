@@ -4,13 +4,14 @@
 // the server's resident memory does not level off (its last third past the peak of the first two by a bound). The
 // small query's latency is reported, not bounded.
 // Options: --duration S (60), --warmup S (10), --connections N (32), --store DIR (the demo store), --no-hostile.
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
 import { probeSmallQuery, startHostileClients } from './hostile.js';
 
 // autocannon's `requests` option (a sequence each connection cycles through), which bench/autocannon.d.ts leaves out
@@ -30,7 +31,9 @@ function mixedRequests(key: string): SoakRequest[] {
   const dir = join(root, 'test/fixtures/shapefiles/colorado_wgs84');
   const form = Buffer.concat([
     ...['shp', 'dbf', 'prj', 'shx'].flatMap((ext) => [
-      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="shapefile_${ext}"; filename="colorado.${ext}"\r\ncontent-type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="shapefile_${ext}"; filename="colorado.${ext}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+      ),
       readFileSync(join(dir, `colorado_wgs84.${ext}`)),
       Buffer.from('\r\n'),
     ]),
@@ -38,7 +41,9 @@ function mixedRequests(key: string): SoakRequest[] {
   ]);
   return [
     get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE,LAKE%20ESTES&start_date=2020-01-01&end_date=2020-12-31'),
-    get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD,LAKE%20POWELL&datasets=nete-volume-calcs&units=english&output_format=csv&start_date=2019-01-01&end_date=2021-12-31'),
+    get(
+      '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD,LAKE%20POWELL&datasets=nete-volume-calcs&units=english&output_format=csv&start_date=2019-01-01&end_date=2021-12-31',
+    ),
     get('/timeseries/daily/reservoirs/date?date=2020-07-01&also_return=qflag'),
     get('/timeseries/stations/daterange?STA_NAMES=LAKE%20MEAD_STATION,BLW_STATION&start_date=2020-01-01&end_date=2020-06-30'),
     get('/timeseries/stations/date?date=2020-01-15&output_format=csv'),
@@ -90,7 +95,15 @@ async function startServer(store: string | undefined, key: string, connections: 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '60' }, warmup: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, store: { type: 'string' }, 'no-hostile': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '60' },
+      warmup: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '32' },
+      store: { type: 'string' },
+      'no-hostile': { type: 'boolean', default: false },
+    },
+  });
   const [duration, warmup, connections] = [Number(values.duration), Number(values.warmup), Number(values.connections)];
   const key = randomBytes(16).toString('hex');
   const { child, url } = await startServer(values.store, key, connections);
@@ -103,7 +116,8 @@ async function main(): Promise<void> {
   try {
     const rssStart = rssBytes(pid);
     // the hostile clients and the small query start with the warm-up, so that the memory bound is on their steady state too
-    const names = ((await (await fetch(`${url}/info/list_RES_NAMES`, { method: 'POST', headers: { 'api-key': key } })).json()) as { RES_NAMES: string[] }).RES_NAMES;
+    const names = ((await (await fetch(`${url}/info/list_RES_NAMES`, { method: 'POST', headers: { 'api-key': key } })).json()) as { RES_NAMES: string[] })
+      .RES_NAMES;
     const largePath = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(names.join(','))}&start_date=2019-01-01&end_date=2021-12-31`;
     const hostile = values['no-hostile'] ? undefined : startHostileClients({ url, key, largePath, stallMs: 8000 });
     const probe = probeSmallQuery(url, key);
@@ -125,14 +139,33 @@ async function main(): Promise<void> {
     const late = Math.max(rssEnd, ...samples.slice(split));
     const bound = early + growthBound(early);
     console.log(`soak: ${duration} s at concurrency ${connections} on ${url}, ${requests.length} documented queries in turn (after ${warmup} s of warm-up)`);
-    console.log(`  requests  ${result.requests.total} (warm-up ${warm.requests.total}), ${(result.requests.total / result.duration).toFixed(0)} req/s, ${mb(result.throughput.average)}/s`);
+    console.log(
+      `  requests  ${result.requests.total} (warm-up ${warm.requests.total}), ${(result.requests.total / result.duration).toFixed(0)} req/s, ${mb(result.throughput.average)}/s`,
+    );
     console.log(`  latency   p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
-    console.log(`  errors    ${errors} (connection ${result.errors + warm.errors}, timeouts ${result.timeouts + warm.timeouts}, non-2xx ${result.non2xx + warm.non2xx})`);
-    console.log(`  small     ${small.statuses.length} asks of /info/list_datasets, ${smallFailed} not 200; latency p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`);
-    console.log(`  hostile   ${hostileStats ? `${hostileStats.bursts} pipelined bursts, ${hostileStats.stalls} non-reading gzip clients (${hostileStats.stalledClosed} closed by the server), ${mb(hostileStats.slowBytes)} read by slow readers` : 'none (--no-hostile)'}`);
-    console.log(`  RSS every 10 s: ${samples.filter((_, i) => i % 10 === 9).map(mb).join(', ')}`);
-    console.log(`  RSS       at start ${mb(rssStart)}, after warm-up ${mb(rssWarm)}, peak ${mb(early)} in the first two thirds and ${mb(late)} in the last (bound ${mb(bound)}), at the end ${mb(rssEnd)}`);
-    const failures = [...(errors > 0 ? [`${errors} errors`] : []), ...(smallFailed > 0 ? [`the small query failed ${smallFailed} times`] : []), ...(late > bound ? [`RSS still grew in the last third of the run, to ${mb(late)}, past ${mb(bound)}`] : [])];
+    console.log(
+      `  errors    ${errors} (connection ${result.errors + warm.errors}, timeouts ${result.timeouts + warm.timeouts}, non-2xx ${result.non2xx + warm.non2xx})`,
+    );
+    console.log(
+      `  small     ${small.statuses.length} asks of /info/list_datasets, ${smallFailed} not 200; latency p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`,
+    );
+    console.log(
+      `  hostile   ${hostileStats ? `${hostileStats.bursts} pipelined bursts, ${hostileStats.stalls} non-reading gzip clients (${hostileStats.stalledClosed} closed by the server), ${mb(hostileStats.slowBytes)} read by slow readers` : 'none (--no-hostile)'}`,
+    );
+    console.log(
+      `  RSS every 10 s: ${samples
+        .filter((_, i) => i % 10 === 9)
+        .map(mb)
+        .join(', ')}`,
+    );
+    console.log(
+      `  RSS       at start ${mb(rssStart)}, after warm-up ${mb(rssWarm)}, peak ${mb(early)} in the first two thirds and ${mb(late)} in the last (bound ${mb(bound)}), at the end ${mb(rssEnd)}`,
+    );
+    const failures = [
+      ...(errors > 0 ? [`${errors} errors`] : []),
+      ...(smallFailed > 0 ? [`the small query failed ${smallFailed} times`] : []),
+      ...(late > bound ? [`RSS still grew in the last third of the run, to ${mb(late)}, past ${mb(bound)}`] : []),
+    ];
     if (failures.length > 0) {
       console.error(`soak failed: ${failures.join('; ')}`);
       process.exitCode = 1;

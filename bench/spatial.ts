@@ -22,4 +22,6 @@ for (let i = 0; i < 50; i++) {
   times.push(performance.now() - t);
 }
 times.sort((a, b) => a - b);
-console.log(`${points.length} reservoirs and stations, ${inside} inside: parse + filter first ${times.at(-1)!.toFixed(1)} ms (slowest), median ${times[25]!.toFixed(1)} ms (50 runs)`);
+console.log(
+  `${points.length} reservoirs and stations, ${inside} inside: parse + filter first ${times.at(-1)!.toFixed(1)} ms (slowest), median ${times[25]!.toFixed(1)} ms (50 runs)`,
+);

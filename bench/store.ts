@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FORMAT_VERSION, manifestFiles, parseManifest, type Manifest } from '../lib/store/manifest.js';
+import { FORMAT_VERSION, type Manifest, manifestFiles, parseManifest } from '../lib/store/manifest.js';
 
 /** The size of a store to make: the full scale of the real catalogue, or a tiny one for the smoke run. */
 export interface StoreScale {
@@ -16,7 +16,14 @@ export interface StoreScale {
   stationEnd: string;
 }
 
-export const fullScale: StoreScale = { reservoirs: 247, stations: 60, start: '1980-01-01', end: '2025-12-31', stationStart: '2000-01-01', stationEnd: '2025-12-31' };
+export const fullScale: StoreScale = {
+  reservoirs: 247,
+  stations: 60,
+  start: '1980-01-01',
+  end: '2025-12-31',
+  stationStart: '2000-01-01',
+  stationEnd: '2025-12-31',
+};
 /** The scale curve of issue 11: the real catalogue over 46 years, then 5,000 and 44,000 water bodies over recent years. */
 export const curveScales: StoreScale[] = [
   fullScale,
@@ -29,7 +36,14 @@ export function scaleStoreDir(scale: StoreScale): string {
   return scale === fullScale ? defaultStoreDir(false) : join(tmpdir(), `evap-bench-store-${scale.reservoirs}`);
 }
 
-export const smokeScale: StoreScale = { reservoirs: 4, stations: 3, start: '2019-01-01', end: '2021-12-31', stationStart: '2019-01-01', stationEnd: '2021-12-31' };
+export const smokeScale: StoreScale = {
+  reservoirs: 4,
+  stations: 3,
+  start: '2019-01-01',
+  end: '2021-12-31',
+  stationStart: '2019-01-01',
+  stationEnd: '2021-12-31',
+};
 
 export function defaultStoreDir(smoke: boolean): string {
   return join(tmpdir(), smoke ? 'evap-bench-store-smoke' : 'evap-bench-store');
@@ -50,14 +64,18 @@ export const repoRoot = resolve(import.meta.dirname, '..');
 /** Makes the store at `dir` unless one of the same scale is there; refuses a folder that is something else. */
 export async function ensureStore(dir: string, scale: StoreScale, log: (line: string) => void): Promise<BenchStore> {
   let info = await readInfo(dir);
-  const reused = info !== undefined && info.format === FORMAT_VERSION && JSON.stringify(info.scale) === JSON.stringify(scale) && existsSync(join(dir, 'manifest.json'));
+  const reused =
+    info !== undefined && info.format === FORMAT_VERSION && JSON.stringify(info.scale) === JSON.stringify(scale) && existsSync(join(dir, 'manifest.json'));
   if (!reused) {
-    if (info !== undefined) await rm(dir, { recursive: true, force: true }); // the bench's own store, of another scale or format
+    if (info !== undefined)
+      await rm(dir, { recursive: true, force: true }); // the bench's own store, of another scale or format
     else if (existsSync(join(dir, 'manifest.json'))) {
       throw new Error(`${dir} holds a store that the bench did not make at this scale; remove it or pass --store with another folder`);
     }
     await clearLeftovers(dir);
-    log(`generating the bench store in ${dir} (${scale.reservoirs} reservoirs ${scale.start}..${scale.end}, ${scale.stations} stations ${scale.stationStart}..${scale.stationEnd})`);
+    log(
+      `generating the bench store in ${dir} (${scale.reservoirs} reservoirs ${scale.start}..${scale.end}, ${scale.stations} stations ${scale.stationStart}..${scale.stationEnd})`,
+    );
     const began = performance.now();
     await generate(dir, scale);
     info = { scale, format: FORMAT_VERSION, generatedMs: performance.now() - began };
@@ -90,8 +108,26 @@ async function clearLeftovers(dir: string): Promise<void> {
 }
 
 function generate(dir: string, scale: StoreScale): Promise<void> {
-  const args = ['--import', 'tsx', join(repoRoot, 'cli', 'evap.ts'), 'generate', '--out', dir, '--reservoirs', String(scale.reservoirs), '--stations', String(scale.stations),
-    '--start', scale.start, '--end', scale.end, '--station-start', scale.stationStart, '--station-end', scale.stationEnd];
+  const args = [
+    '--import',
+    'tsx',
+    join(repoRoot, 'cli', 'evap.ts'),
+    'generate',
+    '--out',
+    dir,
+    '--reservoirs',
+    String(scale.reservoirs),
+    '--stations',
+    String(scale.stations),
+    '--start',
+    scale.start,
+    '--end',
+    scale.end,
+    '--station-start',
+    scale.stationStart,
+    '--station-end',
+    scale.stationEnd,
+  ];
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', fail);

@@ -12,7 +12,11 @@ const limit = 50 * 1024 * 1024; // the server's default --max-upload-bytes
 
 function multipart(boundary: string, parts: [string, Buffer][]): Buffer {
   return Buffer.concat([
-    ...parts.flatMap(([name, bytes]) => [Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${name}"\r\n\r\n`), bytes, Buffer.from('\r\n')]),
+    ...parts.flatMap(([name, bytes]) => [
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${name}"\r\n\r\n`),
+      bytes,
+      Buffer.from('\r\n'),
+    ]),
     Buffer.from(`--${boundary}--\r\n`),
   ]);
 }
@@ -61,9 +65,22 @@ function cases(): { name: string; body: Buffer }[] {
   }
   const circle = circleShp(2_900_000);
   return [
-    { name: `.prj of ${(38).toFixed(0)} MiB of WKT`, body: multipart(boundary, [['shapefile_shp', fixture('shp')], ['shapefile_prj', hugePrj(38 * 2 ** 20)]]) },
+    {
+      name: `.prj of ${(38).toFixed(0)} MiB of WKT`,
+      body: multipart(boundary, [
+        ['shapefile_shp', fixture('shp')],
+        ['shapefile_prj', hugePrj(38 * 2 ** 20)],
+      ]),
+    },
     { name: `${tiny.length} tiny parts (${(limit / 2 ** 20).toFixed(0)} MiB)`, body: Buffer.from(`${tiny.join('')}--${boundary}--\r\n`) },
-    { name: 'a valid 2.9M-vertex polygon, reprojected', body: multipart(boundary, [['shapefile_shp', circle.shp], ['shapefile_shx', circle.shx], ['shapefile_prj', fixture('prj')]]) },
+    {
+      name: 'a valid 2.9M-vertex polygon, reprojected',
+      body: multipart(boundary, [
+        ['shapefile_shp', circle.shp],
+        ['shapefile_shx', circle.shx],
+        ['shapefile_prj', fixture('prj')],
+      ]),
+    },
   ];
 }
 
@@ -83,7 +100,11 @@ async function measure(name: string, body: Buffer): Promise<string> {
       }
     })();
     const started = performance.now();
-    const response = await fetch(`${server.url}/info/list_RES_NAMES`, { method: 'POST', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: new Uint8Array(body) });
+    const response = await fetch(`${server.url}/info/list_RES_NAMES`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: new Uint8Array(body),
+    });
     const detail = (await response.text()).slice(0, 90);
     const ms = performance.now() - started;
     uploading = false;

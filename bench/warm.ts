@@ -13,7 +13,8 @@ const duck = await DuckEngine.open();
 try {
   const rows = await runWarm(opened, duck, defineQueries(store.manifest), { minRuns: 5, maxRuns: 400, budgetMs: 1500 }, log);
   const out = process.argv[process.argv.indexOf('--out') + 1];
-  if (process.argv.includes('--out') && out) writeFileSync(out, JSON.stringify(rows.map((r) => ({ id: r.id, ours: r.ours.medianMs, endToEnd: r.endToEnd.medianMs }))));
+  if (process.argv.includes('--out') && out)
+    writeFileSync(out, JSON.stringify(rows.map((r) => ({ id: r.id, ours: r.ours.medianMs, endToEnd: r.endToEnd.medianMs }))));
 } finally {
   duck.close();
   await opened.close();

@@ -2,16 +2,24 @@
 // reference reservoirs and 27 stations, then more scattered around them (seeded), with NetE from a cheap formula. The
 // generator's model would cost 25 s of CPU at 44,000 reservoirs even for one day (its 90-day spin-up), and its
 // catalogue of names 4 s; the explorer needs names, positions, sizes and values, not physics.
-import { compareText } from '../lib/store/manifest.js';
+
 import { referenceReservoirs, referenceStations } from '../lib/model/index.js';
+import { compareText } from '../lib/store/manifest.js';
 import { createStoreWriter } from '../lib/store/write.js';
 import type { MetadataRow } from '../lib/types.js';
 
 /** Writes `reservoirs` reservoirs (at least the 67 reference ones) and the 27 reference stations, with NetE on `days` days ending 2025-12-31, into `dir`. */
 export async function makeWideStore(dir: string, reservoirs: number, days = 3): Promise<void> {
   let state = 20240501;
-  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32); // a seeded LCG: the same store every time
-  const rows: MetadataRow[] = referenceReservoirs.map((r) => ({ RES_NAME: r.name, STATE: r.state, LAT: r.lat, LON: r.lon, Shape_Area: r.fullAreaM2, ELEV_M: r.elevM }));
+  const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32; // a seeded LCG: the same store every time
+  const rows: MetadataRow[] = referenceReservoirs.map((r) => ({
+    RES_NAME: r.name,
+    STATE: r.state,
+    LAT: r.lat,
+    LON: r.lon,
+    Shape_Area: r.fullAreaM2,
+    ELEV_M: r.elevM,
+  }));
   for (let i = rows.length; i < reservoirs; i++) {
     const near = referenceReservoirs[i % referenceReservoirs.length]!;
     rows.push({
@@ -26,7 +34,17 @@ export async function makeWideStore(dir: string, reservoirs: number, days = 3): 
   rows.sort((a, b) => compareText(String(a.RES_NAME), String(b.RES_NAME)));
   const writer = createStoreWriter(dir, { overwrite: true });
   await writer.writeReservoirMetadata(rows);
-  await writer.writeStationMetadata(referenceStations.map((s) => ({ STA_NAME: s.name, STATION_TYPE: s.type, STATUS: s.status, LAT: s.lat, LON: s.lon, ELEV_M: s.elevM, RES_NAME: s.reservoir })));
+  await writer.writeStationMetadata(
+    referenceStations.map((s) => ({
+      STA_NAME: s.name,
+      STATION_TYPE: s.type,
+      STATUS: s.status,
+      LAT: s.lat,
+      LON: s.lon,
+      ELEV_M: s.elevM,
+      RES_NAME: s.reservoir,
+    })),
+  );
   const last = Date.UTC(2025, 11, 31) / 86_400_000;
   const n = rows.length * days;
   const names: string[] = new Array(n);

@@ -26,7 +26,11 @@ function cpuSeconds(pid: number): number {
   return [pid, ...children].reduce((sum, p) => sum + ticks(p), 0) / 100;
 }
 
-console.log(`${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} before the run; store ${store === join(repoRoot, 'data') ? 'the demo store' : store}`);
+console.log(
+  `${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} before the run; store ${store === join(repoRoot, 'data') ? 'the demo store' : store}`,
+);
 console.log('| query | workers | requests/s | p50 ms | p99 ms | errors | server CPU (cores) |');
 console.log('|---|---|---|---|---|---|---|');
 for (const workers of [1, 2]) {
@@ -36,10 +40,16 @@ for (const workers of [1, 2]) {
       const before = cpuSeconds(server.pid);
       const row = await drive(server, query, 16, Number(values.duration));
       const cores = (cpuSeconds(server.pid) - before) / (row.durationS + 2); // drive() warms up for 2 s first
-      console.log(`| ${query.id} ${query.title} | ${workers} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50Ms} | ${row.p99Ms} | ${row.errors} | ${cores.toFixed(2)} |`);
+      console.log(
+        `| ${query.id} ${query.title} | ${workers} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50Ms} | ${row.p99Ms} | ${row.errors} | ${cores.toFixed(2)} |`,
+      );
     }
   } finally {
     await server.stop();
   }
 }
-console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} after the run`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} after the run`,
+);

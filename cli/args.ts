@@ -1,5 +1,5 @@
 // Flag reading shared by the commands: node:util parseArgs, with mistakes thrown as UsageError.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from './command.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -31,14 +31,20 @@ export function requiredFlag(values: Flags, name: string): string {
 /** A comma-separated flag as a list (spaces around commas trimmed), or undefined. */
 export function listFlag(values: Flags, name: string): string[] | undefined {
   const value = stringFlag(values, name);
-  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
 }
 
 /** An integer flag value, or the fallback; anything else is a UsageError naming the flag. */
 export function intFlag(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
   return n;
 }
 

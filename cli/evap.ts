@@ -2,7 +2,7 @@
 // evap <command> [options]: one entry point; each command is its own module, loaded only when run (a query starts fast).
 import { packageVersion } from '../lib/store/demo.js';
 import { didYouMean } from '../lib/suggest.js';
-import { describeError, UsageError, type CommandModule } from './command.js';
+import { type CommandModule, describeError, UsageError } from './command.js';
 
 // name -> one line for `evap --help`, and the module (its `usage` and `run`); a new command is one line here
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
@@ -22,7 +22,9 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
 
 const usage = `usage: evap <command> [options]     (evap <command> --help for its options)
 
-${Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`).join('\n')}
+${Object.entries(commands)
+  .map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`)
+  .join('\n')}
 
   evap --version    the version of evap`;
 

@@ -12,7 +12,8 @@ export const formatUsage = `  --format F              table (aligned; the defaul
 
 /** The format asked for, else table on a terminal and CSV in a pipe. */
 export function chooseFormat(value: string | undefined, out: string | undefined): Format {
-  if (value !== undefined && !(formats as readonly string[]).includes(value)) throw new UsageError(`--format must be one of ${formats.join(', ')}; got ${JSON.stringify(value)}`);
+  if (value !== undefined && !(formats as readonly string[]).includes(value))
+    throw new UsageError(`--format must be one of ${formats.join(', ')}; got ${JSON.stringify(value)}`);
   const format = (value as Format | undefined) ?? (process.stdout.isTTY && out === undefined ? 'table' : 'csv');
   if (format === 'parquet' && out === undefined) throw new UsageError('--format parquet needs --out FILE');
   return format;
@@ -55,6 +56,10 @@ export function formatTable(records: readonly WireRecord[], columns: readonly st
   const rows = records.map((r) => columns.map((c) => cell(r[c])));
   const numeric = columns.map((c) => records.some((r) => typeof r[c] === 'number'));
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(columns), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''].join('\n');
 }

@@ -1,10 +1,16 @@
 // A progress bar on stderr for long work (cli-progress), silent when stderr is not a terminal unless asked.
-import { SingleBar, Presets } from 'cli-progress';
+import { Presets, SingleBar } from 'cli-progress';
 
 /** A progress callback `(done, total, what)` drawing one bar; `stop()` when finished. */
 export function progressBar(label: string): { update: (done: number, total: number, what: string) => void; stop: () => void } {
   const bar = new SingleBar(
-    { format: `${label} [{bar}] {percentage}% {value}/{total} {what} eta {eta_formatted}`, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000, hideCursor: true },
+    {
+      format: `${label} [{bar}] {percentage}% {value}/{total} {what} eta {eta_formatted}`,
+      stream: process.stderr,
+      noTTYOutput: true,
+      notTTYSchedule: 5000,
+      hideCursor: true,
+    },
     Presets.shades_classic,
   );
   let started = false;

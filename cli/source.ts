@@ -1,7 +1,8 @@
 // Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
-import { createClient, type EvapClient } from '../lib/sync/client.js';
+
 import type { EvapStore } from '../lib/store/store.js';
-import { stringFlag, type FlagSpec, type Flags } from './args.js';
+import { createClient, type EvapClient } from '../lib/sync/client.js';
+import { type FlagSpec, type Flags, stringFlag } from './args.js';
 import { UsageError } from './command.js';
 
 /** The flags that choose the source, for a command's parseArgs options. */

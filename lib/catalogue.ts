@@ -139,14 +139,13 @@ export const datasetNames = Object.keys(reservoirDatasets) as DatasetName[];
 export const stationVariableNames = Object.keys(stationVariables) as StationVariable[];
 
 /** Every reservoir variable with the dataset that holds it, in catalogue order. */
-export const reservoirVariables: readonly { name: ReservoirVariable; dataset: DatasetName; spec: VariableSpec }[] =
-  datasetNames.flatMap((dataset) =>
-    Object.entries(reservoirDatasets[dataset].variables).map(([name, spec]) => ({
-      name: name as ReservoirVariable,
-      dataset,
-      spec: spec as VariableSpec,
-    })),
-  );
+export const reservoirVariables: readonly { name: ReservoirVariable; dataset: DatasetName; spec: VariableSpec }[] = datasetNames.flatMap((dataset) =>
+  Object.entries(reservoirDatasets[dataset].variables).map(([name, spec]) => ({
+    name: name as ReservoirVariable,
+    dataset,
+    spec: spec as VariableSpec,
+  })),
+);
 
 const reservoirVariableIndex = new Map(reservoirVariables.map((v) => [v.name as string, v]));
 

@@ -1,30 +1,37 @@
 export * from './catalogue.js';
-export { recordsToArrow } from './format/arrow.js';
-export { recordsToCsv } from './format/csv.js';
 export { formatDay, parseDay } from './dates.js';
 export { InvalidParameterError, NotFoundError, StoreError } from './errors.js';
-export type { Manifest } from './store/manifest.js';
-export { filterPointsByShapefile } from './spatial/within.js';
-export { EvapStore, openStore, type OpenStoreOptions } from './store/store.js';
-export { DEMO_COMMAND, defaultStoreDir, makeDemoStore } from './store/demo.js';
+export { EARLY_DAYS, PROVISIONAL_DAYS, type QFlag, qflagValues, type Status, statusOfDay, statusValues } from './flags.js';
+export { recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
+export { recordsToArrow } from './format/arrow.js';
+export { recordsToCsv } from './format/csv.js';
+export { type PointFeature, recordsToGeoJson } from './format/geojson.js';
 export type { RecordStream } from './format/stream.js';
+export { type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary, ingest, textSource } from './ingest/ingest.js';
+export { type Method, type Statistic, statistics } from './query/aggregate.js';
+export { type NormalPeriod, normalPeriods, normalStatistics, quantile } from './query/normals.js';
+export { type Interval, intervals } from './query/periods.js';
+export type {
+  AggregateOptions,
+  NormalsOptions,
+  ReservoirAggregateQuery,
+  ReservoirNormalsQuery,
+  StationAggregateQuery,
+  StationNormalsQuery,
+} from './query/summaries.js';
+export { filterPointsByShapefile } from './spatial/within.js';
+export { bucketStorage } from './store/bucket.js';
+export { DEMO_COMMAND, defaultStoreDir, makeDemoStore } from './store/demo.js';
+export { openStorage } from './store/location.js';
+export type { Manifest } from './store/manifest.js';
+export type { S3Options } from './store/s3.js';
+export { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from './store/snapshots.js';
+export type { Storage, StoredFile } from './store/storage.js';
+export { EvapStore, type OpenStoreOptions, openStore } from './store/store.js';
+export { type VacuumOptions, type VacuumSummary, vacuumStore } from './store/vacuum.js';
+export { createStoreWriter, type ReservoirRows, type StationRows, StoreWriter } from './store/write.js';
+export { type ClientOptions, createClient, EvapClient, RemoteError } from './sync/client.js';
+export { type CopyOptions, type CopySummary, copyStore } from './sync/copy.js';
+export { type MirrorOptions, type MirrorSummary, mirror, PROGRESS_FILE } from './sync/mirror.js';
 export type * from './types.js';
 export { convertValue, roundValue, toMetric } from './units.js';
-export { StoreWriter, createStoreWriter, type ReservoirRows, type StationRows } from './store/write.js';
-export { EvapClient, RemoteError, createClient, type ClientOptions } from './sync/client.js';
-export { ingest, textSource, type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary } from './ingest/ingest.js';
-export { PROGRESS_FILE, mirror, type MirrorOptions, type MirrorSummary } from './sync/mirror.js';
-export { vacuumStore, type VacuumOptions, type VacuumSummary } from './store/vacuum.js';
-export { recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
-export { statistics, type Method, type Statistic } from './query/aggregate.js';
-export { normalPeriods, normalStatistics, quantile, type NormalPeriod } from './query/normals.js';
-export { intervals, type Interval } from './query/periods.js';
-export type { AggregateOptions, NormalsOptions, ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from './query/summaries.js';
-export { recordsToGeoJson, type PointFeature } from './format/geojson.js';
-export { copyStore, type CopyOptions, type CopySummary } from './sync/copy.js';
-export { openStorage } from './store/location.js';
-export type { Storage, StoredFile } from './store/storage.js';
-export { bucketStorage } from './store/bucket.js';
-export type { S3Options } from './store/s3.js';
-export { EARLY_DAYS, PROVISIONAL_DAYS, qflagValues, statusValues, statusOfDay, type QFlag, type Status } from './flags.js';
-export { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './store/snapshots.js';

@@ -1,5 +1,5 @@
 // Metric <-> English conversion and the 4-decimal rounding of the wire, driven by the catalogue.
-import { units, type UnitName, type UnitSystem } from './catalogue.js';
+import { type UnitName, type UnitSystem, units } from './catalogue.js';
 
 /** Rounds to 4 decimals, half away from zero, as the public service's values are. */
 export function roundValue(value: number): number {

@@ -1,7 +1,8 @@
 // output_format beyond JSON and CSV: Parquet and Arrow IPC for timeseries, GeoJSON for metadata and name listings.
-import { tableToArrowStream, tableToParquet } from '../lib/format/answer-table.js';
+
 import { defaults, outputFormats } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
+import { tableToArrowStream, tableToParquet } from '../lib/format/answer-table.js';
 import { recordsToGeoJson } from '../lib/format/geojson.js';
 import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
@@ -25,7 +26,11 @@ export const geojsonType = 'application/geo+json';
 export function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T {
   const value = q.one('output_format') ?? defaults.output_format;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new InvalidParameterError('output_format', `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
+    throw new InvalidParameterError(
+      'output_format',
+      `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`,
+      'not-allowed',
+    );
   }
   return value as T;
 }
@@ -39,7 +44,14 @@ export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordS
 }
 
 /** A metadata answer (or a name listing given as its names' metadata) as GeoJSON, or as JSON / CSV as before. */
-export function metadataAnswer(format: ListFormat, value: unknown, records: readonly WireRecord[], columns: readonly string[], nameKey: string, located: () => readonly WireRecord[] = () => records): Response {
+export function metadataAnswer(
+  format: ListFormat,
+  value: unknown,
+  records: readonly WireRecord[],
+  columns: readonly string[],
+  nameKey: string,
+  located: () => readonly WireRecord[] = () => records,
+): Response {
   if (format === 'geojson') return new WholeResponse(JSON.stringify(recordsToGeoJson(located(), nameKey)), { headers: { 'content-type': geojsonType } });
   return listResponse(format, value, records, columns);
 }

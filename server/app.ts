@@ -2,15 +2,15 @@
 import type { EvapStore } from '../lib/store/store.js';
 import type { KeyRing } from './auth.js';
 import { createDocs } from './docs.js';
-import { createExplorer } from './explorer.js';
 import { errorResponse, HttpError } from './errors.js';
-import type { IncomingRequest } from './incoming.js';
+import { createExplorer } from './explorer.js';
 import { compress } from './format.js';
+import type { IncomingRequest } from './incoming.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
 import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
-import { routes, type Route } from './routes.js';
+import { type Route, routes } from './routes.js';
 
 /** The server's handler: a request whose target is already parsed (node.ts, or fromFetchRequest for a fetch Request) -> a Response. */
 export type Handler = (request: IncomingRequest) => Promise<Response>;

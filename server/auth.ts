@@ -72,7 +72,10 @@ export function generateKey(): string {
 
 /** Plain keys from a comma-separated list such as EVAP_API_KEYS (spaces trimmed, empties dropped); throws on a non-ASCII key. */
 export function parseKeyList(text: string | undefined): string[] {
-  const keys = (text ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const keys = (text ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   keys.forEach((key, i) => {
     if (!printable.test(key)) throw new Error(`EVAP_API_KEYS: key ${i + 1} has a character outside printable ASCII, which an HTTP header cannot carry as such`);
   });

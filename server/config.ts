@@ -31,7 +31,11 @@ const numbers = {
   'max-names': ['EVAP_MAX_NAMES', 500, 'names per RES_NAMES / STA_NAMES list'],
   'max-variables': ['EVAP_MAX_VARIABLES', 100, 'entries per variables / datasets / also_return list'],
   'max-concurrent': ['EVAP_MAX_CONCURRENT', 64, 'requests in flight before 503 with Retry-After'],
-  'max-per-client': ['EVAP_MAX_PER_CLIENT', 'a quarter of --max-concurrent, at least 1', 'requests in flight from one client address before 503 with Retry-After'],
+  'max-per-client': [
+    'EVAP_MAX_PER_CLIENT',
+    'a quarter of --max-concurrent, at least 1',
+    'requests in flight from one client address before 503 with Retry-After',
+  ],
   'stall-timeout-ms': ['EVAP_STALL_TIMEOUT_MS', 30_000, 'a connection with no progress this long is closed (a client that stops reading)'],
   'headers-timeout-ms': ['EVAP_HEADERS_TIMEOUT_MS', 10_000, 'time allowed to send the request headers'],
   'request-timeout-ms': ['EVAP_REQUEST_TIMEOUT_MS', 60_000, 'time allowed to send the whole request'],
@@ -47,7 +51,11 @@ export function settingDefault(flag: { [F in keyof typeof numbers]: (typeof numb
 }
 
 /** Each numeric setting: flag, environment variable and default (a text default is a rule worked out in readConfig). */
-export const numericSettings: readonly { flag: string; env: string; default: number | string }[] = Object.entries(numbers).map(([flag, [env, value]]) => ({ flag, env, default: value }));
+export const numericSettings: readonly { flag: string; env: string; default: number | string }[] = Object.entries(numbers).map(([flag, [env, value]]) => ({
+  flag,
+  env,
+  default: value,
+}));
 
 export const usage = `usage: evap serve [options]   (in a clone: npm start -- [options])
   --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { packageRoot } from '../lib/store/demo.js';
 import { WholeResponse } from './body.js';
 import { HttpError } from './errors.js';
-import type { IncomingRequest } from './incoming.js';
 import { compress } from './format.js';
+import type { IncomingRequest } from './incoming.js';
 
 // a fixed list: no path from the request reaches the disk
 const assets: Record<string, { file: (dir: string) => string; type: string }> = {
@@ -30,7 +30,8 @@ export function createExplorer(dir = defaultExplorerDir()): (request: IncomingRe
   return async (request, path) => {
     const asset = Object.hasOwn(assets, path) ? assets[path] : undefined;
     if (!asset) return undefined;
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw new HttpError(405, `method ${request.method} is not allowed on ${path}; allowed: GET`, { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      throw new HttpError(405, `method ${request.method} is not allowed on ${path}; allowed: GET`, { allow: 'GET, HEAD' });
     if (!cache.has(path)) {
       const reading = readFile(asset.file(dir));
       reading.catch(() => cache.delete(path)); // built later (npm ci): try again on the next request

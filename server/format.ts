@@ -1,5 +1,5 @@
 // Answers as JSON or CSV, whole or streamed, gzip-compressed when the client accepts it.
-import { Readable, pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGzip } from 'node:zlib';
 import { recordsToCsv } from '../lib/format/csv.js';

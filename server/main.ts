@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runServer as serveWith } from './cluster.js';
-import { readConfig, usage, type Config } from './config.js';
+import { type Config, readConfig, usage } from './config.js';
 
 /** Starts the server (one process, or a cluster with --workers) with these flags and environment; runs until SIGTERM or SIGINT. */
 export async function startServer(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<void> {

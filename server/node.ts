@@ -1,14 +1,14 @@
 // node:http <-> the handler's request and a web Response (in the style of honojs/node-server), with a bound on concurrent requests and clean shutdown.
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
-import type { IncomingRequest } from './incoming.js';
-import { settingDefault } from './config.js';
-import { formatAccess, type Logger } from './log.js';
 import { WholeResponse } from './body.js';
+import { settingDefault } from './config.js';
 import { detailResponse } from './errors.js';
+import type { IncomingRequest } from './incoming.js';
+import { formatAccess, type Logger } from './log.js';
 
 export interface ServeOptions {
   port: number; // 0 picks a free port
@@ -69,7 +69,8 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       }
       await send(outgoing, incoming, response, closing || refusal !== undefined, gone.signal, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
         // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
-        if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ABORT_ERR') logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
+        if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ABORT_ERR')
+          logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
         outgoing.destroy();
       });
     } finally {
@@ -97,10 +98,14 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       void listener(req, res);
     },
   );
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerPlain(res, 417, `unsupported Expect header: ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    answerPlain(res, 417, `unsupported Expect header: ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`),
+  );
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     const body = JSON.stringify({ detail: 'CONNECT is not supported: this is not a proxy' });
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuse(error, socket, logger));
   // no socket activity for this long (a client that neither sends nor reads): node destroys the socket, freeing its slot
@@ -140,7 +145,14 @@ function toIncoming(incoming: IncomingMessage): IncomingRequest {
 }
 
 // Settles when the answer is out or cancelled (signal): never later, so the caller's slot cannot leak.
-async function send(outgoing: ServerResponse, incoming: IncomingMessage, response: Response, close: boolean, signal: AbortSignal, count?: (n: number) => void): Promise<void> {
+async function send(
+  outgoing: ServerResponse,
+  incoming: IncomingMessage,
+  response: Response,
+  close: boolean,
+  signal: AbortSignal,
+  count?: (n: number) => void,
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   // an unread request body (an early 401/413/503) is not drained: the connection closes after the answer
@@ -178,11 +190,16 @@ function refuse(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): v
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
     const detail =
-      status === 431 ? 'the request line and headers are too large' : status === 408 ? 'the request was not received in time' : `malformed HTTP request (${error.code ?? 'parse error'})`;
+      status === 431
+        ? 'the request line and headers are too large'
+        : status === 408
+          ? 'the request was not received in time'
+          : `malformed HTTP request (${error.code ?? 'parse error'})`;
     const body = JSON.stringify({ detail });
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
     logger.info(formatAccess({ method: '-', target: '-', status, ms: 0, bytes: Buffer.byteLength(body), aborted: false })); // no raw bytes: they may hold a key
   }
   setTimeout(() => socket.destroy(), 500).unref(); // after the answer is flushed, even if the client keeps sending
 }
-

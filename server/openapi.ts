@@ -1,8 +1,8 @@
 // /openapi.json, generated from the route table, the wire table (lib/sync/wire.ts) and the catalogue so that nothing is
 // written twice.
 import { reservoirDatasets, stationVariables, units } from '../lib/catalogue.js';
-import { keyHeader } from './auth.js';
 import type { WireParameter } from '../lib/sync/wire.js';
+import { keyHeader } from './auth.js';
 import { shapefileParts } from './params.js';
 import { keyRequestFields, REQUEST_KEY_PATH } from './requests.js';
 import type { Route } from './route.js';
@@ -83,9 +83,18 @@ function describeKeyRequest(): object {
     summary: 'Ask the operator for an API key (the request is queued for the operator, who sends the key by email)',
     operationId: 'get_auth_request_key',
     security: [],
-    parameters: Object.entries(keyRequestFields).map(([name, field]) => ({ name, in: 'query', required: true, description: `${field.description} (at most ${field.max} characters)`, schema: { type: 'string', maxLength: field.max } })),
+    parameters: Object.entries(keyRequestFields).map(([name, field]) => ({
+      name,
+      in: 'query',
+      required: true,
+      description: `${field.description} (at most ${field.max} characters)`,
+      schema: { type: 'string', maxLength: field.max },
+    })),
     responses: {
-      '200': { description: 'The request is queued', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' }, request_id: { type: 'string' } } } } } },
+      '200': {
+        description: 'The request is queued',
+        content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' }, request_id: { type: 'string' } } } } },
+      },
       '422': jsonError('A field missing, too long or malformed', validationBody),
       '429': jsonError('Too many key requests; retry after Retry-After seconds'),
       '503': jsonError('This server takes no key requests, or its queue is full'),
@@ -94,15 +103,28 @@ function describeKeyRequest(): object {
 }
 
 // the media type of each output_format a route offers
-const mediaTypes: Record<string, string> = { json: 'application/json', csv: 'text/csv', parquet: 'application/vnd.apache.parquet', arrow: 'application/vnd.apache.arrow.stream', geojson: 'application/geo+json' };
+const mediaTypes: Record<string, string> = {
+  json: 'application/json',
+  csv: 'text/csv',
+  parquet: 'application/vnd.apache.parquet',
+  arrow: 'application/vnd.apache.arrow.stream',
+  geojson: 'application/geo+json',
+};
 function answerTypes(route: Route): object {
   const formats = route.parameters.find((p) => p.name === 'output_format')?.values ?? ['json'];
-  return Object.fromEntries(formats.map((f) => [mediaTypes[f] ?? 'application/json', { schema: f === 'json' || f === 'geojson' ? {} : { type: 'string', ...(f === 'csv' ? {} : { format: 'binary' }) } }]));
+  return Object.fromEntries(
+    formats.map((f) => [
+      mediaTypes[f] ?? 'application/json',
+      { schema: f === 'json' || f === 'geojson' ? {} : { type: 'string', ...(f === 'csv' ? {} : { format: 'binary' }) } },
+    ]),
+  );
 }
 
 // a POST twin: the query parameters as a JSON object (lists as arrays or comma-separated) or a urlencoded form
 function parametersBody(route: Route): object {
-  const properties = Object.fromEntries(route.parameters.map((p) => [p.name, { description: p.description, oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }]));
+  const properties = Object.fromEntries(
+    route.parameters.map((p) => [p.name, { description: p.description, oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }]),
+  );
   const form = Object.fromEntries(route.parameters.map((p) => [p.name, { type: 'string', description: p.description }]));
   return {
     required: false,
@@ -132,8 +154,13 @@ function uploadBody(): object {
 function describeCatalogue(): string {
   const line = (name: string, unit: keyof typeof units) => `${name} (${units[unit].metric} / ${units[unit].english})`;
   const datasets = Object.entries(reservoirDatasets).map(
-    ([dataset, entry]) => `**${dataset}**: ${Object.entries(entry.variables).map(([v, spec]) => line(v, spec.unit)).join(', ')}`,
+    ([dataset, entry]) =>
+      `**${dataset}**: ${Object.entries(entry.variables)
+        .map(([v, spec]) => line(v, spec.unit))
+        .join(', ')}`,
   );
-  const stations = Object.entries(stationVariables).map(([v, spec]) => line(v, spec.unit)).join(', ');
+  const stations = Object.entries(stationVariables)
+    .map(([v, spec]) => line(v, spec.unit))
+    .join(', ');
   return `\n\nReservoir variables (metric / english units):\n\n${datasets.map((d) => `- ${d}`).join('\n')}\n\nStation variables: ${stations}`;
 }

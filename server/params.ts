@@ -1,12 +1,13 @@
 // Query strings and multipart forms -> typed arguments for the library, with the request limits applied.
-import { didYouMean } from '../lib/suggest.js';
-import { outputFormats } from '../lib/catalogue.js';
+
+import type { outputFormats } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
+import { didYouMean } from '../lib/suggest.js';
+import { fromWire, type WireParameter, wireParameters } from '../lib/sync/wire.js';
 import type { ShapefileParts } from '../lib/types.js';
-import { fromWire, wireParameters, type WireParameter } from '../lib/sync/wire.js';
-import { BodyParameterError, HttpError } from './errors.js';
 import { settingDefault } from './config.js';
-import { MultipartError, parseMultipart, type FormPart } from './multipart.js';
+import { BodyParameterError, HttpError } from './errors.js';
+import { type FormPart, MultipartError, parseMultipart } from './multipart.js';
 
 /** Limits on what one request may ask for. */
 export interface RequestLimits {
@@ -16,11 +17,19 @@ export interface RequestLimits {
 }
 
 /** The limits when none are configured: the defaults of the server's settings (config.ts), not written again here. */
-export const defaultRequestLimits: RequestLimits = { maxNames: settingDefault('max-names'), maxVariables: settingDefault('max-variables'), maxUploadBytes: settingDefault('max-upload-bytes') };
+export const defaultRequestLimits: RequestLimits = {
+  maxNames: settingDefault('max-names'),
+  maxVariables: settingDefault('max-variables'),
+  maxUploadBytes: settingDefault('max-upload-bytes'),
+};
 
 export type OutputFormat = (typeof outputFormats.list)[number];
 // which limit a list counts against, from the wire table; a list the table does not know counts as values
-const namesLists = new Set(Object.values(wireParameters as Record<string, WireParameter>).filter((p) => p.limit === 'names').map((p) => p.name));
+const namesLists = new Set(
+  Object.values(wireParameters as Record<string, WireParameter>)
+    .filter((p) => p.limit === 'names')
+    .map((p) => p.name),
+);
 const limitOf = (name: string): keyof RequestLimits => (namesLists.has(name) ? 'maxNames' : 'maxVariables');
 
 // answered by the server itself, not options of the library's query: as_of by as-of.ts, output_format by answer-formats.ts
@@ -28,7 +37,10 @@ const serverParameters = new Set(['as_of', 'output_format']);
 
 /** The library options of a query from the request, as the wire table describes its parameters. */
 export function readOptions<Q>(q: QueryParams, parameters: readonly WireParameter[]): Q {
-  return fromWire<Q>(parameters.filter((p) => !serverParameters.has(p.name)), (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)));
+  return fromWire<Q>(
+    parameters.filter((p) => !serverParameters.has(p.name)),
+    (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)),
+  );
 }
 
 /** The query parameters of one request; a repeated parameter takes its last value, as FastAPI does for a `str`. */
@@ -71,14 +83,27 @@ export async function readShapefileParts(request: BodyOf, limits: RequestLimits)
   const bytes = await readBody(request, limits.maxUploadBytes);
   if (bytes.byteLength === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';
-  const fields = /^multipart\/form-data\s*(;|$)/i.test(type) ? multipartFields(bytes, type) : /^application\/x-www-form-urlencoded\s*(;|$)/i.test(type) ? urlencodedFields(bytes) : undefined;
+  const fields = /^multipart\/form-data\s*(;|$)/i.test(type)
+    ? multipartFields(bytes, type)
+    : /^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)
+      ? urlencodedFields(bytes)
+      : undefined;
   if (!fields) {
-    throw new BodyParameterError('body', `the body must be multipart/form-data with the parts shapefile_shp, shapefile_dbf, shapefile_prj, shapefile_shx; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed');
+    throw new BodyParameterError(
+      'body',
+      `the body must be multipart/form-data with the parts shapefile_shp, shapefile_dbf, shapefile_prj, shapefile_shx; got content-type ${JSON.stringify(type.slice(0, 80))}`,
+      'malformed',
+    );
   }
   // a misnamed part (a file sent as `shp` or `shapefile`) would otherwise be ignored and every name listed, unfiltered
   const known = shapefileParts.map((part) => `shapefile_${part}`);
   for (const name of new Set(fields.map((field) => field.name))) {
-    if (!known.includes(name)) throw new BodyParameterError(name.slice(0, 80), `unknown part ${JSON.stringify(name.slice(0, 80))}${didYouMean(name, known)}; the parts are ${known.join(', ')}`, 'not-allowed');
+    if (!known.includes(name))
+      throw new BodyParameterError(
+        name.slice(0, 80),
+        `unknown part ${JSON.stringify(name.slice(0, 80))}${didYouMean(name, known)}; the parts are ${known.join(', ')}`,
+        'not-allowed',
+      );
   }
   const parts: ShapefileParts = {};
   for (const part of shapefileParts) {
@@ -106,7 +131,8 @@ function urlencodedFields(bytes: Uint8Array): FormPart[] {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let pairs = 1;
   for (let at = text.indexOf('&'); at !== -1 && pairs <= maxFormParts; at = text.indexOf('&', at + 1)) pairs++;
-  if (pairs > maxFormParts) throw new BodyParameterError('body', `the form has more than ${maxFormParts} fields: send the four shapefile parts as multipart/form-data`, 'too-many');
+  if (pairs > maxFormParts)
+    throw new BodyParameterError('body', `the form has more than ${maxFormParts} fields: send the four shapefile parts as multipart/form-data`, 'too-many');
   return [...new URLSearchParams(text.toString('utf8')).keys()].map((name) => ({ name, file: false, bytes: new Uint8Array(0) }));
 }
 

@@ -22,7 +22,12 @@ async function bodyQuery(context: RouteContext): Promise<QueryParams> {
     const text = new TextDecoder().decode(bytes);
     if (type === 'application/json') for (const [name, value] of jsonParameters(text)) merged.append(name, value);
     else if (type === 'application/x-www-form-urlencoded') for (const [name, value] of new URLSearchParams(text)) merged.append(name, value);
-    else throw new BodyParameterError('body', `the body must be application/json or application/x-www-form-urlencoded; got content-type ${JSON.stringify(type.slice(0, 80))}`, 'malformed');
+    else
+      throw new BodyParameterError(
+        'body',
+        `the body must be application/json or application/x-www-form-urlencoded; got content-type ${JSON.stringify(type.slice(0, 80))}`,
+        'malformed',
+      );
   }
   return new QueryParams(merged, limits);
 }
@@ -35,7 +40,8 @@ function jsonParameters(text: string): [string, string][] {
   } catch {
     throw new BodyParameterError('body', 'the body is not valid JSON', 'malformed');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BodyParameterError('body', 'the JSON body must be an object of parameters, e.g. {"RES_NAMES": ["LAKE MEAD"]}', 'malformed');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new BodyParameterError('body', 'the JSON body must be an object of parameters, e.g. {"RES_NAMES": ["LAKE MEAD"]}', 'malformed');
   const out: [string, string][] = [];
   for (const [name, v] of Object.entries(value)) {
     const scalar = (x: unknown) => typeof x === 'string' || typeof x === 'number';

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import { InvalidParameterError } from '../lib/errors.js';
-import { HttpError } from './errors.js';
 import { WholeResponse } from './body.js';
+import { HttpError } from './errors.js';
 import type { IncomingRequest } from './incoming.js';
 import { createRateLimiter } from './rate.js';
 
@@ -56,7 +56,10 @@ export function createKeyRequests(file: string | undefined, options: KeyRequestO
     if (wait > 0) throw new HttpError(429, `too many key requests; retry in ${wait} s`, { 'retry-after': String(wait) });
     const line = `${JSON.stringify(entry)}\n`;
     const done = appending.then(async () => {
-      const size = await stat(file).then((s) => s.size, () => 0);
+      const size = await stat(file).then(
+        (s) => s.size,
+        () => 0,
+      );
       if (size + Buffer.byteLength(line) > maxFileBytes) throw new HttpError(503, 'the key request queue is full; try again later or ask the operator');
       await appendFile(file, line, { mode: 0o600 });
     });

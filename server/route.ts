@@ -4,7 +4,7 @@ import type { EvapStore } from '../lib/store/store.js';
 import { parametersOf, type WireOperation, type WireParameter } from '../lib/sync/wire.js';
 import { readFormat } from './answer-formats.js';
 import type { IncomingRequest } from './incoming.js';
-import { readOptions, type QueryParams, type RequestLimits } from './params.js';
+import { type QueryParams, type RequestLimits, readOptions } from './params.js';
 
 /** What a route handler gets. */
 export interface RouteContext {
@@ -51,4 +51,3 @@ export function tableRoute<Q, F extends string = string>(
     },
   };
 }
-

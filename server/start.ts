@@ -36,7 +36,15 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   }
   const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute } = config;
   const keyRequests = createKeyRequests(config.requestsFile);
-  const handler = createHandler({ store, keys, limits: { maxNames, maxVariables, maxUploadBytes }, rateLimitPerMinute, rateLimiter: options.rateLimiter, logError: consoleLogger.error, keyRequests });
+  const handler = createHandler({
+    store,
+    keys,
+    limits: { maxNames, maxVariables, maxUploadBytes },
+    rateLimitPerMinute,
+    rateLimiter: options.rateLimiter,
+    logError: consoleLogger.error,
+    keyRequests,
+  });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   if (options.announce !== false) announce(serving.url);
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
@@ -44,7 +52,10 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     setInterval(() => {
       store.refresh().then(
         (changed) => changed && console.log(`serving snapshot ${store.manifest.snapshot}`),
-        (error: unknown) => consoleLogger.error(`store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) =>
+          consoleLogger.error(
+            `store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
       );
     }, config.refreshMs).unref();
   }
@@ -55,7 +66,10 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing in-flight requests`);
-    serving.close().then(() => exit(0), () => exit(1));
+    serving.close().then(
+      () => exit(0),
+      () => exit(1),
+    );
   };
   // the keys file is read again on SIGHUP and whenever it changes: a revoked key stops working without a restart
   if (config.keysFile) {
@@ -66,7 +80,8 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
           keys.replace([...plain, ...fresh]);
           console.log(`${why}: keys file reloaded, ${fresh.length} keys`);
         },
-        (error: unknown) => consoleLogger.error(`${why}: keys file not reloaded, the previous keys stay: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) =>
+          consoleLogger.error(`${why}: keys file not reloaded, the previous keys stay: ${error instanceof Error ? error.message : String(error)}`),
       );
     process.on('SIGHUP', () => void reload('SIGHUP'));
     watchFile(keysFile, { interval: 2000, persistent: false }, (now, before) => {

@@ -1,10 +1,10 @@
 // The aggregate and normals paths: /timeseries/{monthly,annual,water-year}/{reservoirs,stations}/daterange and
 // /timeseries/normals/{reservoirs,stations}; their parameters are the wire table's (lib/sync/wire.ts).
-import { intervals, type Interval } from '../lib/query/periods.js';
+import { type Interval, intervals } from '../lib/query/periods.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../lib/query/summaries.js';
-import { monthlyOnly, parametersOf, wireParameters, type WireOperation } from '../lib/sync/wire.js';
-import { timeseriesAnswer, type TimeseriesFormat } from './answer-formats.js';
-import { tableRoute, type Route } from './route.js';
+import { monthlyOnly, parametersOf, type WireOperation, wireParameters } from '../lib/sync/wire.js';
+import { type TimeseriesFormat, timeseriesAnswer } from './answer-formats.js';
+import { type Route, tableRoute } from './route.js';
 
 const words: Record<Interval, string> = { monthly: 'Monthly', annual: 'Annual', 'water-year': 'Water-year (October-September)' };
 
@@ -19,24 +19,46 @@ const documented = (operation: WireOperation, interval: Interval) => {
 export function summaryRoutes(): Route[] {
   const aggregates = intervals.flatMap((interval): Route[] => [
     tableRoute<ReservoirAggregateQuery, TimeseriesFormat>(
-      { method: 'GET', path: `/timeseries/${interval}/reservoirs/daterange`, tag: 'Timeseries', summary: `${words[interval]} reservoir aggregates over a date range`, parameters: documented('reservoirAggregates', interval) },
+      {
+        method: 'GET',
+        path: `/timeseries/${interval}/reservoirs/daterange`,
+        tag: 'Timeseries',
+        summary: `${words[interval]} reservoir aggregates over a date range`,
+        parameters: documented('reservoirAggregates', interval),
+      },
       'reservoirAggregates',
       ({ options, format }, { store }) => timeseriesAnswer(format, store.streamReservoirAggregates({ ...options, interval })),
     ),
     tableRoute<StationAggregateQuery, TimeseriesFormat>(
-      { method: 'GET', path: `/timeseries/${interval}/stations/daterange`, tag: 'Timeseries', summary: `${words[interval]} station aggregates over a date range`, parameters: documented('stationAggregates', interval) },
+      {
+        method: 'GET',
+        path: `/timeseries/${interval}/stations/daterange`,
+        tag: 'Timeseries',
+        summary: `${words[interval]} station aggregates over a date range`,
+        parameters: documented('stationAggregates', interval),
+      },
       'stationAggregates',
       ({ options, format }, { store }) => timeseriesAnswer(format, store.streamStationAggregates({ ...options, interval })),
     ),
   ]);
   const normals: Route[] = [
     tableRoute<ReservoirNormalsQuery, TimeseriesFormat>(
-      { method: 'GET', path: '/timeseries/normals/reservoirs', tag: 'Timeseries', summary: 'Reservoir normals: n, mean, min, max and percentiles by calendar month or day of the year' },
+      {
+        method: 'GET',
+        path: '/timeseries/normals/reservoirs',
+        tag: 'Timeseries',
+        summary: 'Reservoir normals: n, mean, min, max and percentiles by calendar month or day of the year',
+      },
       'reservoirNormals',
       ({ options, format }, { store }) => timeseriesAnswer(format, store.streamReservoirNormals(options)),
     ),
     tableRoute<StationNormalsQuery, TimeseriesFormat>(
-      { method: 'GET', path: '/timeseries/normals/stations', tag: 'Timeseries', summary: 'Station normals: n, mean, min, max and percentiles by calendar month or day of the year' },
+      {
+        method: 'GET',
+        path: '/timeseries/normals/stations',
+        tag: 'Timeseries',
+        summary: 'Station normals: n, mean, min, max and percentiles by calendar month or day of the year',
+      },
       'stationNormals',
       ({ options, format }, { store }) => timeseriesAnswer(format, store.streamStationNormals(options)),
     ),

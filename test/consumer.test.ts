@@ -20,8 +20,12 @@ describe('the packed package', () => {
     const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env });
     const [{ filename, size, files }] = JSON.parse(packed) as [{ filename: string; size: number; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['dist/cli/evap.js', 'dist/server/main.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'README.md', 'LICENSE', 'package.json']));
-    expect(paths.filter((p) => /^(test|bench|data|cli|lib|server|\.ci)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')) || p.endsWith('.map'))).toEqual([]);
+    expect(paths).toEqual(
+      expect.arrayContaining(['dist/cli/evap.js', 'dist/server/main.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'README.md', 'LICENSE', 'package.json']),
+    );
+    expect(
+      paths.filter((p) => /^(test|bench|data|cli|lib|server|\.ci)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')) || p.endsWith('.map')),
+    ).toEqual([]);
     expect(size).toBeLessThan(400_000);
 
     const consumer = join(dir, 'consumer');
@@ -38,7 +42,12 @@ describe('the packed package', () => {
     await npx(['demo', '--out', 'demo']);
     expect(existsSync(join(consumer, 'demo', 'manifest.json'))).toBe(true);
 
-    const server = spawn('npx', ['--no', '--', 'evap', 'serve', '--store', 'demo', '--port', '0'], { cwd: consumer, env: { ...env, EVAP_API_KEYS: 'consumer-key' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const server = spawn('npx', ['--no', '--', 'evap', 'serve', '--store', 'demo', '--port', '0'], {
+      cwd: consumer,
+      env: { ...env, EVAP_API_KEYS: 'consumer-key' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     try {
       const url = await new Promise<string>((ok, fail) => {
         let out = '';
@@ -49,10 +58,28 @@ describe('the packed package', () => {
         });
         server.on('exit', (code) => fail(new Error(`evap serve exited with ${code}: ${out}`)));
       });
-      const params = new URLSearchParams({ RES_NAMES: 'LAKE MEAD,LAKE POWELL', datasets: 'nete-volume-calcs', variables: 'NetE,E_volume', start_date: '2020-01-01', end_date: '2020-12-31', output_format: 'csv' });
+      const params = new URLSearchParams({
+        RES_NAMES: 'LAKE MEAD,LAKE POWELL',
+        datasets: 'nete-volume-calcs',
+        variables: 'NetE,E_volume',
+        start_date: '2020-01-01',
+        end_date: '2020-12-31',
+        output_format: 'csv',
+      });
       const api = await (await fetch(`${url}/timeseries/daily/reservoirs/daterange?${params}`, { headers: { 'api-key': 'consumer-key' } })).text();
       expect(api.split('\n')).toHaveLength(2 * 366 + 2);
-      const flags = ['--names', 'LAKE MEAD,LAKE POWELL', '--datasets', 'nete-volume-calcs', '--variables', 'NetE,E_volume', '--start', '2020-01-01', '--end', '2020-12-31'];
+      const flags = [
+        '--names',
+        'LAKE MEAD,LAKE POWELL',
+        '--datasets',
+        'nete-volume-calcs',
+        '--variables',
+        'NetE,E_volume',
+        '--start',
+        '2020-01-01',
+        '--end',
+        '2020-12-31',
+      ];
       expect((await npx(['query', '--store', 'demo', ...flags])).stdout).toBe(api);
       expect((await npx(['query', '--from', url, '--api-key', 'consumer-key', ...flags])).stdout).toBe(api);
     } finally {
@@ -60,11 +87,15 @@ describe('the packed package', () => {
     }
 
     // openStore() with no folder: the package has no data/, so the demo store is made in the cache on first use
-    const script = "import { openStore } from 'evap'; const s = await openStore(); console.log(s.root, (await s.reservoirTimeseries({ names: ['LAKE MEAD'] })).length); await s.close();";
+    const script =
+      "import { openStore } from 'evap'; const s = await openStore(); console.log(s.root, (await s.reservoirTimeseries({ names: ['LAKE MEAD'] })).length); await s.close();";
     const first = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, env });
     expect(first.stdout).toBe(`${join(dir, 'cache', 'evap', `demo-${version}`)} 31\n`);
     expect(first.stderr).toContain('making the demo store');
-    const blocked = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, env: { ...env, EVAP_DEMO_DIR: join(consumer, 'package.json', 'demo') } }).catch((e: { stderr: string }) => e);
+    const blocked = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: consumer,
+      env: { ...env, EVAP_DEMO_DIR: join(consumer, 'package.json', 'demo') },
+    }).catch((e: { stderr: string }) => e);
     expect(blocked.stderr).toContain('npx evap demo --out DIR');
   });
 });

@@ -37,7 +37,10 @@ export async function writeTinyStore(dir: string | import('../lib/store/storage.
   const writer = createStoreWriter(dir, { rowGroupSize });
   await writer.writeReservoirMetadata(tinyReservoirs);
   await writer.writeStationMetadata(tinyStations);
-  for (const [year, start, count, offset] of [[2020, '2020-12-30', 2, 0], [2021, '2021-01-01', 2, 2]] as const) {
+  for (const [year, start, count, offset] of [
+    [2020, '2020-12-30', 2, 0],
+    [2021, '2021-01-01', 2, 2],
+  ] as const) {
     const names = ['ALPHA LAKE', 'ALPHA LAKE', 'BETA RESERVOIR', 'BETA RESERVOIR'].filter((_, i) => i % 2 < count);
     const days = Int32Array.from(names, (_, i) => day(start) + (i % count));
     const nete = Float64Array.from(names, (n, i) => (n === 'ALPHA LAKE' ? 1 : 2) + (offset + (i % count)) / 10);

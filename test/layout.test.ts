@@ -1,7 +1,7 @@
 // The shape of lib/ as a newcomer reads it: no import cycles (type-only imports too), no way up into server/ or cli/,
 // writing apart from the public Store, one binary search, node:fs in one file, and no HTTP words outside lib/sync/
 // (the remote client and its wire table speak HTTP).
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -18,14 +18,17 @@ function sourcesUnder(folder: string): string[] {
 const importPattern = /(?:^|[\n;])\s*(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]*?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** The module specifiers a source text imports or re-exports, in order. */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   return [...text.matchAll(importPattern)].map((m) => (m[1] ?? m[2])!);
 }
 
 /** A relative specifier resolved to the repository path of its .ts file; a package name as it is. */
 function resolveSpecifier(file: string, specifier: string): string {
   if (!specifier.startsWith('.')) return specifier;
-  return relative(root, resolve(root, dirname(file), specifier)).split('\\').join('/').replace(/\.js$/, '.ts');
+  return relative(root, resolve(root, dirname(file), specifier))
+    .split('\\')
+    .join('/')
+    .replace(/\.js$/, '.ts');
 }
 
 /** Each lib/ file and what it imports (repository paths for relative imports, package names otherwise). */
@@ -34,7 +37,7 @@ function libGraph(): Map<string, string[]> {
 }
 
 /** One cycle of a graph as a path that ends where it starts, or undefined when there is none. */
-export function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
   const done = new Set<string>();
   const path: string[] = [];
   const visit = (node: string): string[] | undefined => {
@@ -88,7 +91,7 @@ describe('importsOf', () => {
       "export type * from './f.js';",
       "import 'node:fs';",
       "const g = await import('./g.js');",
-      "const h = 'import x from \"./not-at-a-statement.js\"';",
+      'const h = \'import x from "./not-at-a-statement.js"\';',
     ].join('\n');
     expect(importsOf(text)).toEqual(['./a.js', '../b.js', './c.js', './e.js', './f.js', 'node:fs', './g.js']);
   });
@@ -96,8 +99,24 @@ describe('importsOf', () => {
 
 describe('findCycle', () => {
   it('reports the path of a cycle, and none in a graph without one', () => {
-    expect(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['b', 'x']]]))).toEqual(['b', 'c', 'b']);
-    expect(findCycle(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toBeUndefined();
+    expect(
+      findCycle(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['b', 'x']],
+        ]),
+      ),
+    ).toEqual(['b', 'c', 'b']);
+    expect(
+      findCycle(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -134,15 +153,19 @@ describe('lib/', () => {
   });
 
   it('speaks no HTTP outside lib/sync/: no status codes or API paths in messages, no request locations', () => {
-    const found = [...graph.keys()].filter((file) => !speaksHttp(file)).flatMap((file) => {
-      const { strings, identifiers } = wordsOf(file);
-      return [
-        ...strings.filter((text) => !speaksS3(file) && /\b[45]\d\d\b/.test(text)).map((text) => `${file}: status code in ${JSON.stringify(text)}`),
-        ...strings.filter((text) => /(^|[\s(`'"])\/(info|timeseries|metadata)\/|openapi\.json/.test(text)).map((text) => `${file}: API path in ${JSON.stringify(text)}`),
-        ...strings.filter((text) => text === 'query' || text === 'body').map((text) => `${file}: request location ${JSON.stringify(text)}`),
-        ...identifiers.filter((name) => name === 'loc').map(() => `${file}: loc`),
-      ];
-    });
+    const found = [...graph.keys()]
+      .filter((file) => !speaksHttp(file))
+      .flatMap((file) => {
+        const { strings, identifiers } = wordsOf(file);
+        return [
+          ...strings.filter((text) => !speaksS3(file) && /\b[45]\d\d\b/.test(text)).map((text) => `${file}: status code in ${JSON.stringify(text)}`),
+          ...strings
+            .filter((text) => /(^|[\s(`'"])\/(info|timeseries|metadata)\/|openapi\.json/.test(text))
+            .map((text) => `${file}: API path in ${JSON.stringify(text)}`),
+          ...strings.filter((text) => text === 'query' || text === 'body').map((text) => `${file}: request location ${JSON.stringify(text)}`),
+          ...identifiers.filter((name) => name === 'loc').map(() => `${file}: loc`),
+        ];
+      });
     expect(found).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // package.json keeps its promises: exact versions, Node 20, the documented scripts, no unused dependency.
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -45,7 +45,14 @@ describe('package.json', () => {
 
   it('imports nothing at run time that a consumer would not install', async () => {
     const code = (await Promise.all(['lib', 'server', 'cli'].map(sources))).join('\n');
-    const imported = new Set([...code.matchAll(/(?:from |import\()'([^'.][^']*)'/g)].map((m) => m[1]!.split('/').slice(0, m[1]!.startsWith('@') ? 2 : 1).join('/')));
+    const imported = new Set(
+      [...code.matchAll(/(?:from |import\()'([^'.][^']*)'/g)].map((m) =>
+        m[1]!
+          .split('/')
+          .slice(0, m[1]!.startsWith('@') ? 2 : 1)
+          .join('/'),
+      ),
+    );
     const missing = [...imported].filter((name) => !name.startsWith('node:') && !Object.hasOwn(pkg.dependencies, name));
     expect(missing).toEqual([]);
     expect(pkg.dependencies.tsx).toBeUndefined();

@@ -21,7 +21,11 @@ export async function run(argv: string[]): Promise<number> {
   const bar = progressBar('copy');
   let summary;
   try {
-    summary = await copyStore(from, to, { concurrency: Math.max(1, intFlag(values.concurrency, 'concurrency', 8)), signal: controller.signal, onProgress: bar.update });
+    summary = await copyStore(from, to, {
+      concurrency: Math.max(1, intFlag(values.concurrency, 'concurrency', 8)),
+      signal: controller.signal,
+      onProgress: bar.update,
+    });
   } finally {
     bar.stop();
   }

@@ -1,8 +1,9 @@
 // evap generate: a synthetic store of any size from the seeded model (the demo store and the benchmarks' stores).
-import { demoOptions } from '../../lib/store/demo.js';
+
 import { generateStore } from '../../lib/model/generate.js';
-import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
+import { demoOptions } from '../../lib/store/demo.js';
 import { openStorage } from '../../lib/store/location.js';
+import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { progressBar } from '../progress.js';
@@ -29,7 +30,8 @@ export async function run(argv: string[]): Promise<number> {
     'if-missing': { type: 'boolean' },
   });
   const out = requiredFlag(values, 'out');
-  if (await openStorage(out).exists(MANIFEST_FILE)) { // --out may be a folder or s3://bucket/prefix
+  if (await openStorage(out).exists(MANIFEST_FILE)) {
+    // --out may be a folder or s3://bucket/prefix
     if (values['if-missing']) return 0;
     if (!values.force) throw new UsageError(`${out} already holds a store; pass --force to publish a new snapshot over it`);
   }

@@ -3,7 +3,7 @@ import type { WireRecord } from '../../lib/types.js';
 import { listFlag, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, formatUsage, writeRecords } from '../output.js';
-import { openSource, sourceFlags, sourceUsage, type Source } from '../source.js';
+import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
 export const usage = `evap info [datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
   Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are.
@@ -32,14 +32,25 @@ const topics: Record<string, (source: Source, dataset?: string, variable?: strin
 };
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = readArgs(argv, { ...sourceFlags, dataset: { type: 'string' }, variable: { type: 'string' }, names: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+  const { values, positionals } = readArgs(argv, {
+    ...sourceFlags,
+    dataset: { type: 'string' },
+    variable: { type: 'string' },
+    names: { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+  });
   const topic = positionals[0];
-  if (topic !== undefined && !Object.hasOwn(topics, topic)) throw new UsageError(`unknown topic ${JSON.stringify(topic)}; topics: ${Object.keys(topics).join(', ')}`);
+  if (topic !== undefined && !Object.hasOwn(topics, topic))
+    throw new UsageError(`unknown topic ${JSON.stringify(topic)}; topics: ${Object.keys(topics).join(', ')}`);
   const out = stringFlag(values, 'out');
   const format = chooseFormat(stringFlag(values, 'format'), out);
   const { source, close } = await openSource(values);
   try {
-    const records = topic === undefined ? await summary(source) : await topics[topic]!(source, stringFlag(values, 'dataset'), stringFlag(values, 'variable'), listFlag(values, 'names'));
+    const records =
+      topic === undefined
+        ? await summary(source)
+        : await topics[topic]!(source, stringFlag(values, 'dataset'), stringFlag(values, 'variable'), listFlag(values, 'names'));
     await writeRecords(records, Object.keys(records[0] ?? {}), format, out);
   } finally {
     await close();
@@ -54,11 +65,23 @@ async function summary(source: Source): Promise<WireRecord[]> {
   for (const dataset of await source.listDatasets()) {
     const variables = await source.listVariables(dataset);
     const [dates] = await source.listDates(dataset, variables[0]?.api_name);
-    out.push({ what: dataset, names: reservoirs, start_date: dates?.start_date ?? null, end_date: dates?.end_date ?? null, variables: variables.map((v) => v.api_name).join(' ') });
+    out.push({
+      what: dataset,
+      names: reservoirs,
+      start_date: dates?.start_date ?? null,
+      end_date: dates?.end_date ?? null,
+      variables: variables.map((v) => v.api_name).join(' '),
+    });
   }
   const stations = await source.listStationNames();
   const [dates] = await source.listStationDates();
   const variables = await source.listStationVariables();
-  out.push({ what: 'stations', names: stations.length, start_date: dates?.start_date ?? null, end_date: dates?.end_date ?? null, variables: variables.map((v) => v.api_name).join(' ') });
+  out.push({
+    what: 'stations',
+    names: stations.length,
+    start_date: dates?.start_date ?? null,
+    end_date: dates?.end_date ?? null,
+    variables: variables.map((v) => v.api_name).join(' '),
+  });
   return out;
 }

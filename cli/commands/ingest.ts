@@ -1,6 +1,6 @@
 // evap ingest: exported JSON or CSV files (timeseries or metadata) upserted into a store, atomically.
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { ingest, type IngestSource } from '../../lib/ingest/ingest.js';
+import { type IngestSource, ingest } from '../../lib/ingest/ingest.js';
 import { readArgs, requiredFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { printProblems } from '../problems.js';

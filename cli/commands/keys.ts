@@ -1,7 +1,8 @@
 // evap keys: the operator's keys file (digests only: a key is shown once, when made) and the requests sent to /auth/request_key.
-import { readKeyRequests } from '../../server/requests.js';
+
 import { addKey, readKeyEntries, revokeKey } from '../../server/keysfile.js';
-import { readArgs, stringFlag, type Flags } from '../args.js';
+import { readKeyRequests } from '../../server/requests.js';
+import { type Flags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, writeRecords } from '../output.js';
 
@@ -18,7 +19,11 @@ export const usage = `evap keys <new | list | revoke | requests> --keys-file PAT
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = readArgs(argv, {
-    'keys-file': { type: 'string' }, 'requests-file': { type: 'string' }, label: { type: 'string' }, for: { type: 'string' }, format: { type: 'string' },
+    'keys-file': { type: 'string' },
+    'requests-file': { type: 'string' },
+    label: { type: 'string' },
+    for: { type: 'string' },
+    format: { type: 'string' },
   });
   const [action, target, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`unexpected ${JSON.stringify(rest[0])}`);
@@ -28,7 +33,11 @@ export async function run(argv: string[]): Promise<number> {
   if (action === 'new') return newKey(keysFile, requestsFile, values);
   if (action === 'list') {
     const entries = await readKeyEntries(keysFile);
-    await writeRecords(entries.map((e) => ({ ...e })), ['id', 'created', 'label'], chooseFormat(stringFlag(values, 'format'), undefined));
+    await writeRecords(
+      entries.map((e) => ({ ...e })),
+      ['id', 'created', 'label'],
+      chooseFormat(stringFlag(values, 'format'), undefined),
+    );
     return 0;
   }
   if (action === 'revoke') {
@@ -45,7 +54,9 @@ export async function run(argv: string[]): Promise<number> {
     await writeRecords(rows, ['id', 'received', 'name', 'email', 'justification', 'key'], chooseFormat(stringFlag(values, 'format'), undefined));
     return 0;
   }
-  throw new UsageError(action === undefined ? 'give new, list, revoke or requests' : `unknown action ${JSON.stringify(action)}; give new, list, revoke or requests`);
+  throw new UsageError(
+    action === undefined ? 'give new, list, revoke or requests' : `unknown action ${JSON.stringify(action)}; give new, list, revoke or requests`,
+  );
 }
 
 async function newKey(keysFile: string, requestsFile: string, values: Flags): Promise<number> {

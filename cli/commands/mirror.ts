@@ -16,8 +16,13 @@ export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since 
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = readArgs(argv, {
-    from: { type: 'string' }, 'api-key': { type: 'string' }, store: { type: 'string' }, since: { type: 'string' },
-    concurrency: { type: 'string' }, 'timeout-ms': { type: 'string' }, update: { type: 'boolean', default: false },
+    from: { type: 'string' },
+    'api-key': { type: 'string' },
+    store: { type: 'string' },
+    since: { type: 'string' },
+    concurrency: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    update: { type: 'boolean', default: false },
   });
   const from = requiredFlag(values, 'from');
   const store = requiredFlag(values, 'store');
@@ -33,7 +38,16 @@ export async function run(argv: string[]): Promise<number> {
   const bar = progressBar('mirror');
   let summary;
   try {
-    summary = await mirror(store, { baseUrl: from, apiKey, since: stringFlag(values, 'since'), update: values.update === true, concurrency, timeoutMs: timeoutMs || undefined, signal: controller.signal, onProgress: bar.update });
+    summary = await mirror(store, {
+      baseUrl: from,
+      apiKey,
+      since: stringFlag(values, 'since'),
+      update: values.update === true,
+      concurrency,
+      timeoutMs: timeoutMs || undefined,
+      signal: controller.signal,
+      onProgress: bar.update,
+    });
   } catch (error) {
     throw new Error('mirror stopped', { cause: error });
   } finally {

@@ -3,10 +3,10 @@ import type { RecordStream } from '../../lib/format/stream.js';
 import type { Statistic } from '../../lib/query/aggregate.js';
 import type { Interval } from '../../lib/query/periods.js';
 import type { CommonQuery, WireRecord } from '../../lib/types.js';
-import { choiceFlag, listFlag, readArgs, stringFlag, type Flags } from '../args.js';
+import { choiceFlag, type Flags, listFlag, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
-import { openSource, sourceFlags, sourceUsage, type Source } from '../source.js';
+import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
 export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DATE --end DATE | --date DATE] [options]
   Timeseries as the API's /timeseries paths answer them: one record per name and date.
@@ -93,18 +93,32 @@ function checkCombination(values: Flags, kind: string): void {
 }
 
 function dailyAnswer(source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer {
-  const common: CommonQuery = { variables: listFlag(values, 'variables'), units: stringFlag(values, 'units'), alsoReturn: listFlag(values, 'also-return'), asOf: stringFlag(values, 'as-of') };
+  const common: CommonQuery = {
+    variables: listFlag(values, 'variables'),
+    units: stringFlag(values, 'units'),
+    alsoReturn: listFlag(values, 'also-return'),
+    asOf: stringFlag(values, 'as-of'),
+  };
   const range = { names: listFlag(values, 'names'), start: stringFlag(values, 'start'), end: stringFlag(values, 'end') };
   const date = stringFlag(values, 'date');
   const datasets = listFlag(values, 'datasets');
   if ('streamReservoirTimeseries' in source) {
-    if (kind === 'reservoirs') return { stream: date ? source.streamReservoirTimeseriesOnDate({ ...common, datasets, date }) : source.streamReservoirTimeseries({ ...common, datasets, ...range }) };
+    if (kind === 'reservoirs')
+      return {
+        stream: date
+          ? source.streamReservoirTimeseriesOnDate({ ...common, datasets, date })
+          : source.streamReservoirTimeseries({ ...common, datasets, ...range }),
+      };
     return { stream: date ? source.streamStationTimeseriesOnDate({ ...common, date }) : source.streamStationTimeseries({ ...common, ...range }) };
   }
   const records =
     kind === 'reservoirs'
-      ? date ? source.reservoirTimeseriesOnDate({ ...common, datasets, date }) : source.reservoirTimeseries({ ...common, datasets, ...range })
-      : date ? source.stationTimeseriesOnDate({ ...common, date }) : source.stationTimeseries({ ...common, ...range });
+      ? date
+        ? source.reservoirTimeseriesOnDate({ ...common, datasets, date })
+        : source.reservoirTimeseries({ ...common, datasets, ...range })
+      : date
+        ? source.stationTimeseriesOnDate({ ...common, date })
+        : source.stationTimeseries({ ...common, ...range });
   return records.then((r) => ({ records: r }));
 }
 
@@ -123,7 +137,12 @@ function aggregateAnswer(interval: Interval) {
       end: stringFlag(values, 'end'),
     };
     if ('streamReservoirAggregates' in source) {
-      return { stream: kind === 'reservoirs' ? source.streamReservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') }) : source.streamStationAggregates(query) };
+      return {
+        stream:
+          kind === 'reservoirs'
+            ? source.streamReservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') })
+            : source.streamStationAggregates(query),
+      };
     }
     const records = kind === 'reservoirs' ? source.reservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') }) : source.stationAggregates(query);
     return records.then((r) => ({ records: r }));

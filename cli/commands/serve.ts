@@ -1,6 +1,7 @@
 // evap serve: the HTTP server (what `npm start` runs), with every flag of server/config.ts.
-import { startServer } from '../../server/main.js';
+
 import { readConfig, usage as serverUsage } from '../../server/config.js';
+import { startServer } from '../../server/main.js';
 import { UsageError } from '../command.js';
 
 export const usage = `${serverUsage.replace(/^usage: /, '')}

@@ -8,7 +8,12 @@ export const usage = `evap vacuum --store DIR [--min-age-minutes 10] [--retain-d
   (default: --min-age-minutes). --dry-run lists what would go.`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = readArgs(argv, { store: { type: 'string' }, 'min-age-minutes': { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, 'retain-days': { type: 'string' } });
+  const { values } = readArgs(argv, {
+    store: { type: 'string' },
+    'min-age-minutes': { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+    'retain-days': { type: 'string' },
+  });
   const store = requiredFlag(values, 'store');
   const minutes = intFlag(values['min-age-minutes'], 'min-age-minutes', 10);
   const dryRun = values['dry-run'] === true;

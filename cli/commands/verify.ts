@@ -22,6 +22,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   for (const problem of summary.problems) process.stdout.write(`${problem}\n`);
   const seconds = ((performance.now() - began) / 1000).toFixed(1);
-  process.stdout.write(`snapshot ${store.manifest.snapshot}: ${summary.files} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB read in ${seconds} s; ${summary.problems.length === 0 ? 'every file is whole' : `${summary.problems.length} files damaged`}\n`);
+  process.stdout.write(
+    `snapshot ${store.manifest.snapshot}: ${summary.files} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB read in ${seconds} s; ${summary.problems.length === 0 ? 'every file is whole' : `${summary.problems.length} files damaged`}\n`,
+  );
   return summary.problems.length > 0 ? 1 : 0;
 }

@@ -1,9 +1,10 @@
 // Builders of wire records, generated per record shape: as objects, or straight as their JSON text.
-import { csvField, formatNumber } from './csv.js';
+
 import { formatDay } from '../dates.js';
 import type { ResolvedVariable } from '../query/query.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
+import { csvField, formatNumber } from './csv.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
 export interface Block {
@@ -24,7 +25,15 @@ export type OutputKind = 'records' | 'json' | 'csv';
  * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
  * Values are converted inline with each variable's factor and offset (from the query's plan) and rounded with units.ts's roundValue.
  */
-export type Emitter = (out: unknown[], name: string, days: ArrayLike<number>, columns: readonly (ArrayLike<number> | undefined)[], from: number, to: number, extra: readonly WireValue[]) => void;
+export type Emitter = (
+  out: unknown[],
+  name: string,
+  days: ArrayLike<number>,
+  columns: readonly (ArrayLike<number> | undefined)[],
+  from: number,
+  to: number,
+  extra: readonly WireValue[],
+) => void;
 
 const emitters = new Map<string, Emitter>();
 const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map
@@ -48,7 +57,14 @@ export class RecordBuilder {
       this.extraKeys = keys;
       this.emitters = this.codegen
         ? emittersOf(this.nameKey, this.variables, keys, this.kind)
-        : (columns) => interpretedEmitter(this.nameKey, this.variables, columns.map((c) => c !== undefined), keys, this.kind);
+        : (columns) =>
+            interpretedEmitter(
+              this.nameKey,
+              this.variables,
+              columns.map((c) => c !== undefined),
+              keys,
+              this.kind,
+            );
     }
     const asText = textOf[this.kind];
     const values: WireValue[] = new Array(keys.length);
@@ -71,7 +87,12 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The emitters of one query's record shape, by which columns a block holds (resolved once per query, then a lookup). */
-function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], extraKeys: readonly string[], kind: OutputKind): (columns: Block['columns']) => Emitter {
+function emittersOf(
+  nameKey: string,
+  variables: readonly ResolvedVariable[],
+  extraKeys: readonly string[],
+  kind: OutputKind,
+): (columns: Block['columns']) => Emitter {
   const base = JSON.stringify([kind, nameKey, variables.map((v) => [v.key, v.factor, v.offset]), extraKeys]);
   const local = new Map<number | string, Emitter>();
   return (columns) => {
@@ -88,12 +109,20 @@ function emittersOf(nameKey: string, variables: readonly ResolvedVariable[], ext
   };
 }
 
-function emitterFor(signature: string, nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], extraKeys: readonly string[], kind: OutputKind): Emitter {
+function emitterFor(
+  signature: string,
+  nameKey: string,
+  variables: readonly ResolvedVariable[],
+  held: readonly boolean[],
+  extraKeys: readonly string[],
+  kind: OutputKind,
+): Emitter {
   let emit = emitters.get(signature);
   if (emit) return emit;
   // an array-index key ("1") comes first in a JS object whatever the literal's order: text must then come from objects
   const indexLike = [nameKey, ...variables.map((v) => v.key), ...extraKeys].some((k) => /^(0|[1-9]\d*)$/.test(k));
-  emit = kind === 'json' && indexLike ? viaObjects(compile(nameKey, variables, held, extraKeys, 'records')) : compile(nameKey, variables, held, extraKeys, kind);
+  emit =
+    kind === 'json' && indexLike ? viaObjects(compile(nameKey, variables, held, extraKeys, 'records')) : compile(nameKey, variables, held, extraKeys, kind);
   if (emitters.size >= MAX_EMITTERS) emitters.clear();
   emitters.set(signature, emit);
   return emit;
@@ -103,7 +132,11 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
   const json = kind === 'json';
   const text = kind !== 'records';
   const lines: string[] = [];
-  const fields: [key: string, value: string][] = [[nameKey, 'name'], ['start_date', 'date'], ['end_date', 'date']];
+  const fields: [key: string, value: string][] = [
+    [nameKey, 'name'],
+    ['start_date', 'date'],
+    ['end_date', 'date'],
+  ];
   variables.forEach((v, j) => {
     if (!held[j]) return void fields.push([v.key, json ? '"null"' : text ? "''" : 'null']);
     const { factor, offset } = v; // convert() inlined: the identity leaves the value as it is
@@ -116,7 +149,9 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
   extraKeys.forEach((k, e) => fields.push([k, `extra[${e}]`]));
   const record =
     kind === 'json'
-      ? fields.map(([k, value], f) => `${JSON.stringify(`${f === 0 ? '{' : ','}${JSON.stringify(k)}:`)} + ${value === 'date' ? '\'"\' + date + \'"\'' : value}`).join(' + ') + " + '}'"
+      ? fields
+          .map(([k, value], f) => `${JSON.stringify(`${f === 0 ? '{' : ','}${JSON.stringify(k)}:`)} + ${value === 'date' ? "'\"' + date + '\"'" : value}`)
+          .join(' + ') + " + '}'"
       : kind === 'csv'
         ? `${fields.map(([, value]) => value).join(" + ',' + ")} + '\\n'`
         : `{ ${fields.map(([k, value]) => `${propertyName(k)}: ${value}`).join(', ')} }`;
@@ -139,7 +174,13 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
  * The same records, JSON or CSV rows as the generated emitters, made one value at a time with units.ts's convert
  * and roundValue: the oracle of the generated ones in the tests, and the fallback where code cannot be generated.
  */
-export function interpretedEmitter(nameKey: string, variables: readonly ResolvedVariable[], held: readonly boolean[], extraKeys: readonly string[], kind: OutputKind): Emitter {
+export function interpretedEmitter(
+  nameKey: string,
+  variables: readonly ResolvedVariable[],
+  held: readonly boolean[],
+  extraKeys: readonly string[],
+  kind: OutputKind,
+): Emitter {
   return (out, name, days, columns, from, to, extra) => {
     const rows: string[] = [];
     for (let i = from; i < to; i++) {
@@ -155,7 +196,11 @@ export function interpretedEmitter(nameKey: string, variables: readonly Resolved
       }
       const text = kind === 'json';
       const record: Record<string, WireValue> = {};
-      const entries: [string, WireValue][] = [[nameKey, text ? (JSON.parse(name) as WireValue) : name], ['start_date', date], ['end_date', date]];
+      const entries: [string, WireValue][] = [
+        [nameKey, text ? (JSON.parse(name) as WireValue) : name],
+        ['start_date', date],
+        ['end_date', date],
+      ];
       variables.forEach((v, j) => entries.push([v.key, values[j]!]));
       extraKeys.forEach((k, e) => entries.push([k, text ? (JSON.parse(extra[e] as string) as WireValue) : extra[e]!]));
       for (const [key, value] of entries) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true }); // "__proto__" as a key
@@ -170,7 +215,15 @@ export function interpretedEmitter(nameKey: string, variables: readonly Resolved
 function viaObjects(records: Emitter): Emitter {
   return (out, name, days, columns, from, to, extra) => {
     const built: unknown[] = [];
-    records(built, JSON.parse(name) as string, days, columns, from, to, extra.map((e) => JSON.parse(e as string) as WireValue));
+    records(
+      built,
+      JSON.parse(name) as string,
+      days,
+      columns,
+      from,
+      to,
+      extra.map((e) => JSON.parse(e as string) as WireValue),
+    );
     if (built.length > 0) out.push(JSON.stringify(built).slice(1, -1));
   };
 }

@@ -42,7 +42,11 @@ async function collect(batches: AsyncIterable<WireRecord[]>, maxValues: number, 
   for await (const batch of batches) {
     for (const r of batch) out.push(r);
     if (out.length * width > maxValues) {
-      throw new InvalidParameterError('output_format', `a Parquet or Arrow answer is built in memory and may hold at most ${maxValues} values (records x columns); this one holds more: ask for fewer names, variables or days, or use json or csv, which stream`, 'too-many');
+      throw new InvalidParameterError(
+        'output_format',
+        `a Parquet or Arrow answer is built in memory and may hold at most ${maxValues} values (records x columns); this one holds more: ask for fewer names, variables or days, or use json or csv, which stream`,
+        'too-many',
+      );
     }
   }
   return out;

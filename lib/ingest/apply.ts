@@ -1,7 +1,7 @@
 // Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
 import { formatDay } from '../dates.js';
 import { compareText, overlapsExtent, type ReservoirFile } from '../store/manifest.js';
-import { readMetadataRows, readReservoirFiles, readStationPartition, type Readback } from '../store/readback.js';
+import { type Readback, readMetadataRows, readReservoirFiles, readStationPartition } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
 import { createStoreWriter } from '../store/write.js';
 import type { MetadataRow } from '../types.js';
@@ -44,7 +44,11 @@ export async function applyStaging(
       const affected = affectedFiles(writer.current.datasets[target.dataset]?.partitions.find((p) => p.year === target.year)?.files ?? [], part);
       const old = base && affected.length > 0 ? await readReservoirFiles(base, target.dataset, affected) : undefined;
       const m = mergeReservoirRows(old, part);
-      writer.removeReservoirFiles(target.dataset, target.year, affected.map((f) => f.path));
+      writer.removeReservoirFiles(
+        target.dataset,
+        target.year,
+        affected.map((f) => f.path),
+      );
       await writer.addReservoirRows(target.dataset, target.year, (merged = m).rows);
     } else {
       const old = base && (await readStationPartition(base, target.name));
@@ -90,7 +94,12 @@ export function affectedFiles(files: readonly ReservoirFile[], staged: StagedPar
 }
 
 /** The store's metadata rows with the given ones added or replaced (a given row replaces the whole row). */
-async function upsertMetadata(base: Readback | undefined, kind: 'reservoirs' | 'stations', rows: Map<string, MetadataRow>, key: string): Promise<MetadataRow[]> {
+async function upsertMetadata(
+  base: Readback | undefined,
+  kind: 'reservoirs' | 'stations',
+  rows: Map<string, MetadataRow>,
+  key: string,
+): Promise<MetadataRow[]> {
   const merged = new Map<string, MetadataRow>((base ? await readMetadataRows(base, kind) : []).map((r) => [String(r[key]), r]));
   for (const [name, row] of rows) merged.set(name, row);
   return [...merged.values()];

@@ -1,16 +1,17 @@
 // Ingest: load files exported from the public service (or long CSV, or metadata) into a store as one new snapshot.
 // Upsert: a (name, dataset, date) row given by a file replaces the stored one (the variables it carries; the others
 // are kept); partitions not touched are carried over unchanged; readers see the old snapshot until the commit.
-import { openReadback } from '../store/readback.js';
+
 import { openStorage } from '../store/location.js';
+import { openReadback } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
 import type { MetadataRow } from '../types.js';
 import { applyStaging } from './apply.js';
-import { classifyKeys, longColumns, metadataRow, stageLongRow, WideReader, type FileKind, type KnownNames } from './records.js';
+import { classifyKeys, type FileKind, type KnownNames, longColumns, metadataRow, stageLongRow, WideReader } from './records.js';
 import { Staging } from './stage.js';
-import { csvRows, decodeChunks, firstCharacter, jsonObjects, SyntaxProblem, type IngestSource } from './text.js';
+import { csvRows, decodeChunks, firstCharacter, type IngestSource, jsonObjects, SyntaxProblem } from './text.js';
 
-export { textSource, type IngestSource } from './text.js';
+export { type IngestSource, textSource } from './text.js';
 
 export interface IngestOptions {
   skipBadRows?: boolean; // apply the good rows of a file that has bad ones (default: such a file is not applied at all)
@@ -54,7 +55,18 @@ interface Entries {
 export async function ingest(location: string | Storage, sources: readonly IngestSource[], options: IngestOptions = {}): Promise<IngestSummary> {
   const dir = openStorage(location);
   const base = await openReadback(dir); // the snapshot this ingest builds on, none for a new store
-  const summary: IngestSummary = { files: sources.length, filesApplied: 0, records: 0, added: 0, replaced: 0, rejected: 0, metadata: 0, partitions: 0, snapshot: null, problems: [] };
+  const summary: IngestSummary = {
+    files: sources.length,
+    filesApplied: 0,
+    records: 0,
+    added: 0,
+    replaced: 0,
+    rejected: 0,
+    metadata: 0,
+    partitions: 0,
+    snapshot: null,
+    problems: [],
+  };
   const report = (file: string, line: number, reason: string) => {
     summary.rejected++;
     if (summary.problems.length < (options.maxProblems ?? 1000)) summary.problems.push({ file, line, reason });
@@ -158,7 +170,11 @@ async function jsonKeys(source: IngestSource): Promise<string[]> {
 }
 
 /** Reads every record of a file through `take` (which returns a reason to reject); returns how many were rejected. */
-async function readFile(file: Classified, report: (file: string, line: number, reason: string) => void, take: (record: Entries) => string | undefined): Promise<number> {
+async function readFile(
+  file: Classified,
+  report: (file: string, line: number, reason: string) => void,
+  take: (record: Entries) => string | undefined,
+): Promise<number> {
   if (file.kind === 'empty') return 0;
   let bad = 0;
   try {
@@ -183,7 +199,8 @@ async function* recordsOf(source: IngestSource, format: Format): AsyncGenerator<
   if (format === 'json') {
     for await (const { value, line, duplicate } of jsonObjects(text)) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) yield { entries: [], line, problem: 'not a JSON object' };
-      else if (duplicate !== undefined) yield { entries: [], line, problem: `key ${JSON.stringify(duplicate)} appears twice in the record` }; // JSON.parse would keep the last silently
+      else if (duplicate !== undefined)
+        yield { entries: [], line, problem: `key ${JSON.stringify(duplicate)} appears twice in the record` }; // JSON.parse would keep the last silently
       else yield { entries: Object.entries(value), line };
     }
     return;

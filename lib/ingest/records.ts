@@ -1,20 +1,20 @@
 // Input records -> staged metric values, or the reason a record is rejected. Wide records as the public service
 // exports them (`"NetE (mm)"` keys, metric or English by label), long rows, and metadata rows.
 import {
+  type DatasetName,
   datasetNames,
   findReservoirVariable,
   findStationVariable,
   reservoirDatasets,
   stationVariableNames,
-  units,
-  type DatasetName,
   type UnitName,
   type UnitSystem,
+  units,
 } from '../catalogue.js';
 import { clip, parseDay } from '../dates.js';
-import { encodeFlags, flagColumns, isFlag, reservoirDayAttributes, stationDayAttributes, type FlagColumn } from '../flags.js';
-import { toMetric } from '../units.js';
+import { encodeFlags, type FlagColumn, flagColumns, isFlag, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import type { MetadataRow } from '../types.js';
+import { toMetric } from '../units.js';
 import type { StagedPartition, Staging } from './stage.js';
 
 /** What a file holds, told from its CSV header or its first JSON object. */
@@ -88,14 +88,16 @@ export class WideReader {
       if (column.type === 'bad') return column.reason;
       if (column.type === 'flag') {
         if (raw === null || raw === undefined || raw === '') continue;
-        if (!isFlag(column.column, raw)) return `${column.column} ${JSON.stringify(clip(String(raw), 40))} is not one of ${flagColumns[column.column].join(', ')}`;
+        if (!isFlag(column.column, raw))
+          return `${column.column} ${JSON.stringify(clip(String(raw), 40))} is not one of ${flagColumns[column.column].join(', ')}`;
         flags.push([column.column, encodeFlags(column.column, [raw as string])[0]!]);
         continue;
       }
       const value = numberOf(raw);
       if (value === undefined) return `non-numeric value ${JSON.stringify(clip(String(raw), 40))} in column "${key}"`;
       const metric = toMetric(value, column.unit, column.system);
-      if (metric === Infinity || metric === -Infinity) return `value ${JSON.stringify(clip(String(raw), 40))} in column "${key}" is beyond the range of a number`;
+      if (metric === Infinity || metric === -Infinity)
+        return `value ${JSON.stringify(clip(String(raw), 40))} in column "${key}" is beyond the range of a number`;
       sets.push([column.dataset, column.index, metric]);
     }
     // gaps of a dataset create its row only when the whole record is gaps: an export over all datasets has
@@ -139,10 +141,15 @@ function resolveColumn(key: string, station: boolean): Column {
     const entry = station ? findStationVariable(key) : findReservoirVariable(key)?.spec;
     // unlabelled keys are metadata attributes added by also_return, unless they name a variable
     if (!entry) return { type: 'skip' };
-    return { type: 'bad', reason: `column "${key}" has no unit label; expected "${key} (${units[entry.unit].metric})" or "${key} (${units[entry.unit].english})"` };
+    return {
+      type: 'bad',
+      reason: `column "${key}" has no unit label; expected "${key} (${units[entry.unit].metric})" or "${key} (${units[entry.unit].english})"`,
+    };
   }
   const [, variable, label] = match as unknown as [string, string, string];
-  const found = station ? { dataset: null, unit: findStationVariable(variable)?.unit } : { dataset: findReservoirVariable(variable)?.dataset ?? null, unit: findReservoirVariable(variable)?.spec.unit };
+  const found = station
+    ? { dataset: null, unit: findStationVariable(variable)?.unit }
+    : { dataset: findReservoirVariable(variable)?.dataset ?? null, unit: findReservoirVariable(variable)?.spec.unit };
   if (!found.unit) return { type: 'bad', reason: `unknown ${kind} variable "${clip(variable, 40)}" in column "${clip(key, 60)}"` };
   const { metric, english } = units[found.unit];
   const system: UnitSystem | undefined = label === metric ? 'metric' : label === english ? 'english' : undefined;
@@ -189,7 +196,10 @@ export function metadataRow(entries: readonly (readonly [string, unknown])[], ke
   }
   const name = row[key];
   if (typeof name !== 'string' || name.trim() === '') return `${key} is missing or empty`;
-  for (const [attribute, limit] of [['LAT', 90], ['LON', 180]] as const) {
+  for (const [attribute, limit] of [
+    ['LAT', 90],
+    ['LON', 180],
+  ] as const) {
     const v = row[attribute];
     if (v !== undefined && v !== null && (typeof v !== 'number' || Math.abs(v) > limit)) {
       return `${attribute} must be a number between -${limit} and ${limit}, got ${JSON.stringify(clip(String(v), 40))}`;
@@ -219,7 +229,8 @@ function dayOf(text: string, parameter: string): number | string {
   try {
     const day = parseDay(text, parameter);
     const year = Number(text.slice(0, 4));
-    if (year < FIRST_YEAR || year > LAST_YEAR) return `bad date: ${parameter} ${JSON.stringify(text)} is outside the years ${FIRST_YEAR}-${LAST_YEAR} a store holds`;
+    if (year < FIRST_YEAR || year > LAST_YEAR)
+      return `bad date: ${parameter} ${JSON.stringify(text)} is outside the years ${FIRST_YEAR}-${LAST_YEAR} a store holds`;
     return day;
   } catch (error) {
     return `bad date: ${(error as Error).message}`;

@@ -1,5 +1,5 @@
 // Rows of an ingest staged by the partition they land in, and their merge into the rows a partition already holds.
-import { reservoirDatasets, stationVariableNames, type DatasetName } from '../catalogue.js';
+import { type DatasetName, reservoirDatasets, stationVariableNames } from '../catalogue.js';
 import { yearOfDay } from '../dates.js';
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { compareText } from '../store/manifest.js';

@@ -67,7 +67,7 @@ export async function* csvRows(chunks: AsyncIterable<string>): AsyncGenerator<{ 
     }
   } catch (error) {
     const e = error as Error & { empty_lines?: number };
-    throw new SyntaxProblem(1 + breaks + (e.empty_lines ?? 0), `malformed CSV: ${e.message.replace(/ at line \d+/, "")}`); // its own line count drifts
+    throw new SyntaxProblem(1 + breaks + (e.empty_lines ?? 0), `malformed CSV: ${e.message.replace(/ at line \d+/, '')}`); // its own line count drifts
   } finally {
     source.destroy();
   }

@@ -1,11 +1,19 @@
 // Generates a store from the seeded physical model, one year at a time so any span fits in memory.
-import { reservoirDatasets, datasetNames, type DatasetName } from '../catalogue.js';
+import { type DatasetName, datasetNames, reservoirDatasets } from '../catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from '../dates.js';
-import { catalogueReservoirs, catalogueStations, createReservoirModel, isStaticReservoir, simulateStation, type ReservoirSpec, type StationSpec } from './index.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
-import { ROWS_PER_FILE, createStoreWriter } from '../store/write.js';
-import type { MetadataRow } from '../types.js';
 import type { Manifest } from '../store/manifest.js';
+import { createStoreWriter, ROWS_PER_FILE } from '../store/write.js';
+import type { MetadataRow } from '../types.js';
+import {
+  catalogueReservoirs,
+  catalogueStations,
+  createReservoirModel,
+  isStaticReservoir,
+  type ReservoirSpec,
+  type StationSpec,
+  simulateStation,
+} from './index.js';
 
 export interface GenerateOptions {
   reservoirs: number; // how many reservoirs: the 67 reference ones, extended with generated ones past that
@@ -54,8 +62,14 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
       const dayColumn = new Int32Array(names.length);
       for (let i = 0; i < names.length; i++) dayColumn[i] = from + (i % days);
       const flags = {
-        qflag: encodeFlags('qflag', results.flatMap((r) => r.qflags)),
-        status: encodeFlags('status', Array.from(dayColumn, (d) => statusOfDay(d, endDay))),
+        qflag: encodeFlags(
+          'qflag',
+          results.flatMap((r) => r.qflags),
+        ),
+        status: encodeFlags(
+          'status',
+          Array.from(dayColumn, (d) => statusOfDay(d, endDay)),
+        ),
       };
       for (const dataset of datasetNames) {
         const values: Record<string, Float64Array> = {};
@@ -78,7 +92,13 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
     const days = Int32Array.from({ length: stationRange.endDay - stationRange.startDay + 1 }, (_, i) => stationRange.startDay + i);
     const values = Object.fromEntries(result.variables.map((v) => [v, result.values[v]!]));
     const kept = keepObservedDays(days, values);
-    kept.values = { ...kept.values, status: encodeFlags('status', Array.from(kept.days, (d) => statusOfDay(d, stationRange.endDay))) };
+    kept.values = {
+      ...kept.values,
+      status: encodeFlags(
+        'status',
+        Array.from(kept.days, (d) => statusOfDay(d, stationRange.endDay)),
+      ),
+    };
     await writer.writeStationPartition(station.name, kept);
     progress(`station ${station.name}`);
   }

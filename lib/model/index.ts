@@ -1,6 +1,6 @@
+export { catalogueReservoirs, catalogueStations } from './places.js';
 export type { ReservoirSpec, StationSpec } from './reference.js';
 export { referenceReservoirs, referenceStations } from './reference.js';
-export { catalogueReservoirs, catalogueStations } from './places.js';
 export type { ReservoirDays, ReservoirModel } from './reservoir.js';
 export { createReservoirModel } from './reservoir.js';
 export { simulateStation } from './station.js';

@@ -34,11 +34,11 @@ export class Lake {
     this.ea = w.ea;
     this.gamma = psychrometricConstant(w.pressure);
     // wind function in MJ m-2 day-1 kPa-1 (McJannet et al. 2008, eq. 12), scaled up to match bulk transfer with Ce ~ 1.3e-3
-    this.windFn = 2.6 * (2.33 + 1.65 * w.u2) * Math.pow(Math.max(fetchM, 10), -0.1);
+    this.windFn = 2.6 * (2.33 + 1.65 * w.u2) * Math.max(fetchM, 10) ** -0.1;
     this.shortIn = (1 - albedo) * w.rs;
     const tk = w.tmean + 273.15;
     const cloud = Math.min(1, Math.max(0, 1 - w.rs / w.rso));
-    const clearSky = 1.24 * Math.pow((10 * w.ea) / tk, 1 / 7); // Brutsaert (1975)
+    const clearSky = 1.24 * ((10 * w.ea) / tk) ** (1 / 7); // Brutsaert (1975)
     this.longIn = Math.min(1, clearSky * (1 + 0.22 * cloud * cloud)) * stefanBoltzmann * tk ** 4; // Bolz cloud factor
 
     // without storage: the surface sits at the equilibrium temperature, where the net heat flux is zero (two Newton steps)

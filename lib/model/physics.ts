@@ -20,7 +20,7 @@ export function saturationSlope(t: number): number {
 
 /** Mean air pressure in kPa at an elevation in m (FAO-56 eq. 7). */
 export function pressureAtElevation(elevM: number): number {
-  return 101.3 * Math.pow((293 - 0.0065 * elevM) / 293, 5.26);
+  return 101.3 * ((293 - 0.0065 * elevM) / 293) ** 5.26;
 }
 
 /** Psychrometric constant in kPa/K at a pressure in kPa (FAO-56 eq. 8). */

@@ -12,7 +12,11 @@ export class QFlagSeries {
   private readonly rng: Random;
   private missing = 0; // days left in the current M run
 
-  constructor(seed: number, name: string, private readonly isStatic: boolean) {
+  constructor(
+    seed: number,
+    name: string,
+    private readonly isStatic: boolean,
+  ) {
     this.rng = new Random(seed, `${name}\u0000qflag`);
   }
 

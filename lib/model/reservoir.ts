@@ -1,13 +1,13 @@
 // One reservoir's daily series: weather (rtma), state (res), evaporation (lem) and net evaporation (nete-volume-calcs).
 import type { ReservoirVariable } from '../catalogue.js';
 import { reservoirVariables } from '../catalogue.js';
-import { Lake } from './lake.js';
-import { Random } from './random.js';
 import type { QFlag } from '../flags.js';
+import { Lake } from './lake.js';
 import { QFlagSeries } from './qflag.js';
+import { Random } from './random.js';
 import type { ReservoirSpec } from './reference.js';
 import { round4 } from './round.js';
-import { Curve, Storage, isStaticReservoir } from './storage.js';
+import { Curve, isStaticReservoir, Storage } from './storage.js';
 import { Calendar, originDay } from './time.js';
 import { Weather } from './weather.js';
 
@@ -18,7 +18,6 @@ export type ReservoirDays = { days: number; values: Record<ReservoirVariable, Fl
 export interface ReservoirModel {
   simulate(startDay: number, endDay: number): ReservoirDays; // inclusive epoch days (days since 1970-01-01 UTC)
 }
-
 
 /**
  * Creates the model of one reservoir; its randomness depends only on (seed, name), and its state starts at `origin`

@@ -14,7 +14,20 @@ const variablesByType: Record<StationSpec['type'], ReadonlySet<StationVariable>>
   buoy: new Set([...met, 'WTemp', 'SurfaceT', 'SkinTemp', 'SamplingD', 'DO', 'DO_percent', 'PH', 'SpecConduct', 'evap_3', 'evap_4']),
   pan: new Set([...met, 'evap_5']),
   'shore-weather': new Set([...met, 'ETo', 'ETr']),
-  'eddy-covariance': new Set([...met, ...energy, 'SurfaceT', 'NW_AdvectedE', 'Ce', 'MO_StabilityL', 'inflow', 'outflow', 'evap_1', 'evap_2', 'evap_3', 'evap_4']),
+  'eddy-covariance': new Set([
+    ...met,
+    ...energy,
+    'SurfaceT',
+    'NW_AdvectedE',
+    'Ce',
+    'MO_StabilityL',
+    'inflow',
+    'outflow',
+    'evap_1',
+    'evap_2',
+    'evap_3',
+    'evap_4',
+  ]),
   raft: new Set([...met, ...energy, 'WTemp', 'SamplingD', 'evap_2', 'evap_3', 'evap_4']),
 };
 
@@ -54,7 +67,14 @@ export function simulateStation(
 
   // off-lake stations see the weather of a small static pond at their own site
   const site: ReservoirSpec = reservoir ?? {
-    name: `${spec.name} SITE`, state: '', lat: spec.lat, lon: spec.lon, elevM: spec.elevM, fullAreaM2: 1e6, maxDepthM: 8, capacityM3: 4e6,
+    name: `${spec.name} SITE`,
+    state: '',
+    lat: spec.lat,
+    lon: spec.lon,
+    elevM: spec.elevM,
+    fullAreaM2: 1e6,
+    maxDepthM: 8,
+    capacityM3: 4e6,
   };
   const r = createReservoirModel(site, seed).simulate(startDay - 1, endDay).values; // one day before, for changes
   const onLake = spec.type === 'buoy' || spec.type === 'raft' || spec.type === 'eddy-covariance';

@@ -24,18 +24,18 @@ export class Curve {
 
   /** Surface area in m2 at a fraction of full storage. */
   area(fraction: number): number {
-    return this.spec.fullAreaM2 * Math.pow(fraction, this.b);
+    return this.spec.fullAreaM2 * fraction ** this.b;
   }
 
   /** Water surface elevation in m at a fraction of full storage. */
   stage(fraction: number): number {
     const c = 1 - this.b;
-    return this.spec.elevM - (this.meanDepthFull * (1 - Math.pow(fraction, c))) / c;
+    return this.spec.elevM - (this.meanDepthFull * (1 - fraction ** c)) / c;
   }
 
   /** Average depth (storage / area) in m at a fraction of full storage. */
   depth(fraction: number): number {
-    return this.meanDepthFull * Math.pow(fraction, 1 - this.b);
+    return this.meanDepthFull * fraction ** (1 - this.b);
   }
 }
 
@@ -49,7 +49,10 @@ export class Storage {
   private readonly peakDoy: number;
   private spell = 0;
 
-  constructor(spec: ReservoirSpec, private readonly rng: Random) {
+  constructor(
+    spec: ReservoirSpec,
+    private readonly rng: Random,
+  ) {
     this.isStatic = isStaticReservoir(spec);
     this.history = storageHistories[spec.name];
     this.meanFill = rng.between(0.55, 0.85);

@@ -49,7 +49,12 @@ export class Weather {
   private windAnom = 0;
   private pressAnom = 0;
 
-  constructor(lat: number, lon: number, elevM: number, private readonly rng: Random) {
+  constructor(
+    lat: number,
+    lon: number,
+    elevM: number,
+    private readonly rng: Random,
+  ) {
     // Climate of the western US, roughly: sea-level annual mean falls with latitude, 6.5 K/km lapse rate.
     const tAnnual = 27 - 0.85 * (lat - 33) - 0.0065 * elevM + 0.7 * rng.normal();
     const amplitude = 9 + 0.2 * (lat - 33) + 3 * clamp((lon + 122) / 6, 0, 1) + 0.5 * rng.normal();

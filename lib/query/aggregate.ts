@@ -2,10 +2,10 @@
 import { aggregationOf, findReservoirVariable, findStationVariable } from '../catalogue.js';
 import { clip } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
+import type { Block } from '../format/emit.js';
+import { type Conversion, convert } from '../units.js';
 import type { Period } from './periods.js';
 import type { ResolvedVariable } from './query.js';
-import type { Block } from '../format/emit.js';
-import { convert, type Conversion } from '../units.js';
 
 /** A statistic asked for with `statistic=`, overriding every variable's default. */
 export type Statistic = 'sum' | 'mean' | 'min' | 'max';

@@ -8,7 +8,16 @@ import type { WireRecord } from '../types.js';
 export type DayFlags = ReadonlyMap<FlagColumn, ArrayLike<number> | undefined>;
 
 /** Appends rows [from, to) of a block, each record carrying its own day's flags among its attributes. */
-export function emitWithFlags(builder: RecordBuilder, out: unknown[], name: string, block: Block, extra: WireRecord, flags: DayFlags, from = 0, to = block.days.length): void {
+export function emitWithFlags(
+  builder: RecordBuilder,
+  out: unknown[],
+  name: string,
+  block: Block,
+  extra: WireRecord,
+  flags: DayFlags,
+  from = 0,
+  to = block.days.length,
+): void {
   if (flags.size === 0) return builder.emit(out, name, block, extra, from, to);
   const columns = [...flags];
   for (let start = from; start < to; ) {

@@ -1,11 +1,11 @@
 // Discovery answers: datasets, variables and date ranges, from the catalogue and the manifest.
-import { datasetNames, defaults, reservoirDatasets, stationVariables, units, type DatasetName, type StationVariable, type UnitName } from '../catalogue.js';
+import { type DatasetName, datasetNames, defaults, reservoirDatasets, type StationVariable, stationVariables, type UnitName, units } from '../catalogue.js';
 import { clip } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
-import { didYouMean } from '../suggest.js';
 import type { Manifest } from '../store/manifest.js';
-import { allowed } from './query.js';
+import { didYouMean } from '../suggest.js';
 import type { DateRange, VariableInfo } from '../types.js';
+import { allowed } from './query.js';
 
 /** The datasets the store holds, in catalogue order. */
 export function listDatasets(manifest: Manifest): string[] {
@@ -24,7 +24,11 @@ export function listDates(manifest: Manifest, dataset: string = defaults.dataset
   const name = checkDataset(manifest, dataset);
   const held = Object.keys(reservoirDatasets[name].variables);
   if (!held.includes(variable)) {
-    throw new InvalidParameterError('variable', `variable ${JSON.stringify(clip(variable))} is not in dataset ${name}${didYouMean(variable, held)}; allowed: ${allowed(held)}`, 'not-allowed');
+    throw new InvalidParameterError(
+      'variable',
+      `variable ${JSON.stringify(clip(variable))} is not in dataset ${name}${didYouMean(variable, held)}; allowed: ${allowed(held)}`,
+      'not-allowed',
+    );
   }
   const partitions = manifest.datasets[name]!.partitions.filter((p) => p.files.length > 0);
   if (partitions.length === 0) return [];
@@ -47,7 +51,11 @@ export function listStationDates(manifest: Manifest, names: readonly string[]): 
 
 function checkDataset(manifest: Manifest, dataset: string): DatasetName {
   if (!Object.hasOwn(reservoirDatasets, dataset) || !manifest.datasets[dataset]) {
-    throw new InvalidParameterError('dataset', `unknown dataset ${JSON.stringify(clip(dataset))}${didYouMean(dataset, listDatasets(manifest))}; allowed: ${allowed(listDatasets(manifest))}`, 'not-allowed');
+    throw new InvalidParameterError(
+      'dataset',
+      `unknown dataset ${JSON.stringify(clip(dataset))}${didYouMean(dataset, listDatasets(manifest))}; allowed: ${allowed(listDatasets(manifest))}`,
+      'not-allowed',
+    );
   }
   return dataset as DatasetName;
 }

@@ -22,7 +22,8 @@ export function latestStationDay(manifest: Manifest, names: readonly string[]): 
 /** The first day any of the datasets holds, or undefined. */
 export function firstReservoirDay(manifest: Manifest, datasets: readonly string[]): number | undefined {
   let first: string | undefined;
-  for (const d of datasets) for (const p of manifest.datasets[d]?.partitions ?? []) if (p.start !== '' && (first === undefined || p.start < first)) first = p.start;
+  for (const d of datasets)
+    for (const p of manifest.datasets[d]?.partitions ?? []) if (p.start !== '' && (first === undefined || p.start < first)) first = p.start;
   return first === undefined ? undefined : parseDay(first, 'date');
 }
 

@@ -34,7 +34,7 @@ export function normalOf(values: readonly number[], method: Method): Record<Norm
       s += Math.sin(v * rad);
       c += Math.cos(v * rad);
     }
-    const mean = n === 0 ? NaN : ((Math.atan2(s, c) / rad) + 360) % 360;
+    const mean = n === 0 ? NaN : (Math.atan2(s, c) / rad + 360) % 360;
     return { n, mean, min: NaN, max: NaN, p10: NaN, p25: NaN, p50: NaN, p75: NaN, p90: NaN }; // order statistics of angles depend on where the circle is cut
   }
   let sum = 0;

@@ -68,7 +68,11 @@ const DURATION = /^P(?:(\d{1,6})Y)?(?:(\d{1,6})M)?(?:(\d{1,6})W)?(?:(\d{1,6})D)?
 export function durationStart(text: string, endDay: number, parameter: string): number {
   const match = DURATION.exec(text);
   if (!match || text === 'P') {
-    throw new InvalidParameterError(parameter, `${parameter} must be a date (YYYY-MM-DD), latest, or an ISO 8601 duration of years, months, weeks and days such as P30D or P1Y; got ${JSON.stringify(clip(text))}`, 'not-a-date');
+    throw new InvalidParameterError(
+      parameter,
+      `${parameter} must be a date (YYYY-MM-DD), latest, or an ISO 8601 duration of years, months, weeks and days such as P30D or P1Y; got ${JSON.stringify(clip(text))}`,
+      'not-a-date',
+    );
   }
   const [years, months, weeks, days] = match.slice(1).map((v) => Number(v ?? 0)) as [number, number, number, number];
   const [y, m, d] = ymd(endDay + 1);
@@ -96,7 +100,12 @@ export function resolveDay(text: string, parameter: string, latest: () => number
  * An inclusive range whose end may be `latest` and whose start may be `latest` or an ISO 8601 duration counted back
  * from the end (`P30D`: the 30 days ending with end_date). Checks the order; names the parameters in errors.
  */
-export function resolveRange(start: string, end: string, latest: () => number | undefined, names: readonly [string, string] = ['start_date', 'end_date']): { startDay: number; endDay: number } {
+export function resolveRange(
+  start: string,
+  end: string,
+  latest: () => number | undefined,
+  names: readonly [string, string] = ['start_date', 'end_date'],
+): { startDay: number; endDay: number } {
   const [startName, endName] = names;
   const startIsDuration = start.startsWith('P');
   const plainStart = startIsDuration ? undefined : resolveDay(start, startName, latest); // the start is checked first, as before

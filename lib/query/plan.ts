@@ -1,14 +1,23 @@
 // One query, checked once against a snapshot, as one typed plan: what every timeseries path (range, date, aggregates,
 // normals) reads and emits. The store's query methods are one-liners over it.
-import { defaults, variableKey, type UnitSystem } from '../catalogue.js';
-import { dayAttributesOf, reservoirDayAttributes, stationDayAttributes, withDayAttributes, type FlagColumn } from '../flags.js';
-import { latestReservoirDay, latestStationDay } from './latest.js';
-import { pickAttributes, type MetadataTable } from '../store/metadata.js';
-import { resolveDay, resolveRange } from './periods.js';
-import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveStationVariables, resolveUnits, type CheckedVariable, type ResolvedVariable } from './query.js';
+import { defaults, type UnitSystem, variableKey } from '../catalogue.js';
+import { dayAttributesOf, type FlagColumn, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
+import { type MetadataTable, pickAttributes } from '../store/metadata.js';
 import { heldBy, type Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { conversionOf } from '../units.js';
+import { latestReservoirDay, latestStationDay } from './latest.js';
+import { resolveDay, resolveRange } from './periods.js';
+import {
+  type CheckedVariable,
+  type ResolvedVariable,
+  resolveAttributes,
+  resolveDatasets,
+  resolveNames,
+  resolveReservoirVariables,
+  resolveStationVariables,
+  resolveUnits,
+} from './query.js';
 
 /** Attributes attached to every record of a name (also_return); empty when none were asked for. */
 export type Attach = (name: string) => WireRecord;
@@ -78,7 +87,13 @@ function onDate(selection: Selection, query: { date?: string; alsoReturn?: reado
   return withAttributes(selection, day, day, query.alsoReturn, dayAttributes);
 }
 
-function withAttributes(selection: Selection, startDay: number, endDay: number, alsoReturn: readonly string[] | undefined, dayAttributes: readonly FlagColumn[]): Plan {
+function withAttributes(
+  selection: Selection,
+  startDay: number,
+  endDay: number,
+  alsoReturn: readonly string[] | undefined,
+  dayAttributes: readonly FlagColumn[],
+): Plan {
   const { metadata } = selection;
   const attributes = resolveAttributes(alsoReturn, withDayAttributes(metadata.attributes, dayAttributes));
   return {

@@ -1,14 +1,14 @@
 // Validation of query arguments against the catalogue and the store, with errors that name the bad value.
 import {
+  type DatasetName,
   datasetNames,
   findReservoirVariable,
   findStationVariable,
   reservoirDatasets,
   stationVariableNames,
-  unitSystems,
-  type DatasetName,
   type UnitName,
   type UnitSystem,
+  unitSystems,
 } from '../catalogue.js';
 import { clip } from '../dates.js';
 import { InvalidParameterError, NotFoundError } from '../errors.js';
@@ -40,7 +40,11 @@ export function resolveUnits(units: string | undefined): UnitSystem {
   const value = units ?? 'metric';
   const system = unitSystems.find((s) => s === value);
   if (system === undefined) {
-    throw new InvalidParameterError('units', `units must be one of ${unitSystems.join(', ')}; got ${JSON.stringify(clip(value))}${didYouMean(value, unitSystems)}`, 'not-allowed');
+    throw new InvalidParameterError(
+      'units',
+      `units must be one of ${unitSystems.join(', ')}; got ${JSON.stringify(clip(value))}${didYouMean(value, unitSystems)}`,
+      'not-allowed',
+    );
   }
   return system;
 }
@@ -50,7 +54,11 @@ export function resolveDatasets(datasets: readonly string[] | undefined): Datase
   const list = nonEmpty(datasets, 'datasets') ?? datasetNames;
   for (const d of list) {
     if (!Object.hasOwn(reservoirDatasets, d)) {
-      throw new InvalidParameterError('datasets', `unknown dataset ${JSON.stringify(clip(d))}${didYouMean(d, datasetNames)}; allowed: ${allowed(datasetNames)}`, 'not-allowed');
+      throw new InvalidParameterError(
+        'datasets',
+        `unknown dataset ${JSON.stringify(clip(d))}${didYouMean(d, datasetNames)}; allowed: ${allowed(datasetNames)}`,
+        'not-allowed',
+      );
     }
   }
   return unique(list) as DatasetName[];
@@ -63,10 +71,18 @@ export function resolveReservoirVariables(variables: readonly string[] | undefin
   return unique(list).map((name) => {
     const entry = findReservoirVariable(name);
     if (!entry) {
-      throw new InvalidParameterError('variables', `unknown variable ${JSON.stringify(clip(name))}${didYouMean(name, reservoirVariableNames())}; variables of ${datasets.join(', ')}: ${allowed(held)}`, 'not-allowed');
+      throw new InvalidParameterError(
+        'variables',
+        `unknown variable ${JSON.stringify(clip(name))}${didYouMean(name, reservoirVariableNames())}; variables of ${datasets.join(', ')}: ${allowed(held)}`,
+        'not-allowed',
+      );
     }
     if (!datasets.includes(entry.dataset)) {
-      throw new InvalidParameterError('variables', `variable ${name} belongs to dataset ${entry.dataset}, which is not among the requested datasets (${datasets.join(', ')}); add it to datasets or choose from: ${allowed(held)}`, 'malformed');
+      throw new InvalidParameterError(
+        'variables',
+        `variable ${name} belongs to dataset ${entry.dataset}, which is not among the requested datasets (${datasets.join(', ')}); add it to datasets or choose from: ${allowed(held)}`,
+        'malformed',
+      );
     }
     return { name, dataset: entry.dataset, unit: entry.spec.unit };
   });
@@ -77,18 +93,33 @@ export function resolveStationVariables(variables: readonly string[] | undefined
   const list = nonEmpty(variables, 'variables') ?? fallback;
   return unique(list).map((name) => {
     const spec = findStationVariable(name);
-    if (!spec) throw new InvalidParameterError('variables', `unknown station variable ${JSON.stringify(clip(name))}${didYouMean(name, stationVariableNames)}; allowed: ${allowed(stationVariableNames)}`, 'not-allowed');
+    if (!spec)
+      throw new InvalidParameterError(
+        'variables',
+        `unknown station variable ${JSON.stringify(clip(name))}${didYouMean(name, stationVariableNames)}; allowed: ${allowed(stationVariableNames)}`,
+        'not-allowed',
+      );
     return { name, dataset: null, unit: spec.unit };
   });
 }
 
 /** Checks names against those the store holds; unknown names are a NotFoundError naming each of them. */
-export function resolveNames(names: readonly string[] | undefined, fallback: readonly string[], known: ReadonlySet<string>, parameter: string, kind: string): string[] {
+export function resolveNames(
+  names: readonly string[] | undefined,
+  fallback: readonly string[],
+  known: ReadonlySet<string>,
+  parameter: string,
+  kind: string,
+): string[] {
   const list = unique(nonEmpty(names, parameter) ?? fallback);
   const missing = list.filter((n) => !known.has(n));
   if (missing.length > 0) {
     const shown = missing.slice(0, MAX_LISTED).map((n) => `${JSON.stringify(clip(n))}${didYouMean(n, known)}`);
-    throw new NotFoundError(parameter, missing, `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}`);
+    throw new NotFoundError(
+      parameter,
+      missing,
+      `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}`,
+    );
   }
   return list.sort();
 }
@@ -98,7 +129,11 @@ export function resolveAttributes(attributes: readonly string[] | undefined, ava
   const list = attributes?.filter((a) => a !== '') ?? [];
   for (const a of list) {
     if (!available.includes(a)) {
-      throw new InvalidParameterError('also_return', `unknown metadata attribute ${JSON.stringify(clip(a))}${didYouMean(a, available)}; allowed: ${allowed(available)}`, 'not-allowed');
+      throw new InvalidParameterError(
+        'also_return',
+        `unknown metadata attribute ${JSON.stringify(clip(a))}${didYouMean(a, available)}; allowed: ${allowed(available)}`,
+        'not-allowed',
+      );
     }
   }
   return unique(list);

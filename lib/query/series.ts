@@ -1,13 +1,19 @@
 // One name's daily values over a range, as aligned columns: what aggregates and normals are computed from.
 import { formatDay, yearOfDay } from '../dates.js';
-import type { ResolvedVariable } from './query.js';
 import type { Block } from '../format/emit.js';
-import { alignSpans, fileHoldsNames, groupHoldsDays, groupHoldsNames, joinParts, overlaps, readNameRows, type RowSpan } from './timeseries.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
+import type { ResolvedVariable } from './query.js';
 import { rowsWithin, runEnd } from './search.js';
+import { alignSpans, fileHoldsNames, groupHoldsDays, groupHoldsNames, joinParts, overlaps, type RowSpan, readNameRows } from './timeseries.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */
-export async function reservoirSeries(source: TimeseriesSource, name: string, variables: readonly ResolvedVariable[], startDay: number, endDay: number): Promise<Block> {
+export async function reservoirSeries(
+  source: TimeseriesSource,
+  name: string,
+  variables: readonly ResolvedVariable[],
+  startDay: number,
+  endDay: number,
+): Promise<Block> {
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   const spans = new Map<string, RowSpan>();
@@ -27,10 +33,23 @@ export async function reservoirSeries(source: TimeseriesSource, name: string, va
 }
 
 /** A station's days in [startDay, endDay] with one column per variable (undefined where it does not measure one). */
-export async function stationSeries(source: TimeseriesSource, name: string, variables: readonly ResolvedVariable[], startDay: number, endDay: number): Promise<Block> {
+export async function stationSeries(
+  source: TimeseriesSource,
+  name: string,
+  variables: readonly ResolvedVariable[],
+  startDay: number,
+  endDay: number,
+): Promise<Block> {
   const partition = source.manifest.stations.partitions[name];
   if (!partition || !overlaps(partition, formatDay(startDay), formatDay(endDay))) return { days: [], columns: [] };
-  const span = await readNameRows(source.reader, [partition], undefined, startDay, endDay, variables.map((v) => v.name));
+  const span = await readNameRows(
+    source.reader,
+    [partition],
+    undefined,
+    startDay,
+    endDay,
+    variables.map((v) => v.name),
+  );
   return { days: span.days, columns: variables.map((v) => span.column(v.name)) };
 }
 
@@ -39,7 +58,13 @@ export async function stationSeries(source: TimeseriesSource, name: string, vari
  * names this replaces a footer lookup and a binary search per name and row group (every reservoir for a year: the
  * per-name reads were most of the time).
  */
-export async function reservoirSeriesMany(source: TimeseriesSource, names: readonly string[], variables: readonly ResolvedVariable[], startDay: number, endDay: number): Promise<Map<string, Block>> {
+export async function reservoirSeriesMany(
+  source: TimeseriesSource,
+  names: readonly string[],
+  variables: readonly ResolvedVariable[],
+  startDay: number,
+  endDay: number,
+): Promise<Map<string, Block>> {
   if (names.length === 1) return new Map([[names[0]!, await reservoirSeries(source, names[0]!, variables, startDay, endDay)]]);
   const wanted = new Set(names);
   const [lo, hi] = [names[0]!, names[names.length - 1]!];
@@ -79,7 +104,15 @@ export async function reservoirSeriesMany(source: TimeseriesSource, names: reado
   const out = new Map<string, Block>();
   for (const [name, held] of parts) {
     const spans = new Map<string, RowSpan>();
-    for (const [dataset, part] of held) spans.set(dataset, joinParts(part.days, part.values, variables.filter((v) => v.dataset === dataset).map((v) => v.name)));
+    for (const [dataset, part] of held)
+      spans.set(
+        dataset,
+        joinParts(
+          part.days,
+          part.values,
+          variables.filter((v) => v.dataset === dataset).map((v) => v.name),
+        ),
+      );
     out.set(name, alignSpans(spans, variables));
   }
   return out;

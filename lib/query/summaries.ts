@@ -1,21 +1,21 @@
 // Aggregate and normals queries against a snapshot: validate like the daily queries, read each name's days, summarise.
 import { defaults } from '../catalogue.js';
-import { recordsToCsv } from '../format/csv.js';
 import { formatDay } from '../dates.js';
-import { aggregateBlock, convertAggregate, methodOf, resolveStatistic, type Method, type PeriodValues, type Statistic } from './aggregate.js';
 import { InvalidParameterError } from '../errors.js';
-import { firstReservoirDay, firstStationDay } from './latest.js';
-import { pickAttributes } from '../store/metadata.js';
-import { normalOf, normalPeriods, normalStatistics, type NormalPeriod } from './normals.js';
-import { intervals, monthDay, periodsOf, resolveRange, type Interval } from './periods.js';
-import { resolveAttributes } from './query.js';
+import { recordsToCsv } from '../format/csv.js';
 import type { Block } from '../format/emit.js';
-import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
-import { selectReservoirs, selectStations, type Selection } from './plan.js';
+import { type RecordStream, recordStream } from '../format/stream.js';
+import { pickAttributes } from '../store/metadata.js';
 import type { Snapshot } from '../store/open-snapshot.js';
-import { recordStream, type RecordStream } from '../format/stream.js';
 import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { roundValue } from '../units.js';
+import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodValues, resolveStatistic, type Statistic } from './aggregate.js';
+import { firstReservoirDay, firstStationDay } from './latest.js';
+import { type NormalPeriod, normalOf, normalPeriods, normalStatistics } from './normals.js';
+import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './periods.js';
+import { type Selection, selectReservoirs, selectStations } from './plan.js';
+import { resolveAttributes } from './query.js';
+import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
 
 /** What an aggregate query adds to a date-range query. */
 export interface AggregateOptions {
@@ -92,7 +92,8 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   const { startDay, endDay } = resolveRange(query.start ?? defaults.start_date, query.end ?? defaults.end_date, r.latest);
   const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const interval = query.interval ?? 'monthly';
-  if (!intervals.includes(interval)) throw new InvalidParameterError('interval', `interval must be one of ${intervals.join(', ')}; got ${JSON.stringify(String(interval))}`, 'not-allowed');
+  if (!intervals.includes(interval))
+    throw new InvalidParameterError('interval', `interval must be one of ${intervals.join(', ')}; got ${JSON.stringify(String(interval))}`, 'not-allowed');
   const compare = resolveCompareTo(query.compareTo, interval);
   const base = compare ? resolveBase(r, query) : undefined;
   const methods = r.columns.map((v) => methodOf(v, statistic));
@@ -111,7 +112,12 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
     const extraKeys = Object.keys(extra).filter((k) => k !== r.nameKey);
     const values = new Float64Array(r.columns.length);
     return aggregateBlock(block, periods, methods).map((pv) => {
-      const record: WireRecord = { [r.nameKey]: name, start_date: formatDay(pv.period.start), end_date: formatDay(pv.period.end), n_days: pv.period.end - pv.period.start + 1 };
+      const record: WireRecord = {
+        [r.nameKey]: name,
+        start_date: formatDay(pv.period.start),
+        end_date: formatDay(pv.period.end),
+        n_days: pv.period.end - pv.period.start + 1,
+      };
       for (let j = 0; j < values.length; j++) {
         const v = r.columns[j]!;
         values[j] = convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!);
@@ -133,7 +139,8 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const base = resolveBase(r, query);
   const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const period = query.period ?? 'month';
-  if (!normalPeriods.includes(period)) throw new InvalidParameterError('period', `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`, 'not-allowed');
+  if (!normalPeriods.includes(period))
+    throw new InvalidParameterError('period', `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`, 'not-allowed');
   const methods = r.columns.map((v) => methodOf(v, statistic));
   const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
   const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
@@ -209,7 +216,8 @@ function resolveBase(r: Resolved, query: { baseStart?: string; baseEnd?: string 
 function resolveCompareTo(value: string | undefined, interval: Interval): boolean {
   if (value === undefined) return false;
   if (value !== 'normal') throw new InvalidParameterError('compare_to', `compare_to must be normal; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
-  if (interval !== 'monthly') throw new InvalidParameterError('compare_to', 'compare_to=normal is available on monthly aggregates only (normals are by calendar month)', 'not-allowed');
+  if (interval !== 'monthly')
+    throw new InvalidParameterError('compare_to', 'compare_to=normal is available on monthly aggregates only (normals are by calendar month)', 'not-allowed');
   return true;
 }
 
@@ -234,7 +242,11 @@ function summaryStream(columns: string[], run: () => AsyncGenerator<WireRecord[]
 // a period has many days and so no one status; qflag stays the reservoir-level metadata value here (docs/flags-and-history.md)
 function refuseDayFlags(alsoReturn: readonly string[] | undefined): readonly string[] | undefined {
   if (alsoReturn?.includes('status')) {
-    throw new InvalidParameterError('also_return', 'status is a flag of each day and an aggregate spans many days: ask the daily records with also_return=status', 'not-allowed');
+    throw new InvalidParameterError(
+      'also_return',
+      'status is a flag of each day and an aggregate spans many days: ask the daily records with also_return=status',
+      'not-allowed',
+    );
   }
   return alsoReturn;
 }

@@ -1,15 +1,15 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { formatDay, yearOfDay } from '../dates.js';
-import { compareText, type DataFile, type Extent } from '../store/manifest.js';
-import type { PartitionReader } from '../store/partitions.js';
-import { groupStatistics, type Footer } from '../store/parquet.js';
-import type { ResolvedVariable } from './query.js';
-import { RecordBuilder, type Block, type OutputKind } from '../format/emit.js';
-import { emitWithFlags, type DayFlags } from './day-flags.js';
 import type { FlagColumn } from '../flags.js';
-import type { Plan } from './plan.js';
-import { partitionPoint, rowsWithin, runEnd } from './search.js';
+import { type Block, type OutputKind, RecordBuilder } from '../format/emit.js';
+import { compareText, type DataFile, type Extent } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
+import { type Footer, groupStatistics } from '../store/parquet.js';
+import type { PartitionReader } from '../store/partitions.js';
+import { type DayFlags, emitWithFlags } from './day-flags.js';
+import type { Plan } from './plan.js';
+import type { ResolvedVariable } from './query.js';
+import { partitionPoint, rowsWithin, runEnd } from './search.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
 export interface RowSpan {
@@ -187,7 +187,8 @@ export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | un
     at += p.length;
   }
   const joined = columns.map((_, k) => {
-    if (valueParts.some((parts) => parts[k] === undefined)) return valueParts.every((parts) => parts[k] === undefined) ? undefined : fillGaps(dayParts, valueParts, k, days.length);
+    if (valueParts.some((parts) => parts[k] === undefined))
+      return valueParts.every((parts) => parts[k] === undefined) ? undefined : fillGaps(dayParts, valueParts, k, days.length);
     const out = new Float64Array(days.length);
     let offset = 0;
     for (const parts of valueParts) {

@@ -20,8 +20,17 @@ export interface ShpRecord {
 
 const polygonTypes: Record<number, string> = { 5: 'Polygon', 15: 'PolygonZ', 25: 'PolygonM' };
 const otherTypes: Record<number, string> = {
-  0: 'Null', 1: 'Point', 3: 'PolyLine', 8: 'MultiPoint', 11: 'PointZ', 13: 'PolyLineZ',
-  18: 'MultiPointZ', 21: 'PointM', 23: 'PolyLineM', 28: 'MultiPointM', 31: 'MultiPatch',
+  0: 'Null',
+  1: 'Point',
+  3: 'PolyLine',
+  8: 'MultiPoint',
+  11: 'PointZ',
+  13: 'PolyLineZ',
+  18: 'MultiPointZ',
+  21: 'PointM',
+  23: 'PolyLineM',
+  28: 'MultiPointM',
+  31: 'MultiPatch',
 };
 
 /** An InvalidParameterError naming the part, e.g. `shapefile_shp: .shp is empty`. */
@@ -31,9 +40,7 @@ export function partError(part: PartName, problem: string): InvalidParameterErro
 
 /** A DataView over the part's bytes, rejecting an empty file or a zip archive. */
 export function viewPart(part: PartName, bytes: Uint8Array | ArrayBuffer): DataView {
-  const view = ArrayBuffer.isView(bytes)
-    ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    : new DataView(bytes);
+  const view = ArrayBuffer.isView(bytes) ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new DataView(bytes);
   if (view.byteLength === 0) throw partError(part, 'is an empty file');
   if (view.byteLength >= 4 && view.getUint32(0) === 0x504b0304) {
     throw partError(part, 'is a zip archive: send the four parts (.shp, .shx, .dbf, .prj), not a zip');
@@ -122,7 +129,10 @@ export function checkShx(view: DataView, records: readonly ShpRecord[]): void {
     const offset = view.getInt32(100 + 8 * i) * 2;
     const length = view.getInt32(104 + 8 * i) * 2;
     if (offset !== record.offset || length !== record.length) {
-      throw partError('shx', `does not match the .shp: record ${i + 1} is at byte ${offset} (${length} bytes) in the .shx, ${record.offset} (${record.length} bytes) in the .shp`);
+      throw partError(
+        'shx',
+        `does not match the .shp: record ${i + 1} is at byte ${offset} (${length} bytes) in the .shx, ${record.offset} (${record.length} bytes) in the .shp`,
+      );
     }
   });
 }

@@ -83,7 +83,10 @@ export function pointInPolygons(polygons: Polygons, lon: number, lat: number): b
 function countCrossings(ring: Float64Array, x: number, y: number): number | 'boundary' {
   let count = 0;
   for (let i = 0, j = ring.length - 2; i < ring.length; j = i, i += 2) {
-    const xi = ring[i]!, yi = ring[i + 1]!, xj = ring[j]!, yj = ring[j + 1]!;
+    const xi = ring[i]!,
+      yi = ring[i + 1]!,
+      xj = ring[j]!,
+      yj = ring[j + 1]!;
     if (yi > y === yj > y) {
       // the edge does not straddle the ray's line; it may still contain the point if horizontal through it
       if (yi === y && (xi === x || (yj === y && x >= Math.min(xi, xj) && x <= Math.max(xi, xj)))) return 'boundary';
@@ -101,7 +104,10 @@ type Project = (x: number, y: number) => [number, number];
 
 // proj4 throws strings and TypeErrors for WKT it cannot read; every failure becomes a typed error.
 function readProjection(view: DataView): Project {
-  const wkt = new TextDecoder().decode(view).replace(/^\uFEFF/, '').trim();
+  const wkt = new TextDecoder()
+    .decode(view)
+    .replace(/^\uFEFF/, '')
+    .trim();
   if (wkt === '') throw partError('prj', 'is an empty file');
   let converter: proj4.Converter;
   try {
@@ -132,7 +138,8 @@ async function toPolygon(rings: Float64Array[], project: Project | undefined, tu
     for (let from = 0; from < ring.length; from += 2 * sliceWork) {
       const to = Math.min(ring.length, from + 2 * sliceWork);
       for (let i = from; i < to; i += 2) {
-        const x = ring[i]!, y = ring[i + 1]!;
+        const x = ring[i]!,
+          y = ring[i + 1]!;
         const [lon, lat] = project ? project(x, y) : [x, y];
         if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= 90)) {
           throw project

@@ -5,7 +5,7 @@
 // objects refreshed while held and judged dead once not refreshed for MARKER_TTL_MS.
 import { randomBytes } from 'node:crypto';
 import { StoreError } from '../errors.js';
-import { S3Client, errorCode, s3OptionsFromEnv, type S3Options, type S3Response } from './s3.js';
+import { errorCode, S3Client, type S3Options, type S3Response, s3OptionsFromEnv } from './s3.js';
 import type { Storage, StoredFile } from './storage.js';
 
 /** How long a marker (lease, writer, lock) counts as held after its last refresh; holders refresh it every third of that. */
@@ -165,7 +165,13 @@ async function probeConditionalWrites(client: S3Client, probe: string): Promise<
  * the ETag judged stale) once not refreshed for MARKER_TTL_MS. Exclusion is what the conditions make it; the commit
  * itself does not rely on the lock (its point is the exclusive creation of the snapshot file), vacuum does.
  */
-async function withBucketLock<T>(storage: Storage, path: string, ttl: number, work: () => Promise<T>, look: () => Promise<{ tag: string; mtimeMs: number } | undefined>): Promise<T> {
+async function withBucketLock<T>(
+  storage: Storage,
+  path: string,
+  ttl: number,
+  work: () => Promise<T>,
+  look: () => Promise<{ tag: string; mtimeMs: number } | undefined>,
+): Promise<T> {
   const text = `${process.pid} ${randomBytes(8).toString('hex')}`;
   for (let attempt = 0; !(await storage.create(path, text)); attempt++) {
     if (attempt > 1000) throw new StoreError(`cannot take the store lock ${storage.location}/${path}: held by another writer for too long`);
@@ -174,7 +180,10 @@ async function withBucketLock<T>(storage: Storage, path: string, ttl: number, wo
     await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
   }
   const refresh = setInterval(() => {
-    void storage.readText(path).then((now) => now?.text === text && storage.replace(path, text, now.tag)).catch(() => undefined);
+    void storage
+      .readText(path)
+      .then((now) => now?.text === text && storage.replace(path, text, now.tag))
+      .catch(() => undefined);
   }, ttl / 3).unref();
   try {
     return await work();

@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StoreError } from '../errors.js';
-import { makeFolderAside, pathExists, readTextFile } from './disk.js';
 import type { GenerateOptions } from '../model/generate.js';
+import { makeFolderAside, pathExists, readTextFile } from './disk.js';
 import { MANIFEST_FILE } from './manifest.js';
 
 /** The command that makes the demo store, named by every error about it. */
@@ -54,7 +54,9 @@ export function findDemoStore(): string | undefined {
 export function defaultStoreDir(): string {
   const found = findDemoStore();
   if (found) return found;
-  throw new StoreError(`the demo store was not found (looked in ${join(packageRoot(), 'data')} and ${demoCacheDir()}); make it with \`${DEMO_COMMAND}\` and open that folder`);
+  throw new StoreError(
+    `the demo store was not found (looked in ${join(packageRoot(), 'data')} and ${demoCacheDir()}); make it with \`${DEMO_COMMAND}\` and open that folder`,
+  );
 }
 
 /** Writes the demo store into `dir` (a new snapshot over any store there). */
@@ -75,7 +77,9 @@ export async function ensureDemoStore(): Promise<string> {
   try {
     await makeFolderAside(target, MANIFEST_FILE, (aside) => makeDemoStore(aside));
   } catch (error) {
-    throw new StoreError(`the demo store could not be made in ${target}: ${(error as Error).message}; make it with \`${DEMO_COMMAND}\` and open that folder`, { cause: error });
+    throw new StoreError(`the demo store could not be made in ${target}: ${(error as Error).message}; make it with \`${DEMO_COMMAND}\` and open that folder`, {
+      cause: error,
+    });
   }
   return target;
 }

@@ -1,8 +1,8 @@
 // The library's only use of node:fs: read and durably write files inside one store folder, and the few files of the
 // package and folders of the demo store that lib/store/demo.ts finds and makes.
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { constants, existsSync, readFileSync, rmSync } from 'node:fs';
+import { type FileHandle, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { StoreError } from '../errors.js';
@@ -52,8 +52,7 @@ export function createRangeReader(root: string, maxOpen = 64): RangeReader {
     if (file) {
       files.delete(path);
       clearTimeout(file.idle);
-    }
-    else file = { handle: open(resolveInside(root, path), constants.O_RDONLY | constants.O_NOFOLLOW), users: 0, evicted: false };
+    } else file = { handle: open(resolveInside(root, path), constants.O_RDONLY | constants.O_NOFOLLOW), users: 0, evicted: false };
     files.set(path, file);
     file.users++;
     for (const [oldest, old] of files) {
@@ -155,7 +154,9 @@ export async function readStoreText(root: string, path: string): Promise<string 
 
 /** Joins path segments with '/', the separator manifests use on every platform. */
 export function storePath(...segments: string[]): string {
-  return join(...segments).split(sep).join('/');
+  return join(...segments)
+    .split(sep)
+    .join('/');
 }
 
 const STALE_LOCK_MS = 30_000;

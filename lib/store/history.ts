@@ -1,7 +1,7 @@
 // The published snapshots: `snapshots/<sequence>.json` is the commit point, manifest.json a copy of the newest.
 import { StoreError } from '../errors.js';
-import { MANIFEST_FILE, parseManifest, snapshotPath, type Manifest } from './manifest.js';
 import { openStorage } from './location.js';
+import { MANIFEST_FILE, type Manifest, parseManifest, snapshotPath } from './manifest.js';
 import type { Storage } from './storage.js';
 
 /**

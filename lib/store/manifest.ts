@@ -118,12 +118,22 @@ function checkShape(m: Manifest): void {
   const file = (f: unknown, where: string, data: boolean) => {
     if (!isObject(f)) return fail(`${where} is not an object`);
     checkRelativePath(f.path as string);
-    if (typeof f.path !== 'string' || !count(f.rows) || !count(f.bytes) || !hex(f.sha256, 64)) fail(`${where} needs a path, rows and bytes (whole numbers) and a SHA-256`);
-    if (data && (!count(f.footerBytes) || (f.footerBytes as number) < 8 || (f.footerBytes as number) > (f.bytes as number) || !hex(f.footerSha256, 64) || !day(f.start) || !day(f.end))) {
+    if (typeof f.path !== 'string' || !count(f.rows) || !count(f.bytes) || !hex(f.sha256, 64))
+      fail(`${where} needs a path, rows and bytes (whole numbers) and a SHA-256`);
+    if (
+      data &&
+      (!count(f.footerBytes) ||
+        (f.footerBytes as number) < 8 ||
+        (f.footerBytes as number) > (f.bytes as number) ||
+        !hex(f.footerSha256, 64) ||
+        !day(f.start) ||
+        !day(f.end))
+    ) {
       fail(`${where} (${String(f.path)}) needs footerBytes within its size, a footer SHA-256 and start and end dates`);
     }
   };
-  if (!Number.isSafeInteger(m.sequence) || m.sequence < 0 || typeof m.snapshot !== 'string' || !count(m.rowGroupSize)) fail('snapshot, sequence or rowGroupSize');
+  if (!Number.isSafeInteger(m.sequence) || m.sequence < 0 || typeof m.snapshot !== 'string' || !count(m.rowGroupSize))
+    fail('snapshot, sequence or rowGroupSize');
   if (!isObject(m.reservoirs) || !isObject(m.stations) || !isObject(m.datasets) || !isObject(m.stations.partitions)) fail('reservoirs, stations or datasets');
   names(m.reservoirs.names, 'reservoirs.names');
   names(m.stations.names, 'stations.names');
@@ -136,7 +146,8 @@ function checkShape(m: Manifest): void {
       if (!isObject(p) || !Number.isSafeInteger(p.year) || !Array.isArray(p.files)) return fail(`a partition of ${dataset}`);
       for (const f of p.files as unknown[]) {
         file(f, `a file of ${dataset} ${String(p.year)}`, true);
-        if (typeof (f as ReservoirFile).first !== 'string' || typeof (f as ReservoirFile).last !== 'string') fail(`a file of ${dataset} ${String(p.year)} needs its first and last names`);
+        if (typeof (f as ReservoirFile).first !== 'string' || typeof (f as ReservoirFile).last !== 'string')
+          fail(`a file of ${dataset} ${String(p.year)} needs its first and last names`);
       }
     }
   }

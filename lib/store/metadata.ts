@@ -1,7 +1,7 @@
 // Reservoir and station metadata rows, decoded once when a store opens.
 import { StoreError } from '../errors.js';
-import { decodeColumns, parseFooter } from './parquet.js';
 import type { WireRecord, WireValue } from '../types.js';
+import { decodeColumns, parseFooter } from './parquet.js';
 
 /** Metadata of one kind (reservoirs or stations): rows by name and the attributes they carry. */
 export interface MetadataTable {

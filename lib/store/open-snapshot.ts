@@ -26,7 +26,9 @@ export interface Snapshot extends TimeseriesSource {
 
 /** Opens a snapshot for reading: its metadata files are read (decoded on first use), its indexes built. */
 export async function openSnapshot(manifest: Manifest, reader: PartitionReader, codegen: boolean): Promise<Snapshot> {
-  const stationVariablesHeld = new Map(Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]));
+  const stationVariablesHeld = new Map(
+    Object.entries(manifest.stations.partitions).map(([n, p]) => [n, stationVariableNames.filter((v) => p.variables.includes(v))]),
+  );
   const partitionsByYear = new Map<string, Map<number, ReservoirPartition>>();
   for (const [dataset, entry] of Object.entries(manifest.datasets)) {
     partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));

@@ -1,11 +1,12 @@
 // Reads the store's Parquet files piecewise: a verified footer, then verified column chunks, decoded and cached under
 // a memory bound. Nothing reads a whole data file.
+
+import { StoreError } from '../errors.js';
+import { encodeFlags, type FlagColumn, flagColumns } from '../flags.js';
 import { ByteBoundedCache } from './cache.js';
 import { sha256 } from './disk.js';
-import { StoreError } from '../errors.js';
-import { encodeFlags, flagColumns, type FlagColumn } from '../flags.js';
 import type { DataFile, FileEntry } from './manifest.js';
-import { chunkSum, decodeChunk, parseFooter, type Footer } from './parquet.js';
+import { chunkSum, decodeChunk, type Footer, parseFooter } from './parquet.js';
 import type { ByteSource, ReadCounts } from './source.js';
 
 /** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
@@ -20,7 +21,11 @@ export interface ReaderCaches {
 
 /** Caches bounded by the given byte counts. */
 export function createReaderCaches(columnBytes: number, footerBytes: number): ReaderCaches {
-  return { footers: new ByteBoundedCache(footerBytes), columns: new ByteBoundedCache(columnBytes), counts: { reads: 0, bytesRead: 0, footersRead: 0, chunksDecoded: 0 } };
+  return {
+    footers: new ByteBoundedCache(footerBytes),
+    columns: new ByteBoundedCache(columnBytes),
+    counts: { reads: 0, bytesRead: 0, footersRead: 0, chunksDecoded: 0 },
+  };
 }
 
 /** Reads footers and column chunks of the store's data files through a byte source. */

@@ -6,7 +6,7 @@ import { readCurrentManifest } from './history.js';
 import { takeLease } from './lease.js';
 import { compareText, type DataFile, type Manifest, type ReservoirFile } from './manifest.js';
 import { readMetadataTable } from './open-snapshot.js';
-import { PartitionReader, createReaderCaches } from './partitions.js';
+import { createReaderCaches, PartitionReader } from './partitions.js';
 import type { Storage } from './storage.js';
 import type { ReservoirRows, StationRows } from './write.js';
 

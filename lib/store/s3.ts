@@ -59,7 +59,14 @@ export class S3Client {
     this.base = options.endpoint ? `${options.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(bucket)}` : `https://${bucket}.s3.${region}.amazonaws.com`;
     this.endpoint = options.endpoint ?? `https://s3.${region}.amazonaws.com`;
     this.aws = options.accessKeyId
-      ? new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey ?? '', sessionToken: options.sessionToken, region, service: 's3', retries: 0 }) // retried here, under our timeout and concurrency bound
+      ? new AwsClient({
+          accessKeyId: options.accessKeyId,
+          secretAccessKey: options.secretAccessKey ?? '',
+          sessionToken: options.sessionToken,
+          region,
+          service: 's3',
+          retries: 0,
+        }) // retried here, under our timeout and concurrency bound
       : undefined;
   }
 
@@ -74,7 +81,12 @@ export class S3Client {
       for (let attempt = 1; ; attempt++) {
         let failure: string;
         try {
-          const init: RequestInit = { method, headers: request.headers, body: request.body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) };
+          const init: RequestInit = {
+            method,
+            headers: request.headers,
+            body: request.body as Uint8Array<ArrayBuffer> | undefined,
+            signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+          };
           const response = this.aws ? await this.aws.fetch(url.toString(), init) : await fetch(url, init);
           const body = new Uint8Array(await response.arrayBuffer());
           const date = Date.parse(response.headers.get('date') ?? '');
@@ -83,9 +95,13 @@ export class S3Client {
           failure = `${response.status} ${errorCode(body)}`;
         } catch (error) {
           const e = error as Error & { cause?: { code?: string } };
-          failure = e.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs ?? 30_000} ms` : `${e.message}${e.cause ? ` (${e.cause.code ?? (e.cause as Error).message})` : ''}`;
+          failure =
+            e.name === 'TimeoutError'
+              ? `no answer within ${this.options.timeoutMs ?? 30_000} ms`
+              : `${e.message}${e.cause ? ` (${e.cause.code ?? (e.cause as Error).message})` : ''}`;
         }
-        if (attempt >= attempts) throw new StoreError(`object storage ${this.endpoint}: ${method} ${this.bucket}/${key} failed after ${attempts} attempts: ${failure}`);
+        if (attempt >= attempts)
+          throw new StoreError(`object storage ${this.endpoint}: ${method} ${this.bucket}/${key} failed after ${attempts} attempts: ${failure}`);
         const delay = (this.options.backoffMs ?? 100) * 2 ** (attempt - 1);
         await new Promise((resolve) => setTimeout(resolve, delay / 2 + Math.random() * delay));
       }
@@ -149,6 +165,10 @@ export function errorCode(body: Uint8Array): string {
 function xmlText(xml: string, tag: string): string {
   const found = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(xml)?.[1] ?? '';
   return found.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-fA-F]+));/g, (_, name: string, dec?: string, hex?: string) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[name]!,
+    dec
+      ? String.fromCodePoint(Number(dec))
+      : hex
+        ? String.fromCodePoint(parseInt(hex, 16))
+        : ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[name]!,
   );
 }

@@ -1,7 +1,7 @@
 // The retained history of a store: its published snapshots, what each changed, and which one was current at a time.
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { readCurrentManifest } from './history.js';
-import { SNAPSHOTS_FOLDER, manifestFiles, parseManifest, type Manifest } from './manifest.js';
+import { type Manifest, manifestFiles, parseManifest, SNAPSHOTS_FOLDER } from './manifest.js';
 import type { Storage } from './storage.js';
 
 /** One retained snapshot, as `describeSnapshots` lists them (oldest first). */
@@ -47,7 +47,10 @@ export function parseAsOf(text: string): number {
   const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
   const time = !match ? NaN : match[2] ? Date.parse(match[5] ? text : `${text}Z`) : Date.parse(`${match[1]}T23:59:59.999Z`);
   if (Number.isNaN(time) || (match && new Date(Date.parse(`${match[1]}T00:00:00Z`)).toISOString().slice(0, 10) !== match[1])) {
-    throw new InvalidParameterError('as_of', `as_of must be an ISO date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:MM:SSZ), not ${JSON.stringify(text.slice(0, 40))}`);
+    throw new InvalidParameterError(
+      'as_of',
+      `as_of must be an ISO date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:MM:SSZ), not ${JSON.stringify(text.slice(0, 40))}`,
+    );
   }
   return time;
 }
@@ -59,7 +62,10 @@ export function snapshotAt(history: readonly Manifest[], asOf: string): Manifest
   for (const m of history) if (Date.parse(m.created) <= time) found = m;
   if (!found) {
     const oldest = history[0]!;
-    throw new InvalidParameterError('as_of', `as_of ${asOf} is older than the retained history: the oldest snapshot is ${oldest.sequence}, published ${oldest.created}`);
+    throw new InvalidParameterError(
+      'as_of',
+      `as_of ${asOf} is older than the retained history: the oldest snapshot is ${oldest.sequence}, published ${oldest.created}`,
+    );
   }
   return found;
 }

@@ -1,27 +1,16 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
 import type { Table } from 'apache-arrow';
-import { recordsToArrow } from '../format/arrow.js';
 import { defaults } from '../catalogue.js';
-import { ensureDemoStore } from './demo.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
-import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { takeLease } from './lease.js';
-import { readCurrentManifest, readNextManifest } from './history.js';
-import { MANIFEST_FILE, type Manifest, type ReservoirFile } from './manifest.js';
-import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt, type SnapshotInfo } from './snapshots.js';
-import type { MetadataTable } from './metadata.js';
-import { PartitionReader, createReaderCaches, type ReaderCaches } from './partitions.js';
-import { readReservoirFiles, readReservoirPartition, readStationPartition } from './readback.js';
-import type { ByteSource } from './source.js';
-import { openStorage } from './location.js';
-import type { Storage } from './storage.js';
-import { planReservoirDate, planReservoirRange, planStationDate, planStationRange, type Plan } from '../query/plan.js';
-import { resolveNames } from '../query/query.js';
+import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
-import { filterPointsByShapefile } from '../spatial/within.js';
+import { once, type RecordStream, recordStream } from '../format/stream.js';
+import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
+import { type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { resolveNames } from '../query/query.js';
 import * as summaries from '../query/summaries.js';
-import { once, recordStream, type RecordStream } from '../format/stream.js';
 import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate } from '../query/timeseries.js';
+import { filterPointsByShapefile } from '../spatial/within.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -32,7 +21,18 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
+import { ensureDemoStore } from './demo.js';
+import { readCurrentManifest, readNextManifest } from './history.js';
+import { takeLease } from './lease.js';
+import { openStorage } from './location.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirFile } from './manifest.js';
+import type { MetadataTable } from './metadata.js';
 import { heldBy, openSnapshot, type Snapshot } from './open-snapshot.js';
+import { createReaderCaches, PartitionReader, type ReaderCaches } from './partitions.js';
+import { readReservoirFiles, readReservoirPartition, readStationPartition } from './readback.js';
+import { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from './snapshots.js';
+import type { ByteSource } from './source.js';
+import type { Storage } from './storage.js';
 import type { ReservoirRows, StationRows } from './write.js';
 
 export interface OpenStoreOptions {
@@ -177,7 +177,11 @@ export class EvapStore {
   }
 
   // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
-  private stream<Q extends { asOf?: string }>(query: Q, plan: (s: Snapshot, query: Q) => Plan, read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>): RecordStream {
+  private stream<Q extends { asOf?: string }>(
+    query: Q,
+    plan: (s: Snapshot, query: Q) => Plan,
+    read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>,
+  ): RecordStream {
     const s = this.snapshot;
     refuseAsOf(query.asOf);
     const planned = plan(s, query);
@@ -327,5 +331,6 @@ export class EvapStore {
 
 // a stream answers from the snapshot it was asked of; a past one is `(await store.asOf(time)).stream...(query)`
 function refuseAsOf(asOf: string | undefined): void {
-  if (asOf !== undefined) throw new InvalidParameterError('as_of', 'a streamed answer reads the current snapshot; stream from (await store.asOf(time)) instead');
+  if (asOf !== undefined)
+    throw new InvalidParameterError('as_of', 'a streamed answer reads the current snapshot; stream from (await store.asOf(time)) instead');
 }

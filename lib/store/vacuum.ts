@@ -1,8 +1,8 @@
 // Removes what no retained snapshot needs: files that snapshots replaced long enough ago, and leftovers of killed writers.
-import { READERS_FOLDER, leaseSequence } from './lease.js';
-import { MANIFEST_FILE, SNAPSHOTS_FOLDER, manifestFiles } from './manifest.js';
-import { readSnapshots } from './snapshots.js';
+import { leaseSequence, READERS_FOLDER } from './lease.js';
 import { openStorage } from './location.js';
+import { MANIFEST_FILE, manifestFiles, SNAPSHOTS_FOLDER } from './manifest.js';
+import { readSnapshots } from './snapshots.js';
 import type { Storage } from './storage.js';
 import { WRITING_FOLDER } from './write.js';
 
@@ -52,7 +52,8 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
     const garbage = [...(await storage.list('reservoirs')), ...(await storage.list('stations'))].filter((file) => {
       if (kept.has(file.path)) return false;
       if (published.has(file.path)) return true; // only snapshots past retention name it
-      const old = now - file.mtimeMs >= minAgeMs && ![...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`) || file.path.includes(`part-${snapshot}-`));
+      const old =
+        now - file.mtimeMs >= minAgeMs && ![...busy].some((snapshot) => file.path.includes(`part-${snapshot}.`) || file.path.includes(`part-${snapshot}-`));
       if (!old) tooRecent++;
       return old;
     });

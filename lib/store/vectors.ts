@@ -1,10 +1,10 @@
 // Arrow tables of the store's files: Float64 columns with nulls for gaps, metadata with inferred column types.
-import { Float64, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { Float64, makeData, makeVector, Table, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
 import { WriterMisuseError } from '../errors.js';
-import { flagColumns, type FlagColumn } from '../flags.js';
+import { type FlagColumn, flagColumns } from '../flags.js';
+import type { MetadataRow } from '../types.js';
 import { roundValue } from '../units.js';
 import { compareText } from './manifest.js';
-import type { MetadataRow } from '../types.js';
 
 /** A Float64 vector with nulls where the values are NaN; measurements are rounded to the wire's 4 decimals. */
 export function floatVector(values: Float64Array, round = true): Vector {
@@ -51,12 +51,17 @@ export function metadataTable(rows: readonly MetadataRow[], key: string): Table 
     const values = sorted.map((r) => r[a] ?? null);
     const numeric = values.every((v) => v === null || typeof v === 'number');
     columns[a] = numeric
-      ? floatVector(Float64Array.from(values, (v) => (v === null ? NaN : (v as number))), false)
-      : vectorFromArray(values.map((v) => (v === null ? null : String(v))), new Utf8());
+      ? floatVector(
+          Float64Array.from(values, (v) => (v === null ? NaN : (v as number))),
+          false,
+        )
+      : vectorFromArray(
+          values.map((v) => (v === null ? null : String(v))),
+          new Utf8(),
+        );
   }
   return new Table(columns);
 }
-
 
 /** A Utf8 vector of per-day flags from their codes (flags.ts), null where a code is NaN. */
 export function flagVector(column: FlagColumn, codes: Float64Array): Vector {
@@ -77,5 +82,7 @@ export function flagVector(column: FlagColumn, codes: Float64Array): Vector {
   }
   const data = new Uint8Array(length);
   for (let i = 0; i < codes.length; i++) if (codes[i] === codes[i]) data.set(texts[codes[i]!]!, offsets[i]!);
-  return makeVector(makeData({ type: new Utf8(), length: codes.length, nullCount: nulls, nullBitmap: nulls > 0 ? bitmap : undefined, valueOffsets: offsets, data }));
+  return makeVector(
+    makeData({ type: new Utf8(), length: codes.length, nullCount: nulls, nullBitmap: nulls > 0 ? bitmap : undefined, valueOffsets: offsets, data }),
+  );
 }

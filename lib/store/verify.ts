@@ -1,9 +1,9 @@
 // A whole-store check: every byte of every file of the snapshot against the manifest and the footers' chunk checksums.
 import { sha256 } from './disk.js';
-import { manifestFiles, type DataFile, type FileEntry } from './manifest.js';
-import { PartitionReader, createReaderCaches } from './partitions.js';
-import type { EvapStore } from './store.js';
+import { type DataFile, type FileEntry, manifestFiles } from './manifest.js';
+import { createReaderCaches, PartitionReader } from './partitions.js';
 import type { ByteSource } from './source.js';
+import type { EvapStore } from './store.js';
 
 /** What a verification found: files checked, bytes read, and one line per problem (empty when the store is whole). */
 export interface VerifySummary {
@@ -13,7 +13,11 @@ export interface VerifySummary {
 }
 
 /** Reads every file of the store's snapshot whole and checks its size, SHA-256, footer and every column chunk. */
-export async function verifyStore(store: EvapStore, source: ByteSource, onProgress?: (done: number, total: number, what: string) => void): Promise<VerifySummary> {
+export async function verifyStore(
+  store: EvapStore,
+  source: ByteSource,
+  onProgress?: (done: number, total: number, what: string) => void,
+): Promise<VerifySummary> {
   const files = manifestFiles(store.manifest);
   const reader = new PartitionReader(source, createReaderCaches(0, 0)); // nothing cached: every check reads the disk
   const summary: VerifySummary = { files: 0, bytes: 0, problems: [] };

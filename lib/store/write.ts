@@ -1,29 +1,29 @@
 // The store writer: new partition files first, then the manifest, atomically. Old files are never changed,
 // so readers of the previous snapshot keep working and a crash at any point leaves that snapshot whole.
 import { randomBytes } from 'node:crypto';
-import { DateDay, Table, makeVector, type Vector } from 'apache-arrow';
-import { findReservoirVariable, findStationVariable, reservoirDatasets, type DatasetName } from '../catalogue.js';
+import { DateDay, makeVector, Table, type Vector } from 'apache-arrow';
+import { type DatasetName, findReservoirVariable, findStationVariable, reservoirDatasets } from '../catalogue.js';
 import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
-import { publishSnapshot, readManifestFile } from './history.js';
-import { sha256, storePath } from './disk.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
-import {
-  MANIFEST_FILE,
-  emptyManifest,
-  encodePathName,
-  compareText,
-  overlapsExtent,
-  type FileEntry,
-  type Manifest,
-  type ReservoirPartition,
-  type DataFile,
-} from './manifest.js';
-import { encodeParquet } from './parquet.js';
-import { openStorage } from './location.js';
-import type { Storage } from './storage.js';
-import { flagVector, floatVector, metadataTable, utf8Vector } from './vectors.js';
 import { flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import type { MetadataRow } from '../types.js';
+import { sha256, storePath } from './disk.js';
+import { publishSnapshot, readManifestFile } from './history.js';
+import { openStorage } from './location.js';
+import {
+  compareText,
+  type DataFile,
+  emptyManifest,
+  encodePathName,
+  type FileEntry,
+  MANIFEST_FILE,
+  type Manifest,
+  overlapsExtent,
+  type ReservoirPartition,
+} from './manifest.js';
+import { encodeParquet } from './parquet.js';
+import type { Storage } from './storage.js';
+import { flagVector, floatVector, metadataTable, utf8Vector } from './vectors.js';
 
 const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name);
 
@@ -129,7 +129,11 @@ export class StoreWriter {
         date: makeVector({ type: new DateDay(), data: days }),
       };
       for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
-      for (const f of flags) columns[f] = flagVector(f, Float64Array.from(piece, (i) => rows.values[f]![i]!));
+      for (const f of flags)
+        columns[f] = flagVector(
+          f,
+          Float64Array.from(piece, (i) => rows.values[f]![i]!),
+        );
       const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}-${String(this.fileCount++).padStart(5, '0')}.parquet`);
       partition.files.push({ ...(await this.writeTable(path, new Table(columns), days)), first, last });
     }
@@ -333,7 +337,9 @@ function checkReservoirRows(dataset: string, year: number, rows: ReservoirRows):
     if (i === 0) continue;
     const order = compareText(rows.names[i - 1]!, rows.names[i]!);
     if (order > 0 || (order === 0 && rows.days[i - 1]! >= rows.days[i]!)) {
-      throw new WriterMisuseError(`${where}: rows must be sorted by name then date, unique; row ${i} (${rows.names[i]} ${formatDay(rows.days[i]!)}) is out of order`);
+      throw new WriterMisuseError(
+        `${where}: rows must be sorted by name then date, unique; row ${i} (${rows.names[i]} ${formatDay(rows.days[i]!)}) is out of order`,
+      );
     }
   }
 }

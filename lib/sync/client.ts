@@ -1,8 +1,8 @@
 // The store's query methods over HTTP: a client for any server speaking the documented OperEvap API
 // (the public service or this project's server), with the same arguments and answers as EvapStore.
-import { InvalidParameterError, NotFoundError, type InvalidReason } from '../errors.js';
+
 import { defaults } from '../catalogue.js';
-import { parametersOf, toWire, validationTypes, type WireOperation, type WireOption } from './wire.js';
+import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type {
   DateRange,
@@ -14,6 +14,7 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
+import { parametersOf, toWire, validationTypes, type WireOperation, type WireOption } from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string; // e.g. https://operevap.dri.edu or http://127.0.0.1:8080
@@ -146,7 +147,14 @@ export class EvapClient {
     return this.request<T>('GET', path, toWire(query, operation), undefined, names?.name, query.names);
   }
 
-  private async request<T>(method: string, path: string, params: Params, body?: FormData, nameParameter = 'RES_NAMES', names: readonly string[] = []): Promise<T> {
+  private async request<T>(
+    method: string,
+    path: string,
+    params: Params,
+    body?: FormData,
+    nameParameter = 'RES_NAMES',
+    names: readonly string[] = [],
+  ): Promise<T> {
     const url = new URL(this.base + path);
     for (const [k, v] of Object.entries(params)) {
       if (v !== undefined) url.searchParams.set(k, typeof v === 'string' ? v : v.join(','));
@@ -225,7 +233,11 @@ async function readDetail(response: Response): Promise<unknown> {
 function toError(status: number, detail: unknown, url: string, nameParameter: string, names: readonly string[]): Error {
   if (status === 404) {
     const message = (typeof detail === 'string' ? detail : JSON.stringify(detail)).replace(/; see \/info\/\S+$/, ''); // as the library says it
-    return new NotFoundError(nameParameter, names.filter((n) => message.includes(n)), message);
+    return new NotFoundError(
+      nameParameter,
+      names.filter((n) => message.includes(n)),
+      message,
+    );
   }
   if (status === 422) {
     const first = (Array.isArray(detail) ? detail[0] : undefined) as { loc?: unknown[]; msg?: string; type?: string } | undefined;

@@ -1,13 +1,14 @@
 // Copy a store's current snapshot to another location (a folder to a bucket, or back): every file checked against the
 // manifest's size and SHA-256 when read and again after it is written, then the snapshot published there by the same
 // commit protocol as a writer's. Resumable: a file the target already holds whole is not copied again.
-import { sha256 } from '../store/disk.js';
+
 import { StoreError } from '../errors.js';
+import { sha256 } from '../store/disk.js';
 import { publishSnapshot, readCurrentManifest, readManifestFile } from '../store/history.js';
-import { MANIFEST_FILE, manifestFiles, type FileEntry } from '../store/manifest.js';
-import { runPool } from './pool.js';
 import { openStorage } from '../store/location.js';
+import { type FileEntry, MANIFEST_FILE, manifestFiles } from '../store/manifest.js';
 import type { Storage } from '../store/storage.js';
+import { runPool } from './pool.js';
 
 export interface CopyOptions {
   concurrency?: number; // files in flight (default 8)
@@ -56,7 +57,8 @@ export async function copyStore(from: string | Storage, to: string | Storage, op
         throw new StoreError(`${source.location}/${file.path} does not match its manifest entry (size or SHA-256); nothing was published`);
       }
       await target.write(file.path, bytes);
-      if (!(await isWhole(target, file))) throw new StoreError(`${target.location}/${file.path} reads back different from what was written; nothing was published`);
+      if (!(await isWhole(target, file)))
+        throw new StoreError(`${target.location}/${file.path} reads back different from what was written; nothing was published`);
       summary.copied++;
       summary.bytes += bytes.byteLength;
     }
@@ -66,10 +68,13 @@ export async function copyStore(from: string | Storage, to: string | Storage, op
   await target.withLock(`${MANIFEST_FILE}.lock`, async () => {
     const now = await readManifestFile(target);
     if (now?.manifest.snapshot !== before?.manifest.snapshot) {
-      throw new StoreError(`${target.location} changed during the copy (it now serves snapshot ${now?.manifest.snapshot}); nothing was published, run the copy again`);
+      throw new StoreError(
+        `${target.location} changed during the copy (it now serves snapshot ${now?.manifest.snapshot}); nothing was published, run the copy again`,
+      );
     }
     for (const file of files) {
-      if (!(await target.exists(file.path))) throw new StoreError(`${target.location}/${file.path} disappeared during the copy (a vacuum?); nothing was published, run the copy again`);
+      if (!(await target.exists(file.path)))
+        throw new StoreError(`${target.location}/${file.path} disappeared during the copy (a vacuum?); nothing was published, run the copy again`);
     }
     await publishSnapshot(target, manifest, now?.tag);
   });

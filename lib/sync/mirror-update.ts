@@ -21,7 +21,14 @@ export async function planUpdate(copy: EvapStore, reservoirs: readonly string[],
       plan.reservoirs.set(name, undefined);
       continue;
     }
-    const rows = await copy.reservoirTimeseries({ names: [name], datasets: [dataset], variables: [variable.api_name], start: '1900-01-01', end: '2200-12-31', alsoReturn: ['status'] });
+    const rows = await copy.reservoirTimeseries({
+      names: [name],
+      datasets: [dataset],
+      variables: [variable.api_name],
+      start: '1900-01-01',
+      end: '2200-12-31',
+      alsoReturn: ['status'],
+    });
     plan.reservoirs.set(name, firstToFetch(rows));
   }
   for (const name of stations) {
@@ -29,7 +36,16 @@ export async function planUpdate(copy: EvapStore, reservoirs: readonly string[],
       plan.stations.set(name, undefined);
       continue;
     }
-    const rows = await copy.stationTimeseries({ names: [name], variables: copy.listStationVariables([name]).map((v) => v.api_name).slice(0, 1), start: '1900-01-01', end: '2200-12-31', alsoReturn: ['status'] });
+    const rows = await copy.stationTimeseries({
+      names: [name],
+      variables: copy
+        .listStationVariables([name])
+        .map((v) => v.api_name)
+        .slice(0, 1),
+      start: '1900-01-01',
+      end: '2200-12-31',
+      alsoReturn: ['status'],
+    });
     plan.stations.set(name, firstToFetch(rows));
   }
   return plan;

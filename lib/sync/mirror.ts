@@ -1,20 +1,21 @@
 // Mirror: copy a server speaking the documented API into a store, in chunks (a reservoir-year, a station), politely
 // (bounded concurrency; the client retries 429/5xx with backoff) and resumably: every completed unit of chunks is
 // committed as a snapshot and recorded in mirror-progress.json, which a later run reads to skip it.
-import { createClient, type ClientOptions, type EvapClient } from './client.js';
+
 import { firstDayOfYear, formatDay, parseDay, yearOfDay } from '../dates.js';
+import { InvalidParameterError } from '../errors.js';
 import { applyStaging, type StagedMetadata } from '../ingest/apply.js';
+import type { IngestProblem } from '../ingest/ingest.js';
 import { metadataRow, WideReader } from '../ingest/records.js';
 import { Staging } from '../ingest/stage.js';
-import type { IngestProblem } from '../ingest/ingest.js';
-import { InvalidParameterError } from '../errors.js';
+import { openStorage } from '../store/location.js';
+import { openReadback, type Readback } from '../store/readback.js';
+import type { Storage } from '../store/storage.js';
+import { openStore } from '../store/store.js';
+import type { WireRecord } from '../types.js';
+import { type ClientOptions, createClient, type EvapClient } from './client.js';
 import { planUpdate } from './mirror-update.js';
 import { runPool } from './pool.js';
-import { openReadback, type Readback } from '../store/readback.js';
-import { openStore } from '../store/store.js';
-import { openStorage } from '../store/location.js';
-import type { Storage } from '../store/storage.js';
-import type { WireRecord } from '../types.js';
 
 export const PROGRESS_FILE = 'mirror-progress.json';
 
@@ -64,7 +65,9 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   let base = await openReadback(dir); // the snapshot each commit builds on, none for a new copy
 
   if (options.update && !base) throw new InvalidParameterError('update', `--update needs a copy to update; ${dir.location} holds no store yet`);
-  const units = options.update ? await planUpdateUnits(client, dir, options.stationsPerUnit ?? 8) : await planUnits(client, since, options.stationsPerUnit ?? 8);
+  const units = options.update
+    ? await planUpdateUnits(client, dir, options.stationsPerUnit ?? 8)
+    : await planUnits(client, since, options.stationsPerUnit ?? 8);
   let finished = 0;
   const total = units.reduce((n, u) => n + u.chunks.length, 0) + 1;
   const tick = (what: string) => options.onProgress?.(++finished, total, what);
@@ -137,8 +140,14 @@ async function serverHoldings(client: EvapClient): Promise<{ reservoirs: string[
       return first ? client.listDates(d, first.api_name) : [];
     }),
   );
-  const starts = ranges.flat().map((r) => r.start_date).sort();
-  const ends = ranges.flat().map((r) => r.end_date).sort();
+  const starts = ranges
+    .flat()
+    .map((r) => r.start_date)
+    .sort();
+  const ends = ranges
+    .flat()
+    .map((r) => r.end_date)
+    .sort();
   return { reservoirs, stations, datasets, starts, ends };
 }
 
@@ -154,7 +163,10 @@ async function planUnits(client: EvapClient, since: string | null, stationsPerUn
       const end = formatDay(Math.min(to, firstDayOfYear(year + 1) - 1));
       units.push({
         id: `reservoirs/${year}`,
-        chunks: reservoirs.map((name) => ({ what: `${name} ${year}`, fetch: (c) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) })),
+        chunks: reservoirs.map((name) => ({
+          what: `${name} ${year}`,
+          fetch: (c) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })),
+        })),
       });
     }
   }
@@ -217,7 +229,12 @@ async function planUpdateUnits(client: EvapClient, dir: Storage, stationsPerUnit
     const start = plan.reservoirs.get(name) ?? starts[0];
     const end = ends[ends.length - 1];
     if (start === undefined || end === undefined || start > end) return [];
-    return [{ what: `${name} ${start}..${end}`, fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })) }];
+    return [
+      {
+        what: `${name} ${start}..${end}`,
+        fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })),
+      },
+    ];
   });
   if (chunks.length > 0) units.push({ id: 'update/reservoirs', chunks });
   return [...units, ...stationUnits(stations, stationsPerUnit, 'update/stations', (name, first) => plan.stations.get(name) ?? first)];
@@ -227,7 +244,10 @@ async function planUpdateUnits(client: EvapClient, dir: Storage, stationsPerUnit
 async function fetchMetadata(client: EvapClient): Promise<StagedMetadata> {
   const metadata: StagedMetadata = { reservoirs: new Map(), stations: new Map() };
   const [reservoirs, stations] = await Promise.all([client.listReservoirNames(), client.listStationNames()]);
-  for (const [names, key, into] of [[reservoirs, 'RES_NAME', metadata.reservoirs], [stations, 'STA_NAME', metadata.stations]] as const) {
+  for (const [names, key, into] of [
+    [reservoirs, 'RES_NAME', metadata.reservoirs],
+    [stations, 'STA_NAME', metadata.stations],
+  ] as const) {
     for (let i = 0; i < names.length; i += 100) {
       const batch = names.slice(i, i + 100);
       const rows = key === 'RES_NAME' ? await client.reservoirMetadata(batch) : await client.stationMetadata(batch);

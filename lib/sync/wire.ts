@@ -3,7 +3,7 @@
 // set is closed, and a line of description. The server reads its parameters from here and generates /openapi.json
 // from it; the remote client sends from it. Defaults and allowed values come from the catalogue and the query
 // modules, so nothing here is written twice.
-import { datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems, type DatasetName } from '../catalogue.js';
+import { type DatasetName, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from '../catalogue.js';
 import type { InvalidReason } from '../errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
 import { statistics } from '../query/aggregate.js';
@@ -36,33 +36,155 @@ const reservoirAlso = withDayAttributes(reservoirAttributes.slice(1), reservoirD
 const stationAlso = withDayAttributes(stationAttributes.slice(1), stationDayAttributes);
 // an aggregate or a normal spans many days and so has no one status (lib/query/summaries.ts refuses it)
 const withoutStatus = (attributes: readonly string[]) => attributes.filter((a) => a !== 'status');
-const staNames = (fallback: string | readonly string[], more = ''): WireParameter => ({ name: 'STA_NAMES', option: 'names', shape: 'list', limit: 'names', default: fallback, description: `One or more station names (comma-separated)${more}; see /info/list_STA_NAMES` });
-const format = (values: readonly string[], description: string): WireParameter => ({ name: 'output_format', option: 'format', shape: 'one', default: defaults.output_format, values, description });
-const alsoReturn = (values: readonly string[], note: string): WireParameter => ({ name: 'also_return', option: 'alsoReturn', shape: 'list', limit: 'values', values, description: `Attributes added to every record (comma-separated): ${joined(values)}. ${note}` });
+const staNames = (fallback: string | readonly string[], more = ''): WireParameter => ({
+  name: 'STA_NAMES',
+  option: 'names',
+  shape: 'list',
+  limit: 'names',
+  default: fallback,
+  description: `One or more station names (comma-separated)${more}; see /info/list_STA_NAMES`,
+});
+const format = (values: readonly string[], description: string): WireParameter => ({
+  name: 'output_format',
+  option: 'format',
+  shape: 'one',
+  default: defaults.output_format,
+  values,
+  description,
+});
+const alsoReturn = (values: readonly string[], note: string): WireParameter => ({
+  name: 'also_return',
+  option: 'alsoReturn',
+  shape: 'list',
+  limit: 'values',
+  values,
+  description: `Attributes added to every record (comma-separated): ${joined(values)}. ${note}`,
+});
 
 export const wireParameters = {
-  RES_NAMES: { name: 'RES_NAMES', option: 'names', shape: 'list', limit: 'names', default: defaults.RES_NAMES, description: 'One or more reservoir names (comma-separated); see /info/list_RES_NAMES' },
+  RES_NAMES: {
+    name: 'RES_NAMES',
+    option: 'names',
+    shape: 'list',
+    limit: 'names',
+    default: defaults.RES_NAMES,
+    description: 'One or more reservoir names (comma-separated); see /info/list_RES_NAMES',
+  },
   STA_NAMES: staNames(defaults.STA_NAMES),
   metadataStaNames: staNames(defaults.STA_NAMES_METADATA),
   staNamesOrAll: staNames(defaults.ALL_STATIONS, `, or ${defaults.ALL_STATIONS}`),
-  datasets: { name: 'datasets', option: 'datasets', shape: 'list', limit: 'values', default: defaults.datasets, values: datasetNames, description: `One or more datasets (comma-separated): ${joined(datasetNames)}` },
-  variables: { name: 'variables', option: 'variables', shape: 'list', limit: 'values', default: defaults.variables, description: 'One or more variables (comma-separated) of the chosen datasets; see /info/list_variables' },
-  stationVariables: { name: 'variables', option: 'variables', shape: 'list', limit: 'values', default: defaults.stationVariables, description: 'One or more station variables (comma-separated); see /info/list_stations_variables' },
-  units: { name: 'units', option: 'units', shape: 'one', default: defaults.units, values: unitSystems, description: `Units for returned data (${unitSystems.join(' or ')})` },
-  start_date: { name: 'start_date', option: 'start', shape: 'one', default: defaults.start_date, description: 'Start date (yyyy-mm-dd), inclusive; or latest, or an ISO 8601 duration counted back from end_date (P30D: the 30 days ending with end_date; P1Y)' },
-  end_date: { name: 'end_date', option: 'end', shape: 'one', default: defaults.end_date, description: 'End date (yyyy-mm-dd), inclusive; or latest: the last day held for the requested datasets or stations' },
-  date: { name: 'date', option: 'date', shape: 'one', default: defaults.date, description: 'Date (yyyy-mm-dd), or latest: the last day held for the requested datasets or stations' },
+  datasets: {
+    name: 'datasets',
+    option: 'datasets',
+    shape: 'list',
+    limit: 'values',
+    default: defaults.datasets,
+    values: datasetNames,
+    description: `One or more datasets (comma-separated): ${joined(datasetNames)}`,
+  },
+  variables: {
+    name: 'variables',
+    option: 'variables',
+    shape: 'list',
+    limit: 'values',
+    default: defaults.variables,
+    description: 'One or more variables (comma-separated) of the chosen datasets; see /info/list_variables',
+  },
+  stationVariables: {
+    name: 'variables',
+    option: 'variables',
+    shape: 'list',
+    limit: 'values',
+    default: defaults.stationVariables,
+    description: 'One or more station variables (comma-separated); see /info/list_stations_variables',
+  },
+  units: {
+    name: 'units',
+    option: 'units',
+    shape: 'one',
+    default: defaults.units,
+    values: unitSystems,
+    description: `Units for returned data (${unitSystems.join(' or ')})`,
+  },
+  start_date: {
+    name: 'start_date',
+    option: 'start',
+    shape: 'one',
+    default: defaults.start_date,
+    description:
+      'Start date (yyyy-mm-dd), inclusive; or latest, or an ISO 8601 duration counted back from end_date (P30D: the 30 days ending with end_date; P1Y)',
+  },
+  end_date: {
+    name: 'end_date',
+    option: 'end',
+    shape: 'one',
+    default: defaults.end_date,
+    description: 'End date (yyyy-mm-dd), inclusive; or latest: the last day held for the requested datasets or stations',
+  },
+  date: {
+    name: 'date',
+    option: 'date',
+    shape: 'one',
+    default: defaults.date,
+    description: 'Date (yyyy-mm-dd), or latest: the last day held for the requested datasets or stations',
+  },
   also_return: alsoReturn(reservoirAlso, "qflag is the day's quality flag (O, M, S, R), status the day's status (Early, Provisional, Final)"),
   stationAlsoReturn: alsoReturn(stationAlso, "status is the day's status (Early, Provisional, Final); qflag the station's"),
-  summaryAlsoReturn: alsoReturn(withoutStatus(reservoirAlso), 'qflag is the reservoir\'s quality flag; a period spans many days, so it has no one status (ask a daily path for status)'),
+  summaryAlsoReturn: alsoReturn(
+    withoutStatus(reservoirAlso),
+    "qflag is the reservoir's quality flag; a period spans many days, so it has no one status (ask a daily path for status)",
+  ),
   stationSummaryAlsoReturn: alsoReturn(withoutStatus(stationAlso), 'a period spans many days, so it has no one status (ask a daily path for status)'),
-  as_of: { name: 'as_of', option: 'asOf', shape: 'one', description: 'Answer from the data as published then: an ISO date (the end of that day, UTC) or date and time (YYYY-MM-DDTHH:MM:SSZ); see /info/list_snapshots' },
-  statistic: { name: 'statistic', option: 'statistic', shape: 'one', values: statistics, description: 'Overrides how every variable aggregates (default: sum for depths and volumes, circular mean for directions, mean otherwise)' },
-  compare_to: { name: 'compare_to', option: 'compareTo', shape: 'one', values: ['normal'], description: 'normal: adds "<key> pct_of_normal", 100 x the month\'s value / its normal mean over the base period' },
-  base_start: { name: 'base_start', option: 'baseStart', shape: 'one', description: 'First day of the base period of normals (yyyy-mm-dd); default: the first day held' },
-  base_end: { name: 'base_end', option: 'baseEnd', shape: 'one', default: 'latest', description: 'Last day of the base period of normals (yyyy-mm-dd or latest); default: the last day held' },
-  period: { name: 'period', option: 'period', shape: 'one', default: normalPeriods[0], values: normalPeriods, description: 'month: statistics of monthly values by calendar month; day: of daily values by day of the year (MM-DD)' },
-  dataset: { name: 'dataset', option: 'dataset', shape: 'one', default: defaults.dataset, values: datasetNames, description: `Dataset name (${joined(datasetNames)})` },
+  as_of: {
+    name: 'as_of',
+    option: 'asOf',
+    shape: 'one',
+    description:
+      'Answer from the data as published then: an ISO date (the end of that day, UTC) or date and time (YYYY-MM-DDTHH:MM:SSZ); see /info/list_snapshots',
+  },
+  statistic: {
+    name: 'statistic',
+    option: 'statistic',
+    shape: 'one',
+    values: statistics,
+    description: 'Overrides how every variable aggregates (default: sum for depths and volumes, circular mean for directions, mean otherwise)',
+  },
+  compare_to: {
+    name: 'compare_to',
+    option: 'compareTo',
+    shape: 'one',
+    values: ['normal'],
+    description: 'normal: adds "<key> pct_of_normal", 100 x the month\'s value / its normal mean over the base period',
+  },
+  base_start: {
+    name: 'base_start',
+    option: 'baseStart',
+    shape: 'one',
+    description: 'First day of the base period of normals (yyyy-mm-dd); default: the first day held',
+  },
+  base_end: {
+    name: 'base_end',
+    option: 'baseEnd',
+    shape: 'one',
+    default: 'latest',
+    description: 'Last day of the base period of normals (yyyy-mm-dd or latest); default: the last day held',
+  },
+  period: {
+    name: 'period',
+    option: 'period',
+    shape: 'one',
+    default: normalPeriods[0],
+    values: normalPeriods,
+    description: 'month: statistics of monthly values by calendar month; day: of daily values by day of the year (MM-DD)',
+  },
+  dataset: {
+    name: 'dataset',
+    option: 'dataset',
+    shape: 'one',
+    default: defaults.dataset,
+    values: datasetNames,
+    description: `Dataset name (${joined(datasetNames)})`,
+  },
   variable: { name: 'variable', option: 'variable', shape: 'one', default: defaults.variable, description: 'Variable name (see /info/list_variables)' },
   output_format: format(outputFormats.list, `Response format (${outputFormats.list.join(' or ')})`),
   placesFormat: format(outputFormats.places, 'Response format: json, csv or geojson (a FeatureCollection of Points, RFC 7946)'),
@@ -81,10 +203,60 @@ export const wireOperations = {
   reservoirTimeseriesOnDate: ['datasets', 'variables', 'units', 'date', 'also_return', 'seriesFormat', 'as_of'],
   stationTimeseries: ['STA_NAMES', 'stationVariables', 'units', 'start_date', 'end_date', 'stationAlsoReturn', 'seriesFormat', 'as_of'],
   stationTimeseriesOnDate: ['stationVariables', 'units', 'date', 'stationAlsoReturn', 'seriesFormat', 'as_of'],
-  reservoirAggregates: ['RES_NAMES', 'datasets', 'variables', 'units', 'start_date', 'end_date', 'statistic', 'compare_to', 'base_start', 'base_end', 'summaryAlsoReturn', 'seriesFormat', 'as_of'],
-  stationAggregates: ['STA_NAMES', 'stationVariables', 'units', 'start_date', 'end_date', 'statistic', 'compare_to', 'base_start', 'base_end', 'stationSummaryAlsoReturn', 'seriesFormat', 'as_of'],
-  reservoirNormals: ['RES_NAMES', 'datasets', 'variables', 'units', 'base_start', 'base_end', 'period', 'statistic', 'summaryAlsoReturn', 'seriesFormat', 'as_of'],
-  stationNormals: ['STA_NAMES', 'stationVariables', 'units', 'base_start', 'base_end', 'period', 'statistic', 'stationSummaryAlsoReturn', 'seriesFormat', 'as_of'],
+  reservoirAggregates: [
+    'RES_NAMES',
+    'datasets',
+    'variables',
+    'units',
+    'start_date',
+    'end_date',
+    'statistic',
+    'compare_to',
+    'base_start',
+    'base_end',
+    'summaryAlsoReturn',
+    'seriesFormat',
+    'as_of',
+  ],
+  stationAggregates: [
+    'STA_NAMES',
+    'stationVariables',
+    'units',
+    'start_date',
+    'end_date',
+    'statistic',
+    'compare_to',
+    'base_start',
+    'base_end',
+    'stationSummaryAlsoReturn',
+    'seriesFormat',
+    'as_of',
+  ],
+  reservoirNormals: [
+    'RES_NAMES',
+    'datasets',
+    'variables',
+    'units',
+    'base_start',
+    'base_end',
+    'period',
+    'statistic',
+    'summaryAlsoReturn',
+    'seriesFormat',
+    'as_of',
+  ],
+  stationNormals: [
+    'STA_NAMES',
+    'stationVariables',
+    'units',
+    'base_start',
+    'base_end',
+    'period',
+    'statistic',
+    'stationSummaryAlsoReturn',
+    'seriesFormat',
+    'as_of',
+  ],
   listDatasets: ['output_format'],
   listVariables: ['output_format', 'dataset'],
   listDates: ['output_format', 'dataset', 'variable'],
@@ -108,7 +280,13 @@ export function parametersOf(operation: WireOperation): WireParameter[] {
 }
 
 /** The wire's name of each reason a value is refused: the "type" of a FastAPI validation error. */
-export const validationTypes: Record<InvalidReason, string> = { 'not-allowed': 'enum', empty: 'missing', 'not-a-date': 'date_from_datetime_parsing', 'too-many': 'too_long', malformed: 'value_error' };
+export const validationTypes: Record<InvalidReason, string> = {
+  'not-allowed': 'enum',
+  empty: 'missing',
+  'not-a-date': 'date_from_datetime_parsing',
+  'too-many': 'too_long',
+  malformed: 'value_error',
+};
 
 /** A query's options under their wire names (undefined where left out), for the remote client. */
 export function toWire(query: Partial<Record<WireOption, unknown>>, operation: WireOperation): Record<string, string | readonly string[] | undefined> {

@@ -66,7 +66,15 @@ export class Chart {
           }
         }
         data.push(column);
-        series.push({ label: names.length > 1 ? `${name} ${key}` : key, stroke: colours[n % colours.length], dash: dashes[v % dashes.length], width: 1.5, scale: scales.get(unit), spanGaps: false, points: { show: x.length < 120 } });
+        series.push({
+          label: names.length > 1 ? `${name} ${key}` : key,
+          stroke: colours[n % colours.length],
+          dash: dashes[v % dashes.length],
+          width: 1.5,
+          scale: scales.get(unit),
+          spanGaps: false,
+          points: { show: x.length < 120 },
+        });
       });
     });
     const bands: uPlot.Band[] = [];
@@ -74,7 +82,10 @@ export class Chart {
       const unit = units.get(variable);
       if (unit === undefined) continue;
       // normals are by calendar day or month: map each shown day onto them
-      data.push(days.map((d) => band.high(d)), days.map((d) => band.low(d)));
+      data.push(
+        days.map((d) => band.high(d)),
+        days.map((d) => band.low(d)),
+      );
       const hi = series.length;
       series.push({ label: `${variable} normal p90`, stroke: 'rgba(28,111,184,0.25)', scale: scales.get(unit), width: 0.5 });
       series.push({ label: `${variable} normal p10`, stroke: 'rgba(28,111,184,0.25)', scale: scales.get(unit), width: 0.5 });
@@ -82,8 +93,16 @@ export class Chart {
     }
     const day = 86_400;
     // whole days at least: daily (or longer) values have no hours to label
-    const axes: uPlot.Axis[] = [{ stroke: '#333', grid: { stroke: '#eee' }, incrs: [day, 2 * day, 7 * day, 14 * day, 30 * day, 91 * day, 182 * day, 365 * day, 730 * day, 1826 * day, 3652 * day] }];
-    [...scales].forEach(([unit, scale], n) => axes.push({ scale, label: unit, side: n % 2 === 0 ? 3 : 1, stroke: '#333', grid: { show: n === 0, stroke: '#eee' }, size: 60 }));
+    const axes: uPlot.Axis[] = [
+      {
+        stroke: '#333',
+        grid: { stroke: '#eee' },
+        incrs: [day, 2 * day, 7 * day, 14 * day, 30 * day, 91 * day, 182 * day, 365 * day, 730 * day, 1826 * day, 3652 * day],
+      },
+    ];
+    [...scales].forEach(([unit, scale], n) =>
+      axes.push({ scale, label: unit, side: n % 2 === 0 ? 3 : 1, stroke: '#333', grid: { show: n === 0, stroke: '#eee' }, size: 60 }),
+    );
     this.plot = new uPlot(
       {
         ...this.size(),

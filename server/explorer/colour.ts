@@ -11,7 +11,9 @@ export interface ColourScale {
 
 /** A scale from the values' 2nd to 98th percentile; undefined when no value is finite. */
 export function colourScale(values: ArrayLike<number>): ColourScale | undefined {
-  const finite = Array.from(values).filter(Number.isFinite).sort((a, b) => a - b);
+  const finite = Array.from(values)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   if (finite.length === 0) return undefined;
   const at = (q: number) => finite[Math.min(finite.length - 1, Math.floor(q * finite.length))]!;
   const low = at(0.02);

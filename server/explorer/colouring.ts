@@ -1,5 +1,5 @@
 // Colouring every reservoir by a variable on one date (the single-date path), with a date slider over the data's span.
-import { apiUrl, getJson, ApiError } from './api.js';
+import { ApiError, apiUrl, getJson } from './api.js';
 import type { Bodies } from './bodies.js';
 import { keyOf, type WireRecord } from './chart.js';
 import { colourScale, renderLegend } from './colour.js';
@@ -84,7 +84,10 @@ export class Colouring {
         if (i >= 0 && typeof r[key] === 'number') values[i] = r[key] as number;
       }
       const scale = colourScale(values);
-      this.map.style = { ...this.map.style, colourOf: scale ? (i) => (this.bodies.kinds[i] === 'station' ? '#d9480f' : scale.colourOf(values[i]!)) : undefined };
+      this.map.style = {
+        ...this.map.style,
+        colourOf: scale ? (i) => (this.bodies.kinds[i] === 'station' ? '#d9480f' : scale.colourOf(values[i]!)) : undefined,
+      };
       if (scale) renderLegend($('legend'), scale, `${key} on ${date}`);
       else $('legend').hidden = true;
       $('map-status').textContent = `${records.length.toLocaleString('en-US')} reservoirs have ${variable} on ${date}`;

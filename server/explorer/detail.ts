@@ -1,7 +1,7 @@
 // The selected water body: its metadata, the comparison list, the pickers (filled from /info/*) and the chart request.
-import { apiUrl, getJson, ApiError } from './api.js';
+import { ApiError, apiUrl, getJson } from './api.js';
 import type { Bodies, Kind } from './bodies.js';
-import { rangePath, type Capabilities } from './capabilities.js';
+import { type Capabilities, rangePath } from './capabilities.js';
 import { Chart, type WireRecord } from './chart.js';
 import { readNormals } from './normals.js';
 import { renderRequest } from './request.js';
@@ -157,7 +157,11 @@ export class Detail {
     const station = this.kind === 'station';
     const group = station ? 'stations' : $<HTMLSelectElement>('dataset').value;
     const url = station
-      ? apiUrl('/info/list_stations_variables', { STA_NAMES: this.charted().map((i) => this.bodies.names[i]!).join(',') })
+      ? apiUrl('/info/list_stations_variables', {
+          STA_NAMES: this.charted()
+            .map((i) => this.bodies.names[i]!)
+            .join(','),
+        })
       : apiUrl('/info/list_variables', { dataset: group });
     const variables = await getJson<VariableInfo[]>(url);
     const previous = this.checked.get(group);
@@ -241,8 +245,17 @@ export class Detail {
       const url = apiUrl(rangePath(kind, interval), params);
       status.textContent = 'loading…';
       const normalsWanted = !$('normals-label').hidden && $<HTMLInputElement>('normals').checked;
-      const normalsUrl = apiUrl(`/timeseries/normals/${kind}s`, { ...params, [kind === 'station' ? 'STA_NAMES' : 'RES_NAMES']: names[0], start_date: undefined, end_date: undefined, period: 'month' });
-      const [records, normals] = await Promise.all([getJson<WireRecord[]>(url), normalsWanted ? getJson<WireRecord[]>(normalsUrl) : Promise.resolve(undefined)]);
+      const normalsUrl = apiUrl(`/timeseries/normals/${kind}s`, {
+        ...params,
+        [kind === 'station' ? 'STA_NAMES' : 'RES_NAMES']: names[0],
+        start_date: undefined,
+        end_date: undefined,
+        period: 'month',
+      });
+      const [records, normals] = await Promise.all([
+        getJson<WireRecord[]>(url),
+        normalsWanted ? getJson<WireRecord[]>(normalsUrl) : Promise.resolve(undefined),
+      ]);
       if (sequence !== this.sequence) return; // a newer request was made meanwhile
       const bands = normals ? readNormals(normals, variables) : undefined;
       const unitLabels = this.chart.show({ records, nameKey: kind === 'station' ? 'STA_NAME' : 'RES_NAME', names, variables, bands });

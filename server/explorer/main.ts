@@ -3,7 +3,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import type { Topology } from 'topojson-specification';
-import { apiFetch, apiUrl, changeKey, currentKey, getJson, ApiError } from './api.js';
+import { ApiError, apiFetch, apiUrl, changeKey, currentKey, getJson } from './api.js';
 import { Bodies, type Kind, type Metadata } from './bodies.js';
 import { readCapabilities } from './capabilities.js';
 import { Colouring } from './colouring.js';
@@ -68,7 +68,11 @@ async function loadGeojson(kind: Kind): Promise<Metadata[] | undefined> {
   const answer = (await (await apiFetch(`${listing}?output_format=geojson`, { method: 'POST' })).json()) as {
     features?: { geometry?: { coordinates?: number[] } | null; properties?: Metadata | null }[];
   };
-  const rows: Metadata[] = (answer.features ?? []).map((f) => ({ ...f.properties, LON: f.geometry?.coordinates?.[0] ?? null, LAT: f.geometry?.coordinates?.[1] ?? null }));
+  const rows: Metadata[] = (answer.features ?? []).map((f) => ({
+    ...f.properties,
+    LON: f.geometry?.coordinates?.[0] ?? null,
+    LAT: f.geometry?.coordinates?.[1] ?? null,
+  }));
   return rows.every((r) => typeof r[nameKey] === 'string') ? rows : undefined;
 }
 
@@ -83,7 +87,10 @@ async function start(): Promise<void> {
   const began = performance.now();
   const openapi = fetch('/openapi.json').then((r) => r.json() as Promise<{ paths?: Record<string, unknown> }>);
   const basemap = fetch('/explorer/states.json').then((r) => r.json() as Promise<Topology>);
-  basemap.then((t) => map.setBasemap(t), () => (status.textContent = 'the state outlines could not be loaded'));
+  basemap.then(
+    (t) => map.setBasemap(t),
+    () => (status.textContent = 'the state outlines could not be loaded'),
+  );
   $('change-key').addEventListener('click', () => void changeKey().then(() => location.reload()));
 
   await currentKey();
@@ -165,7 +172,10 @@ async function start(): Promise<void> {
     }
     const inside = new Uint8Array(bodies.size);
     const found: number[] = [];
-    for (const [kind, names] of [['reservoir', result.reservoirs], ['station', result.stations]] as const) {
+    for (const [kind, names] of [
+      ['reservoir', result.reservoirs],
+      ['station', result.stations],
+    ] as const) {
       for (const name of names) {
         const i = bodies.find(kind, name);
         if (i >= 0) found.push(i);
@@ -181,7 +191,10 @@ async function start(): Promise<void> {
     heading.textContent = `Inside ${result.files}: ${result.reservoirs.length} reservoirs, ${result.stations.length} stations`;
     const list = document.createElement('ul');
     list.className = 'inside-list';
-    for (const [kind, names] of [['reservoir', result.reservoirs], ['station', result.stations]] as const) {
+    for (const [kind, names] of [
+      ['reservoir', result.reservoirs],
+      ['station', result.stations],
+    ] as const) {
       for (const name of names) {
         const li = document.createElement('li');
         const button = document.createElement('button');

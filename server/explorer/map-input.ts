@@ -36,11 +36,15 @@ export function listenMap(view: MapView): void {
     view.setHover(-1);
     view.onHover(-1, 0, 0);
   });
-  canvas.addEventListener('wheel', (e) => {
-    e.preventDefault(); // the page must not scroll while the map zooms
-    const [px, py] = local(e);
-    view.zoomAt(Math.exp(-e.deltaY * 0.0015), px, py);
-  }, { passive: false });
+  canvas.addEventListener(
+    'wheel',
+    (e) => {
+      e.preventDefault(); // the page must not scroll while the map zooms
+      const [px, py] = local(e);
+      view.zoomAt(Math.exp(-e.deltaY * 0.0015), px, py);
+    },
+    { passive: false },
+  );
   canvas.addEventListener('dblclick', (e) => {
     const [px, py] = local(e);
     view.zoomAt(e.shiftKey ? 0.5 : 2, px, py);

@@ -1,8 +1,9 @@
 // The map: state outlines and every water body on one canvas, hover and selection rings on a second (input in
 // map-input.ts); a grid index finds the point under the pointer among 44,000 without scanning them all.
-import { mesh, feature } from 'topojson-client';
-import type { Topology, GeometryCollection } from 'topojson-specification';
+
 import { geoPath } from 'd3-geo';
+import { feature, mesh } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { Bodies } from './bodies.js';
 import { Grid } from './grid.js';
 import { listenMap } from './map-input.js';
@@ -211,7 +212,8 @@ export class MapView {
     }
     ctx.restore();
     this.drawPoints(ctx);
-    if (this.cache.width !== this.base.width || this.cache.height !== this.base.height) Object.assign(this.cache, { width: this.base.width, height: this.base.height });
+    if (this.cache.width !== this.base.width || this.cache.height !== this.base.height)
+      Object.assign(this.cache, { width: this.base.width, height: this.base.height });
     const copy = this.cache.getContext('2d')!;
     copy.clearRect(0, 0, this.cache.width, this.cache.height);
     copy.drawImage(this.base, 0, 0);
@@ -241,7 +243,8 @@ export class MapView {
         path = paths.get(colour) ?? paths.set(colour, new Path2D()).get(colour)!;
       }
       if (kinds[i] === 'station') path.rect(sx - r, sy - r, 2 * r, 2 * r);
-      else if (r < 1.8) path.rect(sx - r, sy - r, 2 * r, 2 * r); // a disc this small is a square on screen; rects are cheaper
+      else if (r < 1.8)
+        path.rect(sx - r, sy - r, 2 * r, 2 * r); // a disc this small is a square on screen; rects are cheaper
       else {
         path.moveTo(sx + r, sy);
         path.arc(sx, sy, r, 0, 2 * Math.PI);

@@ -1,6 +1,6 @@
 // The request a view made: its URL, "copy as" snippets, and CSV/JSON downloads of exactly that URL.
-import { apiFetch, ApiError } from './api.js';
-import { snippet, snippetKinds, type SnippetKind } from './snippets.js';
+import { ApiError, apiFetch } from './api.js';
+import { type SnippetKind, snippet, snippetKinds } from './snippets.js';
 
 let chosen: SnippetKind = 'curl';
 

@@ -1,6 +1,6 @@
 // The shapefile filter: dropped (or chosen) parts go to list_RES_NAMES and list_STA_NAMES as the documented multipart
 // fields; the names they answer are highlighted, and a 422 shows the server's detail.
-import { apiFetch, ApiError } from './api.js';
+import { ApiError, apiFetch } from './api.js';
 
 const parts = ['shp', 'dbf', 'prj', 'shx'] as const;
 

@@ -66,7 +66,11 @@ function libraryCall(path: string, q: Map<string, string>): string {
     method = station ? 'stationTimeseries' : 'reservoirTimeseries';
     options.push(['names', list(q.get(station ? 'STA_NAMES' : 'RES_NAMES'))]);
     if (!station) options.push(['datasets', list(q.get('datasets'))]);
-    options.push(['variables', list(q.get('variables'))], ['start', q.has('start_date') ? quote(q.get('start_date')!) : undefined], ['end', q.has('end_date') ? quote(q.get('end_date')!) : undefined]);
+    options.push(
+      ['variables', list(q.get('variables'))],
+      ['start', q.has('start_date') ? quote(q.get('start_date')!) : undefined],
+      ['end', q.has('end_date') ? quote(q.get('end_date')!) : undefined],
+    );
     if (interval && interval[1] !== 'daily') options.push(['interval', quote(interval[1]!)]);
   }
   options.push(['units', q.has('units') ? quote(q.get('units')!) : undefined]);

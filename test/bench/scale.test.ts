@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderChart, renderScale, scaleTargets } from '../../bench/scale-report.js';
 import { runScale } from '../../bench/scale.js';
+import { renderChart, renderScale, scaleTargets } from '../../bench/scale-report.js';
 import type { StoreScale } from '../../bench/store.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'evap-bench-scale-'));
@@ -12,11 +12,22 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('runScale', () => {
   it('measures stores of two sizes, revises them through evap ingest and reports the curve', async () => {
-    const scales: StoreScale[] = [4, 12].map((reservoirs) => ({ reservoirs, stations: 2, start: '2021-01-01', end: '2021-12-31', stationStart: '2021-01-01', stationEnd: '2021-12-31' }));
+    const scales: StoreScale[] = [4, 12].map((reservoirs) => ({
+      reservoirs,
+      stations: 2,
+      start: '2021-01-01',
+      end: '2021-12-31',
+      stationStart: '2021-01-01',
+      stationEnd: '2021-12-31',
+    }));
     const rows = await runScale(scales, { coldRuns: 1, httpSeconds: 0, dirOf: (s) => join(dir, String(s.reservoirs)), log: () => {} });
     expect(rows.map((r) => r.reservoirs)).toEqual([4, 12]);
     for (const r of rows) {
-      expect(r.queries.map((q) => [q.id, q.records])).toEqual([['Q1', 365], ['Q3', r.reservoirs], ['Q7', 365 * r.reservoirs]]);
+      expect(r.queries.map((q) => [q.id, q.records])).toEqual([
+        ['Q1', 365],
+        ['Q3', r.reservoirs],
+        ['Q7', 365 * r.reservoirs],
+      ]);
       expect(r.revision.records).toBe(65 * r.reservoirs);
       expect(r.revision.filesWritten).toBeGreaterThan(0);
     }

@@ -12,7 +12,16 @@ describe('runBench', () => {
   it('runs every query on a tiny store and writes the results table', async () => {
     const results = join(dir, 'RESULTS.md');
     const run = await runBench({
-      smoke: true, store: join(dir, 'store'), results, http: false, httpDurationS: 1, connections: 16, coldRuns: 1, scales: [], command: 'npm run bench -- --smoke', log: () => {},
+      smoke: true,
+      store: join(dir, 'store'),
+      results,
+      http: false,
+      httpDurationS: 1,
+      connections: 16,
+      coldRuns: 1,
+      scales: [],
+      command: 'npm run bench -- --smoke',
+      log: () => {},
     });
     expect(run.warm.map((w) => w.id)).toEqual(['Q1', 'Q2', 'Q3', 'Q4', 'Q5', 'Q6', 'Q7']);
     expect(run.warm.every((w) => w.records > 0)).toBe(true);

@@ -8,12 +8,19 @@ const spec = { store: { type: 'string' }, force: { type: 'boolean' } } as const;
 
 describe('readArgs', () => {
   it('reads flags in both spellings and positionals in order', () => {
-    expect(readArgs(['a', '--store', 'dir', 'b', '--force', '--', '--c'], spec)).toEqual({ values: { store: 'dir', force: true }, positionals: ['a', 'b', '--c'] });
+    expect(readArgs(['a', '--store', 'dir', 'b', '--force', '--', '--c'], spec)).toEqual({
+      values: { store: 'dir', force: true },
+      positionals: ['a', 'b', '--c'],
+    });
     expect(readArgs(['--store=x=y'], spec).values.store).toBe('x=y');
   });
 
-  it('throws a UsageError for an unknown flag or a missing value, without node\'s advice on positionals', () => {
-    for (const [argv, message] of [[['--stor', 'x'], "Unknown option '--stor'"], [['--store'], "Option '--store <value>' argument missing"], [['--force=yes'], "Option '--force' does not take an argument"]] as const) {
+  it("throws a UsageError for an unknown flag or a missing value, without node's advice on positionals", () => {
+    for (const [argv, message] of [
+      [['--stor', 'x'], "Unknown option '--stor'"],
+      [['--store'], "Option '--store <value>' argument missing"],
+      [['--force=yes'], "Option '--force' does not take an argument"],
+    ] as const) {
       let error: unknown;
       try {
         readArgs([...argv], spec);
@@ -50,10 +57,12 @@ describe('stringFlag, requiredFlag, listFlag', () => {
 
 describe('intFlag', () => {
   it('reads any non-negative integer written in decimal, and the fallback when absent', () => {
-    fc.assert(fc.property(fc.nat({ max: Number.MAX_SAFE_INTEGER }), fc.integer(), (n, fallback) => {
-      expect(intFlag(String(n), 'concurrency', fallback)).toBe(n);
-      expect(intFlag(undefined, 'concurrency', fallback)).toBe(fallback);
-    }));
+    fc.assert(
+      fc.property(fc.nat({ max: Number.MAX_SAFE_INTEGER }), fc.integer(), (n, fallback) => {
+        expect(intFlag(String(n), 'concurrency', fallback)).toBe(n);
+        expect(intFlag(undefined, 'concurrency', fallback)).toBe(fallback);
+      }),
+    );
   });
 
   it('refuses negatives, fractions, words, blanks and a bare flag, naming the flag', () => {
@@ -63,9 +72,11 @@ describe('intFlag', () => {
       fc.constantFrom('', ' ', 'ten', 'NaN', 'Infinity', '1.5', '-0.5'),
       fc.stringMatching(/^[a-z]+$/),
     );
-    fc.assert(fc.property(bad, (text) => {
-      expect(() => intFlag(text, 'timeout-ms', 1)).toThrow(new UsageError(`--timeout-ms must be a non-negative integer, got ${JSON.stringify(text)}`));
-    }));
+    fc.assert(
+      fc.property(bad, (text) => {
+        expect(() => intFlag(text, 'timeout-ms', 1)).toThrow(new UsageError(`--timeout-ms must be a non-negative integer, got ${JSON.stringify(text)}`));
+      }),
+    );
     expect(() => intFlag(true, 'seed', 1)).toThrow(new UsageError('--seed must be a non-negative integer, got true'));
   });
 });
@@ -75,8 +86,15 @@ describe('choiceFlag', () => {
     const allowed = ['monthly', 'annual', 'water-year'] as const;
     for (const word of allowed) expect(choiceFlag({ interval: word }, 'interval', allowed, 'monthly')).toBe(word);
     expect(choiceFlag({}, 'interval', allowed, 'annual')).toBe('annual');
-    fc.assert(fc.property(fc.string().filter((s) => !(allowed as readonly string[]).includes(s)), (word) => {
-      expect(() => choiceFlag({ interval: word }, 'interval', allowed, 'monthly')).toThrow(new UsageError(`--interval must be one of monthly, annual, water-year; got ${JSON.stringify(word)}`));
-    }));
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !(allowed as readonly string[]).includes(s)),
+        (word) => {
+          expect(() => choiceFlag({ interval: word }, 'interval', allowed, 'monthly')).toThrow(
+            new UsageError(`--interval must be one of monthly, annual, water-year; got ${JSON.stringify(word)}`),
+          );
+        },
+      ),
+    );
   });
 });

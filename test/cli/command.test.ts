@@ -8,14 +8,17 @@ describe('describeError', () => {
   it('joins the messages of up to five causes with ": "', () => {
     const message = fc.stringMatching(/^[a-z]{3,8}( [a-z]{3,8}){0,2}$/);
     fc.assert(
-      fc.property(fc.uniqueArray(message, { minLength: 1, maxLength: 8 }).filter((ms) => ms.every((m, i) => ms.every((o, j) => i === j || !o.includes(m)))), (messages) => {
-        const error = messages.reduceRight<Error | undefined>((cause, m) => new Error(m, { cause }), undefined);
-        expect(describeError(error)).toBe(messages.slice(0, 5).join(': '));
-      }),
+      fc.property(
+        fc.uniqueArray(message, { minLength: 1, maxLength: 8 }).filter((ms) => ms.every((m, i) => ms.every((o, j) => i === j || !o.includes(m)))),
+        (messages) => {
+          const error = messages.reduceRight<Error | undefined>((cause, m) => new Error(m, { cause }), undefined);
+          expect(describeError(error)).toBe(messages.slice(0, 5).join(': '));
+        },
+      ),
     );
   });
 
-  it('names a cause\'s code unless its message has it, and skips a message already shown', async () => {
+  it("names a cause's code unless its message has it, and skips a message already shown", async () => {
     const listener = createServer();
     await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
     const { port } = listener.address() as { port: number };

@@ -67,4 +67,3 @@ describe('every command', () => {
     expect(failure.stderr).toMatch(new RegExp(`^evap info: no store at ${missing}.*\\n$`)); // the cause only, no usage
   });
 });
-

@@ -1,6 +1,6 @@
 // Runs the CLI from source as a child process (node --import tsx cli/evap.ts ...), as a user runs `evap`.
 import { spawn } from 'node:child_process';
-import { root, spawnServer, type SpawnedServer } from '../server/harness.js';
+import { root, type SpawnedServer, spawnServer } from '../server/harness.js';
 
 export { root };
 
@@ -19,7 +19,11 @@ export interface Kill {
 
 /** Runs `evap ...args` to its end (or until `kill` says). */
 export function evap(args: string[], env: NodeJS.ProcessEnv = {}, kill: Kill = {}): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/evap.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/evap.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -13,14 +13,25 @@ import type { WireRecord } from '../../lib/types.js';
 import { tempDir } from '../helpers.js';
 
 // records of one shape: a name column, some numeric columns with gaps
-const records = fc
-  .tuple(fc.uniqueArray(fc.stringMatching(/^[A-Za-z_]{1,8}$/), { minLength: 1, maxLength: 4 }), fc.nat({ max: 6 }))
-  .chain(([columns, count]) =>
-    fc.array(
-      fc.tuple(fc.stringMatching(/^[A-Z][A-Z ]{0,14}[A-Z]$/), fc.array(fc.option(fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => Math.round(v * 1e4) / 1e4 + 0), { nil: null }), { minLength: columns.length, maxLength: columns.length })).map(([name, values]) => ({ NAME: name, ...Object.fromEntries(columns.map((c, i) => [`${c} (mm)`, values[i]!])) }) as WireRecord),
+const records = fc.tuple(fc.uniqueArray(fc.stringMatching(/^[A-Za-z_]{1,8}$/), { minLength: 1, maxLength: 4 }), fc.nat({ max: 6 })).chain(([columns, count]) =>
+  fc
+    .array(
+      fc
+        .tuple(
+          fc.stringMatching(/^[A-Z][A-Z ]{0,14}[A-Z]$/),
+          fc.array(
+            fc.option(
+              fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => Math.round(v * 1e4) / 1e4 + 0),
+              { nil: null },
+            ),
+            { minLength: columns.length, maxLength: columns.length },
+          ),
+        )
+        .map(([name, values]) => ({ NAME: name, ...Object.fromEntries(columns.map((c, i) => [`${c} (mm)`, values[i]!])) }) as WireRecord),
       { minLength: count, maxLength: count },
-    ).map((rows) => ({ columns: ['NAME', ...columns.map((c) => `${c} (mm)`)], rows })),
-  );
+    )
+    .map((rows) => ({ columns: ['NAME', ...columns.map((c) => `${c} (mm)`)], rows })),
+);
 
 describe('chooseFormat', () => {
   it('takes a format asked for, CSV when writing to a file, and refuses others or parquet without a file', () => {
@@ -64,20 +75,29 @@ describe('writeRecords and writeText to a file', () => {
     const dir = await tempDir();
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(records.filter((r) => r.rows.length > 0), async ({ columns, rows }) => {
-        const base = join(dir, `answer-${n++}`);
-        await writeRecords(rows, columns, 'csv', `${base}.csv`);
-        await writeRecords(rows, columns, 'json', `${base}.json`);
-        await writeRecords(rows, columns, 'parquet', `${base}.parquet`);
-        await writeRecords(rows, columns, 'table', `${base}.txt`);
-        const csv = parse(await readFile(`${base}.csv`, 'utf8'), { columns: true, cast: (v, c) => (c.header || c.column === 'NAME' ? v : v === '' ? null : Number(v)) }) as WireRecord[];
-        expect(csv).toEqual(rows);
-        expect(JSON.parse(await readFile(`${base}.json`, 'utf8'))).toEqual(rows);
-        const bytes = await readFile(`${base}.parquet`);
-        const parquet = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gunzipSync(b)) } });
-        expect(parquet).toEqual(rows);
-        expect(await readFile(`${base}.txt`, 'utf8')).toBe(formatTable(rows, columns));
-      }),
+      fc.asyncProperty(
+        records.filter((r) => r.rows.length > 0),
+        async ({ columns, rows }) => {
+          const base = join(dir, `answer-${n++}`);
+          await writeRecords(rows, columns, 'csv', `${base}.csv`);
+          await writeRecords(rows, columns, 'json', `${base}.json`);
+          await writeRecords(rows, columns, 'parquet', `${base}.parquet`);
+          await writeRecords(rows, columns, 'table', `${base}.txt`);
+          const csv = parse(await readFile(`${base}.csv`, 'utf8'), {
+            columns: true,
+            cast: (v, c) => (c.header || c.column === 'NAME' ? v : v === '' ? null : Number(v)),
+          }) as WireRecord[];
+          expect(csv).toEqual(rows);
+          expect(JSON.parse(await readFile(`${base}.json`, 'utf8'))).toEqual(rows);
+          const bytes = await readFile(`${base}.parquet`);
+          const parquet = await parquetReadObjects({
+            file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+            compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gunzipSync(b)) },
+          });
+          expect(parquet).toEqual(rows);
+          expect(await readFile(`${base}.txt`, 'utf8')).toBe(formatTable(rows, columns));
+        },
+      ),
       { numRuns: 25 },
     );
   });

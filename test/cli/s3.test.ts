@@ -2,8 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bucketStorage } from '../../lib/store/bucket.js';
 import { recordsToCsv } from '../../lib/format/csv.js';
+import { bucketStorage } from '../../lib/store/bucket.js';
 import { openStore } from '../../lib/store/store.js';
 import { serveSmallStore, tempDir } from '../helpers.js';
 import { startTestBucket } from '../s3/bucket.js';
@@ -18,7 +18,21 @@ const run = (args: string[]) => evap(args, bucket.env);
 describe('the commands over a bucket', () => {
   it('generate, verify, ingest, vacuum and copy with --store s3://bucket/prefix', async () => {
     const store = bucket.location('cli');
-    const generated = await run(['generate', '--out', store, '--reservoirs', '3', '--stations', '2', '--start', '2021-01-01', '--end', '2021-01-20', '--station-start', '2021-01-01']);
+    const generated = await run([
+      'generate',
+      '--out',
+      store,
+      '--reservoirs',
+      '3',
+      '--stations',
+      '2',
+      '--start',
+      '2021-01-01',
+      '--end',
+      '2021-01-20',
+      '--station-start',
+      '2021-01-01',
+    ]);
     expect(generated.stderr).toMatch(/wrote snapshot \S+: 3 reservoirs, 2 stations/);
     const verified = await run(['verify', '--store', store]);
     expect(verified.stdout).toMatch(/every file is whole/);

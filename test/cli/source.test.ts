@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { openSource } from '../../cli/source.js';
-import { openStore, type EvapStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { tempDir, writeSmallStore } from '../helpers.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 
@@ -52,12 +52,15 @@ describe('openSource', () => {
       [{ store: dir, from: server.url, 'api-key': 'k' }, 'give --store or --from, not both'],
       [{ from: 'ftp://example.org', 'api-key': 'k' }, '--from must be an http:// or https:// URL; got "ftp://example.org"'],
       [{ from: '127.0.0.1:8080', 'api-key': 'k' }, '--from must be an http:// or https:// URL; got "127.0.0.1:8080"'],
-      ...['0', '-5', '1.5', 'soon'].map((t): [Record<string, string>, string] => [{ from: server.url, 'api-key': 'k', 'timeout-ms': t }, '--timeout-ms must be a positive integer']),
+      ...['0', '-5', '1.5', 'soon'].map((t): [Record<string, string>, string] => [
+        { from: server.url, 'api-key': 'k', 'timeout-ms': t },
+        '--timeout-ms must be a positive integer',
+      ]),
     ];
     for (const [flags, message] of cases) await expect(openSource(flags), JSON.stringify(flags)).rejects.toThrow(new UsageError(message));
   });
 
-  it('fails with the store\'s own error for a folder without a store', async () => {
+  it("fails with the store's own error for a folder without a store", async () => {
     await expect(openSource({ store: `${dir}-missing` })).rejects.toThrow(/no store at .*-missing/);
   });
 });

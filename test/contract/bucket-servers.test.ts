@@ -1,7 +1,7 @@
 // Scale-out: three server processes (three ports) over one store in a bucket of a real S3-compatible server, under a
 // steady load, while ingests publish new snapshots and vacuum retires the replaced files. Every answer must succeed,
 // come whole from one snapshot, and every server must serve each new snapshot within its refresh interval.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../lib/format/csv.js';
@@ -35,7 +35,8 @@ async function startServer(): Promise<string> {
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
-      for (const [, snapshot] of chunk.toString().matchAll(/serving snapshot (\S+)/g)) switched.set(snapshot!, [...(switched.get(snapshot!) ?? []), Date.now()]);
+      for (const [, snapshot] of chunk.toString().matchAll(/serving snapshot (\S+)/g))
+        switched.set(snapshot!, [...(switched.get(snapshot!) ?? []), Date.now()]);
       text += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(text);
       if (match) resolve(match[1]!);
@@ -100,6 +101,8 @@ describe('three servers over one bucket', () => {
     expect(failures).toEqual([]);
     expect(requests).toBeGreaterThan(30);
     expect(removed.every((n) => n > 0)).toBe(true); // each vacuum retired the files a round replaced
-    console.log(`three servers over a bucket: ${requests} answers, files retired per vacuum ${removed.join(', ')}, slowest switch to a new snapshot ${Math.max(...lags)} ms`);
+    console.log(
+      `three servers over a bucket: ${requests} answers, files retired per vacuum ${removed.join(', ')}, slowest switch to a new snapshot ${Math.max(...lags)} ms`,
+    );
   }, 90_000);
 });

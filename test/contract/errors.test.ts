@@ -66,10 +66,16 @@ describe('404', () => {
     expect(await detail(await server.get('/info/list_stations_dates?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
   });
   it('suggests the name meant when it differs by case or a letter or two', async () => {
-    expect(await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MAED'), 404)).toBe('reservoir not found: "LAKE MAED" (did you mean "LAKE MEAD"?); see /info/list_RES_NAMES');
-    expect(await detail(await server.get('/metadata/stations?STA_NAMES=lake%20mead_station'), 404)).toMatch(/"lake mead_station" \(did you mean "LAKE MEAD_STATION"\?\)/);
+    expect(await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MAED'), 404)).toBe(
+      'reservoir not found: "LAKE MAED" (did you mean "LAKE MEAD"?); see /info/list_RES_NAMES',
+    );
+    expect(await detail(await server.get('/metadata/stations?STA_NAMES=lake%20mead_station'), 404)).toMatch(
+      /"lake mead_station" \(did you mean "LAKE MEAD_STATION"\?\)/,
+    );
     expect(await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=ATLANTIS'), 404)).not.toMatch(/did you mean/);
-    const [variable] = (await detail(await server.get('/timeseries/daily/reservoirs/daterange?datasets=nete-volume-calcs&variables=NetE,E_volum'), 422)) as { msg: string }[];
+    const [variable] = (await detail(await server.get('/timeseries/daily/reservoirs/daterange?datasets=nete-volume-calcs&variables=NetE,E_volum'), 422)) as {
+      msg: string;
+    }[];
     expect(variable!.msg).toMatch(/^unknown variable "E_volum" \(did you mean "E_volume"\?\)/);
   });
   it('answers an unknown path', async () => {
@@ -134,7 +140,9 @@ describe('500', () => {
     await writeFile(join(dir, first!.path), bytes);
     await writeFile(join(dir, second!.path), (await readFile(join(dir, second!.path))).subarray(0, 100));
     for (const year of ['2020-12-30', '2021-01-02']) {
-      const response = await tiny.get(`/timeseries/daily/reservoirs/daterange?RES_NAMES=ALPHA%20LAKE&datasets=nete-volume-calcs&start_date=${year}&end_date=${year}`);
+      const response = await tiny.get(
+        `/timeseries/daily/reservoirs/daterange?RES_NAMES=ALPHA%20LAKE&datasets=nete-volume-calcs&start_date=${year}&end_date=${year}`,
+      );
       expect(await detail(response, 500)).toBe('Internal Server Error');
     }
     const log = tiny.logs.join('\n');

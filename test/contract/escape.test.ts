@@ -16,83 +16,117 @@ if (!strace) console.warn('escape.test.ts: strace is not installed (apt-get inst
 
 // Values that are paths, or try to become one after decoding, joining or truncation at a NUL.
 const pathNames = (store: string) => [
-  '../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '..\\..\\etc\\passwd', '....//....//etc/passwd',
-  '/etc/passwd', '/etc/hostname', join(root, 'package.json'), `${store}/../outside`, 'LAKE\u0000../../etc/passwd', '\u0000',
-  'ALPHA LAKE/../../../etc/passwd', 'reservoirs/metadata/../../manifest.json', '.', '..', '~/.ssh/id_rsa', 'C:\\Windows\\win.ini', 'file:///etc/passwd',
+  '../../etc/passwd',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '..\\..\\etc\\passwd',
+  '....//....//etc/passwd',
+  '/etc/passwd',
+  '/etc/hostname',
+  join(root, 'package.json'),
+  `${store}/../outside`,
+  'LAKE\u0000../../etc/passwd',
+  '\u0000',
+  'ALPHA LAKE/../../../etc/passwd',
+  'reservoirs/metadata/../../manifest.json',
+  '.',
+  '..',
+  '~/.ssh/id_rsa',
+  'C:\\Windows\\win.ini',
+  'file:///etc/passwd',
 ];
 
 describe('the store folder', () => {
-  it.skipIf(!strace)('is the only data the server opens, whatever names the requests carry', async () => {
-    const store = await tempDir();
-    await writeTinyStore(store);
-    const trace = join(tmpdir(), `evap-strace-${randomBytes(4).toString('hex')}.log`);
-    const key = randomBytes(16).toString('hex');
-    const child = spawn('strace', ['-f', '-qq', '-e', 'trace=open,openat,openat2,creat,truncate,rename,unlink', '-o', trace, process.execPath, '--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_STORE: store, EVAP_API_KEYS: key },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group: killing strace alone would leave the traced server running
-    });
-    const kill = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    afterAll(() => {
-      kill();
-      rmSync(trace, { force: true });
-    });
-    let output = '';
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (c: Buffer) => {
-        output += c.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]!);
+  it.skipIf(!strace)(
+    'is the only data the server opens, whatever names the requests carry',
+    async () => {
+      const store = await tempDir();
+      await writeTinyStore(store);
+      const trace = join(tmpdir(), `evap-strace-${randomBytes(4).toString('hex')}.log`);
+      const key = randomBytes(16).toString('hex');
+      const child = spawn(
+        'strace',
+        ['-f', '-qq', '-e', 'trace=open,openat,openat2,creat,truncate,rename,unlink', '-o', trace, process.execPath, '--import', 'tsx', 'server/main.ts'],
+        {
+          cwd: root,
+          env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_STORE: store, EVAP_API_KEYS: key },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true, // its own process group: killing strace alone would leave the traced server running
+        },
+      );
+      const kill = () => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      };
+      afterAll(() => {
+        kill();
+        rmSync(trace, { force: true });
       });
-      child.on('exit', () => reject(new Error(`server exited: ${output}`)));
-    });
-    const get = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, headers: { 'api-key': key } });
-    await (await get('/info/list_datasets')).text(); // every module a request needs is loaded now
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const before = readFileSync(trace, 'utf8').length;
+      let output = '';
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on('data', (c: Buffer) => {
+          output += c.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        child.on('exit', () => reject(new Error(`server exited: ${output}`)));
+      });
+      const get = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, headers: { 'api-key': key } });
+      await (await get('/info/list_datasets')).text(); // every module a request needs is loaded now
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = readFileSync(trace, 'utf8').length;
 
-    let sent = 0;
-    const bad: string[] = [];
-    for (const route of routes) {
-      for (const parameter of route.parameters) {
-        for (const value of pathNames(store)) {
-          const response = await get(`${route.path}?${parameter.name}=${encodeURIComponent(value)}`, { method: route.method });
-          sent++;
-          const body = await response.text();
-          if (![404, 422].includes(response.status)) bad.push(`${route.method} ${route.path}?${parameter.name}=${value} -> ${response.status} ${body.slice(0, 100)}`);
+      let sent = 0;
+      const bad: string[] = [];
+      for (const route of routes) {
+        for (const parameter of route.parameters) {
+          for (const value of pathNames(store)) {
+            const response = await get(`${route.path}?${parameter.name}=${encodeURIComponent(value)}`, { method: route.method });
+            sent++;
+            const body = await response.text();
+            if (![404, 422].includes(response.status))
+              bad.push(`${route.method} ${route.path}?${parameter.name}=${value} -> ${response.status} ${body.slice(0, 100)}`);
+          }
         }
       }
-    }
-    for (const path of ['/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/docs/..%2F..%2Fpackage.json', '/docs/../../../etc/passwd', '/docs/%2e%2e%2fswagger-ui.css', '/info/list_datasets/..%2F..%2F..%2Fetc%2Fpasswd']) {
-      const response = await get(path);
-      sent++;
-      if (response.status !== 404) bad.push(`GET ${path} -> ${response.status}`);
-      await response.text();
-    }
-    // one real query, to show that the trace does see the store being read
-    expect((await get('/timeseries/daily/reservoirs/daterange?RES_NAMES=ALPHA%20LAKE&datasets=nete-volume-calcs&start_date=2020-12-30&end_date=2021-01-02')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    kill();
+      for (const path of [
+        '/../../etc/passwd',
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/docs/..%2F..%2Fpackage.json',
+        '/docs/../../../etc/passwd',
+        '/docs/%2e%2e%2fswagger-ui.css',
+        '/info/list_datasets/..%2F..%2F..%2Fetc%2Fpasswd',
+      ]) {
+        const response = await get(path);
+        sent++;
+        if (response.status !== 404) bad.push(`GET ${path} -> ${response.status}`);
+        await response.text();
+      }
+      // one real query, to show that the trace does see the store being read
+      expect(
+        (await get('/timeseries/daily/reservoirs/daterange?RES_NAMES=ALPHA%20LAKE&datasets=nete-volume-calcs&start_date=2020-12-30&end_date=2021-01-02'))
+          .status,
+      ).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      kill();
 
-    const opened = readFileSync(trace, 'utf8')
-      .slice(before)
-      .split('\n')
-      .flatMap((line) => {
-        const match = /^\d+\s+\w+\((?:AT_FDCWD|\d+), "((?:[^"\\]|\\.)*)"/.exec(line) ?? /^\d+\s+\w+\("((?:[^"\\]|\\.)*)"/.exec(line);
-        return match ? [match[1]!] : [];
-      });
-    console.log(`escape: ${sent} requests with path-like names; ${opened.length} files opened meanwhile: ${[...new Set(opened)].join(', ')}`);
-    expect(bad).toEqual([]);
-    expect(opened.some((p) => p.startsWith(`${store}/reservoirs/`))).toBe(true);
-    const outside = opened.filter((p) => !p.startsWith(`${store}/`) && !p.includes('/node_modules/'));
-    expect(outside).toEqual([]);
-  }, 60_000);
+      const opened = readFileSync(trace, 'utf8')
+        .slice(before)
+        .split('\n')
+        .flatMap((line) => {
+          const match = /^\d+\s+\w+\((?:AT_FDCWD|\d+), "((?:[^"\\]|\\.)*)"/.exec(line) ?? /^\d+\s+\w+\("((?:[^"\\]|\\.)*)"/.exec(line);
+          return match ? [match[1]!] : [];
+        });
+      console.log(`escape: ${sent} requests with path-like names; ${opened.length} files opened meanwhile: ${[...new Set(opened)].join(', ')}`);
+      expect(bad).toEqual([]);
+      expect(opened.some((p) => p.startsWith(`${store}/reservoirs/`))).toBe(true);
+      const outside = opened.filter((p) => !p.startsWith(`${store}/`) && !p.includes('/node_modules/'));
+      expect(outside).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -32,7 +32,9 @@ describe('cURL examples', () => {
 
   it('lists reservoir and station names with POST and no body', async () => {
     const reservoirs = (await (await curl('/info/list_RES_NAMES?output_format=json', 'POST')).json()) as { RES_NAMES: string[] };
-    expect(reservoirs.RES_NAMES).toEqual(expect.arrayContaining(['LAKE ALICE', 'LAKE ESTES', 'RUEDI RESERVOIR', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']));
+    expect(reservoirs.RES_NAMES).toEqual(
+      expect.arrayContaining(['LAKE ALICE', 'LAKE ESTES', 'RUEDI RESERVOIR', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']),
+    );
     expect(reservoirs.RES_NAMES).toEqual([...reservoirs.RES_NAMES].sort());
     const stations = (await (await curl('/info/list_STA_NAMES?output_format=json', 'POST')).json()) as { STA_NAMES: string[] };
     expect(stations.STA_NAMES).toEqual(expect.arrayContaining(['LAKE MEAD_STATION', 'BLW_STATION', 'ABERDEEN_STATION', 'ABIQUIU DAM_STATION']));
@@ -56,19 +58,35 @@ describe('cURL examples', () => {
   });
 
   it('answers reservoir timeseries over a range and on a date', async () => {
-    const range = await records(await curl('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE,E_volume&start_date=2020-01-01&end_date=2020-01-31&units=metric&output_format=json'));
+    const range = await records(
+      await curl(
+        '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE,E_volume&start_date=2020-01-01&end_date=2020-01-31&units=metric&output_format=json',
+      ),
+    );
     expect(range).toHaveLength(31);
     expect(Object.keys(range[0]!)).toEqual(['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)']);
     expect(range.map((r) => r.start_date)).toEqual(range.map((r) => r.end_date));
-    const withFlag = await records(await curl('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE,E_volume&start_date=2020-01-01&end_date=2020-01-31&units=metric&also_return=qflag&output_format=json'));
+    const withFlag = await records(
+      await curl(
+        '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE,E_volume&start_date=2020-01-01&end_date=2020-01-31&units=metric&also_return=qflag&output_format=json',
+      ),
+    );
     expect(withFlag.every((r) => typeof r.qflag === 'string')).toBe(true);
-    const date = await records(await curl('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE,E_volume&date=2020-01-01&units=metric&output_format=json'));
-    expect(date.map((r) => r.RES_NAME)).toEqual(expect.arrayContaining(['LAKE ALICE', 'LAKE ESTES', 'RUEDI RESERVOIR', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']));
+    const date = await records(
+      await curl('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE,E_volume&date=2020-01-01&units=metric&output_format=json'),
+    );
+    expect(date.map((r) => r.RES_NAME)).toEqual(
+      expect.arrayContaining(['LAKE ALICE', 'LAKE ESTES', 'RUEDI RESERVOIR', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']),
+    );
     expect(date.every((r) => r.start_date === '2020-01-01' && 'NetE (mm)' in r && 'E_volume (m3)' in r)).toBe(true);
   });
 
   it('answers station timeseries over a range and on a date', async () => {
-    const range = await records(await curl('/timeseries/stations/daterange?STA_NAMES=LAKE%20MEAD_STATION&variables=ATemp,RH&start_date=2020-01-01&end_date=2020-01-31&units=metric&output_format=json'));
+    const range = await records(
+      await curl(
+        '/timeseries/stations/daterange?STA_NAMES=LAKE%20MEAD_STATION&variables=ATemp,RH&start_date=2020-01-01&end_date=2020-01-31&units=metric&output_format=json',
+      ),
+    );
     expect(range).toHaveLength(31); // the example stations report every day of the demo's span (issue 13)
     expect(Object.keys(range[0]!)).toEqual(['STA_NAME', 'start_date', 'end_date', 'ATemp (degC)', 'RH (percent)']);
     const date = await records(await curl('/timeseries/stations/date?variables=ATemp,RH&date=2020-01-01&units=metric&output_format=json'));
@@ -89,7 +107,9 @@ describe('getting-started examples', () => {
   it('answers with the defaults for everything not given', async () => {
     const data = await records(await python('/timeseries/daily/reservoirs/daterange', params));
     expect(data).toHaveLength(31);
-    expect(Object.keys(data[0]!)).toEqual(expect.arrayContaining(['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)', 'pr (mm)', 'tmmx_c (degC)', 'E_hs (mm)', 'area_m2 (m2)']));
+    expect(Object.keys(data[0]!)).toEqual(
+      expect.arrayContaining(['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)', 'pr (mm)', 'tmmx_c (degC)', 'E_hs (mm)', 'area_m2 (m2)']),
+    );
     expect(Object.keys(data[0]!)).toHaveLength(3 + 24);
   });
 
@@ -105,7 +125,15 @@ describe('getting-started examples', () => {
 describe('notebook examples', () => {
   const base = '/'; // BASE_URL = "https://operevap.dri.edu/" joined with f"{BASE_URL}/info/...": a double slash
   const daterange = `${base}/timeseries/daily/reservoirs/daterange`;
-  const nete = (names: string, variables: string, start: string, end: string) => ({ RES_NAMES: names, datasets: 'nete-volume-calcs', variables, start_date: start, end_date: end, units: 'metric', output_format: 'json' });
+  const nete = (names: string, variables: string, start: string, end: string) => ({
+    RES_NAMES: names,
+    datasets: 'nete-volume-calcs',
+    variables,
+    start_date: start,
+    end_date: end,
+    units: 'metric',
+    output_format: 'json',
+  });
 
   it('gets reservoirs and their metadata', async () => {
     const response = await server.get(`${base}/info/list_RES_NAMES`, { method: 'POST' });
@@ -134,7 +162,9 @@ describe('notebook examples', () => {
   });
 
   it('gets weather for LAKE POWELL', async () => {
-    const data = await records(await python(daterange, { ...nete('LAKE POWELL', 'pr,tmmx_c,tmmn_c,vpd_kpa,srad', '2020-06-01', '2020-08-31'), datasets: 'rtma' }));
+    const data = await records(
+      await python(daterange, { ...nete('LAKE POWELL', 'pr,tmmx_c,tmmn_c,vpd_kpa,srad', '2020-06-01', '2020-08-31'), datasets: 'rtma' }),
+    );
     expect(Object.keys(data[0]!)).toEqual(['RES_NAME', 'start_date', 'end_date', 'pr (mm)', 'tmmx_c (degC)', 'tmmn_c (degC)', 'vpd_kpa (kpa)', 'srad (wm2)']);
   });
 

@@ -73,7 +73,8 @@ describe('golden answers of the tiny store', () => {
 describe('the golden files', () => {
   const json = (name: string) => JSON.parse(readFileSync(join(goldenDir, `${name}.json`), 'utf8')) as Record<string, unknown>[];
   const csv = (name: string) => parseCsv(readFileSync(join(goldenDir, `${name}.csv`), 'utf8'));
-  const row = (records: Record<string, unknown>[], name: string, date: string) => records.find((r) => (r.RES_NAME ?? r.STA_NAME) === name && r.start_date === date)!;
+  const row = (records: Record<string, unknown>[], name: string, date: string) =>
+    records.find((r) => (r.RES_NAME ?? r.STA_NAME) === name && r.start_date === date)!;
   const acreFoot = 43560 * 0.3048 ** 3;
   const days = ['2020-12-30', '2020-12-31', '2021-01-01', '2021-01-02'];
 

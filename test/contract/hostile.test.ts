@@ -44,7 +44,9 @@ function send(attempt: Attempt): Promise<Answer> {
     const req = httpRequest(target, { method: attempt.method, headers: attempt.headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks), ms: performance.now() - started }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks), ms: performance.now() - started }),
+      );
       res.on('error', reject);
     });
     // a hang is no answer for 15 s (a bound on each answer's time failed on a machine shared with other heavy work)
@@ -67,16 +69,69 @@ function multipart(boundary: string, files: [string, Buffer][]): Buffer {
 }
 
 const routePaths = [...new Set(routes.map((r) => r.path))];
-const otherPaths = ['/docs', '/openapi.json', '/', '/nothing', '//info//list_datasets/', '/info/../../etc/passwd', '/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/metadata/reservoirs/..%2F..%2Fmanifest.json'];
+const otherPaths = [
+  '/docs',
+  '/openapi.json',
+  '/',
+  '/nothing',
+  '//info//list_datasets/',
+  '/info/../../etc/passwd',
+  '/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '/metadata/reservoirs/..%2F..%2Fmanifest.json',
+];
 const parameterNames = [...new Set(routes.flatMap((r) => r.parameters.map((p) => p.name))), 'api-key', 'token', 'foo', '', '__proto__', 'constructor'];
 // biome-ignore-start lint/suspicious/noTemplateCurlyInString: '${jndi:…}' is one of the hostile values, not a forgotten template
 const hostileValues = [
-  '../../etc/passwd', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '..%2F..%2Fmanifest.json', '/etc/passwd', 'C:\\Windows\\win.ini', 'LAKE ALICE\u0000../../etc/passwd', '\u0000',
-  "'; DROP TABLE reservoirs; --", "1' OR '1'='1", '" OR ""="', '${jndi:ldap://x}', '<script>alert(1)</script>', '{{7*7}}',
-  '2021-02-30', '0000-01-01', '99999-01-01', '2020-1-1', '-0001-01-01', '2020-01-01T00:00:00Z', '1e9', 'NaN', '-1', '',
-  ',', ',,,', ' , ', 'ALL_STATIONS', 'LAKE ALICE', 'LAKE ALICE,LAKE ALICE', 'lake alice', 'LAKE MEAD_STATION', 'rtma', 'lem', 'NetE', 'ATemp', 'qflag',
-  'csv', 'json', 'CSV', 'english', 'metric', 'imperial', '2020-01-05', '2019-12-31',
-  'ÅSA SJÖ', '湖', '🌊💧', '\u202e\u0645', '\ud800', 'A'.repeat(10_000),
+  '../../etc/passwd',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '..%2F..%2Fmanifest.json',
+  '/etc/passwd',
+  'C:\\Windows\\win.ini',
+  'LAKE ALICE\u0000../../etc/passwd',
+  '\u0000',
+  "'; DROP TABLE reservoirs; --",
+  "1' OR '1'='1",
+  '" OR ""="',
+  '${jndi:ldap://x}',
+  '<script>alert(1)</script>',
+  '{{7*7}}',
+  '2021-02-30',
+  '0000-01-01',
+  '99999-01-01',
+  '2020-1-1',
+  '-0001-01-01',
+  '2020-01-01T00:00:00Z',
+  '1e9',
+  'NaN',
+  '-1',
+  '',
+  ',',
+  ',,,',
+  ' , ',
+  'ALL_STATIONS',
+  'LAKE ALICE',
+  'LAKE ALICE,LAKE ALICE',
+  'lake alice',
+  'LAKE MEAD_STATION',
+  'rtma',
+  'lem',
+  'NetE',
+  'ATemp',
+  'qflag',
+  'csv',
+  'json',
+  'CSV',
+  'english',
+  'metric',
+  'imperial',
+  '2020-01-05',
+  '2019-12-31',
+  'ÅSA SJÖ',
+  '湖',
+  '🌊💧',
+  '\u202e\u0645',
+  '\ud800',
+  'A'.repeat(10_000),
   Array.from({ length: 10_000 }, (_, i) => `R${i}`).join(','), // 10,000 names
   Array.from({ length: 1_000 }, () => 'LAKE ALICE').join(','),
   'x'.repeat(100_000), // 100 kB: beyond the header limit
@@ -90,14 +145,24 @@ const value = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
 );
 const query = fc
-  .tuple(fc.array(fc.tuple(fc.oneof(fc.constantFrom(...parameterNames), fc.string({ maxLength: 8 })), value), { maxLength: 6 }), fc.constantFrom(...rawSuffixes))
-  .map(([pairs, raw]) => [...pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, '\ufffd'))}`), raw].filter((s) => s !== '').join('&'));
+  .tuple(
+    fc.array(fc.tuple(fc.oneof(fc.constantFrom(...parameterNames), fc.string({ maxLength: 8 })), value), { maxLength: 6 }),
+    fc.constantFrom(...rawSuffixes),
+  )
+  .map(([pairs, raw]) =>
+    [...pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, '\ufffd'))}`), raw]
+      .filter((s) => s !== '')
+      .join('&'),
+  );
 
 const body = fc.oneof(
   fc.constant<{ type?: string; bytes?: Buffer }>({}),
   fc.uint8Array({ maxLength: 4096 }).map((b) => ({ type: 'multipart/form-data; boundary=xyz', bytes: Buffer.from(b) })),
   fc.record({ cut: fc.nat(), shuffle: fc.boolean() }).map(({ cut }) => {
-    const whole = multipart('b0und', parts.map((p) => [`shapefile_${p}`, shapefile(p)]));
+    const whole = multipart(
+      'b0und',
+      parts.map((p) => [`shapefile_${p}`, shapefile(p)]),
+    );
     return { type: 'multipart/form-data; boundary=b0und', bytes: whole.subarray(0, cut % whole.length) }; // truncated
   }),
   fc.tuple(fc.subarray([...parts], { minLength: 1 }), fc.uint8Array({ minLength: 0, maxLength: 512 }), fc.nat()).map(([chosen, noise, at]) => {
@@ -116,7 +181,10 @@ const body = fc.oneof(
     { type: 'application/json', bytes: Buffer.from('{"RES_NAMES": ["../../etc/passwd"]}') },
     { type: 'text/plain', bytes: Buffer.from('hello') },
     { type: 'application/x-www-form-urlencoded', bytes: Buffer.from('shapefile_shp=abc&shapefile_prj=%ZZ') },
-    { type: 'multipart/form-data; boundary=q', bytes: Buffer.from('--q\r\ncontent-disposition: form-data; name="shapefile_shp"\r\n\r\ntext, not a file\r\n--q--\r\n') },
+    {
+      type: 'multipart/form-data; boundary=q',
+      bytes: Buffer.from('--q\r\ncontent-disposition: form-data; name="shapefile_shp"\r\n\r\ntext, not a file\r\n--q--\r\n'),
+    },
     { type: 'multipart/form-data; boundary=q', bytes: Buffer.alloc(maxUploadBytes + 1024, 0x41) }, // over the limit: 413
     { type: undefined, bytes: Buffer.from([0, 1, 2, 3]) },
   ),
@@ -125,10 +193,16 @@ const body = fc.oneof(
 const attempt: fc.Arbitrary<Attempt> = fc
   .record({
     path: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...routePaths) }, { weight: 1, arbitrary: fc.constantFrom(...otherPaths) }),
-    method: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') }),
+    method: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') },
+    ),
     query,
     body,
-    key: fc.oneof({ weight: 8, arbitrary: fc.constant<string | null>('right') }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', 'wrong', 'RIGHT') }),
+    key: fc.oneof(
+      { weight: 8, arbitrary: fc.constant<string | null>('right') },
+      { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', 'wrong', 'RIGHT') },
+    ),
     encoding: fc.constantFrom('gzip', 'identity', 'br', '*;q=0', undefined),
   })
   .map(({ path, method, query, body, key, encoding }) => {
@@ -143,7 +217,12 @@ const attempt: fc.Arbitrary<Attempt> = fc
 
 // Normal requests whose answers must not change, whatever came before.
 const normal: Attempt[] = [
-  { method: 'GET', path: '/timeseries/daily/reservoirs/daterange', query: 'RES_NAMES=LAKE%20ALICE,LAKE%20MEAD&start_date=2020-01-01&end_date=2020-01-20', headers: {} },
+  {
+    method: 'GET',
+    path: '/timeseries/daily/reservoirs/daterange',
+    query: 'RES_NAMES=LAKE%20ALICE,LAKE%20MEAD&start_date=2020-01-01&end_date=2020-01-20',
+    headers: {},
+  },
   { method: 'GET', path: '/timeseries/stations/daterange', query: 'STA_NAMES=LAKE%20MEAD_STATION&output_format=csv&units=english', headers: {} },
   { method: 'POST', path: '/info/list_RES_NAMES', query: '', headers: {} },
   { method: 'GET', path: '/metadata/stations', query: 'STA_NAMES=BLW_STATION', headers: {} },
@@ -161,13 +240,23 @@ describe('hostile requests', () => {
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
     // a few of each, on answers of a few MB: enough to hold slots and buffers, not to saturate a shared machine
     const large = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(server.store.manifest.reservoirs.names.slice(0, 12).join(','))}&start_date=2019-01-01&end_date=2021-12-31`;
-    const hostile = startHostileClients({ url: server.url, key: server.key, largePath: large, pipeliners: 1, burstPauseMs: 250, stallers: 2, slowReaders: 2, slowReadMs: 500 });
+    const hostile = startHostileClients({
+      url: server.url,
+      key: server.key,
+      largePath: large,
+      pipeliners: 1,
+      burstPauseMs: 250,
+      stallers: 2,
+      slowReaders: 2,
+      slowReadMs: 500,
+    });
     await fc.assert(
       fc.asyncProperty(attempt, async (a) => {
         tried++;
         const answer = await send(a).catch((error: NodeJS.ErrnoException) => {
           // a request node:http cannot parse is answered with a JSON body: a HEAD client does not expect one
-          if (a.method === 'HEAD' && error.code === 'HPE_CLOSED_CONNECTION') return { status: 400, type: 'application/json', body: Buffer.from('{"detail":""}'), ms: 0 };
+          if (a.method === 'HEAD' && error.code === 'HPE_CLOSED_CONNECTION')
+            return { status: 400, type: 'application/json', body: Buffer.from('{"detail":""}'), ms: 0 };
           throw error;
         });
         slowest = Math.max(slowest, answer.ms);
@@ -198,6 +287,8 @@ describe('hostile requests', () => {
     const log = server.logs.join('\n');
     expect(log).not.toMatch(/internal error|store error|request failed|response aborted/);
     expect(log).not.toContain(server.key);
-    console.log(`hostile requests: ${tried} tried (half of them normal checks), slowest ${slowest.toFixed(0)} ms, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((x, y) => x[0] - y[0])))}`);
+    console.log(
+      `hostile requests: ${tried} tried (half of them normal checks), slowest ${slowest.toFixed(0)} ms, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((x, y) => x[0] - y[0])))}`,
+    );
   }, 120_000);
 });

@@ -49,14 +49,19 @@ describe('POST /info/list_RES_NAMES', () => {
     // listed by hand from the demo coordinates (test/lib/spatial/within.test.ts): Colorado's reservoirs, none elsewhere
     expect(RES_NAMES).toEqual(expect.arrayContaining(['LAKE ESTES', 'RUEDI RESERVOIR', 'BLUE MESA RESERVOIR']));
     for (const outside of ['LAKE ALICE', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']) expect(RES_NAMES).not.toContain(outside);
-    const lat = (await (await server.get(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(RES_NAMES.join(','))}`)).json()) as { LAT: number; LON: number }[];
+    const lat = (await (await server.get(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(RES_NAMES.join(','))}`)).json()) as {
+      LAT: number;
+      LON: number;
+    }[];
     for (const r of lat) {
       expect(r.LAT).toBeGreaterThanOrEqual(36.99);
       expect(r.LAT).toBeLessThanOrEqual(41.01);
       expect(r.LON).toBeGreaterThanOrEqual(-109.06);
       expect(r.LON).toBeLessThanOrEqual(-102.04);
     }
-    expect(RES_NAMES).toEqual(await server.store.listReservoirNames({ ...Object.fromEntries(parts.map((ext) => [ext, readFileSync(new URL(`${name}/${name}.${ext}`, dir))])) }));
+    expect(RES_NAMES).toEqual(
+      await server.store.listReservoirNames({ ...Object.fromEntries(parts.map((ext) => [ext, readFileSync(new URL(`${name}/${name}.${ext}`, dir))])) }),
+    );
   });
 
   it('answers CSV with one RES_NAME column', async () => {
@@ -84,7 +89,9 @@ describe('POST /info/list_RES_NAMES', () => {
     for (let i = 0; i < maxFormParts - 3; i++) many.append(`field${i}`, 'x'); // 672k such parts took 21 s and 1.5 GB
     const refused = await post('/info/list_RES_NAMES', many);
     expect(refused.status).toBe(422);
-    expect(await refused.json()).toEqual({ detail: [{ loc: ['body', 'body'], msg: `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, type: 'too_long' }] });
+    expect(await refused.json()).toEqual({
+      detail: [{ loc: ['body', 'body'], msg: `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, type: 'too_long' }],
+    });
     const few = form('colorado_wgs84');
     for (let i = 0; i < maxFormParts - 4; i++) few.append(`field${i}`, 'x');
     const counted = await post('/info/list_RES_NAMES', few); // within the count: refused by name (a misnamed part), not by count
@@ -93,7 +100,8 @@ describe('POST /info/list_RES_NAMES', () => {
   });
 
   it('refuses a urlencoded form of more fields than the bound, and a shapefile part sent as text in one', async () => {
-    const post = (body: string) => server.get('/info/list_RES_NAMES', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = (body: string) =>
+      server.get('/info/list_RES_NAMES', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const many = await post(Array.from({ length: maxFormParts + 1 }, (_, i) => `f${i}=x`).join('&'));
     expect(many.status).toBe(422);
     expect(JSON.stringify(await many.json())).toMatch(/more than 16 fields/);

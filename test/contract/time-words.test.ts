@@ -1,7 +1,8 @@
 // `latest` and ISO 8601 durations over HTTP; the last day held is found independently, by DuckDB over the files.
+
+import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { addDays, format, parseISO, subMonths } from 'date-fns';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/harness.js';
 
@@ -12,7 +13,10 @@ beforeAll(async () => {
   server = await startTestServer();
   const duck = await (await DuckDBInstance.create(':memory:')).connect();
   const root = server.store.root.replaceAll("'", "''");
-  const max = async (glob: string) => (await duck.runAndReadAll(`select strftime(max(date), '%Y-%m-%d') as d from read_parquet('${join(root, glob)}', union_by_name = true)`)).getRowObjectsJson()[0]!.d as string;
+  const max = async (glob: string) =>
+    (
+      await duck.runAndReadAll(`select strftime(max(date), '%Y-%m-%d') as d from read_parquet('${join(root, glob)}', union_by_name = true)`)
+    ).getRowObjectsJson()[0]!.d as string;
   lastReservoirDay = await max('reservoirs/dataset=nete-volume-calcs/year=*/*.parquet');
   lastStationDay = await max('stations/station=LAKE%20MEAD_STATION/*.parquet'); // names are percent-encoded in paths
   duck.closeSync();
@@ -28,7 +32,9 @@ const day = (d: string, n: number) => format(addDays(parseISO(d), n), 'yyyy-MM-d
 
 describe('latest', () => {
   it('is the last day the store holds, on range and date paths', async () => {
-    const tail = await records('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE&start_date=2021-12-01&end_date=latest');
+    const tail = await records(
+      '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE&start_date=2021-12-01&end_date=latest',
+    );
     expect(tail.at(-1)!.start_date).toBe(lastReservoirDay);
     const onDate = await records('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE&date=latest');
     expect(new Set(onDate.map((r) => r.start_date))).toEqual(new Set([lastReservoirDay]));
@@ -42,16 +48,26 @@ describe('latest', () => {
 
 describe('durations', () => {
   it('count back from end_date: P30D is the 30 days ending with it, P1M the month before it', async () => {
-    const days = await records(`/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=P30D&end_date=latest`);
+    const days = await records(
+      `/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=P30D&end_date=latest`,
+    );
     expect(days.map((r) => r.start_date)).toEqual(Array.from({ length: 30 }, (_, i) => day(lastReservoirDay, i - 29)));
-    const month = await records('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=P1M&end_date=2020-03-15');
+    const month = await records(
+      '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=P1M&end_date=2020-03-15',
+    );
     expect(month[0]!.start_date).toBe(format(subMonths(parseISO('2020-03-16'), 1), 'yyyy-MM-dd'));
     const monthly = await records('/timeseries/monthly/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&start_date=P1Y&end_date=latest');
     expect(monthly).toHaveLength(12);
   });
 
   it('leave every other word a 422 on the date parameters', async () => {
-    for (const [query, parameter] of [['start_date=yesterday', 'start_date'], ['start_date=PT1H', 'start_date'], ['end_date=P1D', 'end_date'], ['end_date=now', 'end_date'], ['start_date=P0D', 'end_date']] as const) {
+    for (const [query, parameter] of [
+      ['start_date=yesterday', 'start_date'],
+      ['start_date=PT1H', 'start_date'],
+      ['end_date=P1D', 'end_date'],
+      ['end_date=now', 'end_date'],
+      ['start_date=P0D', 'end_date'],
+    ] as const) {
       const response = await server.get(`/timeseries/daily/reservoirs/daterange?${query}`);
       expect(response.status, query).toBe(422);
       expect(((await response.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc, query).toEqual(['query', parameter]);

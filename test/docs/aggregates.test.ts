@@ -12,7 +12,11 @@ describe('docs/aggregates.md', () => {
   it('runs the three-line library example with the output it shows', async () => {
     const doc = await readFile(join(root, 'docs', 'aggregates.md'), 'utf8');
     const code = doc.split('```js\n')[1]!.split('```')[0]!;
-    const shown = code.split('\n').find((l) => l.startsWith('// ['))!.slice(3).split(',...')[0]!;
+    const shown = code
+      .split('\n')
+      .find((l) => l.startsWith('// ['))!
+      .slice(3)
+      .split(',...')[0]!;
     const script = join(root, `aggregates-example-${process.pid}.mts`);
     await writeFile(script, code.replace("from 'evap'", `from '${pathToFileURL(join(root, 'lib', 'index.ts')).href}'`));
     try {

@@ -13,7 +13,15 @@ const unitsPage = await readFile(join(root, 'docs', 'units.md'), 'utf8');
 describe('README.md and docs/', () => {
   it('shows the unit table of the catalogue (docs/units.md)', () => {
     const table = unitsPage.split('<!-- units:start -->')[1]!.split('<!-- units:end -->')[0]!;
-    const rows = table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| variable')).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    const rows = table
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| variable'))
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     const expected = [
       ...reservoirVariables.map((v) => [v.name, v.dataset, v.spec.description, units[v.spec.unit].metric, units[v.spec.unit].english]),
       ...Object.entries(stationVariables).map(([n, s]) => [n, 'stations', s.description, units[s.unit].metric, units[s.unit].english]),
@@ -67,8 +75,16 @@ describe('README.md set-up', () => {
 describe('README.md quick start', () => {
   it('runs its query and info lines on the demo store, as written but for the store folder', async () => {
     const block = readme.split('## Quick start')[1]!.split('```sh\n')[1]!.split('```')[0]!;
-    const line = (command: string) => block.split('\n').find((l) => l.startsWith(`npx evap ${command} `))!.replace(/\s+#.*$/, '');
-    const argv = (text: string) => [...text.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(2).map((a) => (a === 'demo' ? 'data' : a));
+    const line = (command: string) =>
+      block
+        .split('\n')
+        .find((l) => l.startsWith(`npx evap ${command} `))!
+        .replace(/\s+#.*$/, '');
+    const argv = (text: string) =>
+      [...text.matchAll(/"([^"]*)"|(\S+)/g)]
+        .map((m) => m[1] ?? m[2]!)
+        .slice(2)
+        .map((a) => (a === 'demo' ? 'data' : a));
     const evap = (args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'cli/evap.ts', ...args], { cwd: root });
     const query = await evap(argv(line('query')));
     const rows = query.stdout.trimEnd().split('\n');
@@ -78,10 +94,13 @@ describe('README.md quick start', () => {
     const monthly = (await evap(argv(monthlyLine))).stdout.trimEnd().split('\n');
     expect(monthly[0]).toBe('RES_NAME,start_date,end_date,n_days,E_volume (acre-ft)');
     expect(monthly.slice(1).map((r) => r.split(',').slice(0, 4).join(','))).toEqual(
-      Array.from({ length: 12 }, (_, m) => `LAKE MEAD,2020-${String(m + 1).padStart(2, '0')}-01,2020-${String(m + 1).padStart(2, '0')}-${new Date(Date.UTC(2020, m + 1, 0)).getUTCDate()},${new Date(Date.UTC(2020, m + 1, 0)).getUTCDate()}`),
+      Array.from(
+        { length: 12 },
+        (_, m) =>
+          `LAKE MEAD,2020-${String(m + 1).padStart(2, '0')}-01,2020-${String(m + 1).padStart(2, '0')}-${new Date(Date.UTC(2020, m + 1, 0)).getUTCDate()},${new Date(Date.UTC(2020, m + 1, 0)).getUTCDate()}`,
+      ),
     );
     const info = await evap(argv(line('info')));
     expect(info.stdout).toMatch(/^nete-volume-calcs,67,2019-01-01,2021-12-31,NetE E_volume NetE_volume$/m);
   });
 });
-

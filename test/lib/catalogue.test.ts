@@ -12,10 +12,10 @@ import {
   reservoirVariables,
   stationVariableNames,
   stationVariables,
+  type UnitName,
   unitLabel,
   units,
   variableKey,
-  type UnitName,
 } from '../../lib/catalogue.js';
 
 const FOOT = 0.3048; // m, the international foot; everything English below is derived from it
@@ -44,10 +44,17 @@ describe('units', () => {
 
 describe('the variables', () => {
   it("carry the public service's descriptions, datasets and unit labels", async () => {
-    const golden = async (name: string) => JSON.parse(await readFile(join(import.meta.dirname, '../golden', `${name}.json`), 'utf8')) as Record<string, string>[];
+    const golden = async (name: string) =>
+      JSON.parse(await readFile(join(import.meta.dirname, '../golden', `${name}.json`), 'utf8')) as Record<string, string>[];
     const ours = (name: string, dataset: string) => {
       const spec = dataset === 'stations' ? findStationVariable(name)! : findReservoirVariable(name)!.spec;
-      return { api_name: name, description: spec.description, dataset, units_metric: unitLabel(spec.unit, 'metric'), units_english: unitLabel(spec.unit, 'english') };
+      return {
+        api_name: name,
+        description: spec.description,
+        dataset,
+        units_metric: unitLabel(spec.unit, 'metric'),
+        units_english: unitLabel(spec.unit, 'english'),
+      };
     };
     for (const file of ['list-variables', 'list-stations-variables']) {
       const recorded = await golden(file);
@@ -66,10 +73,17 @@ describe('the variables', () => {
   it('are found by their own names only, never by an inherited property', () => {
     const names = [...reservoirVariables.map((v) => v.name as string), ...stationVariableNames];
     fc.assert(
-      fc.property(fc.oneof(fc.constantFrom(...names, '__proto__', 'toString', 'constructor', 'hasOwnProperty', 'netE', 'NetE '), fc.string({ maxLength: 8 })), (name) => {
-        const reservoir = findReservoirVariable(name);
-        return (reservoir !== undefined) === reservoirVariables.some((v) => v.name === name) && (reservoir === undefined || reservoir.name === name) && (findStationVariable(name) !== undefined) === stationVariableNames.includes(name as never);
-      }),
+      fc.property(
+        fc.oneof(fc.constantFrom(...names, '__proto__', 'toString', 'constructor', 'hasOwnProperty', 'netE', 'NetE '), fc.string({ maxLength: 8 })),
+        (name) => {
+          const reservoir = findReservoirVariable(name);
+          return (
+            (reservoir !== undefined) === reservoirVariables.some((v) => v.name === name) &&
+            (reservoir === undefined || reservoir.name === name) &&
+            (findStationVariable(name) !== undefined) === stationVariableNames.includes(name as never)
+          );
+        },
+      ),
     );
   });
 
@@ -77,7 +91,10 @@ describe('the variables', () => {
     // the issue's lists, written out here
     const summed = ['pr', 'etr', 'eto', 'E_hs', 'E_nhs', 'NetE', 'E_volume', 'NetE_volume', 'ETo', 'ETr', 'evap_1', 'evap_2', 'evap_3', 'evap_4', 'evap_5'];
     const circular = ['th', 'WD'];
-    const all = [...reservoirVariables.map((v) => [v.name as string, v.spec] as const), ...stationVariableNames.map((n) => [n as string, findStationVariable(n)!] as const)];
+    const all = [
+      ...reservoirVariables.map((v) => [v.name as string, v.spec] as const),
+      ...stationVariableNames.map((n) => [n as string, findStationVariable(n)!] as const),
+    ];
     for (const [name, spec] of all) expect(aggregationOf(spec), name).toBe(summed.includes(name) ? 'sum' : circular.includes(name) ? 'circular-mean' : 'mean');
   });
 
@@ -88,6 +105,10 @@ describe('the variables', () => {
         return key === `${v.name} (${units[v.spec.unit][system]})`;
       }),
     );
-    expect([variableKey('NetE', 'mm', 'english'), variableKey('vs2m', 'ms', 'metric'), variableKey('E_volume', 'm3', 'english')]).toEqual(['NetE (in)', 'vs2m (m/s)', 'E_volume (acre-ft)']);
+    expect([variableKey('NetE', 'mm', 'english'), variableKey('vs2m', 'ms', 'metric'), variableKey('E_volume', 'm3', 'english')]).toEqual([
+      'NetE (in)',
+      'vs2m (m/s)',
+      'E_volume (acre-ft)',
+    ]);
   });
 });

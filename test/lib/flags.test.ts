@@ -1,10 +1,10 @@
 // Per-day flags (issue 13): what the generator writes into the Parquet files, read back by DuckDB (not our reader),
 // and what the library answers with also_return=qflag,status.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../../lib/model/generate.js';
-import { openStore, type EvapStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { tempDir } from '../helpers.js';
 
 const END = '2020-06-30';
@@ -36,7 +36,9 @@ const rank = { Final: 0, Provisional: 1, Early: 2 } as Record<string, number>;
 describe('per-day flags in the store', () => {
   it('writes qflag and status as text columns of every reservoir file, with the allowed values only', async () => {
     for (const dataset of store.listDatasets()) {
-      const reader = await duck.runAndReadAll(`SELECT DISTINCT qflag, status, typeof(qflag) AS t FROM read_parquet('${dir}/reservoirs/dataset=${dataset}/*/*.parquet')`);
+      const reader = await duck.runAndReadAll(
+        `SELECT DISTINCT qflag, status, typeof(qflag) AS t FROM read_parquet('${dir}/reservoirs/dataset=${dataset}/*/*.parquet')`,
+      );
       for (const row of reader.getRowObjectsJson()) {
         expect(['O', 'M', 'S', 'R']).toContain(row.qflag);
         expect(['Early', 'Provisional', 'Final']).toContain(row.status);
@@ -47,14 +49,20 @@ describe('per-day flags in the store', () => {
 
   it('keeps statuses monotone in time: Final, then the ~60 Provisional days, then the last 3 Early', async () => {
     const rows = await resRows();
-    const stations = (await duck.runAndReadAll(`SELECT filename, status FROM read_parquet('${dir}/stations/station=*/*.parquet', filename = true) ORDER BY filename, date`)).getRowObjectsJson();
+    const stations = (
+      await duck.runAndReadAll(`SELECT filename, status FROM read_parquet('${dir}/stations/station=*/*.parquet', filename = true) ORDER BY filename, date`)
+    ).getRowObjectsJson();
     const series = new Map<string, string[]>();
-    for (const r of [...rows.map((r) => ({ key: r.RES_NAME, status: r.status })), ...stations.map((r) => ({ key: String(r.filename), status: String(r.status) }))]) {
+    for (const r of [
+      ...rows.map((r) => ({ key: r.RES_NAME, status: r.status })),
+      ...stations.map((r) => ({ key: String(r.filename), status: String(r.status) })),
+    ]) {
       series.set(r.key, [...(series.get(r.key) ?? []), r.status]);
     }
     expect(series.size).toBe(14);
     for (const [name, statuses] of series) {
-      for (let i = 1; i < statuses.length; i++) expect(rank[statuses[i]!]! >= rank[statuses[i - 1]!]!, `${name} day ${i}: ${statuses[i - 1]} then ${statuses[i]}`).toBe(true);
+      for (let i = 1; i < statuses.length; i++)
+        expect(rank[statuses[i]!]! >= rank[statuses[i - 1]!]!, `${name} day ${i}: ${statuses[i - 1]} then ${statuses[i]}`).toBe(true);
     }
     const mead = rows.filter((r) => r.RES_NAME === rows[0]!.RES_NAME);
     expect(mead.at(-1)!.date).toBe(END);
@@ -63,7 +71,7 @@ describe('per-day flags in the store', () => {
     expect(mead[mead.length - 64]!.status).toBe('Final');
   });
 
-  it('repeats the previous day\'s storage values on every M day, and has M days, R days and static S reservoirs', async () => {
+  it("repeats the previous day's storage values on every M day, and has M days, R days and static S reservoirs", async () => {
     const rows = await resRows();
     const seen = { M: 0, R: 0, S: 0, O: 0 } as Record<string, number>;
     for (let i = 0; i < rows.length; i++) {
@@ -85,7 +93,7 @@ describe('per-day flags in the store', () => {
     }
   });
 
-  it('answers each record\'s own day flags, as the files hold them, for any names, datasets and dates', async () => {
+  it("answers each record's own day flags, as the files hold them, for any names, datasets and dates", async () => {
     const rows = await resRows();
     const expected = new Map(rows.map((r) => [`${r.RES_NAME}|${r.date}`, r]));
     const names = [...new Set(rows.map((r) => r.RES_NAME))];
@@ -109,7 +117,8 @@ describe('per-day flags in the store', () => {
             expect([r.qflag, r.status]).toEqual([file.qflag, file.status]);
           }
           const onDate = await store.reservoirTimeseriesOnDate({ datasets: [dataset], date: start, alsoReturn });
-          for (const r of onDate) expect([r.qflag, r.status]).toEqual([expected.get(`${r.RES_NAME}|${start}`)!.qflag, expected.get(`${r.RES_NAME}|${start}`)!.status]);
+          for (const r of onDate)
+            expect([r.qflag, r.status]).toEqual([expected.get(`${r.RES_NAME}|${start}`)!.qflag, expected.get(`${r.RES_NAME}|${start}`)!.status]);
         },
       ),
       { numRuns: 25 },
@@ -128,9 +137,17 @@ describe('per-day flags in the store', () => {
   });
 
   it('adds the flags to Arrow tables, and refuses status on aggregates with a 422-style parameter error', async () => {
-    const table = await store.reservoirTimeseriesTable({ names: [store.manifest.reservoirs.names[0]!], datasets: ['res'], start: '2020-06-25', end: END, alsoReturn: ['qflag', 'status'] });
+    const table = await store.reservoirTimeseriesTable({
+      names: [store.manifest.reservoirs.names[0]!],
+      datasets: ['res'],
+      start: '2020-06-25',
+      end: END,
+      alsoReturn: ['qflag', 'status'],
+    });
     expect(table.schema.fields.map((f) => f.name).slice(-2)).toEqual(['qflag', 'status']);
     expect(table.getChild('status')!.toArray().slice(-3)).toEqual(['Early', 'Early', 'Early']);
-    await expect(store.reservoirAggregates({ names: store.manifest.reservoirs.names.slice(0, 1), interval: 'monthly', alsoReturn: ['status'] })).rejects.toMatchObject({ name: 'InvalidParameterError', parameter: 'also_return' });
+    await expect(
+      store.reservoirAggregates({ names: store.manifest.reservoirs.names.slice(0, 1), interval: 'monthly', alsoReturn: ['status'] }),
+    ).rejects.toMatchObject({ name: 'InvalidParameterError', parameter: 'also_return' });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { units, type UnitName } from '../../lib/catalogue.js';
+import { type UnitName, units } from '../../lib/catalogue.js';
 import { convertValue, roundValue, toMetric } from '../../lib/units.js';
 
 const unitNames = Object.keys(units) as UnitName[];
@@ -60,7 +60,9 @@ describe('roundValue', () => {
   });
 
   it('is symmetric around zero and idempotent', () => {
-    fc.assert(fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), (v) => roundValue(-v) === -roundValue(v) && roundValue(roundValue(v)) === roundValue(v)));
+    fc.assert(
+      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), (v) => roundValue(-v) === -roundValue(v) && roundValue(roundValue(v)) === roundValue(v)),
+    );
   });
 
   it('rounds halves away from zero', () => {

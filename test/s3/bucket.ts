@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import { afterAll } from 'vitest';
-import { startConditionalProxy, type ConditionalProxy, type Fault } from './conditional-proxy.js';
+import { type ConditionalProxy, type Fault, startConditionalProxy } from './conditional-proxy.js';
 
 export interface TestBucket {
   bucket: string;

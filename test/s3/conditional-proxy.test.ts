@@ -21,7 +21,9 @@ describe('the conditional-write proxy', () => {
   });
 
   it('lets exactly one of many concurrent exclusive creations through', async () => {
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => proxied.send('PUT', 'k/race', { body: text(`writer ${i}`), headers: { 'if-none-match': '*' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => proxied.send('PUT', 'k/race', { body: text(`writer ${i}`), headers: { 'if-none-match': '*' } })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 412)).toHaveLength(11);
     const winner = answers.findIndex((a) => a.status === 200);
@@ -33,7 +35,10 @@ describe('the conditional-write proxy', () => {
     await proxied.send('PUT', 'k/big', { body: big('x') });
     const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // s3rver alone answered these reads with 0 to 750,000 of the 4 MiB while the PUT was writing
-    const [, ...reads] = await Promise.all([proxied.send('PUT', 'k/big', { body: big('y') }), ...Array.from({ length: 8 }, (_, i) => later(i * 3).then(() => proxied.send('GET', 'k/big')))]);
+    const [, ...reads] = await Promise.all([
+      proxied.send('PUT', 'k/big', { body: big('y') }),
+      ...Array.from({ length: 8 }, (_, i) => later(i * 3).then(() => proxied.send('GET', 'k/big'))),
+    ]);
     for (const r of reads) {
       expect(r.body.byteLength).toBe(4 << 20);
       expect(new Set(new TextDecoder().decode(r.body)).size).toBe(1);

@@ -1,9 +1,10 @@
 // Parquet, Arrow and GeoJSON answers over real HTTP, read back by other readers: parquet-wasm and DuckDB for
 // Parquet, apache-arrow and parquet-wasm (arrow-rs) for the Arrow stream; GeoJSON checked against RFC 7946.
-import { DuckDBInstance } from '@duckdb/node-api';
-import { tableFromIPC } from 'apache-arrow';
+
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
@@ -36,33 +37,51 @@ const paths = [
 ];
 
 describe('output_format=parquet', () => {
-  it('is read back by parquet-wasm and DuckDB with the JSON answer\'s columns and values', async () => {
+  it("is read back by parquet-wasm and DuckDB with the JSON answer's columns and values", async () => {
     const duck = await (await DuckDBInstance.create(':memory:')).connect();
     for (const [i, path] of paths.entries()) {
       const expected = await jsonOf(path);
       const bytes = await bytesOf(`${path}&output_format=parquet`, 'application/vnd.apache.parquet');
       const table = tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
-      expect(table.schema.fields.map((f) => f.name), path).toEqual(Object.keys(expected[0]!));
+      expect(
+        table.schema.fields.map((f) => f.name),
+        path,
+      ).toEqual(Object.keys(expected[0]!));
       expect(plain(table), path).toEqual(expected);
       const file = join(dir, `answer-${i}.parquet`);
       await writeFile(file, bytes);
       const read = await duck.runAndReadAll(`select * from read_parquet('${file}')`);
       expect(read.columnNames(), path).toEqual(Object.keys(expected[0]!));
-      expect(read.getRowObjectsJson().map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d/.test(v) && k.includes(' (') ? Number(v) : v]))), path).toEqual(expected);
+      expect(
+        read
+          .getRowObjectsJson()
+          .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d/.test(v) && k.includes(' (') ? Number(v) : v]))),
+        path,
+      ).toEqual(expected);
     }
     duck.closeSync();
   });
 
   it('keeps the columns of an empty answer', async () => {
-    const bytes = await bytesOf('/timeseries/monthly/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&variables=NetE,E_volume&datasets=nete-volume-calcs&start_date=1990-01-01&end_date=1990-12-31&output_format=parquet', 'application/vnd.apache.parquet');
+    const bytes = await bytesOf(
+      '/timeseries/monthly/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&variables=NetE,E_volume&datasets=nete-volume-calcs&start_date=1990-01-01&end_date=1990-12-31&output_format=parquet',
+      'application/vnd.apache.parquet',
+    );
     const table = tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
     expect(table.numRows).toBe(0);
-    expect(table.schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual(['RES_NAME:Utf8', 'start_date:Utf8', 'end_date:Utf8', 'n_days:Int32', 'NetE (mm):Float64', 'E_volume (m3):Float64']);
+    expect(table.schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual([
+      'RES_NAME:Utf8',
+      'start_date:Utf8',
+      'end_date:Utf8',
+      'n_days:Int32',
+      'NetE (mm):Float64',
+      'E_volume (m3):Float64',
+    ]);
   });
 });
 
 describe('output_format=arrow', () => {
-  it('is an Arrow IPC stream that apache-arrow and arrow-rs (parquet-wasm) read with the JSON answer\'s rows', async () => {
+  it("is an Arrow IPC stream that apache-arrow and arrow-rs (parquet-wasm) read with the JSON answer's rows", async () => {
     for (const path of paths) {
       const expected = await jsonOf(path);
       const bytes = await bytesOf(`${path}&output_format=arrow`, 'application/vnd.apache.arrow.stream');
@@ -76,7 +95,9 @@ describe('output_format=arrow', () => {
   it('refuses a format the path does not offer, naming those it does', async () => {
     const response = await server.get('/timeseries/monthly/reservoirs/daterange?output_format=geojson');
     expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ detail: [{ loc: ['query', 'output_format'], msg: 'output_format must be one of json, csv, parquet, arrow; got "geojson"', type: 'enum' }] });
+    expect(await response.json()).toEqual({
+      detail: [{ loc: ['query', 'output_format'], msg: 'output_format must be one of json, csv, parquet, arrow; got "geojson"', type: 'enum' }],
+    });
     expect((await server.get('/metadata/reservoirs?output_format=parquet')).status).toBe(422);
   });
 });

@@ -2,9 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames, defaults, reservoirVariables, stationVariableNames } from '../../lib/catalogue.js';
 import { recordStream } from '../../lib/format/stream.js';
-import { openStore, type EvapStore } from '../../lib/store/store.js';
-import { createHandler, normalizePath, type Handler } from '../../server/app.js';
-import { KeyRing, parseKeysFile, digestKey } from '../../server/auth.js';
+import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { createHandler, type Handler, normalizePath } from '../../server/app.js';
+import { digestKey, KeyRing, parseKeysFile } from '../../server/auth.js';
 import { acceptsGzip } from '../../server/format.js';
 import { fromFetchRequest } from '../../server/incoming.js';
 import { routes } from '../../server/routes.js';
@@ -23,7 +23,12 @@ beforeAll(async () => {
 
 const fetchRequest = (input: string, init?: RequestInit) => fromFetchRequest(new Request(input, init));
 const call = (path: string, init: RequestInit = {}) =>
-  handler(fetchRequest(`http://localhost${path}`, { ...init, headers: { 'api-key': key, 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } }));
+  handler(
+    fetchRequest(`http://localhost${path}`, {
+      ...init,
+      headers: { 'api-key': key, 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) },
+    }),
+  );
 
 describe('normalizePath', () => {
   it('collapses repeated slashes and drops a trailing slash', () => {
@@ -35,7 +40,9 @@ describe('normalizePath', () => {
 
 describe('createHandler', () => {
   it('answers the tiny store exactly', async () => {
-    const response = await call('/timeseries/daily/reservoirs/daterange?RES_NAMES=BETA%20RESERVOIR%20,ALPHA%20LAKE&datasets=nete-volume-calcs&variables=NetE&start_date=2020-12-31&end_date=2021-01-01');
+    const response = await call(
+      '/timeseries/daily/reservoirs/daterange?RES_NAMES=BETA%20RESERVOIR%20,ALPHA%20LAKE&datasets=nete-volume-calcs&variables=NetE&start_date=2020-12-31&end_date=2021-01-01',
+    );
     expect(await response.json()).toEqual([
       { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 1.1 },
       { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': 1.2 },
@@ -45,12 +52,18 @@ describe('createHandler', () => {
   });
 
   it('writes a gap as an empty CSV field', async () => {
-    const text = await (await call('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE,E_volume&date=2021-01-01&output_format=csv')).text();
-    expect(text).toBe('RES_NAME,start_date,end_date,NetE (mm),E_volume (m3)\nALPHA LAKE,2021-01-01,2021-01-01,1.2,1200\nBETA RESERVOIR,2021-01-01,2021-01-01,,\n');
+    const text = await (
+      await call('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE,E_volume&date=2021-01-01&output_format=csv')
+    ).text();
+    expect(text).toBe(
+      'RES_NAME,start_date,end_date,NetE (mm),E_volume (m3)\nALPHA LAKE,2021-01-01,2021-01-01,1.2,1200\nBETA RESERVOIR,2021-01-01,2021-01-01,,\n',
+    );
   });
 
   it('takes the last of a repeated parameter', async () => {
-    const records = (await (await call('/timeseries/stations/daterange?STA_NAMES=NOPE&STA_NAMES=ALPHA_STATION&start_date=2020-12-30&end_date=2020-12-31&variables=ATemp')).json()) as unknown[];
+    const records = (await (
+      await call('/timeseries/stations/daterange?STA_NAMES=NOPE&STA_NAMES=ALPHA_STATION&start_date=2020-12-30&end_date=2020-12-31&variables=ATemp')
+    ).json()) as unknown[];
     expect(records).toEqual([
       { STA_NAME: 'ALPHA_STATION', start_date: '2020-12-30', end_date: '2020-12-30', 'ATemp (degC)': 0 },
       { STA_NAME: 'ALPHA_STATION', start_date: '2020-12-31', end_date: '2020-12-31', 'ATemp (degC)': 1 },

@@ -29,7 +29,10 @@ beforeAll(async () => {
   const [day] = await store.reservoirTimeseries({ names: [reservoir!], datasets: ['lem'], variables: ['E_hs'], start: '2021-03-15', end: '2021-03-15' });
   const [stationDay] = await store.stationTimeseries({ names: [station!], variables: ['ATemp'], start: '2021-03-15', end: '2021-03-15' });
   const atemp = Object.keys(stationDay!).find((k) => k.startsWith('ATemp'))!;
-  const summary = await ingest(now, [textSource('revision.json', JSON.stringify([{ ...day, 'E_hs (mm)': 123.25 }])), textSource('station.json', JSON.stringify([{ ...stationDay, [atemp]: -40 }]))]);
+  const summary = await ingest(now, [
+    textSource('revision.json', JSON.stringify([{ ...day, 'E_hs (mm)': 123.25 }])),
+    textSource('station.json', JSON.stringify([{ ...stationDay, [atemp]: -40 }])),
+  ]);
   expect(summary.filesApplied).toBe(2);
   await store.refresh();
   revised = await startTestServer({ store });
@@ -42,7 +45,10 @@ beforeAll(async () => {
     '/timeseries/daily/reservoirs/date?date=2021-03-15&datasets=lem&variables=E_hs',
     `/timeseries/stations/daterange?${sta}&${range}`,
     '/timeseries/stations/date?date=2021-03-15&variables=ATemp',
-    ...['monthly', 'annual', 'water-year'].flatMap((interval) => [`/timeseries/${interval}/reservoirs/daterange?${res}&${range}`, `/timeseries/${interval}/stations/daterange?${sta}&${range}`]),
+    ...['monthly', 'annual', 'water-year'].flatMap((interval) => [
+      `/timeseries/${interval}/reservoirs/daterange?${res}&${range}`,
+      `/timeseries/${interval}/stations/daterange?${sta}&${range}`,
+    ]),
     `/timeseries/monthly/reservoirs/daterange?${res}&${range}&compare_to=normal`,
     `/timeseries/normals/reservoirs?${res}`,
     `/timeseries/normals/stations?${sta}&period=day`,
@@ -69,7 +75,11 @@ describe('as_of', () => {
   it('is taken from the body of a POST twin as well', async () => {
     const path = paths[0]!;
     const query = Object.fromEntries(new URLSearchParams(path.slice(path.indexOf('?') + 1)));
-    const post = await answer(revised, path.slice(0, path.indexOf('?')), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...query, as_of: beforeTime }) });
+    const post = await answer(revised, path.slice(0, path.indexOf('?')), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...query, as_of: beforeTime }),
+    });
     expect(post).toEqual(await answer(before, path));
   });
 
@@ -79,13 +89,15 @@ describe('as_of', () => {
   });
 
   it('is not a parameter of the other paths', async () => {
-    for (const path of ['/info/list_datasets', `/metadata/reservoirs`]) expect(await answer(revised, `${path}?as_of=2001-01-01`), path).toEqual(await answer(revised, path));
+    for (const path of ['/info/list_datasets', `/metadata/reservoirs`])
+      expect(await answer(revised, `${path}?as_of=2001-01-01`), path).toEqual(await answer(revised, path));
   });
 
   it('refuses an as_of before the retained history with a 422 naming the oldest snapshot, and a malformed one', async () => {
     const early = await revised.get(`/timeseries/stations/date?date=2021-03-01&as_of=2001-01-01`);
     expect(early.status).toBe(422);
     expect(JSON.stringify(await early.json())).toMatch(/oldest snapshot is 1/);
-    for (const bad of ['soon', '2021-02-30', '2021-03-01T25:00:00Z']) expect((await revised.get(`/timeseries/stations/date?date=2021-03-01&as_of=${bad}`)).status, bad).toBe(422);
+    for (const bad of ['soon', '2021-02-30', '2021-03-01T25:00:00Z'])
+      expect((await revised.get(`/timeseries/stations/date?date=2021-03-01&as_of=${bad}`)).status, bad).toBe(422);
   });
 });

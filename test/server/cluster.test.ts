@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
 import { createStoreWriter } from '../../lib/store/write.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
-import { spawnMain, type SpawnedServer } from './harness.js';
+import { type SpawnedServer, spawnMain } from './harness.js';
 
 interface Cluster extends SpawnedServer {
   workers: () => number[]; // the primary's child processes
@@ -84,7 +84,10 @@ const alive = (pid: number) => {
 describe('npm start -- --workers N', () => {
   it('serves one port from N processes, prints the key and the ready line once, and replaces a worker that dies', async () => {
     const cluster = await startCluster({}, ['--workers', '2']);
-    const keys = cluster.output().split('\n').filter((l) => l.startsWith('api-key: '));
+    const keys = cluster
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('api-key: '));
     expect(keys).toHaveLength(1);
     expect(cluster.output().match(/listening on/g)).toHaveLength(1);
     const key = keys[0]!.slice('api-key: '.length);
@@ -92,8 +95,16 @@ describe('npm start -- --workers N', () => {
     const [first, second] = cluster.workers();
     expect([first, second].every((pid) => pid !== undefined && alive(pid))).toBe(true);
     process.kill(first!, 'SIGKILL');
-    const replacement = await until(() => new RegExp(`worker ${first} exited \\(SIGKILL\\); started worker (\\d+) in its place`).exec(cluster.output())?.[1], 30_000, () => `no replacement: ${cluster.output()}`);
-    await until(() => (cluster.workers().length === 2 && cluster.workers().includes(Number(replacement)) ? true : undefined), 30_000, () => `workers: ${cluster.workers().join(',')}`);
+    const replacement = await until(
+      () => new RegExp(`worker ${first} exited \\(SIGKILL\\); started worker (\\d+) in its place`).exec(cluster.output())?.[1],
+      30_000,
+      () => `no replacement: ${cluster.output()}`,
+    );
+    await until(
+      () => (cluster.workers().length === 2 && cluster.workers().includes(Number(replacement)) ? true : undefined),
+      30_000,
+      () => `workers: ${cluster.workers().join(',')}`,
+    );
     // the replacement serves: requests go round the workers, and none fails meanwhile
     for (let i = 0; i < 6; i++) expect((await ask(cluster.url, '/info/list_datasets', key)).status).toBe(200);
     expect(cluster.workers()).not.toContain(first);
@@ -111,7 +122,11 @@ describe('npm start -- --workers N', () => {
     const answers = [0, 1].map(() => askPaused(cluster.url, long, 'drain-key'));
     await Promise.all(answers.map((a) => a.started));
     cluster.child.kill('SIGTERM');
-    await until(() => (cluster.output().match(/SIGTERM: finishing in-flight requests/g)?.length === 2 ? true : undefined), 30_000, () => cluster.output());
+    await until(
+      () => (cluster.output().match(/SIGTERM: finishing in-flight requests/g)?.length === 2 ? true : undefined),
+      30_000,
+      () => cluster.output(),
+    );
     answers.forEach((a) => a.resume());
     for (const answer of await Promise.all(answers.map((a) => a.done))) {
       expect(answer.status).toBe(200);
@@ -125,12 +140,19 @@ describe('npm start -- --workers N', () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
     const cluster = await startCluster({ EVAP_STORE: dir, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: '100' }, ['--workers', '2']);
-    const value = async () => JSON.parse((await ask(cluster.url, '/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01', 'k')).body)[0]['ATemp (degC)'];
+    const value = async () =>
+      JSON.parse((await ask(cluster.url, '/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01', 'k')).body)[0][
+        'ATemp (degC)'
+      ];
     expect([await value(), await value()]).toEqual([2, 2]);
     const writer = createStoreWriter(dir, { base: (await openStore(dir)).manifest });
     await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(42) } });
     await writer.commit();
-    await until(() => (cluster.output().split(`serving snapshot ${writer.snapshot}`).length === 3 ? true : undefined), 10_000, () => cluster.output()); // one line per worker
+    await until(
+      () => (cluster.output().split(`serving snapshot ${writer.snapshot}`).length === 3 ? true : undefined),
+      10_000,
+      () => cluster.output(),
+    ); // one line per worker
     for (let i = 0; i < 4; i++) expect(await value()).toBe(42); // round the workers
     cluster.child.kill('SIGTERM');
     expect(await cluster.exited).toBe(0);

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { numericSettings, readConfig, usage, type Config } from '../../server/config.js';
+import { type Config, numericSettings, readConfig, usage } from '../../server/config.js';
 import { root, startTestServer, type TestServer } from './harness.js';
 
 const counts: [flag: string, env: string, field: keyof Config, fallback: number, min: number][] = [
@@ -98,10 +98,20 @@ describe('readConfig', () => {
   it('takes host, store and files from flags over the environment, the requests file beside the keys file by default', () => {
     const env = { HOST: '0.0.0.0', EVAP_STORE: 's3://b/p', EVAP_KEYS_FILE: 'env.keys', EVAP_REQUESTS_FILE: 'env.requests' };
     expect(readConfig([], env)).toMatchObject({ host: '0.0.0.0', store: 's3://b/p', keysFile: 'env.keys', requestsFile: 'env.requests' });
-    expect(readConfig(['--host', '::1', '--store', 'dir', '--keys-file', 'a.keys', '--requests-file', 'a.req'], env)).toMatchObject({ host: '::1', store: 'dir', keysFile: 'a.keys', requestsFile: 'a.req' });
+    expect(readConfig(['--host', '::1', '--store', 'dir', '--keys-file', 'a.keys', '--requests-file', 'a.req'], env)).toMatchObject({
+      host: '::1',
+      store: 'dir',
+      keysFile: 'a.keys',
+      requestsFile: 'a.req',
+    });
     expect(readConfig(['--keys-file', 'a.keys'], {}).requestsFile).toBe('a.keys.requests');
     expect(readConfig([], { EVAP_KEYS_FILE: 'k' }).requestsFile).toBe('k.requests');
-    expect(readConfig([], { HOST: '', EVAP_STORE: '', EVAP_KEYS_FILE: '' })).toMatchObject({ host: '127.0.0.1', store: undefined, keysFile: undefined, requestsFile: undefined });
+    expect(readConfig([], { HOST: '', EVAP_STORE: '', EVAP_KEYS_FILE: '' })).toMatchObject({
+      host: '127.0.0.1',
+      store: undefined,
+      keysFile: undefined,
+      requestsFile: undefined,
+    });
   });
 
   it('reads plain keys from EVAP_API_KEYS only, trimmed, and refuses one outside printable ASCII', () => {
@@ -121,7 +131,8 @@ describe('readConfig', () => {
 async function documentedSettings(): Promise<Map<string, { env: string; default: string }>> {
   const text = await readFile(join(root, 'docs', 'server.md'), 'utf8');
   const rows = new Map<string, { env: string; default: string }>();
-  for (const [, flag, env, fallback] of text.matchAll(/^\| `--([a-z-]+) N` \| `([A-Z_]+)` \| ([^|]+) \|/gm)) rows.set(flag!, { env: env!, default: fallback!.trim() });
+  for (const [, flag, env, fallback] of text.matchAll(/^\| `--([a-z-]+) N` \| `([A-Z_]+)` \| ([^|]+) \|/gm))
+    rows.set(flag!, { env: env!, default: fallback!.trim() });
   return rows;
 }
 
@@ -170,10 +181,19 @@ describe('a server with no limits configured', () => {
     const declared = (bytes: number) =>
       new Promise<number>((resolve, reject) => {
         const url = new URL(`${server.url}/info/list_RES_NAMES`);
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'api-key': server.key, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(bytes) } }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { 'api-key': server.key, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(bytes) },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.on('error', reject);
         req.flushHeaders(); // the body is never sent: the limit is checked against the declared length
       });

@@ -1,6 +1,6 @@
 // /docs in headless Chromium (Debian's chromium, playwright-core): authorize with the key and run a request from the page.
 import { existsSync } from 'node:fs';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -14,7 +14,16 @@ describe.skipIf(missing)('/docs in Chromium', () => {
   let browser: BrowserContext;
   beforeAll(async () => {
     server = await startTestServer();
-    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+    const args = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ];
     browser = await chromium.launchPersistentContext(await tempDir('evap-chromium-'), { executablePath, args }); // a fresh user-data-dir
   });
   afterAll(async () => {
@@ -30,7 +39,10 @@ describe.skipIf(missing)('/docs in Chromium', () => {
       if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) offsite.push(r.url());
     });
     await page.goto(`${server.url}/docs`);
-    await page.getByRole('button', { name: /Authorize/ }).first().click();
+    await page
+      .getByRole('button', { name: /Authorize/ })
+      .first()
+      .click();
     await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(server.key);
     await page.locator('.modal-ux button.authorize').click();
     await page.locator('.modal-ux button.btn-done').click();

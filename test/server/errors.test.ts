@@ -1,6 +1,6 @@
 // The one error mapper: each library error to its status, FastAPI's body shapes, nothing internal in a 500.
 import { describe, expect, it } from 'vitest';
-import { InvalidParameterError, NotFoundError, StoreError, type InvalidReason } from '../../lib/errors.js';
+import { InvalidParameterError, type InvalidReason, NotFoundError, StoreError } from '../../lib/errors.js';
 import { BodyParameterError, errorResponse, HttpError } from '../../server/errors.js';
 
 async function answer(error: unknown): Promise<{ status: number; body: unknown; logged: string[] }> {
@@ -21,10 +21,18 @@ describe('errorResponse', () => {
     expect(shapefile.body).toEqual({ detail: [{ loc: ['body', 'shapefile_shp'], msg: 'not a shapefile', type: 'value_error' }] });
   });
 
-  it('gives each reason FastAPI\'s type, and locates a body field\'s error in the body', async () => {
-    const types = { 'not-allowed': 'enum', empty: 'missing', 'not-a-date': 'date_from_datetime_parsing', 'too-many': 'too_long', malformed: 'value_error' } as const;
+  it("gives each reason FastAPI's type, and locates a body field's error in the body", async () => {
+    const types = {
+      'not-allowed': 'enum',
+      empty: 'missing',
+      'not-a-date': 'date_from_datetime_parsing',
+      'too-many': 'too_long',
+      malformed: 'value_error',
+    } as const;
     for (const [reason, type] of Object.entries(types)) {
-      expect((await answer(new InvalidParameterError('start_date', 'bad', reason as InvalidReason))).body, reason).toEqual({ detail: [{ loc: ['query', 'start_date'], msg: 'bad', type }] });
+      expect((await answer(new InvalidParameterError('start_date', 'bad', reason as InvalidReason))).body, reason).toEqual({
+        detail: [{ loc: ['query', 'start_date'], msg: 'bad', type }],
+      });
     }
     expect((await answer(new BodyParameterError('RES_NAMES', 'RES_NAMES must be a string, a number or a list of them'))).body).toEqual({
       detail: [{ loc: ['body', 'RES_NAMES'], msg: 'RES_NAMES must be a string, a number or a list of them', type: 'value_error' }],
@@ -32,7 +40,11 @@ describe('errorResponse', () => {
   });
 
   it('answers an unknown name 404 with the list that names them', async () => {
-    expect(await answer(new NotFoundError('RES_NAMES', ['NOPE'], 'reservoir not found: "NOPE"'))).toEqual({ status: 404, body: { detail: 'reservoir not found: "NOPE"; see /info/list_RES_NAMES' }, logged: [] });
+    expect(await answer(new NotFoundError('RES_NAMES', ['NOPE'], 'reservoir not found: "NOPE"'))).toEqual({
+      status: 404,
+      body: { detail: 'reservoir not found: "NOPE"; see /info/list_RES_NAMES' },
+      logged: [],
+    });
   });
 
   it('answers an HttpError as it says, with its headers', async () => {

@@ -4,15 +4,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildExplorer } from '../../scripts/build-explorer.js';
-import { createHandler, type Handler } from '../../server/app.js';
-import type { IncomingRequest } from '../../server/incoming.js';
-import { KeyRing } from '../../server/auth.js';
-import { serve } from '../../server/node.js';
 import { makeWideStore } from '../../bench/wide-store.js';
 import { openStore } from '../../lib/store/store.js';
+import { buildExplorer } from '../../scripts/build-explorer.js';
+import { createHandler, type Handler } from '../../server/app.js';
+import { KeyRing } from '../../server/auth.js';
+import type { IncomingRequest } from '../../server/incoming.js';
+import { serve } from '../../server/node.js';
 import { tempDir } from '../helpers.js';
 import { demoStore, parseCsv } from './harness.js';
 
@@ -30,7 +30,14 @@ type Records = Record<string, string | number | null>[];
 
 async function listen(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
   const logger = { info: () => {}, error: () => {} };
-  const serving = await serve(handler, { port: 0, host: '127.0.0.1', maxConcurrent: 64, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, logger } as Parameters<typeof serve>[1]);
+  const serving = await serve(handler, {
+    port: 0,
+    host: '127.0.0.1',
+    maxConcurrent: 64,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 60_000,
+    logger,
+  } as Parameters<typeof serve>[1]);
   return { url: serving.url, close: () => serving.close(1000) };
 }
 
@@ -53,7 +60,9 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       const { pathname, searchParams } = request.url;
       paths.push(pathname);
       if (namelessGeojson && pathname.startsWith('/info/list_') && searchParams.get('output_format') === 'geojson') {
-        const metadata = pathname.endsWith('RES_NAMES') ? store.reservoirMetadata(store.manifest.reservoirs.names) : store.stationMetadata(store.manifest.stations.names);
+        const metadata = pathname.endsWith('RES_NAMES')
+          ? store.reservoirMetadata(store.manifest.reservoirs.names)
+          : store.stationMetadata(store.manifest.stations.names);
         const features = metadata.map(({ LAT, LON }) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [LON, LAT] }, properties: {} }));
         return Response.json({ type: 'FeatureCollection', features });
       }
@@ -65,8 +74,22 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     };
     ({ url, close } = await listen(withMore));
     await Promise.all([mkdir(shots, { recursive: true }), mkdir(scratch, { recursive: true })]);
-    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-    browser = await chromium.launchPersistentContext(await tempDir('evap-chromium-'), { executablePath, args, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const args = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ];
+    browser = await chromium.launchPersistentContext(await tempDir('evap-chromium-'), {
+      executablePath,
+      args,
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -103,7 +126,10 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       }
       return n;
     }, colours);
-  const reservoirBlue: [number, number, number][] = [[75, 139, 194], [28, 111, 184]]; // #1c6fb8 at 78% over the land colour, and opaque (filtered)
+  const reservoirBlue: [number, number, number][] = [
+    [75, 139, 194],
+    [28, 111, 184],
+  ]; // #1c6fb8 at 78% over the land colour, and opaque (filtered)
   const stationOrange: [number, number, number][] = [[222, 109, 62]];
 
   type Plot = { data: (number | null)[][]; axes: { label?: string }[] };
@@ -127,7 +153,8 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     await search.focus();
     await page.keyboard.type('lake m');
     await expect.poll(() => page.locator('#search-list [role=option]').allTextContents()).toContain('LAKE MEAD NV');
-    for (let n = 0; n < 10 && !(await page.locator('#search-list [aria-selected=true]').textContent())?.startsWith('LAKE MEAD '); n++) await page.keyboard.press('ArrowDown');
+    for (let n = 0; n < 10 && !(await page.locator('#search-list [aria-selected=true]').textContent())?.startsWith('LAKE MEAD '); n++)
+      await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#selected h2').textContent()).toMatch(/^LAKE MEAD/);
     await expect.poll(() => page.locator('#chart-status').textContent()).toMatch(/records/);
@@ -136,7 +163,9 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
 
     const start = await page.locator('#start').inputValue();
     const end = await page.locator('#end').inputValue();
-    const expected = (await (await api(`/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}`)).json()) as Records;
+    const expected = (await (
+      await api(`/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}`)
+    ).json()) as Records;
     expect(expected.length).toBeGreaterThan(300);
     const drawn = (await chartData(page))!;
     expect(drawn[0]!.map((t) => new Date(t! * 1000).toISOString().slice(0, 10))).toEqual(expected.map((r) => r.start_date));
@@ -147,7 +176,8 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       const data = overlay.getContext('2d')!.getImageData(0, 0, overlay.width, overlay.height).data;
       let [sx, sy, n] = [0, 0, 0];
       for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 3]! > 200 && data[i]! < 40 && data[i + 1]! < 40 && data[i + 2]! < 40) [sx, sy, n] = [sx + ((i / 4) % overlay.width), sy + Math.floor(i / 4 / overlay.width), n + 1];
+        if (data[i + 3]! > 200 && data[i]! < 40 && data[i + 1]! < 40 && data[i + 2]! < 40)
+          [sx, sy, n] = [sx + ((i / 4) % overlay.width), sy + Math.floor(i / 4 / overlay.width), n + 1];
       }
       const scale = overlay.width / overlay.clientWidth;
       return { x: sx / n / scale, y: sy / n / scale, n };
@@ -171,13 +201,21 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     await page.getByLabel('English').check();
     await expect.poll(() => axisLabels(page)).toContain('in');
     expect(await page.locator('#chart .u-legend').textContent()).toContain('NetE (in)');
-    const english = (await (await api(`/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}&units=english`)).json()) as Records;
+    const english = (await (
+      await api(
+        `/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}&units=english`,
+      )
+    ).json()) as Records;
     expect((await chartData(page))![1]).toEqual(english.map((r) => r['NetE (in)']));
 
     // the CSV download is the API's CSV of what is shown
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#request .download-csv').click()]);
     const csv = await readFile((await download.path())!, 'utf8');
-    const apiCsv = await (await api(`/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}&units=english&output_format=csv`)).text();
+    const apiCsv = await (
+      await api(
+        `/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}&units=english&output_format=csv`,
+      )
+    ).text();
     expect(parseCsv(csv)).toEqual(parseCsv(apiCsv));
     expect(parseCsv(csv)).toHaveLength(expected.length);
 
@@ -187,7 +225,11 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     await page.locator('#search').press('Enter');
     await expect.poll(async () => (await chartData(page))?.length).toBe(3);
     expect(await page.locator('#compare').textContent()).toContain('LAKE MEAD');
-    const both = (await (await api(`/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20POWELL,LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}&units=english`)).json()) as Records;
+    const both = (await (
+      await api(
+        `/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20POWELL,LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=${start}&end_date=${end}&units=english`,
+      )
+    ).json()) as Records;
     const compared = (await chartData(page))!;
     expect(compared[1]).toEqual(both.filter((r) => r.RES_NAME === 'LAKE POWELL').map((r) => r['NetE (in)']));
     expect(compared[2]).toEqual(both.filter((r) => r.RES_NAME === 'LAKE MEAD').map((r) => r['NetE (in)']));
@@ -205,7 +247,9 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     const before = await countPixels(page, reservoirBlue);
 
     const drop = async (name: string) => {
-      const files = await Promise.all(['shp', 'dbf', 'prj', 'shx'].map(async (ext) => ({ name: `${name}.${ext}`, bytes: [...(await readFile(join(shapefiles, name, `${name}.${ext}`)))] })));
+      const files = await Promise.all(
+        ['shp', 'dbf', 'prj', 'shx'].map(async (ext) => ({ name: `${name}.${ext}`, bytes: [...(await readFile(join(shapefiles, name, `${name}.${ext}`)))] })),
+      );
       const transfer = await page.evaluateHandle((files) => {
         const dt = new DataTransfer();
         for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
@@ -305,7 +349,9 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
   }, 60_000);
 
   it('loads every name from a server with a lower limit of names per request, in smaller groups', async () => {
-    const narrow = await listen(createHandler({ store: await demoStore(), keys: KeyRing.fromKeys([key]), explorerDir, limits: { maxNames: 20 }, logError: () => {} }));
+    const narrow = await listen(
+      createHandler({ store: await demoStore(), keys: KeyRing.fromKeys([key]), explorerDir, limits: { maxNames: 20 }, logError: () => {} }),
+    );
     try {
       const { page, errors } = await open('/', { width: 1280, height: 800 }, narrow.url);
       await enterKey(page, key);
@@ -357,7 +403,9 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       });
       expect(quick.length).toBeGreaterThanOrEqual(10);
       const middle = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
-      console.log(`explorer at 44,000 reservoirs: metadata loaded in ${loadedMs} ms; ${quick.length} frames while zooming and panning, median ${middle(quick).toFixed(1)} ms, slowest ${quick.at(-1)!.toFixed(1)} ms; full redraw ${middle(full).toFixed(1)} ms`);
+      console.log(
+        `explorer at 44,000 reservoirs: metadata loaded in ${loadedMs} ms; ${quick.length} frames while zooming and panning, median ${middle(quick).toFixed(1)} ms, slowest ${quick.at(-1)!.toFixed(1)} ms; full redraw ${middle(full).toFixed(1)} ms`,
+      );
       expect(middle(quick)).toBeLessThan(30); // measured under 1 ms of script a frame
       expect(middle(full)).toBeLessThan(2_000); // measured 0.1-0.45 s with software rasterisation on a busy machine
 

@@ -3,10 +3,10 @@
 import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../../lib/model/generate.js';
-import { createClient } from '../../lib/sync/client.js';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
+import { generateStore } from '../../lib/model/generate.js';
 import { openStore } from '../../lib/store/store.js';
+import { createClient } from '../../lib/sync/client.js';
 import { tempDir } from '../helpers.js';
 import { parseCsv, startTestServer, type TestServer } from './harness.js';
 
@@ -36,7 +36,7 @@ const json = async (path: string) => {
 };
 
 describe('also_return=qflag,status', () => {
-  it('gives each record its day\'s flags, the same in JSON, CSV, Parquet and Arrow', async () => {
+  it("gives each record its day's flags, the same in JSON, CSV, Parquet and Arrow", async () => {
     const path = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(name)}&datasets=lem&variables=E_hs&${range}&also_return=status,qflag`;
     const { status, body } = await json(path);
     expect(status).toBe(200);
@@ -57,7 +57,9 @@ describe('also_return=qflag,status', () => {
     const { body } = await json('/timeseries/daily/reservoirs/date?date=2021-03-31&datasets=lem&variables=E_hs&also_return=qflag,status');
     expect(body.find((r) => r.RES_NAME === name)!.status).toBe('Final');
     expect(body.filter((r) => r.RES_NAME !== name).map((r) => r.status)).toEqual(['Early', 'Early']);
-    const stations = await json(`/timeseries/stations/daterange?STA_NAMES=${encodeURIComponent(server.store.manifest.stations.names.join(','))}&variables=ATemp&${range}&also_return=status`);
+    const stations = await json(
+      `/timeseries/stations/daterange?STA_NAMES=${encodeURIComponent(server.store.manifest.stations.names.join(','))}&variables=ATemp&${range}&also_return=status`,
+    );
     expect(stations.body.length).toBeGreaterThan(0);
     expect(stations.body.every((r) => r.status === (String(r.start_date) >= '2021-03-29' ? 'Early' : 'Provisional'))).toBe(true);
     const metadata = await json(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(name)}`);
@@ -72,7 +74,7 @@ describe('also_return=qflag,status', () => {
 });
 
 describe('as_of in the client and /info/list_snapshots (as_of on every path: as-of.test.ts)', () => {
-  it('is asked by the HTTP client with asOf, and taken by the library\'s aggregates', async () => {
+  it("is asked by the HTTP client with asOf, and taken by the library's aggregates", async () => {
     const client = createClient({ baseUrl: server.url, apiKey: server.key });
     const query = { names: [name], datasets: ['lem'], variables: ['E_hs'], start: '2021-03-31', end: '2021-03-31', alsoReturn: ['status'] };
     const then = await client.reservoirTimeseries({ ...query, asOf: beforeTime });
@@ -93,7 +95,9 @@ describe('as_of in the client and /info/list_snapshots (as_of on every path: as-
   });
 
   it('is described in /openapi.json', async () => {
-    const spec = (await (await server.get('/openapi.json')).json()) as { paths: Record<string, { get: { parameters: { name: string; description: string }[] } }> };
+    const spec = (await (await server.get('/openapi.json')).json()) as {
+      paths: Record<string, { get: { parameters: { name: string; description: string }[] } }>;
+    };
     const parameters = spec.paths['/timeseries/daily/reservoirs/daterange']!.get.parameters;
     expect(parameters.map((p) => p.name)).toContain('as_of');
     expect(parameters.find((p) => p.name === 'also_return')!.description).toMatch(/qflag.*status/);

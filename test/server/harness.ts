@@ -1,15 +1,15 @@
 // Real servers on loopback ports for tests: in this process (the handler over a store, a fresh key, captured log
 // lines) or as a child process (npm start, evap serve); every one is closed or killed after its test file.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll } from 'vitest';
-import { openStore, type EvapStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { createHandler, type Handler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import type { Logger } from '../../server/log.js';
-import { serve, type ServeOptions } from '../../server/node.js';
+import { type ServeOptions, serve } from '../../server/node.js';
 import type { RequestLimits } from '../../server/params.js';
 
 export interface TestServer {
@@ -36,7 +36,9 @@ export function demoStore(): Promise<EvapStore> {
 }
 
 /** Starts a server on 127.0.0.1 and a free port. */
-export async function startTestServer(options: { store?: EvapStore; limits?: Partial<RequestLimits>; serve?: Partial<ServeOptions>; handler?: Handler } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { store?: EvapStore; limits?: Partial<RequestLimits>; serve?: Partial<ServeOptions>; handler?: Handler } = {},
+): Promise<TestServer> {
   const store = options.store ?? (await demoStore());
   const key = randomBytes(16).toString('hex');
   const logs: string[] = [];

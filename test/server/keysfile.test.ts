@@ -46,12 +46,23 @@ describe('addKey and readKeyEntries', () => {
 
   it('lists any labels as written, control characters made spaces', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: fc.oneof(fc.constantFrom('\u007f', '\t', '\n', '\r', '\u0000', ' ', '#'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 20 }), { maxLength: 5 }), async (labels) => {
-        const path = await freshPath();
-        const made = [];
-        for (const label of labels) made.push(await addKey(path, label, '2025-12-31'));
-        expect(await readKeyEntries(path)).toEqual(made.map((m, i) => ({ id: sha256(m.key).slice(0, 12), created: '2025-12-31', label: cleanLabel(labels[i]!) })));
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.string({
+            unit: fc.oneof(fc.constantFrom('\u007f', '\t', '\n', '\r', '\u0000', ' ', '#'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })),
+            maxLength: 20,
+          }),
+          { maxLength: 5 },
+        ),
+        async (labels) => {
+          const path = await freshPath();
+          const made = [];
+          for (const label of labels) made.push(await addKey(path, label, '2025-12-31'));
+          expect(await readKeyEntries(path)).toEqual(
+            made.map((m, i) => ({ id: sha256(m.key).slice(0, 12), created: '2025-12-31', label: cleanLabel(labels[i]!) })),
+          );
+        },
+      ),
       { numRuns: 40 },
     );
   });

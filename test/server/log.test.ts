@@ -6,26 +6,36 @@ import { formatAccess, redactTarget } from '../../server/log.js';
 import { root, startTestServer, type TestServer } from './harness.js';
 
 // escaped characters back to themselves (the inverse of the line's escaping, written for the test)
-const unescape = (text: string) => text.replace(/\\u\{([0-9a-f]+)\}/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
+const unescapeField = (text: string) => text.replace(/\\u\{([0-9a-f]+)\}/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
 const anyText = fc.string({ unit: 'binary', maxLength: 40 }).filter((t) => !t.includes('\\u{'));
 const secretLike = /key|token|secret|password|auth/i; // the documented rule, to check names against
 
 describe('formatAccess', () => {
   it('writes time, method, target, status, time taken and bytes as single fields, whatever the client sent', () => {
     fc.assert(
-      fc.property(anyText, anyText, fc.integer({ min: 100, max: 599 }), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.nat(), fc.boolean(), fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }), (method, path, status, ms, bytes, aborted, now) => {
-        const target = `/${path}`;
-        const line = formatAccess({ method, target, status, ms, bytes, aborted }, now);
-        expect(line).not.toMatch(/[\n\r\t\u2028\u2029\u0000]/u);
-        expect(line).not.toMatch(/\p{Cs}/u); // no half surrogate pair, even where a field is clipped
-        const fields = line.split(' ');
-        expect(fields).toHaveLength(aborted ? 7 : 6);
-        expect(fields[0]).toBe(now.toISOString());
-        if (fields[1]!.length <= 16) expect(unescape(fields[1]!)).toBe(method);
-        else expect(fields[1]).toMatch(/^[^]{15,16}\.\.\.$/); // clipped after escaping, at 16 UTF-16 units
-        if (!target.includes('?')) expect(unescape(fields[2]!)).toBe(target);
-        expect(fields.slice(3)).toEqual([String(status), `${ms.toFixed(1)}ms`, `${bytes}B`, ...(aborted ? ['aborted'] : [])]);
-      }),
+      fc.property(
+        anyText,
+        anyText,
+        fc.integer({ min: 100, max: 599 }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        fc.nat(),
+        fc.boolean(),
+        fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }),
+        (method, path, status, ms, bytes, aborted, now) => {
+          const target = `/${path}`;
+          const line = formatAccess({ method, target, status, ms, bytes, aborted }, now);
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: a control character in a log line is what this refuses
+          expect(line).not.toMatch(/[\n\r\t\u2028\u2029\u0000]/u);
+          expect(line).not.toMatch(/\p{Cs}/u); // no half surrogate pair, even where a field is clipped
+          const fields = line.split(' ');
+          expect(fields).toHaveLength(aborted ? 7 : 6);
+          expect(fields[0]).toBe(now.toISOString());
+          if (fields[1]!.length <= 16) expect(unescapeField(fields[1]!)).toBe(method);
+          else expect(fields[1]).toMatch(/^[\s\S]{15,16}\.\.\.$/); // clipped after escaping, at 16 UTF-16 units
+          if (!target.includes('?')) expect(unescapeField(fields[2]!)).toBe(target);
+          expect(fields.slice(3)).toEqual([String(status), `${ms.toFixed(1)}ms`, `${bytes}B`, ...(aborted ? ['aborted'] : [])]);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -51,7 +61,15 @@ describe('redactTarget', () => {
   });
 
   it('hides them when their names are percent-encoded, separated by semicolons, or carry the value', () => {
-    for (const target of ['/x?a=1;api-key=s3cr3t', '/x?api%2Dkey=s3cr3t', '/x?api%252Dkey=s3cr3t', '/x?%61pi-key=s3cr3t', '/x?api-key%3Ds3cr3t', '/x?api-key%ZZ=s3cr3t&b=2', '/x?t%6Fken=s3cr3t']) {
+    for (const target of [
+      '/x?a=1;api-key=s3cr3t',
+      '/x?api%2Dkey=s3cr3t',
+      '/x?api%252Dkey=s3cr3t',
+      '/x?%61pi-key=s3cr3t',
+      '/x?api-key%3Ds3cr3t',
+      '/x?api-key%ZZ=s3cr3t&b=2',
+      '/x?t%6Fken=s3cr3t',
+    ]) {
       const line = redactTarget(target);
       expect(line, target).not.toContain('s3cr3t');
       expect(line).toMatch(/\*\*\*/);
@@ -61,11 +79,23 @@ describe('redactTarget', () => {
 
   it('keeps every other parameter as sent and replaces each key-like value, as URLSearchParams reads the line', () => {
     const secretName = fc
-      .tuple(fc.constantFrom('api-key', 'api_key', 'apikey', 'token', 'access_token', 'client_secret', 'password', 'authorization', 'X-Auth'), fc.constantFrom('plain', 'upper', 'encoded'))
-      .map(([name, how]) => (how === 'upper' ? name.toUpperCase() : how === 'encoded' ? [...name].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('') : name));
+      .tuple(
+        fc.constantFrom('api-key', 'api_key', 'apikey', 'token', 'access_token', 'client_secret', 'password', 'authorization', 'X-Auth'),
+        fc.constantFrom('plain', 'upper', 'encoded'),
+      )
+      .map(([name, how]) =>
+        how === 'upper' ? name.toUpperCase() : how === 'encoded' ? [...name].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('') : name,
+      );
     const plainName = fc.stringMatching(/^[a-z_]{1,10}$/).filter((n) => !secretLike.test(n));
     const value = fc.stringMatching(/^[A-Za-z0-9]{0,12}$/);
-    const pair = fc.oneof(fc.tuple(secretName, fc.stringMatching(/^[A-Za-z0-9]{8,16}$/).map((v) => `S3cr3t${v}`), fc.constant(true)), fc.tuple(plainName, value, fc.constant(false)));
+    const pair = fc.oneof(
+      fc.tuple(
+        secretName,
+        fc.stringMatching(/^[A-Za-z0-9]{8,16}$/).map((v) => `S3cr3t${v}`),
+        fc.constant(true),
+      ),
+      fc.tuple(plainName, value, fc.constant(false)),
+    );
     fc.assert(
       fc.property(fc.array(pair, { minLength: 1, maxLength: 6 }), (pairs) => {
         const line = redactTarget(`/timeseries/daily/reservoirs/daterange?${pairs.map(([n, v]) => `${n}=${v}`).join('&')}`);
@@ -105,7 +135,8 @@ describe('access lines of a running server', () => {
 
 describe('consoleLogger', () => {
   it('writes access lines to stdout and errors to stderr, a line each', () => {
-    const script = "import { consoleLogger } from './server/log.ts'; consoleLogger.info('GET / 200'); consoleLogger.error('it broke'); consoleLogger.info('second');";
+    const script =
+      "import { consoleLogger } from './server/log.ts'; consoleLogger.info('GET / 200'); consoleLogger.error('it broke'); consoleLogger.info('second');";
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
     expect(run.stderr).toBe('it broke\n');
     expect(run.stdout).toBe('GET / 200\nsecond\n');

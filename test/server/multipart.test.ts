@@ -7,7 +7,9 @@ function write(boundary: string, parts: { name: string; file: boolean; bytes: Ui
   return Buffer.concat([
     Buffer.from(preamble ? `${preamble}\r\n` : ''),
     ...parts.flatMap((p) => [
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name.replace(/["\\]/g, '\\$&')}"${p.file ? '; filename="f.bin"' : ''}\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name.replace(/["\\]/g, '\\$&')}"${p.file ? '; filename="f.bin"' : ''}\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       p.bytes,
       Buffer.from('\r\n'),
     ]),
@@ -18,7 +20,12 @@ function write(boundary: string, parts: { name: string; file: boolean; bytes: Ui
 // The parts as the Fetch standard's encoder (undici's FormData, not ours) writes them: a string value has its line
 // breaks made CRLF, a name has ", CR and LF percent-encoded, a Blob is a file part with its bytes untouched.
 type Entry = { name: string; value: string } | { name: string; bytes: Uint8Array; filename: string };
-const escapeName = (name: string) => name.replace(/\r\n|\r|\n/g, '\r\n').replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
+const escapeName = (name: string) =>
+  name
+    .replace(/\r\n|\r|\n/g, '\r\n')
+    .replace(/\n/g, '%0A')
+    .replace(/\r/g, '%0D')
+    .replace(/"/g, '%22');
 async function encode(entries: Entry[]): Promise<{ body: Uint8Array; boundary: string }> {
   const form = new FormData();
   for (const e of entries) {
@@ -58,14 +65,20 @@ describe('parseMultipart', () => {
       fc.asyncProperty(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 20 }), async (count, maxParts) => {
         const { body, boundary } = await encode(Array.from({ length: count }, (_, i) => ({ name: `p${i}`, value: String(i) })));
         if (count <= maxParts) expect(parseMultipart(body, boundary, maxParts).map((p) => p.name)).toEqual(Array.from({ length: count }, (_, i) => `p${i}`));
-        else expect(() => parseMultipart(body, boundary, maxParts)).toThrow(new MultipartError('too-many', `the multipart body has more than ${maxParts} parts: send the four shapefile parts`));
+        else
+          expect(() => parseMultipart(body, boundary, maxParts)).toThrow(
+            new MultipartError('too-many', `the multipart body has more than ${maxParts} parts: send the four shapefile parts`),
+          );
       }),
     );
   });
 
   it('reads parts of any size up to the whole body, as views into it', async () => {
     const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) % 251);
-    const { body, boundary } = await encode([{ name: 'shapefile_shp', bytes: big, filename: 'x.shp' }, { name: 'empty', value: '' }]);
+    const { body, boundary } = await encode([
+      { name: 'shapefile_shp', bytes: big, filename: 'x.shp' },
+      { name: 'empty', value: '' },
+    ]);
     const [shp, empty] = parseMultipart(body, boundary, 4);
     expect(Buffer.compare(Buffer.from(shp!.bytes), Buffer.from(big))).toBe(0);
     expect(shp!.bytes.buffer).toBe(body.buffer); // not a copy: a 50 MiB upload is not held twice
@@ -75,9 +88,19 @@ describe('parseMultipart', () => {
   it('reads the disposition parameters as RFC 7578 allows: any case, unquoted, escaped quotes, filename*', () => {
     const body = Buffer.from(
       [
-        '--b', 'CONTENT-DISPOSITION: Form-Data; NAME=plain', '', '1',
-        '--b', 'content-type: text/plain', 'Content-Disposition: form-data; filename*=UTF-8\'\'x.shp; name="a \\"quoted\\" name"', '', '2',
-        '--b \t', 'content-disposition: form-data; name="semi;colon"; filename=""', '', '3',
+        '--b',
+        'CONTENT-DISPOSITION: Form-Data; NAME=plain',
+        '',
+        '1',
+        '--b',
+        'content-type: text/plain',
+        'Content-Disposition: form-data; filename*=UTF-8\'\'x.shp; name="a \\"quoted\\" name"',
+        '',
+        '2',
+        '--b \t',
+        'content-disposition: form-data; name="semi;colon"; filename=""',
+        '',
+        '3',
         '--b--',
       ].join('\r\n'),
     );
@@ -86,31 +109,50 @@ describe('parseMultipart', () => {
       ['a "quoted" name', true, '2'],
       ['semi;colon', true, '3'],
     ]);
-    expect(() => parseMultipart(Buffer.from('--b\r\ncontent-disposition: attachment; name="x"\r\n\r\n1\r\n--b--'), 'b', 8)).toThrow(/no Content-Disposition: form-data/);
+    expect(() => parseMultipart(Buffer.from('--b\r\ncontent-disposition: attachment; name="x"\r\n\r\n1\r\n--b--'), 'b', 8)).toThrow(
+      /no Content-Disposition: form-data/,
+    );
   });
 
   it('gives back every part as written, whatever the parts hold besides a boundary line', () => {
     const boundary = fc.stringMatching(/^[A-Za-z0-9'()+_,./:=?-]{1,70}$/);
-    const part = fc.record({ name: fc.string({ minLength: 1, maxLength: 12 }).filter((n) => !/[\r\n]/.test(n)), file: fc.boolean(), bytes: fc.uint8Array({ maxLength: 64 }) });
+    const part = fc.record({
+      name: fc.string({ minLength: 1, maxLength: 12 }).filter((n) => !/[\r\n]/.test(n)),
+      file: fc.boolean(),
+      bytes: fc.uint8Array({ maxLength: 64 }),
+    });
     fc.assert(
-      fc.property(boundary, fc.array(part, { maxLength: 8 }), fc.constantFrom('', 'a preamble'), fc.constantFrom('', '\r\n', '\r\nan epilogue'), (b, parts, preamble, epilogue) => {
-        fc.pre(parts.every((p) => !Buffer.concat([Buffer.from('\r\n'), p.bytes, Buffer.from('\r\n')]).includes(`\r\n--${b}`)));
-        const parsed = parseMultipart(write(b, parts, preamble, epilogue), b, 16);
-        expect(parsed.map((p) => ({ name: p.name, file: p.file, bytes: [...p.bytes] }))).toEqual(parts.map((p) => ({ ...p, bytes: [...p.bytes] })));
-      }),
+      fc.property(
+        boundary,
+        fc.array(part, { maxLength: 8 }),
+        fc.constantFrom('', 'a preamble'),
+        fc.constantFrom('', '\r\n', '\r\nan epilogue'),
+        (b, parts, preamble, epilogue) => {
+          fc.pre(parts.every((p) => !Buffer.concat([Buffer.from('\r\n'), p.bytes, Buffer.from('\r\n')]).includes(`\r\n--${b}`)));
+          const parsed = parseMultipart(write(b, parts, preamble, epilogue), b, 16);
+          expect(parsed.map((p) => ({ name: p.name, file: p.file, bytes: [...p.bytes] }))).toEqual(parts.map((p) => ({ ...p, bytes: [...p.bytes] })));
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('stops at the bound, without reading the rest', () => {
     const body = Buffer.from(`${'--q\r\ncontent-disposition: form-data; name="x"\r\n\r\ny\r\n'.repeat(100_000)}--q--\r\n`);
-    expect(() => parseMultipart(body, 'q', 16)).toThrow(new MultipartError('too-many', 'the multipart body has more than 16 parts: send the four shapefile parts'));
+    expect(() => parseMultipart(body, 'q', 16)).toThrow(
+      new MultipartError('too-many', 'the multipart body has more than 16 parts: send the four shapefile parts'),
+    );
     expect(parseMultipart(body, 'q', 1e6)).toHaveLength(100_000);
   });
 
   it('refuses a body cut short, a part without a name or disposition, and a missing boundary', () => {
     const whole = write('zz', [{ name: 'shapefile_shp', file: true, bytes: new Uint8Array([1, 2, 3]) }], '', '\r\n');
-    for (const bad of [whole.subarray(0, whole.length - 9), Buffer.from('--zz\r\n\r\nno headers\r\n--zz--'), Buffer.from('--zz\r\ncontent-disposition: form-data\r\n\r\nx\r\n--zz--'), Buffer.from('no boundary at all')]) {
+    for (const bad of [
+      whole.subarray(0, whole.length - 9),
+      Buffer.from('--zz\r\n\r\nno headers\r\n--zz--'),
+      Buffer.from('--zz\r\ncontent-disposition: form-data\r\n\r\nx\r\n--zz--'),
+      Buffer.from('no boundary at all'),
+    ]) {
       expect(() => parseMultipart(bad, 'zz', 16)).toThrow(/the multipart body is malformed/);
     }
   });

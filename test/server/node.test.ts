@@ -10,7 +10,10 @@ import type { IncomingRequest } from '../../server/incoming.js';
 import { demoStore, startTestServer } from './harness.js';
 
 // A raw HTTP exchange, to control the body and read the bytes on the wire.
-function raw(url: string, options: { method?: string; path: string; headers?: Record<string, string | number>; body?: Buffer }): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function raw(
+  url: string,
+  options: { method?: string; path: string; headers?: Record<string, string | number>; body?: Buffer },
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}${options.path}`, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -29,7 +32,9 @@ describe('serve', () => {
     const server = await startTestServer({ limits: { maxUploadBytes: 1024 } });
     const { port, hostname } = new URL(server.url);
     const socket = connect(Number(port), hostname);
-    socket.write(`POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: ${200 * 1024 * 1024}\r\n\r\n--x`);
+    socket.write(
+      `POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: ${200 * 1024 * 1024}\r\n\r\n--x`,
+    );
     let text = '';
     socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     await new Promise((resolve) => socket.on('close', resolve)); // the server closes it: the 200 MB are never read
@@ -64,14 +69,20 @@ describe('serve', () => {
     socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     socket.on('error', () => {}); // EPIPE / ECONNRESET once the server has closed: expected
     socket.on('close', () => (closed = true));
-    socket.write(`POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ntransfer-encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(1024 * 1024, 0x41);
     const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
     let sent = 0;
     while (!closed && sent < 200 * chunk.length) {
-      if (!socket.write(framed)) await new Promise((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+      if (!socket.write(framed))
+        await new Promise((resolve) => {
+          socket.once('drain', resolve);
+          socket.once('close', resolve);
+        });
       sent += chunk.length;
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     }
@@ -94,11 +105,19 @@ describe('serve', () => {
       let i = 0;
       const timer = setInterval(() => socket.writable && socket.write(then.charAt(i++ % then.length)), 1000);
       const started = Date.now();
-      return new Promise<{ text: string; ms: number }>((resolve) => socket.on('close', () => { clearInterval(timer); resolve({ text, ms: Date.now() - started }); }));
+      return new Promise<{ text: string; ms: number }>((resolve) =>
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve({ text, ms: Date.now() - started });
+        }),
+      );
     };
     const [headers, body] = await Promise.all([
       dribble('G', 'ET /info/list_datasets HTTP/1.1\r\nHost: x\r\n\r\n'),
-      dribble(`POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: 1000\r\n\r\n`, 'x'),
+      dribble(
+        `POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: 1000\r\n\r\n`,
+        'x',
+      ),
     ]);
     expect(headers.text).toMatch(/^HTTP\/1\.1 408 [\s\S]*"detail":"the request was not received in time"/);
     expect(headers.ms).toBeLessThan(4000);
@@ -109,14 +128,20 @@ describe('serve', () => {
 
   it('answers 413 to a chunked upload once it passes the limit', async () => {
     const server = await startTestServer({ limits: { maxUploadBytes: 1024 } });
-    const answer = await raw(server.url, { method: 'POST', path: '/info/list_STA_NAMES', headers: { 'api-key': server.key, 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked' }, body: Buffer.alloc(4096, 1) });
+    const answer = await raw(server.url, {
+      method: 'POST',
+      path: '/info/list_STA_NAMES',
+      headers: { 'api-key': server.key, 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked' },
+      body: Buffer.alloc(4096, 1),
+    });
     expect(answer.status).toBe(413);
     await server.close();
   });
 
   it('parses the request target once on its way from the socket to the route, and still answers it', async () => {
     const server = await startTestServer();
-    const target = '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE&start_date=2020-01-01&end_date=2020-01-03';
+    const target =
+      '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE&datasets=nete-volume-calcs&variables=NetE&start_date=2020-01-01&end_date=2020-01-03';
     const parsed: string[] = [];
     const RealURL = globalThis.URL;
     // every URL made while the request is answered (fetch's Request makes its own with the global URL too)
@@ -321,7 +346,9 @@ describe('serve', () => {
     const server = await startTestServer({ serve: { maxConcurrent: 8, maxPerClient: 2, stallTimeoutMs: 500 } });
     const big = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(server.store.manifest.reservoirs.names.slice(0, 60).join(','))}&start_date=2019-01-01&end_date=2021-12-31`;
     const sockets = [0, 1].map(() => {
-      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.write(`GET ${big} HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\n\r\n`));
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () =>
+        socket.write(`GET ${big} HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\n\r\n`),
+      );
       socket.pause(); // never reads
       socket.on('error', () => {});
       return socket;

@@ -2,9 +2,9 @@
 // parameters the server reads, with the table's defaults, allowed values and descriptions; every allowed value is
 // answered and any other is a 422 naming them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reservoirDatasets, type DatasetName } from '../../lib/catalogue.js';
-import { monthlyOnly, wireOperations, wireParameters, type WireParameter } from '../../lib/sync/wire.js';
-import { routes, type Route } from '../../server/routes.js';
+import { type DatasetName, reservoirDatasets } from '../../lib/catalogue.js';
+import { monthlyOnly, type WireParameter, wireOperations, wireParameters } from '../../lib/sync/wire.js';
+import { type Route, routes } from '../../server/routes.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 interface Operation {
@@ -47,7 +47,13 @@ describe('/openapi.json', () => {
       const expected = ids.map((id): Operation['parameters'][number] => {
         const p: WireParameter = wireParameters[id];
         const fallback = p.default === undefined ? {} : { default: typeof p.default === 'string' ? p.default : p.default.join(', ') };
-        return { name: p.name, in: 'query', required: false, description: p.description, schema: { type: 'string', ...fallback, ...(p.shape === 'one' && p.values ? { enum: [...p.values] } : {}) } };
+        return {
+          name: p.name,
+          in: 'query',
+          required: false,
+          description: p.description,
+          schema: { type: 'string', ...fallback, ...(p.shape === 'one' && p.values ? { enum: [...p.values] } : {}) },
+        };
       });
       expect(operation!.parameters, `${route.method} ${route.path}`).toEqual(expected);
     }
@@ -57,8 +63,18 @@ describe('/openapi.json', () => {
 
   it('gives the closed sets of the public service and the library (written here by hand)', () => {
     const formats = (path: string) =>
-      path.startsWith('/timeseries/') ? ['json', 'csv', 'parquet', 'arrow'] : /^\/(metadata\/|info\/list_(RES|STA)_NAMES)/.test(path) ? ['json', 'csv', 'geojson'] : ['json', 'csv'];
-    const sets: Record<string, string[]> = { units: ['metric', 'english'], statistic: ['sum', 'mean', 'min', 'max'], compare_to: ['normal'], period: ['month', 'day'], dataset: ['rtma', 'res', 'lem', 'nete-volume-calcs'] };
+      path.startsWith('/timeseries/')
+        ? ['json', 'csv', 'parquet', 'arrow']
+        : /^\/(metadata\/|info\/list_(RES|STA)_NAMES)/.test(path)
+          ? ['json', 'csv', 'geojson']
+          : ['json', 'csv'];
+    const sets: Record<string, string[]> = {
+      units: ['metric', 'english'],
+      statistic: ['sum', 'mean', 'min', 'max'],
+      compare_to: ['normal'],
+      period: ['month', 'day'],
+      dataset: ['rtma', 'res', 'lem', 'nete-volume-calcs'],
+    };
     for (const [path, methods] of Object.entries(spec.paths)) {
       for (const operation of Object.values(methods)) {
         for (const p of operation.parameters) {
@@ -72,7 +88,11 @@ describe('/openapi.json', () => {
   it('lists GET /auth/request_key with its three required fields, open without a key', async () => {
     const operation = spec.paths['/auth/request_key']!.get!;
     expect(operation.security).toEqual([]);
-    expect(operation.parameters.map((p) => [p.name, p.required])).toEqual([['name', true], ['email', true], ['justification', true]]);
+    expect(operation.parameters.map((p) => [p.name, p.required])).toEqual([
+      ['name', true],
+      ['email', true],
+      ['justification', true],
+    ]);
     // this test server has no requests file: it says so, rather than asking for a key
     const response = await fetch(`${server.url}/auth/request_key?name=a&email=a@b.cd&justification=x`);
     expect(response.status).toBe(503);
@@ -84,41 +104,49 @@ describe('the server reads the parameters /openapi.json lists, and no other', ()
   const bad = (name: string) => (wireParameterByName(name).shape === 'list' ? 'a,b,c,d' : 'zz-not-allowed');
   const wireNames = [...new Set(Object.values(wireParameters as Record<string, WireParameter>).map((p) => p.name))];
 
-  it.each(asked.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (_, route) => {
-    const listed = spec.paths[route.path]![route.method.toLowerCase()]!.parameters;
-    for (const p of listed) {
-      // the base period is read for compare_to=normal only on aggregates
-      const context: Record<string, string> = /^\/timeseries\/monthly\//.test(route.path) && p.name.startsWith('base_') ? { compare_to: 'normal' } : {};
-      const { status, body } = await answer(route, { ...context, [p.name]: bad(p.name) });
-      expect(status, `${p.name}: ${body}`).toBe(422);
-      expect((JSON.parse(body) as { detail: { loc: string[] }[] }).detail[0]!.loc, body).toEqual(['query', p.name]);
-    }
-    for (const name of wireNames.filter((n) => !listed.some((p) => p.name === n))) {
-      const exception = annualLike(route) && name === 'compare_to'; // read, though not listed, so that the library can say why it is refused
-      const { status, body } = await answer(route, { [name]: exception ? 'normal' : bad(name) });
-      if (exception) {
-        expect(status, body).toBe(422);
-        expect(body).toMatch(/monthly aggregates only/);
-      } else expect(status, `${name} is not listed, so ignored: ${body}`).toBe(200);
-    }
-  }, 60_000);
+  it.each(asked.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s',
+    async (_, route) => {
+      const listed = spec.paths[route.path]![route.method.toLowerCase()]!.parameters;
+      for (const p of listed) {
+        // the base period is read for compare_to=normal only on aggregates
+        const context: Record<string, string> = /^\/timeseries\/monthly\//.test(route.path) && p.name.startsWith('base_') ? { compare_to: 'normal' } : {};
+        const { status, body } = await answer(route, { ...context, [p.name]: bad(p.name) });
+        expect(status, `${p.name}: ${body}`).toBe(422);
+        expect((JSON.parse(body) as { detail: { loc: string[] }[] }).detail[0]!.loc, body).toEqual(['query', p.name]);
+      }
+      for (const name of wireNames.filter((n) => !listed.some((p) => p.name === n))) {
+        const exception = annualLike(route) && name === 'compare_to'; // read, though not listed, so that the library can say why it is refused
+        const { status, body } = await answer(route, { [name]: exception ? 'normal' : bad(name) });
+        if (exception) {
+          expect(status, body).toBe(422);
+          expect(body).toMatch(/monthly aggregates only/);
+        } else expect(status, `${name} is not listed, so ignored: ${body}`).toBe(200);
+      }
+    },
+    60_000,
+  );
 });
 
 describe('allowed values', () => {
-  it.each(asked.map((r) => [`${r.method} ${r.path}`, r] as const))('%s answers each and refuses any other with a 422 naming them', async (_, route) => {
-    for (const p of route.parameters.filter((q) => q.values)) {
-      for (const value of p.values!) {
-        const { status, body } = await answer(route, { ...companions(route, p.name, value), [p.name]: value });
-        expect(status, `${p.name}=${value}: ${body.slice(0, 300)}`).toBe(200);
+  it.each(asked.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s answers each and refuses any other with a 422 naming them',
+    async (_, route) => {
+      for (const p of route.parameters.filter((q) => q.values)) {
+        for (const value of p.values!) {
+          const { status, body } = await answer(route, { ...companions(route, p.name, value), [p.name]: value });
+          expect(status, `${p.name}=${value}: ${body.slice(0, 300)}`).toBe(200);
+        }
+        const { status, body } = await answer(route, { [p.name]: 'zz-outside' });
+        expect(status, body).toBe(422);
+        const [error] = (JSON.parse(body) as { detail: { loc: string[]; msg: string; type: string }[] }).detail;
+        expect(error!.loc).toEqual(['query', p.name]);
+        expect(error!.type).toBe('enum');
+        for (const value of p.values!) expect(error!.msg, `${p.name}: ${error!.msg}`).toContain(value);
       }
-      const { status, body } = await answer(route, { [p.name]: 'zz-outside' });
-      expect(status, body).toBe(422);
-      const [error] = (JSON.parse(body) as { detail: { loc: string[]; msg: string; type: string }[] }).detail;
-      expect(error!.loc).toEqual(['query', p.name]);
-      expect(error!.type).toBe('enum');
-      for (const value of p.values!) expect(error!.msg, `${p.name}: ${error!.msg}`).toContain(value);
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 function wireParameterByName(name: string): WireParameter {
@@ -173,7 +201,9 @@ describe('/openapi.json as a client reads it', () => {
     it('gives as each default what the server does when the parameter is left out', async () => {
       let compared = 0;
       for (const [path, parameters] of gets) {
-        const defaults = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.schema.default !== undefined).map((p) => [p.name, p.schema.default!]));
+        const defaults = Object.fromEntries(
+          parameters.filter((p) => p.in === 'query' && p.schema.default !== undefined).map((p) => [p.name, p.schema.default!]),
+        );
         if (Object.keys(defaults).length === 0) continue;
         const [explicit, implicit] = [await answer(path, defaults), await answer(path)];
         compared++;
@@ -202,7 +232,10 @@ describe('/openapi.json as a client reads it', () => {
           for (const value of parameter.schema.enum!) {
             const { status, body } = await answer(path, { [parameter.name]: value });
             // a 422 may come from another parameter's default that does not fit this value (dataset=rtma, variable=NetE)
-            if (status === 422) expect(JSON.stringify(JSON.parse(body).detail.map((d: { loc: string[] }) => d.loc)), `${path} ${parameter.name}=${value}`).not.toContain(`"${parameter.name}"`);
+            if (status === 422)
+              expect(JSON.stringify(JSON.parse(body).detail.map((d: { loc: string[] }) => d.loc)), `${path} ${parameter.name}=${value}`).not.toContain(
+                `"${parameter.name}"`,
+              );
             else expect(status, `${path} ${parameter.name}=${value}: ${body.slice(0, 200)}`).toBe(200);
           }
           const { status, body } = await answer(path, { [parameter.name]: 'no-such-value' });

@@ -17,7 +17,16 @@ const text = async (response: Response) => {
 describe('POST with parameters in the body', () => {
   it('answers every timeseries and metadata path as GET does, from JSON and from a form', async () => {
     const cases: [string, Record<string, string | string[]>][] = [
-      ['/timeseries/daily/reservoirs/daterange', { RES_NAMES: ['LAKE MEAD', 'LAKE ALICE'], variables: ['NetE', 'E_volume'], datasets: 'nete-volume-calcs', start_date: '2020-01-01', end_date: '2020-01-05' }],
+      [
+        '/timeseries/daily/reservoirs/daterange',
+        {
+          RES_NAMES: ['LAKE MEAD', 'LAKE ALICE'],
+          variables: ['NetE', 'E_volume'],
+          datasets: 'nete-volume-calcs',
+          start_date: '2020-01-01',
+          end_date: '2020-01-05',
+        },
+      ],
       ['/timeseries/daily/reservoirs/date', { variables: 'NetE', datasets: 'nete-volume-calcs', date: '2020-06-01' }],
       ['/timeseries/stations/daterange', { STA_NAMES: ['LAKE MEAD_STATION'], start_date: '2020-01-01', end_date: '2020-01-03' }],
       ['/timeseries/stations/date', { date: '2020-06-01', output_format: 'csv' }],

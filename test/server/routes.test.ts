@@ -52,7 +52,8 @@ describe('daily paths', () => {
     const metric = await get('/timeseries/daily/reservoirs/daterange', params);
     const english = await get('/timeseries/daily/reservoirs/daterange', { ...params, units: 'english' });
     expect(english).toHaveLength(metric.length);
-    const close = (a: number | null | string, b: number | null) => (b === null ? expect(a).toBeNull() : expect(Math.abs((a as number) - b)).toBeLessThanOrEqual(5e-5 + Math.abs(b) * 1e-6));
+    const close = (a: number | null | string, b: number | null) =>
+      b === null ? expect(a).toBeNull() : expect(Math.abs((a as number) - b)).toBeLessThanOrEqual(5e-5 + Math.abs(b) * 1e-6);
     english.forEach((e, i) => {
       const m = metric[i]!;
       close(e['NetE (in)']!, m['NetE (mm)'] === null ? null : (m['NetE (mm)'] as number) / 25.4);
@@ -65,25 +66,39 @@ describe('daily paths', () => {
     const [{ end_date: last }] = (await get('/info/list_dates', { dataset: 'lem', variable: 'E_hs' })) as [{ end_date: string }];
     const name = reservoirs[0]!;
     const base = { RES_NAMES: name, datasets: 'lem', variables: 'E_hs' };
-    expect(await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: 'latest', end_date: 'latest' })).toEqual(await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: last, end_date: last }));
+    expect(await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: 'latest', end_date: 'latest' })).toEqual(
+      await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: last, end_date: last }),
+    );
     const end = '2021-03-15';
     const start = format(subDays(new Date(2021, 2, 15), 29), 'yyyy-MM-dd'); // P30D: 30 days, end_date included
-    expect(await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: 'P30D', end_date: end })).toEqual(await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: start, end_date: end }));
+    expect(await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: 'P30D', end_date: end })).toEqual(
+      await get('/timeseries/daily/reservoirs/daterange', { ...base, start_date: start, end_date: end }),
+    );
   });
 });
 
 describe('info and metadata paths', () => {
-  it('list each dataset\'s variables as the columns its records have, and dates spanning its records', async () => {
+  it("list each dataset's variables as the columns its records have, and dates spanning its records", async () => {
     for (const dataset of (await get('/info/list_datasets')) as unknown as string[]) {
       const variables = (await get('/info/list_variables', { dataset })).map((v) => v.api_name);
-      const records = await get('/timeseries/daily/reservoirs/daterange', { RES_NAMES: reservoirs.join(','), datasets: dataset, start_date: '1990-01-01', end_date: '2030-12-31' });
-      expect(Object.keys(records[0]!).slice(3).map((k) => k.slice(0, k.indexOf(' ('))), dataset).toEqual(variables);
+      const records = await get('/timeseries/daily/reservoirs/daterange', {
+        RES_NAMES: reservoirs.join(','),
+        datasets: dataset,
+        start_date: '1990-01-01',
+        end_date: '2030-12-31',
+      });
+      expect(
+        Object.keys(records[0]!)
+          .slice(3)
+          .map((k) => k.slice(0, k.indexOf(' ('))),
+        dataset,
+      ).toEqual(variables);
       const days = records.map((r) => String(r.start_date)).sort();
       expect(await get('/info/list_dates', { dataset, variable: String(variables[0]) }), dataset).toEqual([{ start_date: days[0], end_date: days.at(-1) }]);
     }
   });
 
-  it('list the names whose metadata the metadata paths give, and the stations\' dates spanning their records', async () => {
+  it("list the names whose metadata the metadata paths give, and the stations' dates spanning their records", async () => {
     expect((await get('/metadata/reservoirs', { RES_NAMES: reservoirs.join(',') })).map((r) => r.RES_NAME)).toEqual(reservoirs);
     expect((await get('/metadata/stations', { STA_NAMES: stations.join(',') })).map((r) => r.STA_NAME)).toEqual(stations);
     const name = stations[0]!;

@@ -13,7 +13,10 @@ import { spawnMain } from './harness.js';
 describe('startProcess, run by npm start', () => {
   it('makes and prints one key when none is configured, never logs it, and exits 0 on SIGTERM', async () => {
     const main = await spawnMain({});
-    const lines = main.output().split('\n').filter((l) => l.startsWith('api-key: '));
+    const lines = main
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('api-key: '));
     expect(lines).toHaveLength(1);
     const key = lines[0]!.slice('api-key: '.length);
     expect(key).toMatch(/^[0-9a-f]{64}$/);
@@ -25,7 +28,9 @@ describe('startProcess, run by npm start', () => {
     await expect.poll(() => main.output(), { timeout: 5000 }).toContain('SIGHUP: no keys file to reload');
     expect((await fetch(`${main.url}/info/list_datasets`, { headers: { 'api-key': key } })).status).toBe(200);
     // a long streamed answer in flight when SIGTERM comes is finished, then the process exits 0
-    const inFlight = fetch(`${main.url}/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD,LAKE%20POWELL&start_date=2019-01-01&end_date=2021-12-31`, { headers: { 'api-key': key } });
+    const inFlight = fetch(`${main.url}/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD,LAKE%20POWELL&start_date=2019-01-01&end_date=2021-12-31`, {
+      headers: { 'api-key': key },
+    });
     const response = await inFlight;
     main.child.kill('SIGTERM');
     const records = (await response.json()) as unknown[];
@@ -41,7 +46,9 @@ describe('startProcess, run by npm start', () => {
     await writeTinyStore(dir);
     const main = await spawnMain({ EVAP_STORE: dir, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: '100' });
     const ask = async () => {
-      const response = await fetch(`${main.url}/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01`, { headers: { 'api-key': 'k' } });
+      const response = await fetch(`${main.url}/timeseries/stations/daterange?STA_NAMES=ALPHA_STATION&start_date=2021-01-01&end_date=2021-01-01`, {
+        headers: { 'api-key': 'k' },
+      });
       return ((await response.json()) as Record<string, unknown>[])[0]!['ATemp (degC)'];
     };
     expect(await ask()).toBe(2);
@@ -89,10 +96,11 @@ describe('startProcess, run by npm start', () => {
     // a file it cannot read leaves the keys as they were
     await writeFile(file, 'not a digest\n');
     main.child.kill('SIGHUP');
-    await expect.poll(() => main.output(), { timeout: 5000 }).toContain(`SIGHUP: keys file not reloaded, the previous keys stay: ${file}:1: expected a hex SHA-256 digest`);
+    await expect
+      .poll(() => main.output(), { timeout: 5000 })
+      .toContain(`SIGHUP: keys file not reloaded, the previous keys stay: ${file}:1: expected a hex SHA-256 digest`);
     expect(await status('third-key')).toBe(200);
     main.child.kill('SIGTERM');
     expect(await main.exited).toBe(0);
   });
-
 });

@@ -18,7 +18,23 @@ const get = async (path: string, params: Record<string, string>): Promise<Row[]>
 };
 
 // from docs/aggregates.md: these daily depths and volumes are summed, directions take the circular mean, the rest the mean
-const summed = new Set(['pr', 'etr', 'eto', 'E_hs', 'E_nhs', 'NetE', 'E_volume', 'NetE_volume', 'ETo', 'ETr', 'evap_1', 'evap_2', 'evap_3', 'evap_4', 'evap_5']);
+const summed = new Set([
+  'pr',
+  'etr',
+  'eto',
+  'E_hs',
+  'E_nhs',
+  'NetE',
+  'E_volume',
+  'NetE_volume',
+  'ETo',
+  'ETr',
+  'evap_1',
+  'evap_2',
+  'evap_3',
+  'evap_4',
+  'evap_5',
+]);
 const directions = new Set(['th', 'WD']);
 const variableOf = (key: string) => key.slice(0, key.indexOf(' ('));
 type Method = 'sum' | 'mean' | 'circular' | 'min' | 'max';
@@ -90,7 +106,10 @@ function aggregateByHand(daily: Row[], nameKey: string, interval: string, start:
     const to = last > end ? end : last;
     const out: Row = { [nameKey]: rows[0]![nameKey]!, start_date: from, end_date: to, n_days: daysBetween(from, to) };
     for (const key of Object.keys(rows[0]!).filter((k) => k.includes(' ('))) {
-      out[key] = reduce(rows.map((r) => r[key]).filter((v): v is number => typeof v === 'number'), methodOf(key, statistic));
+      out[key] = reduce(
+        rows.map((r) => r[key]).filter((v): v is number => typeof v === 'number'),
+        methodOf(key, statistic),
+      );
       out[`${key} n`] = rows.filter((r) => typeof r[key] === 'number').length; // for the tolerance only
     }
     return out;
@@ -98,11 +117,14 @@ function aggregateByHand(daily: Row[], nameKey: string, interval: string, start:
 }
 
 function expectAggregates(actual: Row[], expected: Row[], statistic?: string): void {
-  expect(actual.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days])).toEqual(expected.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days]));
+  expect(actual.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days])).toEqual(
+    expected.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days]),
+  );
   actual.forEach((record, i) => {
     const keys = Object.keys(expected[i]!).filter((k) => k.includes(' (') && !k.endsWith(' n'));
     expect(Object.keys(record).filter((k) => k.includes(' ('))).toEqual(keys);
-    for (const key of keys) expectClose(record[key], expected[i]![key] as number | null, methodOf(key, statistic), expected[i]![`${key} n`] as number, `${record.start_date} ${key}`);
+    for (const key of keys)
+      expectClose(record[key], expected[i]![key] as number | null, methodOf(key, statistic), expected[i]![`${key} n`] as number, `${record.start_date} ${key}`);
   });
 }
 
@@ -113,16 +135,26 @@ describe('monthly, annual and water-year aggregates', () => {
   for (const interval of ['monthly', 'annual', 'water-year']) {
     it(`${interval}: every variable of reservoirs and stations as a plain loop over the daily answer`, async () => {
       const daily = await get('/timeseries/daily/reservoirs/daterange', reservoirs);
-      expectAggregates(await get(`/timeseries/${interval}/reservoirs/daterange`, reservoirs), aggregateByHand(daily, 'RES_NAME', interval, reservoirs.start_date, reservoirs.end_date));
+      expectAggregates(
+        await get(`/timeseries/${interval}/reservoirs/daterange`, reservoirs),
+        aggregateByHand(daily, 'RES_NAME', interval, reservoirs.start_date, reservoirs.end_date),
+      );
       const stationDaily = await get('/timeseries/stations/daterange', stations);
-      expectAggregates(await get(`/timeseries/${interval}/stations/daterange`, stations), aggregateByHand(stationDaily, 'STA_NAME', interval, stations.start_date, stations.end_date));
+      expectAggregates(
+        await get(`/timeseries/${interval}/stations/daterange`, stations),
+        aggregateByHand(stationDaily, 'STA_NAME', interval, stations.start_date, stations.end_date),
+      );
     });
   }
 
   it('statistic=sum|mean|min|max overrides every variable, a mean of directions staying circular', async () => {
     const daily = await get('/timeseries/daily/reservoirs/daterange', reservoirs);
     for (const statistic of ['sum', 'mean', 'min', 'max']) {
-      expectAggregates(await get('/timeseries/monthly/reservoirs/daterange', { ...reservoirs, statistic }), aggregateByHand(daily, 'RES_NAME', 'monthly', reservoirs.start_date, reservoirs.end_date, statistic), statistic);
+      expectAggregates(
+        await get('/timeseries/monthly/reservoirs/daterange', { ...reservoirs, statistic }),
+        aggregateByHand(daily, 'RES_NAME', 'monthly', reservoirs.start_date, reservoirs.end_date, statistic),
+        statistic,
+      );
     }
   });
 
@@ -130,11 +162,17 @@ describe('monthly, annual and water-year aggregates', () => {
     const query = { ...stations, units: 'english' };
     const daily = await get('/timeseries/stations/daterange', query);
     expect(Object.keys(daily[0]!)).toContain('ATemp (degF)');
-    expectAggregates(await get('/timeseries/annual/stations/daterange', query), aggregateByHand(daily, 'STA_NAME', 'annual', stations.start_date, stations.end_date));
+    expectAggregates(
+      await get('/timeseries/annual/stations/daterange', query),
+      aggregateByHand(daily, 'STA_NAME', 'annual', stations.start_date, stations.end_date),
+    );
   });
 
   it('refuses a statistic it does not know, and compare_to on annual paths, with a 422', async () => {
-    for (const [path, extra] of [['/timeseries/monthly/reservoirs/daterange', { statistic: 'median' }], ['/timeseries/annual/reservoirs/daterange', { compare_to: 'normal' }]] as const) {
+    for (const [path, extra] of [
+      ['/timeseries/monthly/reservoirs/daterange', { statistic: 'median' }],
+      ['/timeseries/annual/reservoirs/daterange', { compare_to: 'normal' }],
+    ] as const) {
       const response = await server.get(`${path}?${new URLSearchParams({ ...reservoirs, ...extra })}`);
       expect(response.status, path).toBe(422);
     }
@@ -168,8 +206,15 @@ describe('normals', () => {
   it('of reservoirs by month: statistics of the whole months inside the base period, and compare_to=normal against them', async () => {
     const name = 'LAKE MEAD';
     const base = { base_start: '2019-01-15', base_end: '2021-06-30' }; // whole months: 2019-02 .. 2021-06
-    const daily = await get('/timeseries/daily/reservoirs/daterange', { RES_NAMES: name, datasets: 'lem,nete-volume-calcs', start_date: '2019-01-01', end_date: '2021-12-31' });
-    const months = aggregateByHand(daily, 'RES_NAME', 'monthly', '2019-01-01', '2021-12-31').filter((m) => m.start_date! >= '2019-02-01' && m.end_date! <= '2021-06-30');
+    const daily = await get('/timeseries/daily/reservoirs/daterange', {
+      RES_NAMES: name,
+      datasets: 'lem,nete-volume-calcs',
+      start_date: '2019-01-01',
+      end_date: '2021-12-31',
+    });
+    const months = aggregateByHand(daily, 'RES_NAME', 'monthly', '2019-01-01', '2021-12-31').filter(
+      (m) => m.start_date! >= '2019-02-01' && m.end_date! <= '2021-06-30',
+    );
     expect(months).toHaveLength(29);
     const normals = await get('/timeseries/normals/reservoirs', { RES_NAMES: name, datasets: 'lem,nete-volume-calcs', ...base });
     expect(normals.map((r) => r.month)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
@@ -188,28 +233,45 @@ describe('normals', () => {
     }
 
     // compare_to=normal: 100 x the month's value / that normal's mean; null for a clipped month and for directions
-    const compared = await get('/timeseries/monthly/reservoirs/daterange', { RES_NAMES: name, datasets: 'lem,nete-volume-calcs', start_date: '2020-03-10', end_date: '2020-12-31', compare_to: 'normal', ...base });
+    const compared = await get('/timeseries/monthly/reservoirs/daterange', {
+      RES_NAMES: name,
+      datasets: 'lem,nete-volume-calcs',
+      start_date: '2020-03-10',
+      end_date: '2020-12-31',
+      compare_to: 'normal',
+      ...base,
+    });
     expect(compared).toHaveLength(10);
     for (const record of compared) {
       for (const key of keys) {
         const normal = normals.find((n) => n.month === Number(String(record.start_date).slice(5, 7)))![`${key} mean`] as number | null;
         const pct = record[`${key} pct_of_normal`];
-        if (record.start_date === '2020-03-10' || methodOf(key) === 'circular' || !normal || record[key] === null) expect(pct, `${record.start_date} ${key}`).toBeNull();
-        else expect(Math.abs((pct as number) - (100 * (record[key] as number)) / normal), `${record.start_date} ${key}`).toBeLessThan(0.01 + Math.abs(pct as number) * 1e-4);
+        if (record.start_date === '2020-03-10' || methodOf(key) === 'circular' || !normal || record[key] === null)
+          expect(pct, `${record.start_date} ${key}`).toBeNull();
+        else
+          expect(Math.abs((pct as number) - (100 * (record[key] as number)) / normal), `${record.start_date} ${key}`).toBeLessThan(
+            0.01 + Math.abs(pct as number) * 1e-4,
+          );
       }
     }
   });
 
   it('of stations by day of the year: statistics of the daily values of each MM-DD over the whole record', async () => {
     const name = 'BLW_STATION';
-    const daily = await get('/timeseries/stations/daterange', { STA_NAMES: name, variables: 'ATemp,WD,evap_3', start_date: '2000-01-01', end_date: '2030-12-31' });
+    const daily = await get('/timeseries/stations/daterange', {
+      STA_NAMES: name,
+      variables: 'ATemp,WD,evap_3',
+      start_date: '2000-01-01',
+      end_date: '2030-12-31',
+    });
     const normals = await get('/timeseries/normals/stations', { STA_NAMES: name, variables: 'ATemp,WD,evap_3', period: 'day' });
     expect(normals).toHaveLength(366);
     const first = String(daily[0]!.start_date);
     const last = String(daily.at(-1)!.start_date);
     for (const key of ['ATemp (degC)', 'WD (deg)', 'evap_3 (mm)']) {
       const byDay = new Map<string, number[]>();
-      for (const r of daily) if (typeof r[key] === 'number') byDay.set(String(r.start_date).slice(5), [...(byDay.get(String(r.start_date).slice(5)) ?? []), r[key] as number]);
+      for (const r of daily)
+        if (typeof r[key] === 'number') byDay.set(String(r.start_date).slice(5), [...(byDay.get(String(r.start_date).slice(5)) ?? []), r[key] as number]);
       const expected = normalsByHand(byDay, key);
       for (const record of normals) {
         expect(record).toMatchObject({ STA_NAME: name, start_date: first, end_date: last });

@@ -3,7 +3,7 @@
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
 import { evap } from '../harness.js';
 
@@ -24,8 +24,12 @@ async function expectSameStore(dir: string): Promise<void> {
   const copy = await openStore(dir);
   expect(copy.manifest.snapshot).toBe(source.manifest.snapshot);
   const range = { start: '2020-12-25', end: '2021-01-05' };
-  expect(await copy.reservoirTimeseries({ names: copy.manifest.reservoirs.names, ...range })).toEqual(await source.reservoirTimeseries({ names: source.manifest.reservoirs.names, ...range }));
-  expect(await copy.stationTimeseries({ names: copy.manifest.stations.names, ...range })).toEqual(await source.stationTimeseries({ names: source.manifest.stations.names, ...range }));
+  expect(await copy.reservoirTimeseries({ names: copy.manifest.reservoirs.names, ...range })).toEqual(
+    await source.reservoirTimeseries({ names: source.manifest.reservoirs.names, ...range }),
+  );
+  expect(await copy.stationTimeseries({ names: copy.manifest.stations.names, ...range })).toEqual(
+    await source.stationTimeseries({ names: source.manifest.stations.names, ...range }),
+  );
   await copy.close();
 }
 
@@ -50,7 +54,9 @@ describe('evap copy', () => {
     ]);
     const snapshot = source.manifest.snapshot;
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(new RegExp(`^${fresh} serves snapshot ${snapshot}: ${files.length} files, ${files.length} copied \\([\\d.]+ MiB\\), 0 already there and whole`));
+    expect(first.stdout).toMatch(
+      new RegExp(`^${fresh} serves snapshot ${snapshot}: ${files.length} files, ${files.length} copied \\([\\d.]+ MiB\\), 0 already there and whole`),
+    );
     await expectSameStore(fresh);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain(`${files.length} files, ${files.length - 2} copied`);

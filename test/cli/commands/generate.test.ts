@@ -21,7 +21,10 @@ describe('evap generate', () => {
     const everything = (s: typeof store) => s.reservoirTimeseries({ names: s.manifest.reservoirs.names, start: '2020-01-01', end: '2020-01-10' });
     expect(await everything(store)).toEqual(await everything(twin));
     expect(store.manifest.stations.names).toEqual(twin.manifest.stations.names);
-    const [again, bad] = await Promise.all([evap(['generate', '--out', out, '--reservoirs', '1']), evap(['generate', '--out', join(out, 'other'), '--reservoirs', 'many'])]);
+    const [again, bad] = await Promise.all([
+      evap(['generate', '--out', out, '--reservoirs', '1']),
+      evap(['generate', '--out', join(out, 'other'), '--reservoirs', 'many']),
+    ]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already holds a store; pass --force');
     expect(bad.code).toBe(2);

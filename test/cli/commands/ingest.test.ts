@@ -3,7 +3,7 @@ import { cp, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
 import { evap } from '../harness.js';
@@ -38,7 +38,9 @@ describe('evap ingest', () => {
     const ok = await evap(['ingest', csv, metadata, '--store', store]);
     expect(ok.stderr).not.toMatch(/:\d+: /);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(new RegExp(`2/2 files applied, ${records.length + names.length} records .* rows added ${records.length * 1}, replaced 0, rejected 0`));
+    expect(ok.stdout).toMatch(
+      new RegExp(`2/2 files applied, ${records.length + names.length} records .* rows added ${records.length * 1}, replaced 0, rejected 0`),
+    );
     const bad = join(dir, 'bad.csv');
     await writeFile(bad, `RES_NAME,start_date,end_date,NetE (mm)\n${names[0]},2021-01-01,2021-01-01,abc\n`);
     const failed = await evap(['ingest', bad, '--store', store]);

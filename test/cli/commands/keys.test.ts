@@ -64,7 +64,9 @@ describe('evap keys', () => {
     expect((await fetch(`${server.url}/auth/request_key?name=x&email=not-an-email&justification=y`)).status).toBe(422);
 
     const pending = await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'json']);
-    expect(JSON.parse(pending.stdout)).toEqual([{ id, received: expect.any(String), name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation', key: 'pending' }]);
+    expect(JSON.parse(pending.stdout)).toEqual([
+      { id, received: expect.any(String), name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation', key: 'pending' },
+    ]);
     const issued = await evap(['keys', 'new', '--for', id, '--keys-file', keysFile]);
     expect(issued.code, issued.stderr).toBe(0);
     expect(issued.stderr).toContain('send it to john.doe@example.com');

@@ -37,10 +37,15 @@ describe('evap metadata', () => {
   });
 
   it('refuses a kind other than reservoirs or stations, and names an unknown station with the nearest', async () => {
-    const [lakes, unknown] = await Promise.all([evap(['metadata', 'lakes', '--store', dir]), evap(['metadata', 'stations', '--names', stations[0]!.toLowerCase(), '--store', dir])]);
+    const [lakes, unknown] = await Promise.all([
+      evap(['metadata', 'lakes', '--store', dir]),
+      evap(['metadata', 'stations', '--names', stations[0]!.toLowerCase(), '--store', dir]),
+    ]);
     expect(lakes.code).toBe(2);
     expect(lakes.stderr).toContain('evap metadata: metadata of reservoirs or stations, not "lakes"');
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toBe(`evap metadata: station not found: ${JSON.stringify(stations[0]!.toLowerCase())} (did you mean ${JSON.stringify(stations[0])}?)\n`);
+    expect(unknown.stderr).toBe(
+      `evap metadata: station not found: ${JSON.stringify(stations[0]!.toLowerCase())} (did you mean ${JSON.stringify(stations[0])}?)\n`,
+    );
   });
 });

@@ -43,10 +43,21 @@ async function closedPort(): Promise<number> {
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-
 describe('evap query', () => {
-  const flags = () => ['--names', names.slice(0, 2).join(','), '--datasets', 'nete-volume-calcs', '--variables', 'NetE,E_volume', '--start', '2020-12-30', '--end', '2021-01-02'];
-  const path = () => `/timeseries/daily/reservoirs/daterange?${q({ RES_NAMES: names.slice(0, 2).join(','), datasets: 'nete-volume-calcs', variables: 'NetE,E_volume', start_date: '2020-12-30', end_date: '2021-01-02' })}`;
+  const flags = () => [
+    '--names',
+    names.slice(0, 2).join(','),
+    '--datasets',
+    'nete-volume-calcs',
+    '--variables',
+    'NetE,E_volume',
+    '--start',
+    '2020-12-30',
+    '--end',
+    '2021-01-02',
+  ];
+  const path = () =>
+    `/timeseries/daily/reservoirs/daterange?${q({ RES_NAMES: names.slice(0, 2).join(','), datasets: 'nete-volume-calcs', variables: 'NetE,E_volume', start_date: '2020-12-30', end_date: '2021-01-02' })}`;
 
   it('prints in a pipe the CSV the API sends, from a store and from a server', async () => {
     const expected = await api(`${path()}&output_format=csv`);
@@ -73,10 +84,17 @@ describe('evap query', () => {
     expect(lines[0]!.split(/ {2,}/)).toEqual(Object.keys(expected[0]!));
     expect(lines).toHaveLength(expected.length + 2);
     expect(new Set(lines.map((l) => l.length)).size).toBe(1); // numbers right-aligned in a rectangle
-    lines.slice(2).forEach((line, i) => expect(line.split(/ {2,}/).map((c) => (/^-?\d/.test(c) && !c.includes('-', 1) ? Number(c) : c))).toEqual(Object.values(expected[i]!)));
+    lines
+      .slice(2)
+      .forEach((line, i) =>
+        expect(line.split(/ {2,}/).map((c) => (/^-?\d/.test(c) && !c.includes('-', 1) ? Number(c) : c))).toEqual(Object.values(expected[i]!)),
+      );
     expect(parquet.code, parquet.stderr).toBe(0);
     const bytes = await readFile(out);
-    const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gunzipSync(b)) } });
+    const rows = await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gunzipSync(b)) },
+    });
     expect(rows).toEqual(expected);
   });
 
@@ -85,27 +103,59 @@ describe('evap query', () => {
       evap(['query', 'stations', '--store', dir, '--names', stations.join(','), '--start', '2020-12-25', '--end', '2021-01-05', '--units', 'english']),
       evap(['query', '--store', dir, '--date', '2021-01-01', '--datasets', 'res', '--also-return', 'qflag']),
     ]);
-    expect(range.stdout).toBe(await api(`/timeseries/stations/daterange?${q({ STA_NAMES: stations.join(','), start_date: '2020-12-25', end_date: '2021-01-05', units: 'english', output_format: 'csv' })}`));
-    expect(onDate.stdout).toBe(await api(`/timeseries/daily/reservoirs/date?${q({ date: '2021-01-01', datasets: 'res', also_return: 'qflag', output_format: 'csv' })}`));
+    expect(range.stdout).toBe(
+      await api(
+        `/timeseries/stations/daterange?${q({ STA_NAMES: stations.join(','), start_date: '2020-12-25', end_date: '2021-01-05', units: 'english', output_format: 'csv' })}`,
+      ),
+    );
+    expect(onDate.stdout).toBe(
+      await api(`/timeseries/daily/reservoirs/date?${q({ date: '2021-01-01', datasets: 'res', also_return: 'qflag', output_format: 'csv' })}`),
+    );
     expect(onDate.stdout.split('\n')).toHaveLength(names.length + 2);
   });
 
   it('prints monthly, annual and water-year totals as the aggregate paths send them, from a store and from a server', async () => {
     const names2 = names.slice(0, 2).join(',');
     const range = ['--names', names2, '--datasets', 'nete-volume-calcs', '--start', '2020-12-26', '--end', '2021-01-04', '--units', 'english'];
-    const params = { RES_NAMES: names2, datasets: 'nete-volume-calcs', start_date: '2020-12-26', end_date: '2021-01-04', units: 'english', output_format: 'csv' };
+    const params = {
+      RES_NAMES: names2,
+      datasets: 'nete-volume-calcs',
+      start_date: '2020-12-26',
+      end_date: '2021-01-04',
+      units: 'english',
+      output_format: 'csv',
+    };
     const [monthly, remoteMonthly, waterYear, stationMax] = await Promise.all([
       evap(['query', '--store', dir, ...range, '--interval', 'monthly']),
       evap(['query', '--from', url, '--api-key', key, ...range, '--interval', 'monthly']),
       evap(['query', '--store', dir, ...range, '--interval', 'water-year']),
-      evap(['query', 'stations', '--store', dir, '--names', stations[0]!, '--start', '2020-01-01', '--end', '2020-12-31', '--interval', 'annual', '--statistic', 'max']),
+      evap([
+        'query',
+        'stations',
+        '--store',
+        dir,
+        '--names',
+        stations[0]!,
+        '--start',
+        '2020-01-01',
+        '--end',
+        '2020-12-31',
+        '--interval',
+        'annual',
+        '--statistic',
+        'max',
+      ]),
     ]);
     const expected = await api(`/timeseries/monthly/reservoirs/daterange?${q(params)}`);
     expect(expected.split('\n')).toHaveLength(2 * 2 + 2); // December and January (both clipped), two names
     expect(monthly.stdout).toBe(expected);
     expect(remoteMonthly.stdout).toBe(expected);
     expect(waterYear.stdout).toBe(await api(`/timeseries/water-year/reservoirs/daterange?${q(params)}`));
-    expect(stationMax.stdout).toBe(await api(`/timeseries/annual/stations/daterange?${q({ STA_NAMES: stations[0]!, start_date: '2020-01-01', end_date: '2020-12-31', statistic: 'max', output_format: 'csv' })}`));
+    expect(stationMax.stdout).toBe(
+      await api(
+        `/timeseries/annual/stations/daterange?${q({ STA_NAMES: stations[0]!, start_date: '2020-01-01', end_date: '2020-12-31', statistic: 'max', output_format: 'csv' })}`,
+      ),
+    );
   });
 
   it('says what is wrong: the cause for a failure, the synopsis for a mistake', async () => {
@@ -122,7 +172,9 @@ describe('evap query', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe(`evap query: reservoir not found: ${JSON.stringify(misspelt)} (did you mean ${JSON.stringify(names[0])}?)\n`);
     expect(offline.code).toBe(1);
-    expect(offline.stderr).toMatch(new RegExp(`^evap query: http://127\\.0\\.0\\.1:${closed}/timeseries/daily/reservoirs/daterange: fetch failed: .*ECONNREFUSED`));
+    expect(offline.stderr).toMatch(
+      new RegExp(`^evap query: http://127\\.0\\.0\\.1:${closed}/timeseries/daily/reservoirs/daterange: fetch failed: .*ECONNREFUSED`),
+    );
     expect(offline.stderr).not.toContain('usage');
     for (const run of [badFlag, monthly, parquet, both]) {
       expect(run.code, run.stderr).toBe(2);
@@ -145,13 +197,36 @@ describe('evap query', () => {
     const old = await store.reservoirTimeseries(query);
     await store.close();
     await ingest(dir, [textSource('revision.json', JSON.stringify(old.map((r) => ({ ...r, 'E_hs (mm)': 1.5, status: 'Final' }))))]);
-    const args = ['query', '--store', dir, '--names', name, '--datasets', 'lem', '--variables', 'E_hs', '--start', '2021-02-20', '--end', '2021-02-28', '--also-return', 'qflag,status', '--format', 'csv'];
+    const args = [
+      'query',
+      '--store',
+      dir,
+      '--names',
+      name,
+      '--datasets',
+      'lem',
+      '--variables',
+      'E_hs',
+      '--start',
+      '2021-02-20',
+      '--end',
+      '2021-02-28',
+      '--also-return',
+      'qflag,status',
+      '--format',
+      'csv',
+    ];
     const [then, now] = await Promise.all([evap([...args, '--as-of', before]), evap(args)]);
     expect(then.code, then.stderr).toBe(0);
     expect(then.stdout).toBe(recordsToCsv(old, Object.keys(old[0]!)));
     expect(now.stdout.split('\n')).toHaveLength(1 + 9 + 1);
     expect(old.some((r) => r.status !== 'Final')).toBe(true);
-    expect(now.stdout.split('\n').slice(1, -1).every((line) => line.endsWith(',1.5,O,Final') || line.endsWith(',1.5,M,Final') || line.endsWith(',1.5,R,Final') || line.endsWith(',1.5,S,Final'))).toBe(true);
+    expect(
+      now.stdout
+        .split('\n')
+        .slice(1, -1)
+        .every((line) => line.endsWith(',1.5,O,Final') || line.endsWith(',1.5,M,Final') || line.endsWith(',1.5,R,Final') || line.endsWith(',1.5,S,Final')),
+    ).toBe(true);
     const refused = await evap([...args, '--as-of', '2001-01-01']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/oldest snapshot is 1/);

@@ -18,7 +18,10 @@ describe('evap serve', () => {
   });
 
   it('reports a bad flag with the usage, and a store it cannot open with the cause', async () => {
-    const [flag, missing] = await Promise.all([evap(['serve', '--max-names', 'zero']), evap(['serve', '--port', '0', '--store', join(await tempDir(), 'none')])]);
+    const [flag, missing] = await Promise.all([
+      evap(['serve', '--max-names', 'zero']),
+      evap(['serve', '--port', '0', '--store', join(await tempDir(), 'none')]),
+    ]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--max-names / EVAP_MAX_NAMES must be an integer');
     expect(flag.stderr).toContain('usage: evap serve [options]');
@@ -39,7 +42,10 @@ describe('npm start', () => {
       // the server was npm's child: it must be gone too, its port refusing connections
       let refused = false;
       for (let i = 0; i < 50 && !refused; i++) {
-        refused = await fetch(`${url}/info/list_datasets`, { signal: AbortSignal.timeout(500) }).then(() => false, () => true);
+        refused = await fetch(`${url}/info/list_datasets`, { signal: AbortSignal.timeout(500) }).then(
+          () => false,
+          () => true,
+        );
         if (!refused) await new Promise((r) => setTimeout(r, 100));
       }
       expect(refused).toBe(true);

@@ -7,8 +7,13 @@ describe('recordsToTable', () => {
     const columns = ['RES_NAME', 'start_date', 'end_date', 'n_days', 'NetE (mm)', 'NetE (mm) n', 'qflag', 'LAT'];
     const empty = recordsToTable([], columns);
     expect(empty.schema.fields.map((f) => String(f.type))).toEqual(['Utf8', 'Utf8', 'Utf8', 'Int32', 'Float64', 'Int32', 'Utf8', 'Utf8']);
-    const table = recordsToTable([{ RES_NAME: 'A', start_date: '2020-01-01', end_date: '2020-01-31', n_days: 31, 'NetE (mm)': null, 'NetE (mm) n': 0, qflag: null, LAT: 40.5 }], columns);
+    const table = recordsToTable(
+      [{ RES_NAME: 'A', start_date: '2020-01-01', end_date: '2020-01-31', n_days: 31, 'NetE (mm)': null, 'NetE (mm) n': 0, qflag: null, LAT: 40.5 }],
+      columns,
+    );
     expect(table.schema.fields.map((f) => String(f.type))).toEqual(['Utf8', 'Utf8', 'Utf8', 'Int32', 'Float64', 'Int32', 'Utf8', 'Float64']);
-    expect(table.toArray().map((r) => r.toJSON())).toEqual([{ RES_NAME: 'A', start_date: '2020-01-01', end_date: '2020-01-31', n_days: 31, 'NetE (mm)': null, 'NetE (mm) n': 0, qflag: null, LAT: 40.5 }]);
+    expect(table.toArray().map((r) => r.toJSON())).toEqual([
+      { RES_NAME: 'A', start_date: '2020-01-01', end_date: '2020-01-31', n_days: 31, 'NetE (mm)': null, 'NetE (mm) n': 0, qflag: null, LAT: 40.5 },
+    ]);
   });
 });

@@ -13,12 +13,18 @@ describe('recordsToArrow', () => {
       'NetE (mm)': fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)),
       qflag: fc.oneof(fc.constantFrom('O', 'M'), fc.constant(null)),
     });
-    const kind = (type: DataType): string => (DataType.isFloat(type) ? 'float' : DataType.isUtf8(type) || (DataType.isDictionary(type) && DataType.isUtf8(type.dictionary)) ? 'text' : String(type));
+    const kind = (type: DataType): string =>
+      DataType.isFloat(type) ? 'float' : DataType.isUtf8(type) || (DataType.isDictionary(type) && DataType.isUtf8(type.dictionary)) ? 'text' : String(type);
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 20 }), (records) => {
         const table = tableFromIPC(tableToIPC(recordsToArrow(records)));
         // every key a column, even where every value is null: a measurement Float64, an attribute text
-        expect(table.schema.fields.map((f) => [f.name, kind(f.type)])).toEqual([['RES_NAME', 'text'], ['start_date', 'text'], ['NetE (mm)', 'float'], ['qflag', 'text']]);
+        expect(table.schema.fields.map((f) => [f.name, kind(f.type)])).toEqual([
+          ['RES_NAME', 'text'],
+          ['start_date', 'text'],
+          ['NetE (mm)', 'float'],
+          ['qflag', 'text'],
+        ]);
         expect(table.toArray().map((r) => r.toJSON())).toEqual(records);
       }),
     );

@@ -9,7 +9,10 @@ const columns = ['RES_NAME', 'start_date', 'NetE (mm)', 'note'];
 const record = fc.record({
   RES_NAME: fc.string({ unit: 'grapheme' }),
   start_date: fc.constantFrom('2020-01-01', '2021-12-31'),
-  'NetE (mm)': fc.oneof(fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => Math.round(v * 1e4) / 1e4)),
+  'NetE (mm)': fc.oneof(
+    fc.constant(null),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => Math.round(v * 1e4) / 1e4),
+  ),
   note: fc.oneof(fc.constant(null), fc.string(), fc.constantFrom('a,b', 'say "hi"', 'two\nlines', '\r')),
 }) as fc.Arbitrary<WireRecord>;
 
@@ -48,7 +51,11 @@ describe('recordsToCsv', () => {
 describe('formatNumber', () => {
   it('writes what String() writes, for wire values and any other double', () => {
     const wire = fc.integer({ min: -(2 ** 52), max: 2 ** 52 }).map((k) => k / 1e4);
-    fc.assert(fc.property(fc.oneof(wire, fc.double({ noNaN: true })), (v) => formatNumber(v) === String(v)), { numRuns: 20_000 });
-    for (const v of [0, -0, 0.0001, -0.0001, 1.5, 2490.0388, 99999999999.9999, 1e11, 123456789012.3456, 1e21, -7.1]) expect(formatNumber(v), String(v)).toBe(String(v));
+    fc.assert(
+      fc.property(fc.oneof(wire, fc.double({ noNaN: true })), (v) => formatNumber(v) === String(v)),
+      { numRuns: 20_000 },
+    );
+    for (const v of [0, -0, 0.0001, -0.0001, 1.5, 2490.0388, 99999999999.9999, 1e11, 123456789012.3456, 1e21, -7.1])
+      expect(formatNumber(v), String(v)).toBe(String(v));
   });
 });

@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames } from '../../../lib/catalogue.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { RecordBuilder } from '../../../lib/format/emit.js';
-import type { WireRecord } from '../../../lib/types.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
 import type { RecordStream } from '../../../lib/format/stream.js';
 import { withKeys } from '../../../lib/query/plan.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
+import type { WireRecord } from '../../../lib/types.js';
 import { day, tempDir } from '../../helpers.js';
 
 let store: EvapStore;
@@ -52,7 +52,10 @@ describe('RecordStream.json and RecordStream.csv', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.subarray(['LAKE ALICE', 'LAKE MEAD', 'RUEDI RESERVOIR', 'LAKE POWELL'], { minLength: 1 }),
-        fc.subarray(reservoirVariables.map((v) => v.name), { minLength: 1, maxLength: 6 }),
+        fc.subarray(
+          reservoirVariables.map((v) => v.name),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.constantFrom('metric', 'english' as const),
         fc.subarray(['qflag', 'LAT', 'STATE', 'RES_NAME']),
         fc.integer({ min: -30, max: 1100 }),
@@ -100,7 +103,11 @@ describe('RecordStream.json and RecordStream.csv', () => {
     const writer = createStoreWriter(dir);
     await writer.writeReservoirMetadata([{ RES_NAME: 'X', '7': 'seven', 'ünï "code"': 'u' }]);
     await writer.writeStationMetadata([]);
-    await writer.writeReservoirPartition('nete-volume-calcs', 2020, { names: ['X', 'X'], days: Int32Array.of(day('2020-01-01'), day('2020-01-02')), values: { NetE: Float64Array.of(-0.00001, NaN) } });
+    await writer.writeReservoirPartition('nete-volume-calcs', 2020, {
+      names: ['X', 'X'],
+      days: Int32Array.of(day('2020-01-01'), day('2020-01-02')),
+      values: { NetE: Float64Array.of(-0.00001, NaN) },
+    });
     await writer.commit();
     const tiny = await openStore(dir);
     const query = { names: ['X'], datasets: ['nete-volume-calcs'], start: '2020-01-01', end: '2020-01-02', alsoReturn: ['7', 'ünï "code"'] };
@@ -108,7 +115,9 @@ describe('RecordStream.json and RecordStream.csv', () => {
     expect(expected.startsWith('[{"7":"seven",')).toBe(true);
     expect(await text(tiny.streamReservoirTimeseries(query))).toBe(expected);
     expect(await csv(tiny.streamReservoirTimeseries(query))).toBe(await recordsAsCsv(tiny.streamReservoirTimeseries(query)));
-    expect(await text(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] }))).toBe(await records(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] })));
+    expect(await text(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] }))).toBe(
+      await records(tiny.streamReservoirTimeseries({ ...query, alsoReturn: ['ünï "code"'] })),
+    );
   });
 });
 
@@ -117,8 +126,14 @@ describe('RecordBuilder', () => {
   const plan = fc.record({
     variables: fc.uniqueArray(variable, { minLength: 1, maxLength: 6, selector: (v) => v.name }),
     system: fc.constantFrom('metric' as const, 'english' as const),
-    extra: fc.dictionary(fc.constantFrom('qflag', 'STATE', '1', '__proto__', 'a "quoted", key'), fc.oneof(fc.string({ maxLength: 8 }), fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(null))),
-    rows: fc.array(fc.array(fc.oneof(fc.double({ min: -1e7, max: 1e7 }), fc.constant(NaN), fc.constant(-0)), { minLength: 6, maxLength: 6 }), { minLength: 1, maxLength: 20 }),
+    extra: fc.dictionary(
+      fc.constantFrom('qflag', 'STATE', '1', '__proto__', 'a "quoted", key'),
+      fc.oneof(fc.string({ maxLength: 8 }), fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(null)),
+    ),
+    rows: fc.array(fc.array(fc.oneof(fc.double({ min: -1e7, max: 1e7 }), fc.constant(NaN), fc.constant(-0)), { minLength: 6, maxLength: 6 }), {
+      minLength: 1,
+      maxLength: 20,
+    }),
     held: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
     name: fc.constantFrom('LAKE MEAD', 'O"NEIL, LAKE', '__proto__'),
   });
@@ -135,7 +150,10 @@ describe('RecordBuilder', () => {
           const interpreted: unknown[] = [];
           new RecordBuilder('RES_NAME', resolved, kind, true).emit(generated, name, block, extraRecord);
           new RecordBuilder('RES_NAME', resolved, kind, false).emit(interpreted, name, block, extraRecord);
-          return JSON.stringify(generated) === JSON.stringify(interpreted) && generated.every((r, i) => kind !== 'records' || Object.keys(r as object).join() === Object.keys(interpreted[i] as object).join());
+          return (
+            JSON.stringify(generated) === JSON.stringify(interpreted) &&
+            generated.every((r, i) => kind !== 'records' || Object.keys(r as object).join() === Object.keys(interpreted[i] as object).join())
+          );
         });
       }),
       { numRuns: 300 },

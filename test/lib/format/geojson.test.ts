@@ -12,8 +12,16 @@ describe('recordsToGeoJson', () => {
   });
 
   it('gives a null geometry for a missing, non-numeric or non-finite location', () => {
-    const records = [{ STA_NAME: 'A', LAT: null, LON: -105 }, { STA_NAME: 'B', LAT: '40', LON: -105 }, { STA_NAME: 'C', LAT: NaN, LON: 1 }];
-    expect(recordsToGeoJson(records, 'STA_NAME').features.map((f) => [f.id, f.geometry])).toEqual([['A', null], ['B', null], ['C', null]]);
+    const records = [
+      { STA_NAME: 'A', LAT: null, LON: -105 },
+      { STA_NAME: 'B', LAT: '40', LON: -105 },
+      { STA_NAME: 'C', LAT: NaN, LON: 1 },
+    ];
+    expect(recordsToGeoJson(records, 'STA_NAME').features.map((f) => [f.id, f.geometry])).toEqual([
+      ['A', null],
+      ['B', null],
+      ['C', null],
+    ]);
   });
 
   it('copies the properties, so the feature does not share the record', () => {

@@ -12,7 +12,11 @@ async function chunksOf(batches: string[][]): Promise<string[]> {
   return out;
 }
 
-const record = fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string({ maxLength: 5 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)), { maxKeys: 4 });
+const record = fc.dictionary(
+  fc.string({ maxLength: 5 }),
+  fc.oneof(fc.string({ maxLength: 5 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)),
+  { maxKeys: 4 },
+);
 // a batch element is the text of one or more objects separated by commas, or '' (a block that made no record)
 const element = fc.oneof(fc.array(record, { minLength: 1, maxLength: 3 }), fc.constant([]));
 

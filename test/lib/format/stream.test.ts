@@ -3,10 +3,10 @@ import { tableFromIPC } from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
-import type { OutputKind } from '../../../lib/format/emit.js';
-import { once, recordStream, type RecordStream } from '../../../lib/format/stream.js';
 import { tableToArrowStream } from '../../../lib/format/answer-table.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import type { OutputKind } from '../../../lib/format/emit.js';
+import { once, type RecordStream, recordStream } from '../../../lib/format/stream.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 
 // A query run of two batches in each output kind, counting the runs.
@@ -83,12 +83,20 @@ describe('the outputs of real answers', () => {
 
   const answers: Record<string, () => RecordStream> = {
     'reservoirs over a range, with day flags': () =>
-      store.streamReservoirTimeseries({ names: ['LAKE ALICE', 'LAKE MEAD'], datasets: ['nete-volume-calcs', 'lem'], start: '2019-12-20', end: '2020-02-10', alsoReturn: ['qflag', 'status'] }),
-    'reservoirs over a range in english units': () => store.streamReservoirTimeseries({ names: ['LAKE ESTES'], start: '2020-01-01', end: '2020-01-15', units: 'english' }),
+      store.streamReservoirTimeseries({
+        names: ['LAKE ALICE', 'LAKE MEAD'],
+        datasets: ['nete-volume-calcs', 'lem'],
+        start: '2019-12-20',
+        end: '2020-02-10',
+        alsoReturn: ['qflag', 'status'],
+      }),
+    'reservoirs over a range in english units': () =>
+      store.streamReservoirTimeseries({ names: ['LAKE ESTES'], start: '2020-01-01', end: '2020-01-15', units: 'english' }),
     'every reservoir on a date': () => store.streamReservoirTimeseriesOnDate({ datasets: ['rtma'], date: '2020-06-01' }),
     'stations over a range': () => store.streamStationTimeseries({ start: '2021-01-01', end: '2021-01-20', alsoReturn: ['status'] }),
     'every station on a date': () => store.streamStationTimeseriesOnDate({ date: '2021-03-01' }),
-    'monthly aggregates': () => store.streamReservoirAggregates({ names: ['LAKE MEAD'], datasets: ['nete-volume-calcs'], start: '2019-01-01', end: '2020-12-31', interval: 'monthly' }),
+    'monthly aggregates': () =>
+      store.streamReservoirAggregates({ names: ['LAKE MEAD'], datasets: ['nete-volume-calcs'], start: '2019-01-01', end: '2020-12-31', interval: 'monthly' }),
     'normals by day of the year': () => store.streamStationNormals({ names: ['BLW_STATION'], variables: ['ATemp'], period: 'day' }),
     'a range without data': () => store.streamReservoirTimeseries({ names: ['LAKE ALICE'], start: '1900-01-01', end: '1900-01-31' }),
   };

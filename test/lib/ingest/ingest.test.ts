@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { findReservoirVariable, findStationVariable, units } from '../../../lib/catalogue.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { serveSmallStore, tempDir, writeTinyStore } from '../../helpers.js';
 
@@ -44,7 +44,8 @@ function expectClose(actual: WireRecord[], expected: WireRecord[]): void {
   expect(actual.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date])).toEqual(expected.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date]));
   actual.forEach((record, i) => {
     for (const [key, value] of Object.entries(expected[i]!)) {
-      if (typeof value === 'number') expect(Math.abs((record[key] as number) - value), `${key} of ${JSON.stringify(record)}`).toBeLessThanOrEqual(tolerance(key));
+      if (typeof value === 'number')
+        expect(Math.abs((record[key] as number) - value), `${key} of ${JSON.stringify(record)}`).toBeLessThanOrEqual(tolerance(key));
       else expect(record[key]).toEqual(value);
     }
   });
@@ -61,8 +62,14 @@ describe('ingest', () => {
         const common = { output_format: format, units: system, start_date: range.start, end_date: range.end };
         const files = [
           // with the day flags, which ingest reads back (issue 13)
-          textSource(`reservoirs.${format}`, await exportText('/timeseries/daily/reservoirs/daterange', { ...common, RES_NAMES: names.join(','), also_return: 'qflag,status' })),
-          textSource(`stations.${format}`, await exportText('/timeseries/stations/daterange', { ...common, STA_NAMES: stations.join(','), also_return: 'status' })),
+          textSource(
+            `reservoirs.${format}`,
+            await exportText('/timeseries/daily/reservoirs/daterange', { ...common, RES_NAMES: names.join(','), also_return: 'qflag,status' }),
+          ),
+          textSource(
+            `stations.${format}`,
+            await exportText('/timeseries/stations/daterange', { ...common, STA_NAMES: stations.join(','), also_return: 'status' }),
+          ),
           textSource(`reservoir-metadata.${format}`, await exportText('/metadata/reservoirs', { output_format: format, RES_NAMES: names.join(',') })),
           textSource(`station-metadata.${format}`, await exportText('/metadata/stations', { output_format: format, STA_NAMES: stations.join(',') })),
         ];
@@ -112,7 +119,9 @@ describe('ingest', () => {
     expect(now.filter(changed)).toEqual(revised.map((r) => ({ ...r, 'NetE (mm)': Math.round(((r['NetE (mm)'] as number) + 100) * 1e4) / 1e4 })));
     // untouched partitions: same file, same checksum; the two nete-volume-calcs years are new files
     const files = (m: typeof before.manifest) => [
-      ...Object.entries(m.datasets).flatMap(([d, e]) => e.partitions.flatMap((p) => p.files.map((f) => [`${d}/${p.year}/${f.start}/${f.first}`, f.path, f.sha256] as const))),
+      ...Object.entries(m.datasets).flatMap(([d, e]) =>
+        e.partitions.flatMap((p) => p.files.map((f) => [`${d}/${p.year}/${f.start}/${f.first}`, f.path, f.sha256] as const)),
+      ),
       ...Object.entries(m.stations.partitions).map(([s, p]) => [s, p.path, p.sha256] as const),
       ['reservoir metadata', m.reservoirs.metadata!.path, m.reservoirs.metadata!.sha256] as const,
     ];
@@ -142,10 +151,31 @@ describe('ingest', () => {
     expect(summary.problems).toEqual([]);
     expect(summary).toMatchObject({ records: 4, added: 3, replaced: 1 });
     const after = await openStore(dir);
-    const records = await after.reservoirTimeseries({ names: [name!], datasets: ['nete-volume-calcs', 'rtma'], variables: ['NetE', 'E_volume', 'pr'], start: '2021-01-05', end: '2021-01-06' });
-    const previous = await store.reservoirTimeseries({ names: [name!], datasets: ['nete-volume-calcs'], variables: ['E_volume'], start: '2021-01-05', end: '2021-01-05' });
+    const records = await after.reservoirTimeseries({
+      names: [name!],
+      datasets: ['nete-volume-calcs', 'rtma'],
+      variables: ['NetE', 'E_volume', 'pr'],
+      start: '2021-01-05',
+      end: '2021-01-06',
+    });
+    const previous = await store.reservoirTimeseries({
+      names: [name!],
+      datasets: ['nete-volume-calcs'],
+      variables: ['E_volume'],
+      start: '2021-01-05',
+      end: '2021-01-05',
+    });
     expect(records).toEqual([
-      { RES_NAME: name, start_date: '2021-01-05', end_date: '2021-01-05', 'NetE (mm)': 1.5, 'E_volume (m3)': previous[0]!['E_volume (m3)'], 'pr (mm)': (await store.reservoirTimeseries({ names: [name!], variables: ['pr'], datasets: ['rtma'], start: '2021-01-05', end: '2021-01-05' }))[0]!['pr (mm)'] },
+      {
+        RES_NAME: name,
+        start_date: '2021-01-05',
+        end_date: '2021-01-05',
+        'NetE (mm)': 1.5,
+        'E_volume (m3)': previous[0]!['E_volume (m3)'],
+        'pr (mm)': (await store.reservoirTimeseries({ names: [name!], variables: ['pr'], datasets: ['rtma'], start: '2021-01-05', end: '2021-01-05' }))[0]![
+          'pr (mm)'
+        ],
+      },
       { RES_NAME: name, start_date: '2021-01-06', end_date: '2021-01-06', 'NetE (mm)': 2.5, 'E_volume (m3)': null, 'pr (mm)': null },
     ]);
     expect(await after.stationTimeseries({ names: [station!], variables: ['ATemp'], start: '2021-01-07', end: '2021-01-07' })).toEqual([
@@ -170,9 +200,15 @@ describe('ingest', () => {
   {"RES_NAME": "ALPHA LAKE", "start_date": "0050-01-01", "NetE (mm)": 1},
   {"RES_NAME": "ALPHA LAKE", "start_date": "9999-12-31", "NetE (mm)": 1}
 ]`;
-    const csv = 'RES_NAME,start_date,end_date,NetE (in)\nALPHA LAKE,2020-12-30,2020-12-30,1\nALPHA LAKE,20201231,20201231,1\nALPHA LAKE,2021-01-01,2021-01-01,1,2\nALPHA LAKE,2021-01-02,2021-01-02,1.7e308\n';
+    const csv =
+      'RES_NAME,start_date,end_date,NetE (in)\nALPHA LAKE,2020-12-30,2020-12-30,1\nALPHA LAKE,20201231,20201231,1\nALPHA LAKE,2021-01-01,2021-01-01,1,2\nALPHA LAKE,2021-01-02,2021-01-02,1.7e308\n';
     const badHeader = 'RES_NAME,start_date,end_date,NetE (m3)\nALPHA LAKE,2020-12-30,2020-12-30,1\n';
-    const summary = await ingest(dir, [textSource('bad.json', json), textSource('bad.csv', csv), textSource('header.csv', badHeader), textSource('broken.json', '[{"RES_NAME": "ALPHA LAKE",\n "start_date": ')]);
+    const summary = await ingest(dir, [
+      textSource('bad.json', json),
+      textSource('bad.csv', csv),
+      textSource('header.csv', badHeader),
+      textSource('broken.json', '[{"RES_NAME": "ALPHA LAKE",\n "start_date": '),
+    ]);
     expect(summary.snapshot).toBeNull();
     expect(summary.filesApplied).toBe(0);
     expect((await openStore(dir)).manifest.snapshot).toBe(before);
@@ -203,8 +239,17 @@ describe('ingest', () => {
     const summary = await ingest(dir, [textSource('mixed.csv', csv)], { skipBadRows: true });
     expect(summary).toMatchObject({ filesApplied: 1, records: 1, replaced: 1, rejected: 1 });
     const store = await openStore(dir);
-    const records = await store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-12-30', end: '2020-12-31' });
-    expect(records.map((r) => [r['NetE (mm)'], r['E_volume (m3)']])).toEqual([[25.4, 1000], [1.1, 1100]]);
+    const records = await store.reservoirTimeseries({
+      names: ['ALPHA LAKE'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['NetE', 'E_volume'],
+      start: '2020-12-30',
+      end: '2020-12-31',
+    });
+    expect(records.map((r) => [r['NetE (mm)'], r['E_volume (m3)']])).toEqual([
+      [25.4, 1000],
+      [1.1, 1100],
+    ]);
   });
 
   it('accepts a new reservoir only with its metadata', async () => {
@@ -219,7 +264,15 @@ describe('ingest', () => {
     const store = await openStore(dir);
     expect(await store.listReservoirNames()).toEqual(['ALPHA LAKE', 'BETA RESERVOIR', 'GAMMA POND']);
     expect(store.reservoirMetadata(['GAMMA POND'])).toEqual([{ RES_NAME: 'GAMMA POND', STATE: 'NV', LAT: 36.5, LON: -114.2, Shape_Area: 12345, qflag: null }]);
-    expect(await store.reservoirTimeseries({ names: ['ALPHA LAKE', 'GAMMA POND'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-01' })).toEqual([
+    expect(
+      await store.reservoirTimeseries({
+        names: ['ALPHA LAKE', 'GAMMA POND'],
+        datasets: ['nete-volume-calcs'],
+        variables: ['NetE'],
+        start: '2021-01-01',
+        end: '2021-01-01',
+      }),
+    ).toEqual([
       { RES_NAME: 'ALPHA LAKE', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': 1.2 },
       { RES_NAME: 'GAMMA POND', start_date: '2021-01-01', end_date: '2021-01-01', 'NetE (mm)': 1.25 },
     ]);
@@ -227,26 +280,39 @@ describe('ingest', () => {
 
   it('reads back random records written as JSON or CSV in any unit system', async () => {
     const names = ['ALPHA LAKE', 'BETA RESERVOIR'];
-    const value = fc.option(fc.integer({ min: -9_999_999, max: 9_999_999 }).map((n) => n / 1e4), { nil: null });
+    const value = fc.option(
+      fc.integer({ min: -9_999_999, max: 9_999_999 }).map((n) => n / 1e4),
+      { nil: null },
+    );
     const record = fc.record({ name: fc.constantFrom(...names), day: fc.integer({ min: 0, max: 40 }), nete: value, evap: value });
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(record, { selector: (r) => `${r.name}/${r.day}`, minLength: 1, maxLength: 30 }), fc.constantFrom('json', 'csv'), async (drawn, format) => {
-        const records: WireRecord[] = drawn
-          .map((r) => {
-            const date = new Date(Date.UTC(2020, 11, 10 + r.day)).toISOString().slice(0, 10);
-            return { RES_NAME: r.name, start_date: date, end_date: date, 'NetE (mm)': r.nete, 'E_volume (m3)': r.evap };
-          })
-          .sort((a, b) => `${a.RES_NAME}/${a.start_date}`.localeCompare(`${b.RES_NAME}/${b.start_date}`));
-        const columns = ['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)'];
-        const text = format === 'json' ? JSON.stringify(records, null, 1) : recordsToCsv(records, columns);
-        const dir = await tempDir();
-        const metadata = textSource('metadata.json', JSON.stringify(names.map((n) => ({ RES_NAME: n, LAT: 40, LON: -105 }))));
-        const summary = await ingest(dir, [textSource(`records.${format}`, text), metadata]);
-        expect(summary.problems).toEqual([]);
-        const store = await openStore(dir);
-        const back = await store.reservoirTimeseries({ names, datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-12-01', end: '2021-02-01' });
-        expect(back).toEqual(records);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(record, { selector: (r) => `${r.name}/${r.day}`, minLength: 1, maxLength: 30 }),
+        fc.constantFrom('json', 'csv'),
+        async (drawn, format) => {
+          const records: WireRecord[] = drawn
+            .map((r) => {
+              const date = new Date(Date.UTC(2020, 11, 10 + r.day)).toISOString().slice(0, 10);
+              return { RES_NAME: r.name, start_date: date, end_date: date, 'NetE (mm)': r.nete, 'E_volume (m3)': r.evap };
+            })
+            .sort((a, b) => `${a.RES_NAME}/${a.start_date}`.localeCompare(`${b.RES_NAME}/${b.start_date}`));
+          const columns = ['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)'];
+          const text = format === 'json' ? JSON.stringify(records, null, 1) : recordsToCsv(records, columns);
+          const dir = await tempDir();
+          const metadata = textSource('metadata.json', JSON.stringify(names.map((n) => ({ RES_NAME: n, LAT: 40, LON: -105 }))));
+          const summary = await ingest(dir, [textSource(`records.${format}`, text), metadata]);
+          expect(summary.problems).toEqual([]);
+          const store = await openStore(dir);
+          const back = await store.reservoirTimeseries({
+            names,
+            datasets: ['nete-volume-calcs'],
+            variables: ['NetE', 'E_volume'],
+            start: '2020-12-01',
+            end: '2021-02-01',
+          });
+          expect(back).toEqual(records);
+        },
+      ),
       { numRuns: 15 },
     );
   });
@@ -256,7 +322,8 @@ describe('an ingest of JSON', () => {
   it('makes a record with a repeated key a bad row, with its line', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
-    const json = '[\n{"RES_NAME": "ALPHA LAKE", "start_date": "2020-12-30", "NetE (mm)": 1},\n{"RES_NAME": "ALPHA LAKE", "start_date": "2020-12-31", "NetE (mm)": 1, "NetE (mm)": 2}\n]';
+    const json =
+      '[\n{"RES_NAME": "ALPHA LAKE", "start_date": "2020-12-30", "NetE (mm)": 1},\n{"RES_NAME": "ALPHA LAKE", "start_date": "2020-12-31", "NetE (mm)": 1, "NetE (mm)": 2}\n]';
     const summary = await ingest(dir, [textSource('twice.json', json)]);
     expect(summary.problems.map((p) => `${p.file}:${p.line}: ${p.reason}`)).toEqual(['twice.json:3: key "NetE (mm)" appears twice in the record']);
     expect(summary.filesApplied).toBe(0);

@@ -3,7 +3,7 @@
 // by name (code-unit order) then day. Absorbing a later staging equals staging its values after.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Staging, mergeReservoirRows, mergeStationRows, type StagedPartition } from '../../../lib/ingest/stage.js';
+import { mergeReservoirRows, mergeStationRows, type StagedPartition, Staging } from '../../../lib/ingest/stage.js';
 import type { ReservoirRows } from '../../../lib/store/write.js';
 
 const DAY = 18_600; // 2020-12-04: every staged day falls in 2020
@@ -24,7 +24,10 @@ const storedRows = fc
     };
   });
 // variable indices of nete-volume-calcs' staged columns: NetE, E_volume, NetE_volume, then the flags qflag, status
-const sets = fc.array(fc.record({ name, day: fc.integer({ min: 0, max: 6 }).map((d) => DAY + d), variable: fc.integer({ min: 0, max: 4 }), value, creates: fc.boolean() }), { maxLength: 15 });
+const sets = fc.array(
+  fc.record({ name, day: fc.integer({ min: 0, max: 6 }).map((d) => DAY + d), variable: fc.integer({ min: 0, max: 4 }), value, creates: fc.boolean() }),
+  { maxLength: 15 },
+);
 
 function stage(staging: Staging, operations: readonly Set_[]): StagedPartition {
   const partition = staging.reservoir('nete-volume-calcs', DAY);
@@ -35,7 +38,9 @@ function stage(staging: Staging, operations: readonly Set_[]): StagedPartition {
 // The oracle: rows in a map, staged cells applied as plain updates.
 function expectedMerge(old: ReservoirRows | undefined, operations: readonly Set_[], variables: readonly string[]) {
   const rows = new Map<string, { name: string; day: number; values: Map<string, number> }>();
-  old?.names.forEach((n, i) => rows.set(`${n}|${old.days[i]}`, { name: n, day: old.days[i]!, values: new Map(Object.entries(old.values).map(([v, c]) => [v, c[i]!])) }));
+  old?.names.forEach((n, i) =>
+    rows.set(`${n}|${old.days[i]}`, { name: n, day: old.days[i]!, values: new Map(Object.entries(old.values).map(([v, c]) => [v, c[i]!])) }),
+  );
   const cells = new Map<string, { name: string; day: number; given: Map<string, number>; creates: boolean }>();
   for (const s of operations) {
     const key = `${s.name}|${s.day}`;
@@ -91,7 +96,10 @@ describe('mergeStationRows', () => {
   it("merges one station's days the same way", () => {
     fc.assert(
       fc.property(storedRows, sets, (rows, operations) => {
-        const only = rows.names.map((n, i) => [n, i] as const).filter(([n]) => n === 'A').map(([, i]) => i);
+        const only = rows.names
+          .map((n, i) => [n, i] as const)
+          .filter(([n]) => n === 'A')
+          .map(([, i]) => i);
         const old = { days: Int32Array.from(only, (i) => rows.days[i]!), values: { ATemp: Float64Array.from(only, (i) => rows.values.NetE![i]!) } };
         const partition = new Staging().station('A_STATION');
         const ops = operations.map((s) => ({ ...s, name: 'A_STATION', variable: s.variable === 4 ? partition.variables.indexOf('status') : s.variable }));
@@ -120,7 +128,10 @@ describe('Staging', () => {
         const partition = before.partitions.values().next().value!;
         expect(before.records).toBe(first.length + later.length);
         // a variable given a number then a gap adds an all-gap column when staged in one go, none when absorbed: the same data
-        const data = (merged: ReturnType<typeof plain>) => ({ ...merged, values: Object.fromEntries(Object.entries(merged.values).filter(([v, c]) => v in old.values || c.some((x) => !Number.isNaN(x)))) });
+        const data = (merged: ReturnType<typeof plain>) => ({
+          ...merged,
+          values: Object.fromEntries(Object.entries(merged.values).filter(([v, c]) => v in old.values || c.some((x) => !Number.isNaN(x)))),
+        });
         expect(data(plain(mergeReservoirRows(old, partition)))).toEqual(data(plain(mergeReservoirRows(old, together.reservoir('nete-volume-calcs', DAY)))));
       }),
       { numRuns: 200 },

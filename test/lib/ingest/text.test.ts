@@ -1,10 +1,11 @@
 // Input text as CSV rows and JSON objects, however it is chunked: against csv-parse's synchronous parser and JSON.parse
 // of the whole text, with the line each record starts on counted in the text as written; UTF-8 split anywhere.
-import fc from 'fast-check';
+
 import { parse as parseSync } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
-import { MAX_RECORD_CHARS, SyntaxProblem, csvRows, decodeChunks, firstCharacter, jsonObjects, textSource } from '../../../lib/ingest/text.js';
+import { csvRows, decodeChunks, firstCharacter, jsonObjects, MAX_RECORD_CHARS, SyntaxProblem, textSource } from '../../../lib/ingest/text.js';
 
 async function objectsOf(text: string): Promise<{ value: unknown; line: number }[]> {
   const out: { value: unknown; line: number }[] = [];
@@ -52,14 +53,20 @@ describe('jsonObjects', () => {
   it('yields the objects of an array however the text is chunked, with their lines', async () => {
     const json = fc.jsonValue({ maxDepth: 2 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.dictionary(fc.string(), json), { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1 }), async (objects, cuts) => {
-        const text = `[\n${objects.map((o) => JSON.stringify(o)).join(',\n')}\n]`;
-        const chunks = chunk(text, cuts);
-        const out: { value: unknown; line: number }[] = [];
-        for await (const item of jsonObjects(from(chunks))) out.push(item);
-        expect(out.map((o) => o.value)).toEqual(objects.map((o) => JSON.parse(JSON.stringify(o))));
-        expect(out.map((o) => o.line)).toEqual(objects.map((_, i) => 2 + i + objects.slice(0, i).reduce((n, o) => n + (JSON.stringify(o).match(/\n/g)?.length ?? 0), 0)));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.dictionary(fc.string(), json), { maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1 }),
+        async (objects, cuts) => {
+          const text = `[\n${objects.map((o) => JSON.stringify(o)).join(',\n')}\n]`;
+          const chunks = chunk(text, cuts);
+          const out: { value: unknown; line: number }[] = [];
+          for await (const item of jsonObjects(from(chunks))) out.push(item);
+          expect(out.map((o) => o.value)).toEqual(objects.map((o) => JSON.parse(JSON.stringify(o))));
+          expect(out.map((o) => o.line)).toEqual(
+            objects.map((_, i) => 2 + i + objects.slice(0, i).reduce((n, o) => n + (JSON.stringify(o).match(/\n/g)?.length ?? 0), 0)),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -67,24 +74,40 @@ describe('jsonObjects', () => {
   it('names the first key an object repeats, and none when each appears once', async () => {
     const entry = fc.tuple(fc.constantFrom('a', 'b', '__proto__', 'NetE (mm)', 'é\\"'), fc.jsonValue({ maxDepth: 2 }));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(entry, { maxLength: 5 }), { minLength: 1, maxLength: 4 }), fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1 }), async (objects, cuts) => {
-        const text = `[${objects.map((o) => `{${o.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`).join(',\n')}]`;
-        const expected = objects.map((o) => o.map(([k]) => k).find((k, i, keys) => keys.indexOf(k) < i));
-        const out: (string | undefined)[] = [];
-        for await (const { duplicate } of jsonObjects(from(chunk(text, cuts)))) out.push(duplicate);
-        expect(out).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(entry, { maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1 }),
+        async (objects, cuts) => {
+          const text = `[${objects.map((o) => `{${o.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`).join(',\n')}]`;
+          const expected = objects.map((o) => o.map(([k]) => k).find((k, i, keys) => keys.indexOf(k) < i));
+          const out: (string | undefined)[] = [];
+          for await (const { duplicate } of jsonObjects(from(chunk(text, cuts)))) out.push(duplicate);
+          expect(out).toEqual(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('reads a sequence of objects (NDJSON) as an array, and refuses what is not an array of objects at the line it is on', async () => {
     const ndjson = '{"a": 1}\n{"b": [2, {"c": 3}]}\n\n{"d": "}"}\n';
-    expect(await objectsOf(ndjson)).toEqual([{ value: { a: 1 }, line: 1 }, { value: { b: [2, { c: 3 }] }, line: 2 }, { value: { d: '}' }, line: 4 }]);
+    expect(await objectsOf(ndjson)).toEqual([
+      { value: { a: 1 }, line: 1 },
+      { value: { b: [2, { c: 3 }] }, line: 2 },
+      { value: { d: '}' }, line: 4 },
+    ]);
     expect(await objectsOf('[]')).toEqual([]);
     expect(await objectsOf('')).toEqual([]);
     // an element that is not an object, an array never closed, an object never closed, bad JSON inside, an empty element, text after the array
-    for (const [text, line] of [['[\n{"a": 1},\n2]', 3], ['[{"a": 1}', 1], ['{"a": 1}\n{"b": 2', 2], ['[{"a": tru}]', 1], ['[{"a": 1},,{"b": 2}]', 1], ['[{"a": 1}] [', 1], ['[]\n{"a": 1}', 2]] as const) {
+    for (const [text, line] of [
+      ['[\n{"a": 1},\n2]', 3],
+      ['[{"a": 1}', 1],
+      ['{"a": 1}\n{"b": 2', 2],
+      ['[{"a": tru}]', 1],
+      ['[{"a": 1},,{"b": 2}]', 1],
+      ['[{"a": 1}] [', 1],
+      ['[]\n{"a": 1}', 2],
+    ] as const) {
       const problem = await objectsOf(text).catch((e: unknown) => e);
       expect(problem, text).toBeInstanceOf(SyntaxProblem);
       expect((problem as SyntaxProblem).line, text).toBe(line);
@@ -92,16 +115,22 @@ describe('jsonObjects', () => {
   });
 });
 
-
 describe('csvRows', () => {
   it('yields the rows of CSV text however it is chunked', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(fc.string({ minLength: 1 }), { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 10 }), fc.array(fc.integer({ min: 1, max: 15 }), { minLength: 1 }), async (rows, cuts) => {
-        const text = recordsToCsv(rows.map(([a, b]) => ({ a: a!, b: b! })), ['a', 'b']);
-        const out: string[][] = [];
-        for await (const { fields } of csvRows(from(chunk(text, cuts)))) out.push(fields);
-        expect(out).toEqual([['a', 'b'], ...rows]);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(fc.string({ minLength: 1 }), { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.integer({ min: 1, max: 15 }), { minLength: 1 }),
+        async (rows, cuts) => {
+          const text = recordsToCsv(
+            rows.map(([a, b]) => ({ a: a!, b: b! })),
+            ['a', 'b'],
+          );
+          const out: string[][] = [];
+          for await (const { fields } of csvRows(from(chunk(text, cuts)))) out.push(fields);
+          expect(out).toEqual([['a', 'b'], ...rows]);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -111,18 +140,23 @@ describe('csvRows', () => {
     const field = fc.array(piece, { maxLength: 6 }).map((p) => `"${p.join('')}"`);
     const row = fc.tuple(fc.array(field, { minLength: 1, maxLength: 3 }), fc.nat({ max: 2 }));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('\n', '\r\n', '\r'), fc.array(row, { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 15 }), { minLength: 1 }), async (end, rows, cuts) => {
-        let text = `a,b${end}`;
-        const starts: number[] = [1];
-        for (const [fields, empties] of rows) {
-          text += end.repeat(empties);
-          starts.push(1 + (text.match(/\r\n|\r|\n/g)?.length ?? 0)); // counted in the text as written, before the row
-          text += fields.join(',') + end;
-        }
-        const lines: number[] = [];
-        for await (const { line } of csvRows(from(chunk(text, cuts)))) lines.push(line);
-        expect(lines).toEqual(starts);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('\n', '\r\n', '\r'),
+        fc.array(row, { maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 15 }), { minLength: 1 }),
+        async (end, rows, cuts) => {
+          let text = `a,b${end}`;
+          const starts: number[] = [1];
+          for (const [fields, empties] of rows) {
+            text += end.repeat(empties);
+            starts.push(1 + (text.match(/\r\n|\r|\n/g)?.length ?? 0)); // counted in the text as written, before the row
+            text += fields.join(',') + end;
+          }
+          const lines: number[] = [];
+          for await (const { line } of csvRows(from(chunk(text, cuts)))) lines.push(line);
+          expect(lines).toEqual(starts);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -134,7 +168,9 @@ describe('csvRows', () => {
         const text = pieces.join('');
         const expected = (() => {
           try {
-            return { rows: parseSync(text, { bom: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][] };
+            return {
+              rows: parseSync(text, { bom: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][],
+            };
           } catch {
             return { refused: true };
           }
@@ -152,7 +188,6 @@ describe('csvRows', () => {
     );
   });
 });
-
 
 function chunk(text: string, cuts: number[]): string[] {
   const out: string[] = [];

@@ -1,8 +1,9 @@
 // A generated store read by DuckDB: every reservoir on every day of every dataset once, per-day statuses as the public
 // FAQ's rule (date-fns), stations only on days they measured something; the same seed gives the same data whatever the layout.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { differenceInCalendarDays, parseISO } from 'date-fns';
+
 import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { differenceInCalendarDays, parseISO } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames } from '../../../lib/catalogue.js';
 import { generateStore } from '../../../lib/model/generate.js';
@@ -34,7 +35,9 @@ const statusOf = (date: string, end: string) => {
 
 describe('generateStore', () => {
   it('writes every reservoir on every day once, in every dataset, with the metadata names', async () => {
-    const names = (await rows(`select RES_NAME from read_parquet('${join(dir, manifest.reservoirs.metadata!.path)}') order by RES_NAME`)).map((r) => r.RES_NAME);
+    const names = (await rows(`select RES_NAME from read_parquet('${join(dir, manifest.reservoirs.metadata!.path)}') order by RES_NAME`)).map(
+      (r) => r.RES_NAME,
+    );
     expect(names).toHaveLength(options.reservoirs);
     expect(Object.keys(manifest.datasets).sort()).toEqual([...datasetNames].sort());
     for (const dataset of datasetNames) {
@@ -42,7 +45,13 @@ describe('generateStore', () => {
         select count(*)::int as n, count(distinct (RES_NAME, date))::int as distinct_rows, strftime(min(date), '%Y-%m-%d') as first, strftime(max(date), '%Y-%m-%d') as last,
                list(distinct RES_NAME order by RES_NAME) as names
         from read_parquet(${reservoirFiles(dir, dataset)})`);
-      expect(summary, dataset).toEqual({ n: options.reservoirs * DAYS, distinct_rows: options.reservoirs * DAYS, first: options.start, last: options.end, names });
+      expect(summary, dataset).toEqual({
+        n: options.reservoirs * DAYS,
+        distinct_rows: options.reservoirs * DAYS,
+        first: options.start,
+        last: options.end,
+        names,
+      });
     }
   });
 
@@ -57,7 +66,9 @@ describe('generateStore', () => {
   it('keeps a station only on days it measured something, and reports its progress to the end', async () => {
     for (const [name, partition] of Object.entries(manifest.stations.partitions)) {
       const variables = partition.variables.map((v) => `"${v}"`);
-      const [row] = await rows(`select count(*)::int as n, count(*) filter (where coalesce(${variables.join(', ')}) is null)::int as empty from read_parquet('${join(dir, partition.path)}')`);
+      const [row] = await rows(
+        `select count(*)::int as n, count(*) filter (where coalesce(${variables.join(', ')}) is null)::int as empty from read_parquet('${join(dir, partition.path)}')`,
+      );
       expect(row, name).toEqual({ n: partition.rows, empty: 0 });
     }
     expect(Object.keys(manifest.stations.partitions)).toHaveLength(options.stations);
@@ -73,7 +84,9 @@ describe('generateStore', () => {
     expect(await fileCount(again)).toBeGreaterThan(await fileCount(dir)); // laid out otherwise indeed
     for (const dataset of ['nete-volume-calcs', 'lem']) {
       const differing = (a: string, b: string) =>
-        rows(`select count(*)::int as n from ((select * exclude (filename) from read_parquet(${reservoirFiles(a, dataset)}, filename = true)) except all (select * exclude (filename) from read_parquet(${reservoirFiles(b, dataset)}, filename = true)))`);
+        rows(
+          `select count(*)::int as n from ((select * exclude (filename) from read_parquet(${reservoirFiles(a, dataset)}, filename = true)) except all (select * exclude (filename) from read_parquet(${reservoirFiles(b, dataset)}, filename = true)))`,
+        );
       expect((await differing(dir, again))[0]!.n, dataset).toBe(0);
       expect((await differing(again, dir))[0]!.n, dataset).toBe(0);
       expect((await differing(dir, other))[0]!.n, dataset).toBeGreaterThan(0);

@@ -21,7 +21,7 @@ function checkInvariants(spec: ReservoirSpec, d: ReservoirDays): void {
       expect(hasFourDecimals(x), `${name} ${x}`).toBe(true);
     }
   }
-  const pressure = 101.3 * Math.pow((293 - 0.0065 * spec.elevM) / 293, 5.26) * 1000; // FAO-56 eq. 7, Pa
+  const pressure = 101.3 * ((293 - 0.0065 * spec.elevM) / 293) ** 5.26 * 1000; // FAO-56 eq. 7, Pa
   for (let i = 0; i < d.days; i++) {
     expect(v.tmmx_c[i]!).toBeGreaterThan(v.tmmn_c[i]!);
     expect(v.pr[i]!).toBeGreaterThanOrEqual(0);

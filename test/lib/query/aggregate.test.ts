@@ -1,18 +1,42 @@
 // Aggregates against an independent plain loop over the daily records, and on a hand-made store whose answers are
 // worked out by hand: water-year and leap-year boundaries, empty periods, circular means near 0/360.
-import { addDays, differenceInCalendarDays, endOfMonth, endOfYear, max as latestOf, min as earliestOf, parseISO, startOfMonth, startOfYear } from 'date-fns';
+import { addDays, differenceInCalendarDays, min as earliestOf, endOfMonth, endOfYear, max as latestOf, parseISO, startOfMonth, startOfYear } from 'date-fns';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
-import type { WireRecord } from '../../../lib/types.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
+import type { WireRecord } from '../../../lib/types.js';
 import { daysFrom, tempDir, tinyReservoirs, tinyStations } from '../../helpers.js';
 
 // the issue's list, written out here rather than read from the catalogue
-const SUMMED = new Set(['pr', 'etr', 'eto', 'E_hs', 'E_nhs', 'NetE', 'E_volume', 'NetE_volume', 'ETo', 'ETr', 'evap_1', 'evap_2', 'evap_3', 'evap_4', 'evap_5']);
+const SUMMED = new Set([
+  'pr',
+  'etr',
+  'eto',
+  'E_hs',
+  'E_nhs',
+  'NetE',
+  'E_volume',
+  'NetE_volume',
+  'ETo',
+  'ETr',
+  'evap_1',
+  'evap_2',
+  'evap_3',
+  'evap_4',
+  'evap_5',
+]);
 const CIRCULAR = new Set(['th', 'WD']);
 // metric label -> [factor, offset] to English (evap-docs appendix; exact definitions of the inch, foot, acre, mile)
-const ENGLISH: Record<string, [number, number]> = { mm: [1 / 25.4, 0], degC: [1.8, 32], 'm/s': [3600 / 1609.344, 0], m: [1 / 0.3048, 0], m2: [1 / 4046.8564224, 0], m3: [1 / (4046.8564224 * 0.3048), 0], 'm3/s': [1 / 0.3048 ** 3, 0] };
+const ENGLISH: Record<string, [number, number]> = {
+  mm: [1 / 25.4, 0],
+  degC: [1.8, 32],
+  'm/s': [3600 / 1609.344, 0],
+  m: [1 / 0.3048, 0],
+  m2: [1 / 4046.8564224, 0],
+  m3: [1 / (4046.8564224 * 0.3048), 0],
+  'm3/s': [1 / 0.3048 ** 3, 0],
+};
 
 type Interval = 'monthly' | 'annual' | 'water-year';
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -25,7 +49,16 @@ function periodOf(date: Date, interval: Interval): [Date, Date] {
 }
 
 /** The expected aggregate records, from daily metric records by a plain loop. */
-function expectedAggregates(daily: readonly WireRecord[], nameKey: string, variables: readonly string[], interval: Interval, start: string, end: string, english: boolean, statistic?: string): WireRecord[] {
+function expectedAggregates(
+  daily: readonly WireRecord[],
+  nameKey: string,
+  variables: readonly string[],
+  interval: Interval,
+  start: string,
+  end: string,
+  english: boolean,
+  statistic?: string,
+): WireRecord[] {
   const groups = new Map<string, WireRecord[]>();
   for (const r of daily) {
     const [first] = periodOf(parseISO(r.start_date as string), interval);
@@ -42,8 +75,12 @@ function expectedAggregates(daily: readonly WireRecord[], nameKey: string, varia
       const metricKey = Object.keys(rows[0]!).find((k) => k.startsWith(`${v} (`))!;
       const label = metricKey.slice(v.length + 2, -1);
       const [factor, offset] = english ? (ENGLISH[label] ?? [1, 0]) : [1, 0];
-      const values = rows.map((r) => r[metricKey]).filter((x): x is number => typeof x === 'number').map((x) => x * factor + offset);
-      const how = statistic === undefined || (statistic === 'mean' && CIRCULAR.has(v)) ? (SUMMED.has(v) ? 'sum' : CIRCULAR.has(v) ? 'circular' : 'mean') : statistic;
+      const values = rows
+        .map((r) => r[metricKey])
+        .filter((x): x is number => typeof x === 'number')
+        .map((x) => x * factor + offset);
+      const how =
+        statistic === undefined || (statistic === 'mean' && CIRCULAR.has(v)) ? (SUMMED.has(v) ? 'sum' : CIRCULAR.has(v) ? 'circular' : 'mean') : statistic;
       let value: number | null = null;
       if (values.length > 0) {
         if (how === 'sum') value = values.reduce((a, b) => a + b, 0);
@@ -53,7 +90,7 @@ function expectedAggregates(daily: readonly WireRecord[], nameKey: string, varia
         else {
           const s = values.reduce((a, x) => a + Math.sin((x * Math.PI) / 180), 0);
           const c = values.reduce((a, x) => a + Math.cos((x * Math.PI) / 180), 0);
-          value = (((Math.atan2(s, c) * 180) / Math.PI) % 360 + 360) % 360;
+          value = ((((Math.atan2(s, c) * 180) / Math.PI) % 360) + 360) % 360;
         }
       }
       record[v] = value;
@@ -73,7 +110,10 @@ function comparable(records: readonly WireRecord[], nameKey: string, variables: 
 }
 
 function expectClose(actual: WireRecord[], expected: WireRecord[], variables: readonly string[], what: string): void {
-  expect(actual.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days]), what).toEqual(expected.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days]));
+  expect(
+    actual.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days]),
+    what,
+  ).toEqual(expected.map((r) => [r.RES_NAME ?? r.STA_NAME, r.start_date, r.end_date, r.n_days]));
   actual.forEach((r, i) => {
     for (const v of variables) {
       const a = r[v] as number | null;
@@ -111,9 +151,22 @@ describe('reservoir aggregates', () => {
         async (chosen, variables, start, length, interval, english, statistic) => {
           const end = iso(addDays(parseISO(start), length));
           const daily = await store.reservoirTimeseries({ names: chosen, variables, start, end });
-          const ours = await store.reservoirAggregates({ names: chosen, variables, start, end, interval, units: english ? 'english' : 'metric', statistic: statistic as never });
+          const ours = await store.reservoirAggregates({
+            names: chosen,
+            variables,
+            start,
+            end,
+            interval,
+            units: english ? 'english' : 'metric',
+            statistic: statistic as never,
+          });
           const what = `${chosen} ${start}..${end} ${interval} ${english ? 'english' : 'metric'} ${statistic ?? 'default'}`;
-          expectClose(comparable(ours, 'RES_NAME', variables), expectedAggregates(daily, 'RES_NAME', variables, interval, start, end, english, statistic), variables, what);
+          expectClose(
+            comparable(ours, 'RES_NAME', variables),
+            expectedAggregates(daily, 'RES_NAME', variables, interval, start, end, english, statistic),
+            variables,
+            what,
+          );
         },
       ),
       { numRuns: 40 },
@@ -124,7 +177,13 @@ describe('reservoir aggregates', () => {
 describe('many reservoirs at once', () => {
   it('gives every reservoir the records it gets when asked for alone', async () => {
     const names = store.manifest.reservoirs.names;
-    const query = { datasets: ['rtma', 'nete-volume-calcs'], variables: ['pr', 'th', 'NetE'], start: '2019-06-10', end: '2021-02-03', interval: 'water-year' as const };
+    const query = {
+      datasets: ['rtma', 'nete-volume-calcs'],
+      variables: ['pr', 'th', 'NetE'],
+      start: '2019-06-10',
+      end: '2021-02-03',
+      interval: 'water-year' as const,
+    };
     const together = await store.reservoirAggregates({ ...query, names });
     const alone = (await Promise.all(names.map((n) => store.reservoirAggregates({ ...query, names: [n] })))).flat();
     expect(together.length).toBe(names.length * 3);
@@ -144,12 +203,28 @@ describe('station aggregates', () => {
         fc.boolean(),
         fc.constantFrom(undefined, 'sum', 'min'),
         async (name, start, length, interval, english, statistic) => {
-          const variables = store.listStationVariables([name]).map((v) => v.api_name).slice(0, 6);
+          const variables = store
+            .listStationVariables([name])
+            .map((v) => v.api_name)
+            .slice(0, 6);
           fc.pre(variables.length > 0);
           const end = iso(addDays(parseISO(start), length));
           const daily = await store.stationTimeseries({ names: [name], variables, start, end });
-          const ours = await store.stationAggregates({ names: [name], variables, start, end, interval, units: english ? 'english' : 'metric', statistic: statistic as never });
-          expectClose(comparable(ours, 'STA_NAME', variables), expectedAggregates(daily, 'STA_NAME', variables, interval, start, end, english, statistic), variables, `${name} ${start}..${end} ${interval} ${statistic ?? 'default'}`);
+          const ours = await store.stationAggregates({
+            names: [name],
+            variables,
+            start,
+            end,
+            interval,
+            units: english ? 'english' : 'metric',
+            statistic: statistic as never,
+          });
+          expectClose(
+            comparable(ours, 'STA_NAME', variables),
+            expectedAggregates(daily, 'STA_NAME', variables, interval, start, end, english, statistic),
+            variables,
+            `${name} ${start}..${end} ${interval} ${statistic ?? 'default'}`,
+          );
         },
       ),
       { numRuns: 25 },
@@ -176,7 +251,10 @@ describe('aggregates on a hand-made store', () => {
       if (month === 3) return [340, 350, 20][(dom - 1) % 3]!;
       return 180;
     };
-    for (const [year, start, count] of [[2019, '2019-09-25', 98], [2020, '2020-01-01', 279]] as const) {
+    for (const [year, start, count] of [
+      [2019, '2019-09-25', 98],
+      [2020, '2020-01-01', 279],
+    ] as const) {
       const days = daysFrom(start, count);
       const names = [...Array.from(days, () => 'ALPHA LAKE'), ...Array.from(days, () => 'BETA RESERVOIR')];
       const both = Int32Array.from([...days, ...days]);
@@ -184,7 +262,10 @@ describe('aggregates on a hand-made store', () => {
       const th = Float64Array.from(both, (d, i) => (i < count ? thOf(d) : NaN));
       await writer.writeReservoirPartition('rtma', year, { names, days: both, values: { pr, th } });
     }
-    await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-01-30', 4), values: { WD: Float64Array.from([350, 20, 355, 5]), ATemp: Float64Array.from([0, 10, 20, 30]) } });
+    await writer.writeStationPartition('ALPHA_STATION', {
+      days: daysFrom('2020-01-30', 4),
+      values: { WD: Float64Array.from([350, 20, 355, 5]), ATemp: Float64Array.from([0, 10, 20, 30]) },
+    });
     await writer.commit();
     tiny = await openStore(dir);
   });
@@ -198,9 +279,22 @@ describe('aggregates on a hand-made store', () => {
       ['2020-10-01', '2020-12-31', 92, 5],
     ]);
     const months = await tiny.reservoirAggregates({ ...query, names: ['ALPHA LAKE'], start: '2020-02-15', end: '2020-03-02' });
-    expect(months.map((r) => [r.start_date, r.end_date, r.n_days, r['pr (mm)']])).toEqual([['2020-02-15', '2020-02-29', 15, 15], ['2020-03-01', '2020-03-02', 2, 2]]);
-    const annual = await tiny.reservoirAggregates({ ...query, names: ['ALPHA LAKE'], interval: 'annual', start: '2019-01-01', end: '2021-06-30', units: 'english' });
-    expect(annual.map((r) => [r.start_date, r.end_date, r['pr (in)']])).toEqual([['2019-01-01', '2019-12-31', 3.8583], ['2020-01-01', '2020-12-31', 10.9843]]); // 98 mm and 279 mm in inches
+    expect(months.map((r) => [r.start_date, r.end_date, r.n_days, r['pr (mm)']])).toEqual([
+      ['2020-02-15', '2020-02-29', 15, 15],
+      ['2020-03-01', '2020-03-02', 2, 2],
+    ]);
+    const annual = await tiny.reservoirAggregates({
+      ...query,
+      names: ['ALPHA LAKE'],
+      interval: 'annual',
+      start: '2019-01-01',
+      end: '2021-06-30',
+      units: 'english',
+    });
+    expect(annual.map((r) => [r.start_date, r.end_date, r['pr (in)']])).toEqual([
+      ['2019-01-01', '2019-12-31', 3.8583],
+      ['2020-01-01', '2020-12-31', 10.9843],
+    ]); // 98 mm and 279 mm in inches
   });
 
   it('takes the circular mean of directions: 350 and 10 average to 0, not 180', async () => {
@@ -208,8 +302,17 @@ describe('aggregates on a hand-made store', () => {
     expect(months.map((r) => r['th (deg)'])).toEqual([0, 0, 135, 356.5306, 180]);
     const override = await tiny.reservoirAggregates({ ...query, names: ['ALPHA LAKE'], start: '2020-01-01', end: '2020-01-31', statistic: 'max' });
     expect(override[0]!['th (deg)']).toBe(350);
-    const station = await tiny.stationAggregates({ names: ['ALPHA_STATION'], variables: ['WD', 'ATemp'], start: '2020-01-01', end: '2020-02-29', units: 'english' });
-    expect(station.map((r) => [r.start_date, r.n_days, r['WD (deg)'], r['ATemp (degF)']])).toEqual([['2020-01-01', 31, 5, 41], ['2020-02-01', 29, 0, 77]]);
+    const station = await tiny.stationAggregates({
+      names: ['ALPHA_STATION'],
+      variables: ['WD', 'ATemp'],
+      start: '2020-01-01',
+      end: '2020-02-29',
+      units: 'english',
+    });
+    expect(station.map((r) => [r.start_date, r.n_days, r['WD (deg)'], r['ATemp (degF)']])).toEqual([
+      ['2020-01-01', 31, 5, 41],
+      ['2020-02-01', 29, 0, 77],
+    ]);
   });
 
   it('answers null for a period whose days hold no value, and leaves out periods without days', async () => {
@@ -223,7 +326,14 @@ describe('aggregates on a hand-made store', () => {
   });
 
   it('converts a sum of temperatures to degrees F day by day', async () => {
-    const [january] = await tiny.stationAggregates({ names: ['ALPHA_STATION'], variables: ['ATemp'], start: '2020-01-01', end: '2020-01-31', statistic: 'sum', units: 'english' });
+    const [january] = await tiny.stationAggregates({
+      names: ['ALPHA_STATION'],
+      variables: ['ATemp'],
+      start: '2020-01-01',
+      end: '2020-01-31',
+      statistic: 'sum',
+      units: 'english',
+    });
     expect(january!['ATemp (degF)']).toBe(32 + 50); // 0 C and 10 C are 32 F and 50 F
   });
 });

@@ -13,7 +13,8 @@ const TEXTS: Record<FlagColumn, string[]> = { qflag: ['O', 'M', 'S', 'R'], statu
 const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'english');
 
 // runs of equal codes are what emitWithFlags cuts a block into: few distinct codes make long runs
-const codes = (column: FlagColumn, length: number) => fc.array(fc.oneof(fc.integer({ min: 0, max: TEXTS[column].length - 1 }), fc.constant(NaN)), { minLength: length, maxLength: length });
+const codes = (column: FlagColumn, length: number) =>
+  fc.array(fc.oneof(fc.integer({ min: 0, max: TEXTS[column].length - 1 }), fc.constant(NaN)), { minLength: length, maxLength: length });
 const attribute = fc.option(fc.constantFrom('O', 'S', 'Final'), { nil: undefined });
 
 const flagsCase = fc.integer({ min: 1, max: 25 }).chain((length) =>
@@ -52,7 +53,14 @@ describe('emitWithFlags', () => {
           emitWithFlags(builder, out, 'X', block, extra, flags, from, to);
           if (kind === 'records') expect(out).toEqual(expected);
           else {
-            const csv = expected.map((r) => `${Object.values(r).map((v) => (v === null ? '' : String(v))).join(',')}\n`).join('');
+            const csv = expected
+              .map(
+                (r) =>
+                  `${Object.values(r)
+                    .map((v) => (v === null ? '' : String(v)))
+                    .join(',')}\n`,
+              )
+              .join('');
             expect(out.join('')).toBe(csv);
           }
         }

@@ -21,7 +21,13 @@ describe('listDatasets', () => {
 
 describe('listVariables', () => {
   it('describes the variables of a dataset with both unit labels', () => {
-    expect(listVariables(manifest, 'nete-volume-calcs')[0]).toEqual({ api_name: 'NetE', description: 'Net evaporation', dataset: 'nete-volume-calcs', units_metric: 'mm', units_english: 'in' });
+    expect(listVariables(manifest, 'nete-volume-calcs')[0]).toEqual({
+      api_name: 'NetE',
+      description: 'Net evaporation',
+      dataset: 'nete-volume-calcs',
+      units_metric: 'mm',
+      units_english: 'in',
+    });
   });
 
   it('refuses a dataset the store does not hold, known to the catalogue or not', () => {
@@ -49,6 +55,8 @@ describe('listStationDates', () => {
 
 describe('describeStationVariables', () => {
   it('describes station variables under the dataset name stations', () => {
-    expect(describeStationVariables(['ATemp'])).toEqual([{ api_name: 'ATemp', description: 'Air temperature', dataset: 'stations', units_metric: 'degC', units_english: 'degF' }]);
+    expect(describeStationVariables(['ATemp'])).toEqual([
+      { api_name: 'ATemp', description: 'Air temperature', dataset: 'stations', units_metric: 'degC', units_english: 'degF' },
+    ]);
   });
 });

@@ -17,36 +17,56 @@ describe('periodsOf', () => {
       ['2020-10-01', '2020-10-10', 10, false],
     ]);
     expect(spans('2020-10-01', '2021-09-30', 'water-year')).toEqual([['2020-10-01', '2021-09-30', 365, true]]);
-    expect(spans('2021-09-30', '2021-10-01', 'water-year')).toEqual([['2021-09-30', '2021-09-30', 1, false], ['2021-10-01', '2021-10-01', 1, false]]);
+    expect(spans('2021-09-30', '2021-10-01', 'water-year')).toEqual([
+      ['2021-09-30', '2021-09-30', 1, false],
+      ['2021-10-01', '2021-10-01', 1, false],
+    ]);
   });
 
   it('gives leap years 366 days and February 29 days every fourth year but 1900 and 2100', () => {
-    expect(spans('2020-02-01', '2020-03-01', 'monthly')).toEqual([['2020-02-01', '2020-02-29', 29, true], ['2020-03-01', '2020-03-01', 1, false]]);
+    expect(spans('2020-02-01', '2020-03-01', 'monthly')).toEqual([
+      ['2020-02-01', '2020-02-29', 29, true],
+      ['2020-03-01', '2020-03-01', 1, false],
+    ]);
     expect(spans('2021-02-01', '2021-02-28', 'monthly')).toEqual([['2021-02-01', '2021-02-28', 28, true]]);
     expect(spans('1900-02-01', '1900-02-28', 'monthly')).toEqual([['1900-02-01', '1900-02-28', 28, true]]);
     expect(spans('2000-02-01', '2000-02-29', 'monthly')).toEqual([['2000-02-01', '2000-02-29', 29, true]]);
-    expect(spans('2019-12-31', '2021-01-01', 'annual')).toEqual([['2019-12-31', '2019-12-31', 1, false], ['2020-01-01', '2020-12-31', 366, true], ['2021-01-01', '2021-01-01', 1, false]]);
+    expect(spans('2019-12-31', '2021-01-01', 'annual')).toEqual([
+      ['2019-12-31', '2019-12-31', 1, false],
+      ['2020-01-01', '2020-12-31', 366, true],
+      ['2021-01-01', '2021-01-01', 1, false],
+    ]);
   });
 
   it('covers any range exactly once with periods that agree with date-fns', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40_000 }), fc.integer({ min: 0, max: 900 }), fc.constantFrom('monthly', 'annual', 'water-year' as const), (offset, length, interval) => {
-        const start = addDays(parseISO('1950-01-01'), offset);
-        const periods = periodsOf(day(iso(start)), day(iso(start)) + length, interval);
-        expect(periods[0]!.start).toBe(day(iso(start)));
-        expect(periods.at(-1)!.end).toBe(day(iso(start)) + length);
-        for (let i = 0; i < periods.length; i++) {
-          const p = periods[i]!;
-          if (i > 0) expect(p.start).toBe(periods[i - 1]!.end + 1);
-          const first = parseISO(formatDay(p.start));
-          const last = parseISO(formatDay(p.end));
-          // every day of a period is in the same month / year / water year, and the next day is not
-          const key = (d: Date) => (interval === 'monthly' ? `${d.getFullYear()}-${d.getMonth()}` : interval === 'annual' ? `${d.getFullYear()}` : `${d.getMonth() >= 9 ? d.getFullYear() + 1 : d.getFullYear()}`);
-          expect(key(first)).toBe(key(last));
-          if (i < periods.length - 1) expect(key(addDays(last, 1))).not.toBe(key(last));
-          expect(differenceInCalendarDays(last, first)).toBe(p.end - p.start);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 40_000 }),
+        fc.integer({ min: 0, max: 900 }),
+        fc.constantFrom('monthly', 'annual', 'water-year' as const),
+        (offset, length, interval) => {
+          const start = addDays(parseISO('1950-01-01'), offset);
+          const periods = periodsOf(day(iso(start)), day(iso(start)) + length, interval);
+          expect(periods[0]!.start).toBe(day(iso(start)));
+          expect(periods.at(-1)!.end).toBe(day(iso(start)) + length);
+          for (let i = 0; i < periods.length; i++) {
+            const p = periods[i]!;
+            if (i > 0) expect(p.start).toBe(periods[i - 1]!.end + 1);
+            const first = parseISO(formatDay(p.start));
+            const last = parseISO(formatDay(p.end));
+            // every day of a period is in the same month / year / water year, and the next day is not
+            const key = (d: Date) =>
+              interval === 'monthly'
+                ? `${d.getFullYear()}-${d.getMonth()}`
+                : interval === 'annual'
+                  ? `${d.getFullYear()}`
+                  : `${d.getMonth() >= 9 ? d.getFullYear() + 1 : d.getFullYear()}`;
+            expect(key(first)).toBe(key(last));
+            if (i < periods.length - 1) expect(key(addDays(last, 1))).not.toBe(key(last));
+            expect(differenceInCalendarDays(last, first)).toBe(p.end - p.start);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -69,16 +89,22 @@ describe('durationStart', () => {
 
   it('agrees with date-fns on years, months and days', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 30_000 }), fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 400 }), (offset, y, m, d) => {
-        fc.pre(y + m + d > 0);
-        const end = addDays(parseISO('1950-01-01'), offset);
-        const after = addDays(end, 1);
-        // years and months as one count of months, then days, as date-fns sub does (subYears then subMonths clamps twice:
-        // P1Y1M back from 2016-02-29 gave 2015-01-28, not 2015-01-29)
-        const expected = sub(after, { years: y, months: m, days: d });
-        const text = `P${y ? `${y}Y` : ''}${m ? `${m}M` : ''}${d ? `${d}D` : ''}`;
-        expect(formatDay(durationStart(text, day(iso(end)), 'start_date'))).toBe(iso(expected));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 400 }),
+        (offset, y, m, d) => {
+          fc.pre(y + m + d > 0);
+          const end = addDays(parseISO('1950-01-01'), offset);
+          const after = addDays(end, 1);
+          // years and months as one count of months, then days, as date-fns sub does (subYears then subMonths clamps twice:
+          // P1Y1M back from 2016-02-29 gave 2015-01-28, not 2015-01-29)
+          const expected = sub(after, { years: y, months: m, days: d });
+          const text = `P${y ? `${y}Y` : ''}${m ? `${m}M` : ''}${d ? `${d}D` : ''}`;
+          expect(formatDay(durationStart(text, day(iso(end)), 'start_date'))).toBe(iso(expected));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -7,7 +7,7 @@ import { reservoirVariables, stationVariableNames } from '../../../lib/catalogue
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
 import { planReservoirDate, planReservoirRange, planStationDate, planStationRange, selectReservoirs, selectStations } from '../../../lib/query/plan.js';
 import { heldBy, type Snapshot } from '../../../lib/store/open-snapshot.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, daysFrom, tempDir, tinyReservoirs, tinyStations, writeSmallStore } from '../../helpers.js';
 
@@ -62,7 +62,9 @@ describe('selectReservoirs and selectStations', () => {
     const [a, b] = [stations[0]!, stations[2]!];
     const union = stationVariableNames.filter((v) => held.get(a)!.includes(v) || held.get(b)!.includes(v));
     expect(selectStations(snapshot, { names: [b, a] }).columns.map((c) => c.name)).toEqual(union);
-    expect(selectStations(snapshot, { names: [a] }, true).columns.map((c) => c.name)).toEqual(stationVariableNames.filter((v) => stations.some((s) => held.get(s)!.includes(v))));
+    expect(selectStations(snapshot, { names: [a] }, true).columns.map((c) => c.name)).toEqual(
+      stationVariableNames.filter((v) => stations.some((s) => held.get(s)!.includes(v))),
+    );
   });
 
   it('report units first, then names, then datasets, then variables', () => {
@@ -81,19 +83,35 @@ describe('selectReservoirs and selectStations', () => {
     await writer.writeReservoirMetadata(tinyReservoirs);
     await writer.writeStationMetadata(tinyStations);
     // nete-volume-calcs ends on 2021-01-02, lem on 2021-01-04, rtma on 2020-12-31
-    for (const [dataset, variable, last] of [['nete-volume-calcs', 'NetE', '2021-01-02'], ['lem', 'Tw', '2021-01-04'], ['rtma', 'pr', '2020-12-31']] as const) {
+    for (const [dataset, variable, last] of [
+      ['nete-volume-calcs', 'NetE', '2021-01-02'],
+      ['lem', 'Tw', '2021-01-04'],
+      ['rtma', 'pr', '2020-12-31'],
+    ] as const) {
       for (const year of [2020, 2021]) {
-        const days = Int32Array.from({ length: 10 }, (_, i) => day('2020-12-28') + i).filter((d) => d <= day(last) && new Date(d * 864e5).getUTCFullYear() === year);
-        await writer.writeReservoirPartition(dataset, year, { names: Array.from(days, () => 'ALPHA LAKE'), days, values: { [variable]: Float64Array.from(days) } });
+        const days = Int32Array.from({ length: 10 }, (_, i) => day('2020-12-28') + i).filter(
+          (d) => d <= day(last) && new Date(d * 864e5).getUTCFullYear() === year,
+        );
+        await writer.writeReservoirPartition(dataset, year, {
+          names: Array.from(days, () => 'ALPHA LAKE'),
+          days,
+          values: { [variable]: Float64Array.from(days) },
+        });
       }
     }
     await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-20', 5), values: { ATemp: new Float64Array(5) } });
     await writer.commit();
     const staggered = Reflect.get(await openStore(dir), 'snapshot') as Snapshot;
     const latestOf = (datasets: string[], variables: string[]) => selectReservoirs(staggered, { names: ['ALPHA LAKE'], datasets, variables }).latest();
-    expect([latestOf(['nete-volume-calcs', 'lem'], ['NetE', 'Tw']), latestOf(['rtma', 'nete-volume-calcs'], ['pr', 'NetE']), latestOf(['rtma'], ['pr'])]).toEqual([day('2021-01-04'), day('2021-01-02'), day('2020-12-31')]);
+    expect([
+      latestOf(['nete-volume-calcs', 'lem'], ['NetE', 'Tw']),
+      latestOf(['rtma', 'nete-volume-calcs'], ['pr', 'NetE']),
+      latestOf(['rtma'], ['pr']),
+    ]).toEqual([day('2021-01-04'), day('2021-01-02'), day('2020-12-31')]);
     expect(selectStations(staggered, { names: ['ALPHA_STATION'] }).latest()).toBe(day('2020-12-24'));
-    expect(planReservoirRange(staggered, { names: ['ALPHA LAKE'], datasets: ['rtma'], variables: ['pr'], start: '2020-12-29', end: 'latest' }).endDay).toBe(day('2020-12-31'));
+    expect(planReservoirRange(staggered, { names: ['ALPHA LAKE'], datasets: ['rtma'], variables: ['pr'], start: '2020-12-29', end: 'latest' }).endDay).toBe(
+      day('2020-12-31'),
+    );
   });
 });
 
@@ -107,8 +125,14 @@ describe('planReservoirRange, planReservoirDate, planStationRange, planStationDa
         const onDate = planReservoirDate(snapshot, { date: a });
         const stationOnDate = planStationDate(snapshot, { date: b });
         return (
-          range.startDay === epochDay(start) && range.endDay === epochDay(end) && station.startDay === epochDay(start) && station.endDay === epochDay(end) &&
-          onDate.startDay === epochDay(a) && onDate.endDay === epochDay(a) && stationOnDate.startDay === epochDay(b) && stationOnDate.endDay === epochDay(b)
+          range.startDay === epochDay(start) &&
+          range.endDay === epochDay(end) &&
+          station.startDay === epochDay(start) &&
+          station.endDay === epochDay(end) &&
+          onDate.startDay === epochDay(a) &&
+          onDate.endDay === epochDay(a) &&
+          stationOnDate.startDay === epochDay(b) &&
+          stationOnDate.endDay === epochDay(b)
         );
       }),
     );
@@ -119,7 +143,10 @@ describe('planReservoirRange, planReservoirDate, planStationRange, planStationDa
     await fc.assert(
       fc.asyncProperty(
         fc.subarray(reservoirs, { minLength: 1 }),
-        fc.subarray(reservoirVariables.filter((v) => v.dataset === 'nete-volume-calcs' || v.dataset === 'lem').map((v) => v.name), { minLength: 1, maxLength: 4 }),
+        fc.subarray(
+          reservoirVariables.filter((v) => v.dataset === 'nete-volume-calcs' || v.dataset === 'lem').map((v) => v.name),
+          { minLength: 1, maxLength: 4 },
+        ),
         fc.subarray(['qflag', 'status', 'STATE', 'LAT', 'CAPACITY_M3']),
         fc.constantFrom('metric', 'english'),
         async (names, variables, alsoReturn, units) => {
@@ -151,13 +178,17 @@ describe('heldBy', () => {
   it('is the union of what the stations measure, in catalogue order', () => {
     const measured = fc.subarray(stationVariableNames); // a station's list is in catalogue order, as the store keeps it
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), measured, { minKeys: 1 }), fc.array(fc.string({ maxLength: 4 }), { maxLength: 5 }), (held, extra) => {
-        const map = new Map(Object.entries(held));
-        const names = [...Object.keys(held).slice(0, 3), ...extra];
-        const union: string[] = [];
-        for (const v of stationVariableNames) if (names.some((n) => map.get(n)?.includes(v))) union.push(v);
-        return JSON.stringify(heldBy(map, names)) === JSON.stringify(union);
-      }),
+      fc.property(
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), measured, { minKeys: 1 }),
+        fc.array(fc.string({ maxLength: 4 }), { maxLength: 5 }),
+        (held, extra) => {
+          const map = new Map(Object.entries(held));
+          const names = [...Object.keys(held).slice(0, 3), ...extra];
+          const union: string[] = [];
+          for (const v of stationVariableNames) if (names.some((n) => map.get(n)?.includes(v))) union.push(v);
+          return JSON.stringify(heldBy(map, names)) === JSON.stringify(union);
+        },
+      ),
     );
   });
 });

@@ -15,7 +15,11 @@ describe('resolveUnits', () => {
 
   // the public service takes the two words in lower case only (units=Metric is a 422 there): so does the library
   const words = ['metric', 'english'];
-  const anyString = fc.oneof(fc.string(), fc.constantFrom(...words).chain((w) => fc.mixedCase(fc.constant(w))), fc.constantFrom(' metric', 'english ', 'imperial', ''));
+  const anyString = fc.oneof(
+    fc.string(),
+    fc.constantFrom(...words).chain((w) => fc.mixedCase(fc.constant(w))),
+    fc.constantFrom(' metric', 'english ', 'imperial', ''),
+  );
 
   it('takes exactly the two words and refuses any other string, naming units and both words', () => {
     fc.assert(
@@ -42,7 +46,14 @@ describe('resolveUnits', () => {
     const store = await openStore(); // the demo store
     await fc.assert(
       fc.asyncProperty(anyString, async (units) => {
-        const asked = store.reservoirTimeseries({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-01-01', end: '2020-01-01', units });
+        const asked = store.reservoirTimeseries({
+          names: ['LAKE ALICE'],
+          datasets: ['nete-volume-calcs'],
+          variables: ['NetE'],
+          start: '2020-01-01',
+          end: '2020-01-01',
+          units,
+        });
         if (words.includes(units)) {
           const [record] = await asked;
           expect(Object.keys(record!)).toContain(units === 'metric' ? 'NetE (mm)' : 'NetE (in)');
@@ -88,11 +99,14 @@ describe('resolveNames', () => {
 
   it('gives the names asked, once each and sorted, whatever their order and repeats', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...known, '')).filter((l) => l.some((n) => n !== '')), (names) => {
-        const resolved = resolveNames(names, [], known, 'RES_NAMES', 'reservoir');
-        for (let i = 1; i < resolved.length; i++) expect(resolved[i - 1]! < resolved[i]!).toBe(true); // sorted, no repeats
-        expect(new Set(resolved)).toEqual(new Set(names.filter((n) => n !== '')));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...known, '')).filter((l) => l.some((n) => n !== '')),
+        (names) => {
+          const resolved = resolveNames(names, [], known, 'RES_NAMES', 'reservoir');
+          for (let i = 1; i < resolved.length; i++) expect(resolved[i - 1]! < resolved[i]!).toBe(true); // sorted, no repeats
+          expect(new Set(resolved)).toEqual(new Set(names.filter((n) => n !== '')));
+        },
+      ),
     );
   });
 

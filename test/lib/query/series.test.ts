@@ -1,14 +1,15 @@
 // A name's daily series against DuckDB reading the same Parquet files: a hand-made store whose datasets hold different
 // days (rows left out at random), gaps, small row groups and several files per year, so days must be aligned across datasets.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
 import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Block } from '../../../lib/format/emit.js';
 import { selectReservoirs, selectStations } from '../../../lib/query/plan.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from '../../../lib/query/series.js';
-import type { Block } from '../../../lib/format/emit.js';
 import type { Snapshot } from '../../../lib/store/open-snapshot.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, tempDir } from '../../helpers.js';
 
@@ -28,20 +29,27 @@ beforeAll(async () => {
   await writer.writeReservoirMetadata([...NAMES, 'DELTA LAKE'].map((RES_NAME) => ({ RES_NAME })));
   await writer.writeStationMetadata([{ STA_NAME: 'ONE_STATION' }, { STA_NAME: 'TWO_STATION' }]);
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31); // deterministic, so failures repeat
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31; // deterministic, so failures repeat
   for (const [dataset, variables] of Object.entries(VARIABLES)) {
     for (const year of [2020, 2021]) {
       const names: string[] = [];
       const days: number[] = [];
       for (const name of NAMES) {
-        for (let d = FIRST; d <= LAST; d++) if (new Date(d * 864e5).getUTCFullYear() === year && random() < 0.8) (names.push(name), days.push(d));
+        for (let d = FIRST; d <= LAST; d++)
+          if (new Date(d * 864e5).getUTCFullYear() === year && random() < 0.8) {
+            names.push(name);
+            days.push(d);
+          }
       }
       const values = Object.fromEntries(variables.map((v) => [v, Float64Array.from(days, () => (random() < 0.1 ? NaN : Math.round(random() * 3600) / 10))]));
       await writer.writeReservoirPartition(dataset as keyof typeof VARIABLES, year, { names, days: Int32Array.from(days), values });
     }
   }
   const stationDays = Int32Array.from({ length: 30 }, (_, i) => FIRST + i * 2).filter(() => random() < 0.7);
-  await writer.writeStationPartition('ONE_STATION', { days: stationDays, values: { ATemp: Float64Array.from(stationDays, (d) => d % 7), WS: Float64Array.from(stationDays, (d) => (d % 5 === 0 ? NaN : d % 11)) } });
+  await writer.writeStationPartition('ONE_STATION', {
+    days: stationDays,
+    values: { ATemp: Float64Array.from(stationDays, (d) => d % 7), WS: Float64Array.from(stationDays, (d) => (d % 5 === 0 ? NaN : d % 11)) },
+  });
   await writer.commit();
   store = await openStore(dir);
   snapshot = Reflect.get(store, 'snapshot') as Snapshot;
@@ -52,11 +60,19 @@ afterAll(() => duck.closeSync());
 type Expected = { days: number[]; columns: number[][] };
 
 // The rows DuckDB reads for one name, one query per dataset, aligned on the union of their days (NaN where a dataset has no row).
-async function expectedSeries(name: string | undefined, variables: readonly { name: string; dataset?: string | null }[], startDay: number, endDay: number): Promise<Expected> {
+async function expectedSeries(
+  name: string | undefined,
+  variables: readonly { name: string; dataset?: string | null }[],
+  startDay: number,
+  endDay: number,
+): Promise<Expected> {
   const byDataset = new Map<string, Map<number, Record<string, number | null>>>();
   for (const dataset of new Set(variables.map((v) => v.dataset ?? 'station'))) {
     const columns = variables.filter((v) => (v.dataset ?? 'station') === dataset).map((v) => `"${v.name}"`);
-    const files = name === undefined ? join(store.root, store.manifest.stations.partitions.ONE_STATION!.path) : join(store.root, 'reservoirs', `dataset=${dataset}`, 'year=*', '*.parquet');
+    const files =
+      name === undefined
+        ? join(store.root, store.manifest.stations.partitions.ONE_STATION!.path)
+        : join(store.root, 'reservoirs', `dataset=${dataset}`, 'year=*', '*.parquet');
     const where = name === undefined ? 'true' : `RES_NAME = '${name}'`;
     const rows = (
       await duck.runAndReadAll(
@@ -76,21 +92,31 @@ function plain(block: Block): Expected {
   return { days: Array.from(block.days), columns: block.columns.map((c) => Array.from({ length: block.days.length }, (_, i) => (c ? c[i]! : NaN))) };
 }
 
-const range = fc.tuple(fc.integer({ min: FIRST - 3, max: LAST + 3 }), fc.integer({ min: 0, max: 30 })).map(([start, length]) => [start, start + length] as const);
-const variables = fc.subarray(Object.entries(VARIABLES).flatMap(([, vs]) => [...vs]), { minLength: 1 });
+const range = fc
+  .tuple(fc.integer({ min: FIRST - 3, max: LAST + 3 }), fc.integer({ min: 0, max: 30 }))
+  .map(([start, length]) => [start, start + length] as const);
+const variables = fc.subarray(
+  Object.entries(VARIABLES).flatMap(([, vs]) => [...vs]),
+  { minLength: 1 },
+);
 
 describe('reservoirSeries and reservoirSeriesMany', () => {
   it("give each name DuckDB's rows, aligned on the days any dataset holds", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.subarray([...NAMES, 'DELTA LAKE'].sort(), { minLength: 1 }) /* sorted, as a plan's names are */, variables, range, async (names, asked, [startDay, endDay]) => {
-        const columns = selectReservoirs(snapshot, { names, variables: asked }).columns;
-        const many = await reservoirSeriesMany(snapshot, names, columns, startDay, endDay);
-        for (const name of names) {
-          const expected = await expectedSeries(name, columns, startDay, endDay);
-          expect(plain(many.get(name)!), name).toEqual(expected);
-          expect(plain(await reservoirSeries(snapshot, name, columns, startDay, endDay)), name).toEqual(expected);
-        }
-      }),
+      fc.asyncProperty(
+        fc.subarray([...NAMES, 'DELTA LAKE'].sort(), { minLength: 1 }) /* sorted, as a plan's names are */,
+        variables,
+        range,
+        async (names, asked, [startDay, endDay]) => {
+          const columns = selectReservoirs(snapshot, { names, variables: asked }).columns;
+          const many = await reservoirSeriesMany(snapshot, names, columns, startDay, endDay);
+          for (const name of names) {
+            const expected = await expectedSeries(name, columns, startDay, endDay);
+            expect(plain(many.get(name)!), name).toEqual(expected);
+            expect(plain(await reservoirSeries(snapshot, name, columns, startDay, endDay)), name).toEqual(expected);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -1,9 +1,10 @@
 // Aggregates and normals against DuckDB over the store's own Parquet files: GROUP BY month, and quantile_cont
 // (linear interpolation between closest ranks, the method the normals document) for the percentiles.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
 import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 
 let store: EvapStore;
 let duck: DuckDBConnection;
@@ -25,7 +26,13 @@ describe('monthly aggregates', () => {
       from read_parquet(${glob('nete-volume-calcs')}) n join read_parquet(${glob('lem')}) l using (RES_NAME, date)
       where n.RES_NAME in ('LAKE ALICE', 'LAKE MEAD') and n.date between '2019-03-10' and '2021-11-20'
       group by all order by n.RES_NAME, month`);
-    const ours = await store.reservoirAggregates({ names, datasets: ['nete-volume-calcs', 'lem'], variables: ['NetE', 'E_volume', 'Tw'], start: '2019-03-10', end: '2021-11-20' });
+    const ours = await store.reservoirAggregates({
+      names,
+      datasets: ['nete-volume-calcs', 'lem'],
+      variables: ['NetE', 'E_volume', 'Tw'],
+      start: '2019-03-10',
+      end: '2021-11-20',
+    });
     expect(ours.length).toBe(2 * 33);
     expect(ours.map((r) => [r.RES_NAME, (r.start_date as string).slice(0, 7)])).toEqual(expected.map((r) => [r.RES_NAME, (r.month as string).slice(0, 7)]));
     ours.forEach((r, i) => {
@@ -53,7 +60,16 @@ describe('normals', () => {
     ours.forEach((r, i) => {
       const e = expected[i]!;
       expect(r['NetE (mm) n']).toBe(e.n);
-      for (const [ours_, theirs] of [['mean', 'mean'], ['min', 'lo'], ['max', 'hi'], ['p10', 'p10'], ['p25', 'p25'], ['p50', 'p50'], ['p75', 'p75'], ['p90', 'p90']] as const) {
+      for (const [ours_, theirs] of [
+        ['mean', 'mean'],
+        ['min', 'lo'],
+        ['max', 'hi'],
+        ['p10', 'p10'],
+        ['p25', 'p25'],
+        ['p50', 'p50'],
+        ['p75', 'p75'],
+        ['p90', 'p90'],
+      ] as const) {
         expect(r[`NetE (mm) ${ours_}`], `${r.month} ${ours_}`).toBeCloseTo(e[theirs] as number, 3);
       }
     });
@@ -71,7 +87,13 @@ describe('normals', () => {
   it('by day of the year: the daily values of each MM-DD, February 29 from leap years only', async () => {
     const ours = await store.reservoirNormals({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], period: 'day' });
     expect(ours).toHaveLength(366);
-    const daily = await store.reservoirTimeseries({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2019-01-01', end: '2021-12-31' });
+    const daily = await store.reservoirTimeseries({
+      names: ['LAKE ALICE'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['NetE'],
+      start: '2019-01-01',
+      end: '2021-12-31',
+    });
     const feb29 = ours.find((r) => r.day === '02-29')!;
     expect(feb29['NetE (mm) n']).toBe(1);
     expect(feb29['NetE (mm) mean']).toBe(daily.find((r) => r.start_date === '2020-02-29')!['NetE (mm)']);
@@ -82,7 +104,15 @@ describe('normals', () => {
 
   it('gives pct_of_normal on monthly aggregates: 100 x the month / its normal mean, null for a clipped month', async () => {
     const normals = await store.reservoirNormals({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['E_volume'], units: 'english' });
-    const months = await store.reservoirAggregates({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['E_volume'], start: '2020-06-10', end: '2020-08-31', units: 'english', compareTo: 'normal' });
+    const months = await store.reservoirAggregates({
+      names: ['LAKE ALICE'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['E_volume'],
+      start: '2020-06-10',
+      end: '2020-08-31',
+      units: 'english',
+      compareTo: 'normal',
+    });
     expect(months.map((r) => r['E_volume (acre-ft) pct_of_normal'])).toEqual([
       null,
       expect.closeTo((100 * (months[1]!['E_volume (acre-ft)'] as number)) / (normals[6]!['E_volume (acre-ft) mean'] as number), 2),

@@ -6,7 +6,6 @@ import { fileHoldsNames, overlaps } from '../../../lib/query/timeseries.js';
 const date = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10);
 
 describe('overlaps', () => {
-
   it('says whether a file and a range share a day, as enumerating their days does', () => {
     const span = fc.tuple(fc.integer({ min: 0, max: 70 }), fc.integer({ min: 0, max: 70 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
     fc.assert(

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
-import { filterPointsByShapefile, maxPrjBytes, parseShapefile, pointInPolygons, type Polygons } from '../../../lib/spatial/within.js';
+import { filterPointsByShapefile, maxPrjBytes, type Polygons, parseShapefile, pointInPolygons } from '../../../lib/spatial/within.js';
 import type { NamedPoint, ShapefileParts } from '../../../lib/types.js';
 
 const dir = new URL('../../fixtures/shapefiles/', import.meta.url);
@@ -25,14 +25,33 @@ const points: NamedPoint[] = readFileSync(new URL('points.csv', dir), 'utf8')
 
 // Expected sets, listed by hand from the coordinates.
 const colorado = [
-  'BLUE MESA RESERVOIR', 'CARTER LAKE', 'HORSETOOTH RESERVOIR', 'LAKE ESTES', 'LAKE GRANBY', 'MCPHEE RESERVOIR',
-  'MORROW POINT RESERVOIR', 'PUEBLO RESERVOIR', 'RUEDI RESERVOIR', 'SHADOW MOUNTAIN RESERVOIR', 'TURQUOISE LAKE',
-  'BLUE MESA_STATION', 'CARTER LAKE_STATION', 'LAKE GRANBY_STATION', 'OLYMPUS DAM_STATION', 'RUEDI DAM_STATION',
+  'BLUE MESA RESERVOIR',
+  'CARTER LAKE',
+  'HORSETOOTH RESERVOIR',
+  'LAKE ESTES',
+  'LAKE GRANBY',
+  'MCPHEE RESERVOIR',
+  'MORROW POINT RESERVOIR',
+  'PUEBLO RESERVOIR',
+  'RUEDI RESERVOIR',
+  'SHADOW MOUNTAIN RESERVOIR',
+  'TURQUOISE LAKE',
+  'BLUE MESA_STATION',
+  'CARTER LAKE_STATION',
+  'LAKE GRANBY_STATION',
+  'OLYMPUS DAM_STATION',
+  'RUEDI DAM_STATION',
 ];
 // Box around Mead, Mohave and Havasu with a hole around LAKE MOHAVE (35.20) but not LAKE MOHAVE_STATION (35.49); box around Powell.
 const lowerColorado = [
-  'LAKE HAVASU', 'LAKE MEAD', 'LAKE POWELL',
-  'BLW_STATION', 'LAKE HAVASU_STATION', 'LAKE MEAD_STATION', 'LAKE MOHAVE_STATION', 'LAKE POWELL_STATION',
+  'LAKE HAVASU',
+  'LAKE MEAD',
+  'LAKE POWELL',
+  'BLW_STATION',
+  'LAKE HAVASU_STATION',
+  'LAKE MEAD_STATION',
+  'LAKE MOHAVE_STATION',
+  'LAKE POWELL_STATION',
 ];
 
 // Writes a Polygon (type 5) .shp: one record per entry, each a list of rings (closed here).
@@ -114,17 +133,17 @@ const starRing = (cx: number, cy: number, rMin: number, rMax: number) =>
       }),
     );
 
-const starWithHole = fc
-  .record({ cx: fc.double({ min: -150, max: -60, noNaN: true }), cy: fc.double({ min: 20, max: 60, noNaN: true }) })
-  .chain(({ cx, cy }) =>
-    fc.record({
-      outer: starRing(cx, cy, 0.5, 5),
-      hole: fc.option(starRing(cx, cy, 0.02, 0.25)),
-      points: fc.array(fc.tuple(fc.double({ min: -6, max: 6, noNaN: true }), fc.double({ min: -6, max: 6, noNaN: true })), {
+const starWithHole = fc.record({ cx: fc.double({ min: -150, max: -60, noNaN: true }), cy: fc.double({ min: 20, max: 60, noNaN: true }) }).chain(({ cx, cy }) =>
+  fc.record({
+    outer: starRing(cx, cy, 0.5, 5),
+    hole: fc.option(starRing(cx, cy, 0.02, 0.25)),
+    points: fc
+      .array(fc.tuple(fc.double({ min: -6, max: 6, noNaN: true }), fc.double({ min: -6, max: 6, noNaN: true })), {
         maxLength: 30,
-      }).map((offsets) => offsets.map(([dx, dy]): [number, number] => [cx + dx, cy + dy])),
-    }),
-  );
+      })
+      .map((offsets) => offsets.map(([dx, dy]): [number, number] => [cx + dx, cy + dy])),
+  }),
+);
 
 describe('filterPointsByShapefile', () => {
   it.each(['colorado_wgs84', 'colorado_albers', 'colorado_utm13n', 'colorado_polygonz'])('finds the Colorado points in %s', async (name) => {
@@ -158,7 +177,12 @@ describe('filterPointsByShapefile', () => {
   });
 
   it('gives the same answer for either ring orientation, also mixed in one record', async () => {
-    const box = (w: number, s: number, e: number, n: number): Ring => [[w, s], [w, n], [e, n], [e, s]]; // clockwise
+    const box = (w: number, s: number, e: number, n: number): Ring => [
+      [w, s],
+      [w, n],
+      [e, n],
+      [e, s],
+    ]; // clockwise
     const flip = (ring: Ring, reverse: boolean) => (reverse ? [...ring].reverse() : ring);
     for (let mask = 0; mask < 8; mask++) {
       const rings = [
@@ -220,15 +244,42 @@ describe('parseShapefile', () => {
 });
 
 describe('pointInPolygons', () => {
-  const square: Ring = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]];
-  const hole: Ring = [[4, 4], [4, 6], [6, 6], [6, 4], [4, 4]];
+  const square: Ring = [
+    [0, 0],
+    [10, 0],
+    [10, 10],
+    [0, 10],
+    [0, 0],
+  ];
+  const hole: Ring = [
+    [4, 4],
+    [4, 6],
+    [6, 6],
+    [6, 4],
+    [4, 4],
+  ];
   const polygons: Polygons = [{ rings: [new Float64Array(square.flat()), new Float64Array(hole.flat())], bbox: [0, 0, 10, 10] }];
 
   it('counts a point exactly on an edge or vertex as inside, also on a hole', () => {
-    for (const [x, y] of [[5, 0], [10, 5], [0, 0], [10, 10], [0, 7.5], [4, 5], [5, 6], [6, 6]] as const) {
+    for (const [x, y] of [
+      [5, 0],
+      [10, 5],
+      [0, 0],
+      [10, 10],
+      [0, 7.5],
+      [4, 5],
+      [5, 6],
+      [6, 6],
+    ] as const) {
       expect(pointInPolygons(polygons, x, y), `${x},${y}`).toBe(true);
     }
-    for (const [x, y] of [[5, -1e-9], [10 + 1e-9, 5], [5, 5], [4 + 1e-9, 5], [-1, 5]] as const) {
+    for (const [x, y] of [
+      [5, -1e-9],
+      [10 + 1e-9, 5],
+      [5, 5],
+      [4 + 1e-9, 5],
+      [-1, 5],
+    ] as const) {
       expect(pointInPolygons(polygons, x, y), `${x},${y}`).toBe(false);
     }
   });
@@ -306,13 +357,17 @@ describe('parseShapefile errors', () => {
   it('throws error or parses, never anything else, for random bytes', async () => {
     const { shp } = colo();
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.array(fc.tuple(fc.nat(shp.length - 1), fc.integer({ min: 0, max: 255 }))), async (garbage, flips) => {
-        const corrupt = shp.slice();
-        for (const [i, byte] of flips) corrupt[i] = byte;
-        for (const bytes of [garbage, corrupt]) {
-          await parseShapefile({ shp: bytes }).catch((e: unknown) => expect(e).toBeInstanceOf(InvalidParameterError));
-        }
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.array(fc.tuple(fc.nat(shp.length - 1), fc.integer({ min: 0, max: 255 }))),
+        async (garbage, flips) => {
+          const corrupt = shp.slice();
+          for (const [i, byte] of flips) corrupt[i] = byte;
+          for (const bytes of [garbage, corrupt]) {
+            await parseShapefile({ shp: bytes }).catch((e: unknown) => expect(e).toBeInstanceOf(InvalidParameterError));
+          }
+        },
+      ),
     );
   });
 
@@ -357,7 +412,10 @@ describe('parseShapefile bounds', () => {
     const pad = ',PARAMETER["x",1]'; // proj4 reads it, and took 7.8 s on 38 MiB of them
     const padded = (bytes: number) => new TextEncoder().encode(wkt.replace(/\]$/, `${pad.repeat(Math.ceil((bytes - wkt.length) / pad.length))}]`));
     const parts = { ...readFixture('colorado_albers'), prj: padded(maxPrjBytes + 1) };
-    await expect(parseShapefile(parts)).rejects.toMatchObject({ parameter: 'shapefile_prj', message: expect.stringMatching(/is \d+ bytes: a projection's WKT is at most 65536 bytes/) });
+    await expect(parseShapefile(parts)).rejects.toMatchObject({
+      parameter: 'shapefile_prj',
+      message: expect.stringMatching(/is \d+ bytes: a projection's WKT is at most 65536 bytes/),
+    });
     expect(await parseShapefile({ ...parts, prj: padded(maxPrjBytes - pad.length) })).toHaveLength(1); // under it: read as before
   });
 

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { bucketStorage } from '../../../lib/store/bucket.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
 import type { Storage } from '../../../lib/store/storage.js';
+import { openStore } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, writeTinyStore } from '../../helpers.js';
@@ -45,7 +45,10 @@ describe('bucketStorage', () => {
   it('reads byte ranges of objects whose keys hold spaces, percent signs and plus signs', async () => {
     const storage = bucketStorage(bucket.location('keys'), process.env);
     const path = 'stations/station=LAKE%20MEAD+1/part-x.parquet';
-    await storage.write(path, Uint8Array.from({ length: 100 }, (_, i) => i));
+    await storage.write(
+      path,
+      Uint8Array.from({ length: 100 }, (_, i) => i),
+    );
     expect([...(await storage.read(path, 10, 5))]).toEqual([10, 11, 12, 13, 14]);
     expect([...(await storage.read(path, 97, 10))]).toEqual([97, 98, 99]); // fewer bytes only past the end
     expect((await storage.read(path, 100, 10)).byteLength).toBe(0);

@@ -7,7 +7,10 @@ import { readCurrentManifest } from '../../../lib/store/history.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 
 const days = (start: string, count: number) => Int32Array.from({ length: count }, (_, i) => parseDay(start, 'date') + i);
-const reservoirs = [{ RES_NAME: 'ALPHA LAKE', LAT: 40, LON: -105 }, { RES_NAME: 'BETA RESERVOIR', LAT: 39, LON: -111 }];
+const reservoirs = [
+  { RES_NAME: 'ALPHA LAKE', LAT: 40, LON: -105 },
+  { RES_NAME: 'BETA RESERVOIR', LAT: 39, LON: -111 },
+];
 const stations = [{ STA_NAME: 'ALPHA_STATION', LAT: 40.01, LON: -105.01 }];
 
 /** Writes one whole snapshot in which every measurement equals `generation` (E_volume 1000 times it); returns its id. */
@@ -15,7 +18,10 @@ export async function writeGeneration(dir: string, generation: number): Promise<
   const base = await readCurrentManifest(dir);
   const writer = createStoreWriter(dir, { base });
   await writer.writeReservoirMetadata(reservoirs);
-  for (const [year, start] of [[2020, '2020-12-30'], [2021, '2021-01-01']] as const) {
+  for (const [year, start] of [
+    [2020, '2020-12-30'],
+    [2021, '2021-01-01'],
+  ] as const) {
     const two = days(start, 2);
     const value = new Float64Array(4).fill(generation);
     const rows = { names: ['ALPHA LAKE', 'ALPHA LAKE', 'BETA RESERVOIR', 'BETA RESERVOIR'], days: Int32Array.from([...two, ...two]) };

@@ -7,8 +7,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../../lib/store/disk.js';
-import { manifestFiles, type Manifest } from '../../../lib/store/manifest.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';
 import { writeGeneration } from './crash-writer.js';
 
@@ -39,7 +39,10 @@ async function listFiles(dir: string): Promise<string[]> {
 
 // Runs the writer from `generation` on, and kills it `delayMs` after it is ready; returns what it committed.
 function runAndKill(dir: string, generation: number, delayMs: number): Promise<{ generation: number; snapshot: string }[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/lib/store/crash-writer.ts', dir, String(generation)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/lib/store/crash-writer.ts', dir, String(generation)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
@@ -50,7 +53,14 @@ function runAndKill(dir: string, generation: number, delayMs: number): Promise<{
     });
     child.on('exit', (code, signal) => {
       if (signal !== 'SIGKILL') reject(new Error(`writer exited with ${code}: ${err}`));
-      else resolve(out.split('\n').slice(1).filter((l) => l.includes(' ')).map((l) => ({ generation: Number(l.split(' ')[0]), snapshot: l.split(' ')[1]! })));
+      else
+        resolve(
+          out
+            .split('\n')
+            .slice(1)
+            .filter((l) => l.includes(' '))
+            .map((l) => ({ generation: Number(l.split(' ')[0]), snapshot: l.split(' ')[1]! })),
+        );
     });
   });
 }
@@ -88,6 +98,8 @@ describe('a writer killed with SIGKILL', () => {
       const after = await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
       expect(await checkWhole(dir, after, after.manifest)).toBe(generation);
     }
-    console.log(`crash: ${kills} kills, ${committed} snapshots committed by the killed writers, ${leftBehind} kills came mid-write (unpublished files left behind)`);
+    console.log(
+      `crash: ${kills} kills, ${committed} snapshots committed by the killed writers, ${leftBehind} kills came mid-write (unpublished files left behind)`,
+    );
   }, 60_000);
 });

@@ -37,7 +37,10 @@ describe('demoCacheDir', () => {
 
 describe('findDemoStore and defaultStoreDir', () => {
   it("take the package's data/ when it holds a store, else a cache folder that does, else refuse naming the command", async () => {
-    const hasData = await readFile(join(root, 'data', 'manifest.json')).then(() => true, () => false);
+    const hasData = await readFile(join(root, 'data', 'manifest.json')).then(
+      () => true,
+      () => false,
+    );
     const cache = join(await tempDir(), 'demo');
     process.env.EVAP_DEMO_DIR = cache;
     if (!hasData) {

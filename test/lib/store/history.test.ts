@@ -1,8 +1,8 @@
 // Revision history (issue 13): an ingest of a revision, answers as of before and after it, the list of snapshots,
 // and vacuum's retention of past snapshots.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../../../lib/model/generate.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
+import { generateStore } from '../../../lib/model/generate.js';
 import { openStore } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
 import type { WireRecord } from '../../../lib/types.js';
@@ -29,7 +29,9 @@ beforeAll(async () => {
   beforeTime = new Date().toISOString();
   await pause(20);
   // the revision: a few Provisional days become Final, one Early day Provisional, each with a new value
-  const records = before.filter((r) => revised.has(r.start_date as string)).map((r) => ({ ...r, 'NetE (mm)': (r['NetE (mm)'] as number) + 1, status: r.status === 'Early' ? 'Provisional' : 'Final' }));
+  const records = before
+    .filter((r) => revised.has(r.start_date as string))
+    .map((r) => ({ ...r, 'NetE (mm)': (r['NetE (mm)'] as number) + 1, status: r.status === 'Early' ? 'Provisional' : 'Final' }));
   const summary = await ingest(dir, [textSource('revision.json', JSON.stringify(records))]);
   expect(summary).toMatchObject({ rejected: 0, replaced: revised.size });
   store = await openStore(dir);
@@ -38,7 +40,7 @@ beforeAll(async () => {
 });
 
 describe('an ingested revision', () => {
-  it('turns the revised days\' status as the file says and leaves every other day as it was', () => {
+  it("turns the revised days' status as the file says and leaves every other day as it was", () => {
     expect(after).toHaveLength(before.length);
     const statuses = (rows: WireRecord[]) => rows.map((r) => `${r.start_date} ${r.status}`);
     expect(statuses(before).filter((s) => s.startsWith('2021-02-01'))).toEqual(['2021-02-01 Provisional']);
@@ -60,13 +62,17 @@ describe('as_of', () => {
     // a date means the end of that day: today is after the ingest
     expect(await store.reservoirTimeseries({ ...query, names: [name], asOf: new Date().toISOString().slice(0, 10) })).toEqual(after);
     const old = await store.asOf(beforeTime);
-    expect(await old.reservoirTimeseriesOnDate({ ...query, date: '2021-02-01' })).toEqual(await store.reservoirTimeseriesOnDate({ ...query, date: '2021-02-01', asOf: beforeTime }));
+    expect(await old.reservoirTimeseriesOnDate({ ...query, date: '2021-02-01' })).toEqual(
+      await store.reservoirTimeseriesOnDate({ ...query, date: '2021-02-01', asOf: beforeTime }),
+    );
     await store.close();
   });
 
   it('refuses a time older than the retained history, naming the oldest snapshot, and a malformed one', async () => {
     const store = await openStore(dir);
-    await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: '2000-01-01' })).rejects.toThrow(/as_of 2000-01-01 is older than the retained history: the oldest snapshot is 1, published 20/);
+    await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: '2000-01-01' })).rejects.toThrow(
+      /as_of 2000-01-01 is older than the retained history: the oldest snapshot is 1, published 20/,
+    );
     await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: '2021-02-30' })).rejects.toMatchObject({ parameter: 'as_of' });
     await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: 'yesterday' })).rejects.toMatchObject({ parameter: 'as_of' });
     await store.close();
@@ -94,7 +100,13 @@ describe('vacuumStore retention', () => {
     const between = new Date().toISOString();
     await pause(20);
     const store = await openStore(copy);
-    const [first] = await store.reservoirTimeseries({ names: [store.manifest.reservoirs.names[0]!], datasets: ['lem'], variables: ['E_hs'], start: '2021-01-10', end: '2021-01-10' });
+    const [first] = await store.reservoirTimeseries({
+      names: [store.manifest.reservoirs.names[0]!],
+      datasets: ['lem'],
+      variables: ['E_hs'],
+      start: '2021-01-10',
+      end: '2021-01-10',
+    });
     await store.close();
     await ingest(copy, [textSource('rev.json', JSON.stringify([{ ...first, 'E_hs (mm)': 9.5 }]))]);
     const kept = await vacuumStore(copy, { minAgeMs: 0, retainMs: 86_400_000 });

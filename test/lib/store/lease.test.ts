@@ -1,17 +1,17 @@
 // Reader leases on a real store folder, checked by listing the folder: one file per lease naming the snapshot and this
 // process, gone when released; a store that cannot be written gets no lease and no error.
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { READERS_FOLDER, leaseSequence, takeLease } from '../../../lib/store/lease.js';
+import { leaseSequence, READERS_FOLDER, takeLease } from '../../../lib/store/lease.js';
 import { openStorage } from '../../../lib/store/location.js';
 import { tempDir } from '../../helpers.js';
 
 const leases = async (dir: string) => (await readdir(join(dir, READERS_FOLDER)).catch(() => [] as string[])).filter((n) => n.endsWith('.lease'));
 
 describe('takeLease', () => {
-  it("writes one file per lease in readers/, named by the snapshot and this process, and removes it on release", async () => {
+  it('writes one file per lease in readers/, named by the snapshot and this process, and removes it on release', async () => {
     const dir = await tempDir();
     const storage = openStorage(dir);
     const first = await takeLease(storage, 7);
@@ -45,7 +45,12 @@ describe('takeLease', () => {
 describe('leaseSequence', () => {
   it('reads back the sequence number of any lease path', () => {
     fc.assert(
-      fc.property(fc.nat(), fc.nat(), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 8, maxLength: 8 }), (sequence, pid, random) => leaseSequence(`${READERS_FOLDER}/${sequence}.${pid}.${random}.lease`) === sequence),
+      fc.property(
+        fc.nat(),
+        fc.nat(),
+        fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 8, maxLength: 8 }),
+        (sequence, pid, random) => leaseSequence(`${READERS_FOLDER}/${sequence}.${pid}.${random}.lease`) === sequence,
+      ),
     );
   });
 });

@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { S3Client, s3OptionsFromEnv } from '../../../lib/store/s3.js';
 import { openStorage } from '../../../lib/store/location.js';
+import { S3Client, s3OptionsFromEnv } from '../../../lib/store/s3.js';
 import { tempDir } from '../../helpers.js';
 import { startTestBucket } from '../../s3/bucket.js';
 

@@ -17,7 +17,17 @@ describe('encodePathName', () => {
 });
 
 describe('parseManifest', () => {
-  const base = { format: 'evap-store', version: 2, snapshot: 's', sequence: 1, created: '', rowGroupSize: 1024, reservoirs: { names: [], metadata: null }, stations: { names: [], metadata: null, partitions: {} }, datasets: {} };
+  const base = {
+    format: 'evap-store',
+    version: 2,
+    snapshot: 's',
+    sequence: 1,
+    created: '',
+    rowGroupSize: 1024,
+    reservoirs: { names: [], metadata: null },
+    stations: { names: [], metadata: null, partitions: {} },
+    datasets: {},
+  };
 
   it('accepts a well-formed manifest', () => {
     expect(parseManifest(JSON.stringify(base)).snapshot).toBe('s');
@@ -36,13 +46,33 @@ describe('parseManifest', () => {
 });
 
 describe('parseManifest on damaged manifests', () => {
-  const file = { path: 'reservoirs/dataset=rtma/year=2020/part-a.parquet', rows: 1, bytes: 100, sha256: 'a'.repeat(64), footerBytes: 40, footerSha256: 'b'.repeat(64), start: '2020-01-01', end: '2020-01-01', first: 'A', last: 'A' };
+  const file = {
+    path: 'reservoirs/dataset=rtma/year=2020/part-a.parquet',
+    rows: 1,
+    bytes: 100,
+    sha256: 'a'.repeat(64),
+    footerBytes: 40,
+    footerSha256: 'b'.repeat(64),
+    start: '2020-01-01',
+    end: '2020-01-01',
+    first: 'A',
+    last: 'A',
+  };
   const good = {
-    format: 'evap-store', version: 2, snapshot: 's', sequence: 1, created: '', rowGroupSize: 1024,
-    reservoirs: { names: ['A'], metadata: null }, stations: { names: [], metadata: null, partitions: {} },
+    format: 'evap-store',
+    version: 2,
+    snapshot: 's',
+    sequence: 1,
+    created: '',
+    rowGroupSize: 1024,
+    reservoirs: { names: ['A'], metadata: null },
+    stations: { names: [], metadata: null, partitions: {} },
     datasets: { rtma: { variables: ['pr'], partitions: [{ year: 2020, start: '2020-01-01', end: '2020-01-01', files: [file] }] } },
   };
-  const withFile = (change: Record<string, unknown>) => ({ ...good, datasets: { rtma: { variables: ['pr'], partitions: [{ ...good.datasets.rtma.partitions[0]!, files: [{ ...file, ...change }] }] } } });
+  const withFile = (change: Record<string, unknown>) => ({
+    ...good,
+    datasets: { rtma: { variables: ['pr'], partitions: [{ ...good.datasets.rtma.partitions[0]!, files: [{ ...file, ...change }] }] } },
+  });
 
   it('accepts a well-formed one', () => {
     expect(parseManifest(JSON.stringify(good)).datasets.rtma!.partitions[0]!.files).toHaveLength(1);

@@ -1,7 +1,8 @@
 // Metadata decoded from real Parquet bytes against DuckDB reading the same file, and attributes picked against a plain loop.
-import { DuckDBInstance } from '@duckdb/node-api';
+
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
@@ -13,13 +14,24 @@ import { tempDir } from '../../helpers.js';
 
 const parquetOf = (rows: MetadataRow[]) => encodeParquet(metadataTable(rows, 'RES_NAME'), 8192).bytes;
 
-const attributeValue = fc.oneof(fc.string({ maxLength: 6 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }), fc.constant(null), fc.constant(NaN));
+const attributeValue = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }),
+  fc.constant(null),
+  fc.constant(NaN),
+);
 const metadataRows = fc
   .uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 12 })
-  .chain((names) => fc.tuple(...names.map((name) => fc.record({ STATE: attributeValue, LAT: attributeValue, CODE: attributeValue }, { requiredKeys: [] }).map((r) => ({ RES_NAME: name, ...r })))));
+  .chain((names) =>
+    fc.tuple(
+      ...names.map((name) =>
+        fc.record({ STATE: attributeValue, LAT: attributeValue, CODE: attributeValue }, { requiredKeys: [] }).map((r) => ({ RES_NAME: name, ...r })),
+      ),
+    ),
+  );
 
 describe('lazyMetadata', () => {
-  it("decodes every row DuckDB reads from the same file, nulls for NaN and for what a row lacks", async () => {
+  it('decodes every row DuckDB reads from the same file, nulls for NaN and for what a row lacks', async () => {
     const dir = await tempDir();
     const duck = await (await DuckDBInstance.create(':memory:')).connect();
     const file = join(dir, 'metadata.parquet');
@@ -33,7 +45,9 @@ describe('lazyMetadata', () => {
         expect([...table.byName.keys()]).toEqual(read.map((r) => r.RES_NAME));
         for (const row of read) {
           // DuckDB reads a stored NaN as NaN: the decoder makes it null, as the wire has no NaN
-          expect(table.byName.get(row.RES_NAME as string)).toEqual(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'number' && Number.isNaN(v) ? null : v])));
+          expect(table.byName.get(row.RES_NAME as string)).toEqual(
+            Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'number' && Number.isNaN(v) ? null : v])),
+          );
         }
       }),
       { numRuns: 40 },
@@ -56,7 +70,14 @@ describe('lazyMetadata', () => {
 
 describe('decodeMetadata', () => {
   it('keeps a column named __proto__ out of the records, which stay plain data', () => {
-    const table = decodeMetadata(new Map<string, (string | number | null)[]>([['RES_NAME', ['A']], ['__proto__', ['{"polluted":1}']], ['X', [NaN]]]), 'RES_NAME');
+    const table = decodeMetadata(
+      new Map<string, (string | number | null)[]>([
+        ['RES_NAME', ['A']],
+        ['__proto__', ['{"polluted":1}']],
+        ['X', [NaN]],
+      ]),
+      'RES_NAME',
+    );
     expect(table.attributes).toEqual(['RES_NAME', 'X']);
     const record = table.byName.get('A')!;
     expect([Object.getPrototypeOf(record) === Object.prototype, Object.keys(record), record.X]).toEqual([true, ['RES_NAME', 'X'], null]);
@@ -67,7 +88,10 @@ describe('pickAttributes', () => {
   it('gives each asked attribute of the name, null where the name or the attribute is missing', () => {
     fc.assert(
       fc.property(metadataRows, fc.subarray(['STATE', 'LAT', 'CODE', 'ELSE']), fc.string({ maxLength: 8 }), (rows, asked, other) => {
-        const table = decodeMetadata(new Map(['RES_NAME', 'STATE', 'LAT', 'CODE'].map((k) => [k, rows.map((r) => (r as Record<string, string | number | null>)[k] ?? null)])), 'RES_NAME');
+        const table = decodeMetadata(
+          new Map(['RES_NAME', 'STATE', 'LAT', 'CODE'].map((k) => [k, rows.map((r) => (r as Record<string, string | number | null>)[k] ?? null)])),
+          'RES_NAME',
+        );
         return [...rows.map((r) => r.RES_NAME), other].every((name) => {
           const row = rows.find((r) => r.RES_NAME === name) as Record<string, unknown> | undefined;
           const expected: Record<string, unknown> = {};

@@ -1,17 +1,18 @@
 // Reads are proportional to what a query touches: the footer and the column chunks of the row groups it needs,
 // counted through the byte source and checked against DuckDB's own reading of the files' metadata.
-import { DuckDBInstance } from '@duckdb/node-api';
+
 import { readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
-import { DateDay, Table, makeVector } from 'apache-arrow';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DateDay, makeVector, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
 import { generateStore } from '../../../lib/model/generate.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import type { Manifest, ReservoirFile } from '../../../lib/store/manifest.js';
 import { encodeParquet } from '../../../lib/store/parquet.js';
-import { utf8Vector } from '../../../lib/store/vectors.js';
 import { openStore } from '../../../lib/store/store.js';
+import { utf8Vector } from '../../../lib/store/vectors.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 interface ChunkRow {
@@ -83,7 +84,9 @@ describe('PartitionReader', () => {
       await writeFile(path, bytes);
       return openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
     };
-    await expect((await flip(Number(netE.start) + 2)).reservoirTimeseries(query)).rejects.toThrow(`store file ${file.path} is corrupt: column NetE of row group 0 does not match its checksum`);
+    await expect((await flip(Number(netE.start) + 2)).reservoirTimeseries(query)).rejects.toThrow(
+      `store file ${file.path} is corrupt: column NetE of row group 0 does not match its checksum`,
+    );
     await expect((await flip(good.length - 20)).reservoirTimeseries(query)).rejects.toThrow(`store file ${file.path} is corrupt: its footer`);
     await writeFile(path, good);
     await truncate(path, good.length - 1);
@@ -105,7 +108,14 @@ describe('PartitionReader', () => {
     });
     const { bytes, footerLength } = encodeParquet(table, 8);
     await writeFile(join(dir, file.path), bytes);
-    Object.assign(file, { rows: 2, bytes: bytes.byteLength, sha256: sha256(bytes), footerBytes: footerLength, footerSha256: sha256(bytes.subarray(bytes.byteLength - footerLength)), last: 'ALPHA LAKE' });
+    Object.assign(file, {
+      rows: 2,
+      bytes: bytes.byteLength,
+      sha256: sha256(bytes),
+      footerBytes: footerLength,
+      footerSha256: sha256(bytes.subarray(bytes.byteLength - footerLength)),
+      last: 'ALPHA LAKE',
+    });
     await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
     const query = { names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-02' };
     await expect((await openStore(dir)).reservoirTimeseries(query)).rejects.toThrow(`store file ${file.path}: column NetE is BYTE_ARRAY, expected DOUBLE`);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames, reservoirVariables, stationVariableNames } from '../../../lib/catalogue.js';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 
 let store: EvapStore;
@@ -26,7 +26,15 @@ function sortedByNameThenDate(records: readonly WireRecord[], nameKey: string): 
 
 describe('reservoirTimeseries', () => {
   it('answers the README example: a year of LAKE ALICE with qflag attached', async () => {
-    const rows = await store.reservoirTimeseries({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-01-01', end: '2020-12-31', units: 'metric', alsoReturn: ['qflag'] });
+    const rows = await store.reservoirTimeseries({
+      names: ['LAKE ALICE'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['NetE', 'E_volume'],
+      start: '2020-01-01',
+      end: '2020-12-31',
+      units: 'metric',
+      alsoReturn: ['qflag'],
+    });
     expect(rows).toHaveLength(366); // 2020 is a leap year
     expect(Object.keys(rows[0]!)).toEqual(['RES_NAME', 'start_date', 'end_date', 'NetE (mm)', 'E_volume (m3)', 'qflag']);
     expect(rows[0]!.start_date).toBe('2020-01-01');
@@ -38,13 +46,19 @@ describe('reservoirTimeseries', () => {
 
   it('keeps NetE = E_hs - pr and E_volume = E_hs/1000 x area_m2 on every reservoir and day', async () => {
     const names = ['FLAMING GORGE RESERVOIR', 'LAKE ALICE', 'LAKE ESTES', 'LAKE MEAD', 'LAKE POWELL', 'RUEDI RESERVOIR'];
-    const rows = await store.reservoirTimeseries({ names, datasets: ['rtma', 'res', 'lem', 'nete-volume-calcs'], variables: ['pr', 'area_m2', 'E_hs', 'NetE', 'E_volume', 'NetE_volume'], start: '2019-01-01', end: '2021-12-31' });
+    const rows = await store.reservoirTimeseries({
+      names,
+      datasets: ['rtma', 'res', 'lem', 'nete-volume-calcs'],
+      variables: ['pr', 'area_m2', 'E_hs', 'NetE', 'E_volume', 'NetE_volume'],
+      start: '2019-01-01',
+      end: '2021-12-31',
+    });
     expect(rows).toHaveLength(6 * 1096);
     for (const r of rows) {
       const area = num(r, 'area_m2 (m2)');
       expect(num(r, 'NetE (mm)')).toBeCloseTo(num(r, 'E_hs (mm)') - num(r, 'pr (mm)'), 3);
-      expect(Math.abs(num(r, 'E_volume (m3)') - (num(r, 'E_hs (mm)') / 1000) * area)).toBeLessThanOrEqual(1e-4 * area / 1000 + 1e-3);
-      expect(Math.abs(num(r, 'NetE_volume (m3)') - (num(r, 'NetE (mm)') / 1000) * area)).toBeLessThanOrEqual(1e-4 * area / 1000 + 1e-3);
+      expect(Math.abs(num(r, 'E_volume (m3)') - (num(r, 'E_hs (mm)') / 1000) * area)).toBeLessThanOrEqual((1e-4 * area) / 1000 + 1e-3);
+      expect(Math.abs(num(r, 'NetE_volume (m3)') - (num(r, 'NetE (mm)') / 1000) * area)).toBeLessThanOrEqual((1e-4 * area) / 1000 + 1e-3);
     }
     expect(rows.some((r) => num(r, 'E_hs (mm)') < 0)).toBe(true); // condensation happens, as in the real data
     expect(sortedByNameThenDate(rows, 'RES_NAME')).toBe(true);
@@ -68,7 +82,13 @@ describe('reservoirTimeseries', () => {
   });
 
   it('converts to English units with the labels changed', async () => {
-    const query = { names: ['LAKE MEAD'], datasets: ['rtma', 'nete-volume-calcs'], variables: ['pr', 'tmmx_c', 'E_volume'], start: '2020-07-01', end: '2020-07-10' };
+    const query = {
+      names: ['LAKE MEAD'],
+      datasets: ['rtma', 'nete-volume-calcs'],
+      variables: ['pr', 'tmmx_c', 'E_volume'],
+      start: '2020-07-01',
+      end: '2020-07-10',
+    };
     const metric = await store.reservoirTimeseries(query);
     const english = await store.reservoirTimeseries({ ...query, units: 'english' });
     expect(Object.keys(english[0]!)).toEqual(['RES_NAME', 'start_date', 'end_date', 'pr (in)', 'tmmx_c (degF)', 'E_volume (acre-ft)']);
@@ -95,7 +115,13 @@ describe('reservoirTimeseries', () => {
   });
 
   it('answers with the data it has when the range reaches outside it, and [] when it misses it', async () => {
-    const rows = await store.reservoirTimeseries({ names: ['LAKE ALICE'], variables: ['NetE'], datasets: ['nete-volume-calcs'], start: '2018-12-25', end: '2019-01-03' });
+    const rows = await store.reservoirTimeseries({
+      names: ['LAKE ALICE'],
+      variables: ['NetE'],
+      datasets: ['nete-volume-calcs'],
+      start: '2018-12-25',
+      end: '2019-01-03',
+    });
     expect(rows.map((r) => r.start_date)).toEqual(['2019-01-01', '2019-01-02', '2019-01-03']);
     expect(await store.reservoirTimeseries({ names: ['LAKE ALICE'], start: '1990-01-01', end: '1990-12-31' })).toEqual([]);
   });
@@ -134,7 +160,13 @@ describe('reservoirTimeseriesOnDate', () => {
     const rows = await store.reservoirTimeseriesOnDate({ datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], date: '2020-01-01' });
     const names = await store.listReservoirNames();
     expect(rows.map((r) => r.RES_NAME)).toEqual(names);
-    const alice = await store.reservoirTimeseries({ names: ['LAKE ALICE'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-01-01', end: '2020-01-01' });
+    const alice = await store.reservoirTimeseries({
+      names: ['LAKE ALICE'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['NetE', 'E_volume'],
+      start: '2020-01-01',
+      end: '2020-01-01',
+    });
     expect(rows.find((r) => r.RES_NAME === 'LAKE ALICE')).toEqual(alice[0]);
   });
 
@@ -145,7 +177,13 @@ describe('reservoirTimeseriesOnDate', () => {
 
 describe('stationTimeseries', () => {
   it('answers the public example: LAKE MEAD_STATION ATemp and RH in January 2020', async () => {
-    const rows = await store.stationTimeseries({ names: ['LAKE MEAD_STATION'], variables: ['ATemp', 'RH'], start: '2020-01-01', end: '2020-01-31', units: 'metric' });
+    const rows = await store.stationTimeseries({
+      names: ['LAKE MEAD_STATION'],
+      variables: ['ATemp', 'RH'],
+      start: '2020-01-01',
+      end: '2020-01-31',
+      units: 'metric',
+    });
     expect(rows.length).toBeGreaterThan(20); // stations have a few gaps, as real ones do
     expect(Object.keys(rows[0]!)).toEqual(['STA_NAME', 'start_date', 'end_date', 'ATemp (degC)', 'RH (percent)']);
     for (const r of rows) {
@@ -168,7 +206,13 @@ describe('stationTimeseries', () => {
   });
 
   it('gives null for a variable the station does not measure, and attaches metadata', async () => {
-    const rows = await store.stationTimeseries({ names: ['ABERDEEN_STATION'], variables: ['ATemp', 'PH'], start: '2020-05-01', end: '2020-05-03', alsoReturn: ['RES_NAME', 'STATION_TYPE'] });
+    const rows = await store.stationTimeseries({
+      names: ['ABERDEEN_STATION'],
+      variables: ['ATemp', 'PH'],
+      start: '2020-05-01',
+      end: '2020-05-03',
+      alsoReturn: ['RES_NAME', 'STATION_TYPE'],
+    });
     expect(store.listStationVariables(['ABERDEEN_STATION']).map((v) => v.api_name)).not.toContain('PH'); // a shore weather station
     expect(rows.every((r) => r['PH (ph)'] === null && r.RES_NAME === 'AMERICAN FALLS RESERVOIR' && r.STATION_TYPE === 'shore-weather')).toBe(true);
   });

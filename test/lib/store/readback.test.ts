@@ -1,13 +1,23 @@
 // The write side's readback: whole files read back into rows against DuckDB reading the same Parquet files (several row
 // groups, gaps, a column a file lacks), concatenation and sorting against plain array code over random rows, and the
 // current snapshot's rows and metadata against what the writer took, its files kept from vacuum until it is closed.
-import { DuckDBInstance } from '@duckdb/node-api';
+
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openStorage } from '../../../lib/store/location.js';
-import { PartitionReader, createReaderCaches } from '../../../lib/store/partitions.js';
-import { concatRows, openReadback, readFileRows, readMetadataRows, readReservoirFiles, readReservoirPartition, readStationPartition, sortRows } from '../../../lib/store/readback.js';
+import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
+import {
+  concatRows,
+  openReadback,
+  readFileRows,
+  readMetadataRows,
+  readReservoirFiles,
+  readReservoirPartition,
+  readStationPartition,
+  sortRows,
+} from '../../../lib/store/readback.js';
 import { openStore } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { createStoreWriter, type ReservoirRows } from '../../../lib/store/write.js';
@@ -26,7 +36,11 @@ describe('readFileRows', () => {
     for (const file of files) {
       const station = file.path.startsWith('stations/');
       const variables = station ? ['ATemp'] : ['NetE', 'E_volume'];
-      const expected = (await duck.runAndReadAll(`select ${station ? '' : 'RES_NAME, '}datediff('day', DATE '1970-01-01', date)::int as d, ${variables.join(', ')} from read_parquet('${join(dir, file.path)}')`)).getRowObjectsJS();
+      const expected = (
+        await duck.runAndReadAll(
+          `select ${station ? '' : 'RES_NAME, '}datediff('day', DATE '1970-01-01', date)::int as d, ${variables.join(', ')} from read_parquet('${join(dir, file.path)}')`,
+        )
+      ).getRowObjectsJS();
       const rows = await readFileRows({ manifest: store.manifest, reader }, file, station ? undefined : 'RES_NAME', [...variables, 'Tw']);
       expect(rows.names).toEqual(station ? [] : expected.map((r) => r.RES_NAME));
       expect(Array.from(rows.days)).toEqual(expected.map((r) => r.d));
@@ -38,12 +52,22 @@ describe('readFileRows', () => {
 });
 
 const rowsArbitrary = (variables: string[]) =>
-  fc.array(fc.tuple(fc.constantFrom('B', 'A', 'C', 'a'), fc.integer({ min: 18000, max: 18010 }), fc.array(fc.oneof(fc.double({ noNaN: true }), fc.constant(NaN)), { minLength: variables.length, maxLength: variables.length })), { maxLength: 15 })
-    .map((tuples): ReservoirRows => ({
-      names: tuples.map((t) => t[0]),
-      days: Int32Array.from(tuples, (t) => t[1]),
-      values: Object.fromEntries(variables.map((v, j) => [v, Float64Array.from(tuples, (t) => t[2][j]!)])),
-    }));
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom('B', 'A', 'C', 'a'),
+        fc.integer({ min: 18000, max: 18010 }),
+        fc.array(fc.oneof(fc.double({ noNaN: true }), fc.constant(NaN)), { minLength: variables.length, maxLength: variables.length }),
+      ),
+      { maxLength: 15 },
+    )
+    .map(
+      (tuples): ReservoirRows => ({
+        names: tuples.map((t) => t[0]),
+        days: Int32Array.from(tuples, (t) => t[1]),
+        values: Object.fromEntries(variables.map((v, j) => [v, Float64Array.from(tuples, (t) => t[2][j]!)])),
+      }),
+    );
 const asTuples = (rows: ReservoirRows, variables: string[]) => rows.names.map((n, i) => [n, rows.days[i], ...variables.map((v) => rows.values[v]![i])]);
 
 describe('concatRows and sortRows', () => {
@@ -64,7 +88,10 @@ describe('concatRows and sortRows', () => {
         const sorted = asTuples(sortRows(rows), variables);
         // rows equal in name and day may come in any order: compare as sorted texts too
         const key = (t: unknown[]) => `${t[0]}\u0000${t[1]}`;
-        return JSON.stringify(sorted.map(key)) === JSON.stringify(expected.map(key)) && JSON.stringify([...sorted].map(String).sort()) === JSON.stringify([...expected].map(String).sort());
+        return (
+          JSON.stringify(sorted.map(key)) === JSON.stringify(expected.map(key)) &&
+          JSON.stringify([...sorted].map(String).sort()) === JSON.stringify([...expected].map(String).sort())
+        );
       }),
     );
   });

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
-import { S3Client, errorCode, s3OptionsFromEnv } from '../../../lib/store/s3.js';
+import { errorCode, S3Client, s3OptionsFromEnv } from '../../../lib/store/s3.js';
 import { startTestBucket } from '../../s3/bucket.js';
 import type { Fault } from '../../s3/conditional-proxy.js';
 
@@ -26,7 +26,9 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 describe('S3Client.send', () => {
   it('writes and reads back objects whose keys hold spaces, percent signs, plus signs and any text', async () => {
-    const segment = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', '%', '+', '=', '&', '~', 'é', '湖', '-', '_', '.'), minLength: 1, maxLength: 8 }).filter((s) => s !== '.' && s !== '..');
+    const segment = fc
+      .string({ unit: fc.constantFrom('a', 'Z', '0', ' ', '%', '+', '=', '&', '~', 'é', '湖', '-', '_', '.'), minLength: 1, maxLength: 8 })
+      .filter((s) => s !== '.' && s !== '..');
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.string({ maxLength: 40 }), async (segments, body) => {
         const key = `send/${segments.join('/')}`;
@@ -61,17 +63,21 @@ describe('S3Client.list', () => {
     const folder = fc.string({ unit: fc.constantFrom('D', 'E'), minLength: 1, maxLength: 2 });
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.tuple(fc.option(folder, { nil: undefined }), name), { maxLength: 8, selector: ([d, n]) => `${d}/${n}` }), fc.integer({ min: 1, max: 4 }), async (entries, pageSize) => {
-        const prefix = `list/${run++}/`;
-        const keys = entries.map(([under, file]) => `${prefix}${under === undefined ? '' : `${under}/`}${file}`);
-        for (const key of keys) await client.send('PUT', key, { body: bytes(key) });
-        const paged = new S3Client(bucket.bucket, { ...options, listPageSize: pageSize });
-        const all = await paged.list(prefix);
-        expect(all.map((o) => o.key)).toEqual([...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
-        expect(all.map((o) => o.bytes)).toEqual(all.map((o) => bytes(o.key).byteLength));
-        const top = await paged.list(prefix, '/');
-        expect(top.map((o) => o.key).sort()).toEqual(keys.filter((k) => !k.slice(prefix.length).includes('/')).sort());
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(fc.option(folder, { nil: undefined }), name), { maxLength: 8, selector: ([d, n]) => `${d}/${n}` }),
+        fc.integer({ min: 1, max: 4 }),
+        async (entries, pageSize) => {
+          const prefix = `list/${run++}/`;
+          const keys = entries.map(([under, file]) => `${prefix}${under === undefined ? '' : `${under}/`}${file}`);
+          for (const key of keys) await client.send('PUT', key, { body: bytes(key) });
+          const paged = new S3Client(bucket.bucket, { ...options, listPageSize: pageSize });
+          const all = await paged.list(prefix);
+          expect(all.map((o) => o.key)).toEqual([...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+          expect(all.map((o) => o.bytes)).toEqual(all.map((o) => bytes(o.key).byteLength));
+          const top = await paged.list(prefix, '/');
+          expect(top.map((o) => o.key).sort()).toEqual(keys.filter((k) => !k.slice(prefix.length).includes('/')).sort());
+        },
+      ),
       { numRuns: 20 },
     );
   });
@@ -79,8 +85,13 @@ describe('S3Client.list', () => {
 
 describe('errorCode', () => {
   it('reads the Code of an S3 error body, XML entities decoded', () => {
-    const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-    fc.assert(fc.property(fc.string({ maxLength: 20 }), (code) => errorCode(bytes(`<?xml version="1.0"?><Error><Code>${escape(code)}</Code><Message>m</Message></Error>`)) === code));
+    const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 20 }),
+        (code) => errorCode(bytes(`<?xml version="1.0"?><Error><Code>${xmlEscape(code)}</Code><Message>m</Message></Error>`)) === code,
+      ),
+    );
     expect(errorCode(bytes('<Error><Code>A&#x3C;B&#60;C</Code></Error>'))).toBe('A<B<C');
     expect(errorCode(bytes('not xml'))).toBe('');
   });
@@ -88,13 +99,17 @@ describe('errorCode', () => {
 
 describe('s3OptionsFromEnv', () => {
   it('takes the S3 endpoint before the general one, and treats empty variables as unset', () => {
-    expect(s3OptionsFromEnv({ AWS_ENDPOINT_URL_S3: 'http://s3', AWS_ENDPOINT_URL: 'http://any', AWS_DEFAULT_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: '' })).toEqual({
+    expect(
+      s3OptionsFromEnv({ AWS_ENDPOINT_URL_S3: 'http://s3', AWS_ENDPOINT_URL: 'http://any', AWS_DEFAULT_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: '' }),
+    ).toEqual({
       endpoint: 'http://s3',
       region: 'eu-west-1',
       accessKeyId: undefined,
       secretAccessKey: undefined,
       sessionToken: undefined,
     });
-    expect(s3OptionsFromEnv({ AWS_ENDPOINT_URL_S3: '', AWS_ENDPOINT_URL: 'http://any', AWS_REGION: 'us-west-2', AWS_DEFAULT_REGION: 'eu-west-1' })).toMatchObject({ endpoint: 'http://any', region: 'us-west-2' });
+    expect(
+      s3OptionsFromEnv({ AWS_ENDPOINT_URL_S3: '', AWS_ENDPOINT_URL: 'http://any', AWS_REGION: 'us-west-2', AWS_DEFAULT_REGION: 'eu-west-1' }),
+    ).toMatchObject({ endpoint: 'http://any', region: 'us-west-2' });
   });
 });

@@ -1,16 +1,17 @@
 // The retained history of a real store of three snapshots, against the snapshot files read as plain JSON, the data
 // files on disk (named by the writer that wrote them) and DuckDB's count of their rows; as_of times against the instants
 // they were written from, and their validity against date-fns.
-import { DuckDBInstance } from '@duckdb/node-api';
-import { readFile, readdir, rm } from 'node:fs/promises';
+
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { isValid, parseISO } from 'date-fns';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
+import { openStorage } from '../../../lib/store/location.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
 import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt } from '../../../lib/store/snapshots.js';
-import { openStorage } from '../../../lib/store/location.js';
 import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, daysFrom, tempDir, writeTinyStore } from '../../helpers.js';
@@ -25,12 +26,20 @@ beforeAll(async () => {
   await pause(5);
   let store = await openStore(dir);
   let writer = createStoreWriter(dir, { base: store.manifest }); // 2: 2021 rewritten
-  await writer.writeReservoirPartition('nete-volume-calcs', 2021, { names: ['ALPHA LAKE'], days: Int32Array.of(day('2021-01-01')), values: { NetE: Float64Array.of(9) } });
+  await writer.writeReservoirPartition('nete-volume-calcs', 2021, {
+    names: ['ALPHA LAKE'],
+    days: Int32Array.of(day('2021-01-01')),
+    values: { NetE: Float64Array.of(9) },
+  });
   await writer.commit();
   await pause(5);
   await store.refresh();
   writer = createStoreWriter(dir, { base: store.manifest }); // 3: a new dataset and the station rewritten
-  await writer.writeReservoirPartition('lem', 2020, { names: ['ALPHA LAKE', 'BETA RESERVOIR'], days: Int32Array.of(day('2020-12-31'), day('2020-12-31')), values: { Tw: Float64Array.of(4, 5) } });
+  await writer.writeReservoirPartition('lem', 2020, {
+    names: ['ALPHA LAKE', 'BETA RESERVOIR'],
+    days: Int32Array.of(day('2020-12-31'), day('2020-12-31')),
+    values: { Tw: Float64Array.of(4, 5) },
+  });
   await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 2), values: { ATemp: Float64Array.of(7, 8) } });
   await writer.commit();
   await store.close();
@@ -42,7 +51,9 @@ beforeAll(async () => {
 // The snapshot files as plain JSON, and the store-relative paths of the files each names.
 async function snapshotFiles(): Promise<{ sequence: number; snapshot: string; created: string; text: string }[]> {
   const names = (await readdir(join(dir, 'snapshots'))).filter((n) => n.endsWith('.json')).sort();
-  return Promise.all(names.map(async (n) => ({ ...JSON.parse(await readFile(join(dir, 'snapshots', n), 'utf8')), text: await readFile(join(dir, 'snapshots', n), 'utf8') })));
+  return Promise.all(
+    names.map(async (n) => ({ ...JSON.parse(await readFile(join(dir, 'snapshots', n), 'utf8')), text: await readFile(join(dir, 'snapshots', n), 'utf8') })),
+  );
 }
 const pathsIn = (text: string) => new Set([...text.matchAll(/"path":"([^"]+)"/g)].map((m) => m[1]!));
 
@@ -74,12 +85,26 @@ describe('describeSnapshots', () => {
     const expected = [];
     for (const [k, f] of files.entries()) {
       const written = onDisk.filter((p) => p.includes(f.snapshot));
-      const rows = written.length === 0 ? 0 : Number((await duck.runAndReadAll(`select sum(num_rows)::int as n from parquet_file_metadata([${written.map((p) => `'${join(dir, p)}'`).join(', ')}])`)).getRowObjects()[0]!.n);
+      const rows =
+        written.length === 0
+          ? 0
+          : Number(
+              (
+                await duck.runAndReadAll(`select sum(num_rows)::int as n from parquet_file_metadata([${written.map((p) => `'${join(dir, p)}'`).join(', ')}])`)
+              ).getRowObjects()[0]!.n,
+            );
       const before = k === 0 ? new Set<string>() : pathsIn(files[k - 1]!.text);
       const now = pathsIn(f.text);
       expect(written.every((p) => now.has(p))).toBe(true);
       expect(written.length).toBeGreaterThan(0);
-      expected.push({ id: f.sequence, snapshot: f.snapshot, time: f.created, files: written.length, rows, removed: [...before].filter((p) => !now.has(p)).length });
+      expected.push({
+        id: f.sequence,
+        snapshot: f.snapshot,
+        time: f.created,
+        files: written.length,
+        rows,
+        removed: [...before].filter((p) => !now.has(p)).length,
+      });
     }
     duck.closeSync();
     expect(describeSnapshots(history)).toEqual(expected);
@@ -121,19 +146,25 @@ describe('parseAsOf', () => {
 
   it('refuses what is not a real date, or not ISO', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1900, max: 2100 }), fc.integer({ min: 1, max: 13 }), fc.oneof(fc.integer({ min: 1, max: 32 }), fc.integer({ min: 28, max: 32 })), (y, m, d) => {
-        const text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-        let refused = false;
-        try {
-          parseAsOf(text);
-        } catch (error) {
-          refused = error instanceof InvalidParameterError && error.parameter === 'as_of';
-        }
-        return refused === !isValid(parseISO(text));
-      }),
+      fc.property(
+        fc.integer({ min: 1900, max: 2100 }),
+        fc.integer({ min: 1, max: 13 }),
+        fc.oneof(fc.integer({ min: 1, max: 32 }), fc.integer({ min: 28, max: 32 })),
+        (y, m, d) => {
+          const text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+          let refused = false;
+          try {
+            parseAsOf(text);
+          } catch (error) {
+            refused = error instanceof InvalidParameterError && error.parameter === 'as_of';
+          }
+          return refused === !isValid(parseISO(text));
+        },
+      ),
       { numRuns: 500 },
     );
-    for (const text of ['yesterday', '2021-1-5', '20210105', '2021-01-05 10:00', '2021-01-05T25:00Z', '']) expect(() => parseAsOf(text), text).toThrow(InvalidParameterError);
+    for (const text of ['yesterday', '2021-1-5', '20210105', '2021-01-05 10:00', '2021-01-05T25:00Z', ''])
+      expect(() => parseAsOf(text), text).toThrow(InvalidParameterError);
   });
 });
 

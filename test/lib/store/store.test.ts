@@ -15,7 +15,13 @@ describe('openStore', () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
     const store = await openStore(dir);
-    const rows = await store.reservoirTimeseries({ names: ['BETA RESERVOIR', 'ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE', 'E_volume'], start: '2020-12-30', end: '2021-01-02' });
+    const rows = await store.reservoirTimeseries({
+      names: ['BETA RESERVOIR', 'ALPHA LAKE'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['NetE', 'E_volume'],
+      start: '2020-12-30',
+      end: '2021-01-02',
+    });
     expect(rows).toEqual([
       { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-30', end_date: '2020-12-30', 'NetE (mm)': 1.0, 'E_volume (m3)': 1000 },
       { RES_NAME: 'ALPHA LAKE', start_date: '2020-12-31', end_date: '2020-12-31', 'NetE (mm)': 1.1, 'E_volume (m3)': 1100 },
@@ -47,12 +53,28 @@ describe('openStore', () => {
     await writeTinyStore(dir);
     const before = await openStore(dir);
     const writer = createStoreWriter(dir, { base: before.manifest });
-    await writer.writeReservoirPartition('nete-volume-calcs', 2021, { names: ['ALPHA LAKE'], days: Int32Array.of(day('2021-01-01')), values: { NetE: Float64Array.of(9) } });
+    await writer.writeReservoirPartition('nete-volume-calcs', 2021, {
+      names: ['ALPHA LAKE'],
+      days: Int32Array.of(day('2021-01-01')),
+      values: { NetE: Float64Array.of(9) },
+    });
     await writer.commit();
-    const oldRows = await before.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-01' });
+    const oldRows = await before.reservoirTimeseries({
+      names: ['ALPHA LAKE'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['NetE'],
+      start: '2021-01-01',
+      end: '2021-01-01',
+    });
     expect(oldRows[0]!['NetE (mm)']).toBe(1.2); // a reader keeps its snapshot until it refreshes
     expect(await before.refresh()).toBe(true);
-    const rows = await before.reservoirTimeseries({ names: ['ALPHA LAKE', 'BETA RESERVOIR'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2020-12-31', end: '2021-01-02' });
+    const rows = await before.reservoirTimeseries({
+      names: ['ALPHA LAKE', 'BETA RESERVOIR'],
+      datasets: ['nete-volume-calcs'],
+      variables: ['NetE'],
+      start: '2020-12-31',
+      end: '2021-01-02',
+    });
     expect(rows.map((r) => [r.RES_NAME, r.start_date, r['NetE (mm)']])).toEqual([
       ['ALPHA LAKE', '2020-12-31', 1.1],
       ['ALPHA LAKE', '2021-01-01', 9],
@@ -79,9 +101,13 @@ describe('openStore', () => {
     const store = await openStore(dir);
     await expect(store.reservoirTimeseries({ names: ['NOWHERE LAKE'] })).rejects.toThrow(NotFoundError);
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['bogus'] })).rejects.toThrow(/unknown dataset "bogus"/);
-    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['rtma'], variables: ['NetE'] })).rejects.toThrow(/NetE belongs to dataset nete-volume-calcs/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], datasets: ['rtma'], variables: ['NetE'] })).rejects.toThrow(
+      /NetE belongs to dataset nete-volume-calcs/,
+    );
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-30' })).rejects.toThrow(/2021-02-30 does not exist/);
-    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-03', end: '2021-02-01' })).rejects.toThrow(/end_date 2021-02-01 is before start_date 2021-02-03/);
+    await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-03', end: '2021-02-01' })).rejects.toThrow(
+      /end_date 2021-02-01 is before start_date 2021-02-03/,
+    );
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], units: 'imperial' as never })).rejects.toThrow(InvalidParameterError);
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], alsoReturn: ['colour'] })).rejects.toThrow(/unknown metadata attribute "colour"/);
   });
@@ -119,9 +145,18 @@ describe('record building', () => {
     await writer.writeReservoirPartition('res', 2020, { names: [odd], days: Int32Array.of(day('2020-05-01')), values: { depth_m: Float64Array.of(3) } });
     await writer.commit();
     const store = await openStore(dir);
-    const [record] = await store.reservoirTimeseries({ names: [odd], datasets: ['res'], variables: ['depth_m'], start: '2020-05-01', end: '2020-05-01', alsoReturn: ['a"b', 'constructor'] });
+    const [record] = await store.reservoirTimeseries({
+      names: [odd],
+      datasets: ['res'],
+      variables: ['depth_m'],
+      start: '2020-05-01',
+      end: '2020-05-01',
+      alsoReturn: ['a"b', 'constructor'],
+    });
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
-    expect(JSON.stringify(record)).toBe(`{"RES_NAME":${JSON.stringify(odd)},"start_date":"2020-05-01","end_date":"2020-05-01","depth_m (m)":3,"a\\"b":"q","constructor":"c"}`);
+    expect(JSON.stringify(record)).toBe(
+      `{"RES_NAME":${JSON.stringify(odd)},"start_date":"2020-05-01","end_date":"2020-05-01","depth_m (m)":3,"a\\"b":"q","constructor":"c"}`,
+    );
   });
 });
 
@@ -132,7 +167,10 @@ describe('station queries', () => {
     const writer = createStoreWriter(dir, { rowGroupSize: 8 });
     await writer.writeReservoirMetadata([]);
     await writer.writeStationMetadata(tinyStations);
-    await writer.writeStationPartition('ALPHA_STATION', { days: Int32Array.from(kept, (i) => day('2020-01-01') + i), values: { ATemp: Float64Array.from(kept) } });
+    await writer.writeStationPartition('ALPHA_STATION', {
+      days: Int32Array.from(kept, (i) => day('2020-01-01') + i),
+      values: { ATemp: Float64Array.from(kept) },
+    });
     await writer.commit();
     const store = await openStore(dir);
     const date = (i: number) => new Date((day('2020-01-01') + i) * 864e5).toISOString().slice(0, 10);
@@ -152,7 +190,14 @@ describe('openStore({ codegen: false })', () => {
   it('answers every query kind with the same text as generated emitters', async () => {
     const generated = await openStore();
     const interpreted = await openStore(undefined, { codegen: false });
-    const query = { names: ['LAKE MEAD', 'LAKE POWELL'], variables: ['NetE', 'E_volume', 'pr', 'th'], start: '2020-02-27', end: '2020-03-02', units: 'english' as const, alsoReturn: ['qflag'] };
+    const query = {
+      names: ['LAKE MEAD', 'LAKE POWELL'],
+      variables: ['NetE', 'E_volume', 'pr', 'th'],
+      start: '2020-02-27',
+      end: '2020-03-02',
+      units: 'english' as const,
+      alsoReturn: ['qflag'],
+    };
     const text = async (s: typeof generated) => {
       let out = '';
       for await (const chunk of s.streamReservoirTimeseries(query).csv()) out += chunk;
@@ -168,7 +213,8 @@ describe('openStore({ codegen: false })', () => {
     const script = (codegen: boolean) =>
       `const { openStore } = await import(${JSON.stringify(store)}); const s = await openStore(undefined, { codegen: ${codegen} }); process.stdout.write(JSON.stringify(await s.reservoirTimeseries(${JSON.stringify(query)})));`;
     // node's own switch for what a content security policy forbids: eval and new Function throw an EvalError
-    const run = (codegen: boolean) => promisify(execFile)(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script(codegen)]);
+    const run = (codegen: boolean) =>
+      promisify(execFile)(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script(codegen)]);
     const expected = JSON.stringify(await (await openStore()).reservoirTimeseries(query));
     expect((await run(false)).stdout).toBe(expected);
     await expect(run(true)).rejects.toThrow(/EvalError/);

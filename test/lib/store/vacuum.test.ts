@@ -9,7 +9,10 @@ import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 async function allFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 async function age(dir: string, paths: string[], minutes: number): Promise<void> {
@@ -88,7 +91,11 @@ describe('vacuumStore', () => {
     await writeTinyStore(dir);
     const busy = createStoreWriter(dir, { base: (await openStore(dir)).manifest }); // writing, not yet committed
     await busy.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(6) } });
-    await busy.writeReservoirPartition('nete-volume-calcs', 2021, { names: ['ALPHA LAKE'], days: Int32Array.of(day('2021-01-01')), values: { NetE: Float64Array.of(9) } }); // part-<snapshot>-00000
+    await busy.writeReservoirPartition('nete-volume-calcs', 2021, {
+      names: ['ALPHA LAKE'],
+      days: Int32Array.of(day('2021-01-01')),
+      values: { NetE: Float64Array.of(9) },
+    }); // part-<snapshot>-00000
     await age(dir, await allFiles(dir), 60);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     expect(summary.removed).toEqual([]); // the busy writer's file is its own

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WriterMisuseError } from '../../../lib/errors.js';
 import { flagVector, floatVector, metadataTable, utf8Vector } from '../../../lib/store/vectors.js';
-import { roundValue } from '../../../lib/units.js';
 import type { MetadataRow } from '../../../lib/types.js';
+import { roundValue } from '../../../lib/units.js';
 
 // A vector through Arrow's IPC format and back: what another Arrow reader would see.
 function readBack(vector: Vector): unknown[] {
@@ -17,11 +17,17 @@ function readBack(vector: Vector): unknown[] {
 describe('floatVector', () => {
   it('holds each value rounded to 4 decimals (or as it is), and null where it is NaN', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(NaN), fc.double({ min: -10, max: 10, noNaN: true })), { maxLength: 40 }), fc.boolean(), (values, round) => {
-        const back = readBack(floatVector(Float64Array.from(values), round));
-        const expected = values.map((v) => (Number.isNaN(v) ? null : round ? roundValue(v) : v));
-        return back.length === values.length && back.every((v, i) => Object.is(v, expected[i]) || (v === 0 && expected[i] === 0));
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(NaN), fc.double({ min: -10, max: 10, noNaN: true })), {
+          maxLength: 40,
+        }),
+        fc.boolean(),
+        (values, round) => {
+          const back = readBack(floatVector(Float64Array.from(values), round));
+          const expected = values.map((v) => (Number.isNaN(v) ? null : round ? roundValue(v) : v));
+          return back.length === values.length && back.every((v, i) => Object.is(v, expected[i]) || (v === 0 && expected[i] === 0));
+        },
+      ),
     );
   });
 
@@ -33,10 +39,14 @@ describe('floatVector', () => {
 describe('utf8Vector', () => {
   it('holds every string, repeated runs and non-ASCII text included', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('LAKE MEAD', 'ÉCLUSE', '', 'a', '湖', 'O"NEIL, LAKE'), { maxLength: 30 }), fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 10 }), (runs, any) => {
-        const values = [...runs, ...any];
-        return JSON.stringify(readBack(utf8Vector(values))) === JSON.stringify(values);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('LAKE MEAD', 'ÉCLUSE', '', 'a', '湖', 'O"NEIL, LAKE'), { maxLength: 30 }),
+        fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 10 }),
+        (runs, any) => {
+          const values = [...runs, ...any];
+          return JSON.stringify(readBack(utf8Vector(values))) === JSON.stringify(values);
+        },
+      ),
     );
   });
 });
@@ -46,7 +56,9 @@ describe('flagVector', () => {
     const qflags = ['O', 'M', 'S', 'R'];
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(NaN)), { maxLength: 30 }), (codes) => {
-        return JSON.stringify(readBack(flagVector('qflag', Float64Array.from(codes)))) === JSON.stringify(codes.map((c) => (Number.isNaN(c) ? null : qflags[c])));
+        return (
+          JSON.stringify(readBack(flagVector('qflag', Float64Array.from(codes)))) === JSON.stringify(codes.map((c) => (Number.isNaN(c) ? null : qflags[c])))
+        );
       }),
     );
     expect(readBack(flagVector('status', Float64Array.of(2, 0, 1)))).toEqual(['Final', 'Early', 'Provisional']);
@@ -63,7 +75,13 @@ describe('metadataTable', () => {
     ];
     const table = tableFromIPC(tableToIPC(metadataTable(rows, 'RES_NAME')));
     expect(table.schema.fields.map((f) => f.name)).toEqual(['RES_NAME', 'LAT', 'STATE', 'CODE', 'EXTRA']);
-    expect(table.schema.fields.map((f) => (DataType.isFloat(f.type) ? 'float' : DataType.isUtf8(f.type) ? 'utf8' : 'other'))).toEqual(['utf8', 'float', 'utf8', 'utf8', 'float']);
+    expect(table.schema.fields.map((f) => (DataType.isFloat(f.type) ? 'float' : DataType.isUtf8(f.type) ? 'utf8' : 'other'))).toEqual([
+      'utf8',
+      'float',
+      'utf8',
+      'utf8',
+      'float',
+    ]);
     // code-unit order, as the manifest compares names: 'A' < 'a' < 'b'
     expect(table.toArray().map((r) => r.toJSON())).toEqual([
       { RES_NAME: 'A', LAT: null, STATE: null, CODE: 'x7', EXTRA: null },

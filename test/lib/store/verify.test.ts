@@ -1,7 +1,7 @@
 // A whole-store check on a real store, against the folder itself: file sizes from stat, SHA-256 from node:crypto, and
 // damage done by hand (a flipped byte, a file cut short or grown, a missing file, a corrupt chunk the manifest agrees with).
 import { createHash } from 'node:crypto';
-import { appendFile, readFile, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../lib/store/store.js';

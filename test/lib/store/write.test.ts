@@ -36,7 +36,8 @@ describe('StoreWriter.commit', () => {
     await writeTinyStore(dir);
     const base = (await openStore(dir)).manifest;
     const writers = Array.from({ length: 12 }, () => createStoreWriter(dir, { base }));
-    for (const [i, w] of writers.entries()) await w.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(i) } });
+    for (const [i, w] of writers.entries())
+      await w.writeStationPartition('ALPHA_STATION', { days: Int32Array.of(day('2021-01-01')), values: { ATemp: Float64Array.of(i) } });
     const results = await Promise.allSettled(writers.map((w) => w.commit()));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const store = await openStore(dir);

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, RemoteError, type EvapClient } from '../../../lib/sync/client.js';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { createClient, type EvapClient, RemoteError } from '../../../lib/sync/client.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 
@@ -40,16 +40,65 @@ describe('createClient', () => {
     const shapefile = Object.fromEntries(await Promise.all(['shp', 'dbf', 'prj', 'shx'].map(async (p) => [p, await readFile(`${shape}.${p}`)])));
     const calls: [string, (api: EvapStore | EvapClient) => unknown][] = [
       ['reservoirTimeseries', (api) => api.reservoirTimeseries({ names, start: '2020-12-25', end: '2021-01-05' })],
-      ['reservoirTimeseries english', (api) => api.reservoirTimeseries({ names: names.slice(1, 3), datasets: ['lem', 'rtma'], variables: ['Tw', 'pr'], units: 'english', start: '2020-12-30', end: '2021-01-02', alsoReturn: ['qflag', 'LAT'] })],
+      [
+        'reservoirTimeseries english',
+        (api) =>
+          api.reservoirTimeseries({
+            names: names.slice(1, 3),
+            datasets: ['lem', 'rtma'],
+            variables: ['Tw', 'pr'],
+            units: 'english',
+            start: '2020-12-30',
+            end: '2021-01-02',
+            alsoReturn: ['qflag', 'LAT'],
+          }),
+      ],
       ['reservoirTimeseriesOnDate', (api) => api.reservoirTimeseriesOnDate({ date: '2021-01-01' })],
-      ['reservoirTimeseriesOnDate english', (api) => api.reservoirTimeseriesOnDate({ date: '2020-12-31', datasets: ['res'], units: 'english', alsoReturn: ['qflag'] })],
+      [
+        'reservoirTimeseriesOnDate english',
+        (api) => api.reservoirTimeseriesOnDate({ date: '2020-12-31', datasets: ['res'], units: 'english', alsoReturn: ['qflag'] }),
+      ],
       ['stationTimeseries', (api) => api.stationTimeseries({ names: stations, start: '2020-12-25', end: '2021-01-05' })],
-      ['stationTimeseries english', (api) => api.stationTimeseries({ names: stations.slice(0, 1), variables: ['ATemp', 'WS'], units: 'english', start: '2020-12-28', end: '2021-01-03', alsoReturn: ['RES_NAME'] })],
+      [
+        'stationTimeseries english',
+        (api) =>
+          api.stationTimeseries({
+            names: stations.slice(0, 1),
+            variables: ['ATemp', 'WS'],
+            units: 'english',
+            start: '2020-12-28',
+            end: '2021-01-03',
+            alsoReturn: ['RES_NAME'],
+          }),
+      ],
       ['stationTimeseriesOnDate', (api) => api.stationTimeseriesOnDate({ date: '2021-01-02' })],
-      ['reservoirAggregates annual max', (api) => api.reservoirAggregates({ names, interval: 'annual', start: '2020-01-01', end: '2021-06-30', statistic: 'max', alsoReturn: ['STATE'] })],
-      ['reservoirAggregates monthly against normals', (api) => api.reservoirAggregates({ names: names.slice(0, 2), datasets: ['lem'], variables: ['E_hs'], units: 'english', start: '2020-11-01', end: '2021-02-28', compareTo: 'normal', baseStart: '2019-01-01', baseEnd: '2020-12-31' })],
-      ['stationAggregates water-year', (api) => api.stationAggregates({ names: stations, interval: 'water-year', start: '2020-01-01', end: '2021-09-30', variables: ['ATemp', 'WD'] })],
-      ['reservoirNormals by day', (api) => api.reservoirNormals({ names: names.slice(0, 1), datasets: ['rtma'], variables: ['pr'], period: 'day', baseEnd: '2020-12-31' })],
+      [
+        'reservoirAggregates annual max',
+        (api) => api.reservoirAggregates({ names, interval: 'annual', start: '2020-01-01', end: '2021-06-30', statistic: 'max', alsoReturn: ['STATE'] }),
+      ],
+      [
+        'reservoirAggregates monthly against normals',
+        (api) =>
+          api.reservoirAggregates({
+            names: names.slice(0, 2),
+            datasets: ['lem'],
+            variables: ['E_hs'],
+            units: 'english',
+            start: '2020-11-01',
+            end: '2021-02-28',
+            compareTo: 'normal',
+            baseStart: '2019-01-01',
+            baseEnd: '2020-12-31',
+          }),
+      ],
+      [
+        'stationAggregates water-year',
+        (api) => api.stationAggregates({ names: stations, interval: 'water-year', start: '2020-01-01', end: '2021-09-30', variables: ['ATemp', 'WD'] }),
+      ],
+      [
+        'reservoirNormals by day',
+        (api) => api.reservoirNormals({ names: names.slice(0, 1), datasets: ['rtma'], variables: ['pr'], period: 'day', baseEnd: '2020-12-31' }),
+      ],
       ['stationNormals by day', (api) => api.stationNormals({ names: stations.slice(0, 1), period: 'day', units: 'english' })],
       ['listDatasets', (api) => api.listDatasets()],
       ['listVariables', (api) => api.listVariables()],
@@ -74,7 +123,8 @@ describe('createClient', () => {
       expect(remote, what).toEqual(local);
       // every query is answered with records, so the comparison is of answers, not of two errors or two empty lists;
       // but the last two, and the shapefile listings (no generated place lies in Colorado)
-      if (!['default names (not in this store)', 'unknown dataset', 'listReservoirNames shapefile', 'listStationNames shapefile'].includes(what)) expect((local as { value?: unknown[] }).value?.length, `${what}: ${JSON.stringify(local).slice(0, 200)}`).toBeGreaterThan(0);
+      if (!['default names (not in this store)', 'unknown dataset', 'listReservoirNames shapefile', 'listStationNames shapefile'].includes(what))
+        expect((local as { value?: unknown[] }).value?.length, `${what}: ${JSON.stringify(local).slice(0, 200)}`).toBeGreaterThan(0);
     }
   });
 
@@ -114,7 +164,13 @@ describe('createClient', () => {
     expect(waits[1]).toBeGreaterThanOrEqual(18); // backoff 20 ms
     expect(waits[2]).toBeGreaterThanOrEqual(45); // Retry-After 0.05 s
     expect(waits[3]).toBeGreaterThanOrEqual(75); // backoff 80 ms
-    const failing = createClient({ baseUrl: server.url, apiKey: server.key, retries: 1, backoffMs: 1, fetch: async () => new Response('{"detail":"down"}', { status: 502 }) });
+    const failing = createClient({
+      baseUrl: server.url,
+      apiKey: server.key,
+      retries: 1,
+      backoffMs: 1,
+      fetch: async () => new Response('{"detail":"down"}', { status: 502 }),
+    });
     await expect(failing.listDatasets()).rejects.toMatchObject({ name: 'RemoteError', status: 502, detail: 'down' });
   });
 

@@ -3,11 +3,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bucketStorage } from '../../../lib/store/bucket.js';
-import { copyStore } from '../../../lib/sync/copy.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
-import { startTestBucket } from '../../s3/bucket.js';
+import { copyStore } from '../../../lib/sync/copy.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
+import { startTestBucket } from '../../s3/bucket.js';
 
 const bucket = await startTestBucket();
 Object.assign(process.env, bucket.env);
@@ -18,7 +18,11 @@ const query = { names: ['ABIQUIU LAKE', 'AGATE RESERVOIR'], datasets: ['rtma', '
 async function answer(location: string) {
   const store = await openStore(location);
   try {
-    return { snapshot: store.manifest.snapshot, rows: await store.reservoirTimeseries(query), stations: await store.stationTimeseriesOnDate({ date: '2021-01-01' }) };
+    return {
+      snapshot: store.manifest.snapshot,
+      rows: await store.reservoirTimeseries(query),
+      stations: await store.stationTimeseriesOnDate({ date: '2021-01-01' }),
+    };
   } finally {
     await store.close();
   }
@@ -69,6 +73,8 @@ describe('copyStore', () => {
   it('refuses to move a store back to an older snapshot', async () => {
     const older = await tempDir();
     await writeSmallStore(older); // sequence 1, like `round`'s, but another snapshot
-    await expect(copyStore(older, bucket.location('round'))).rejects.toThrow(/serves snapshot number 1 .* not older than .*'s 1; a copy does not move a store back/);
+    await expect(copyStore(older, bucket.location('round'))).rejects.toThrow(
+      /serves snapshot number 1 .* not older than .*'s 1; a copy does not move a store back/,
+    );
   });
 });

@@ -3,8 +3,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { generateStore } from '../../../lib/model/generate.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { mirror } from '../../../lib/sync/mirror.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
 import { tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 
@@ -17,7 +17,13 @@ function recordingFetch() {
     const url = new URL(String(input instanceof Request ? input.url : input));
     if (url.pathname.startsWith('/timeseries/')) {
       const p = url.searchParams;
-      requests.push({ path: url.pathname, name: p.get('RES_NAMES') ?? p.get('STA_NAMES') ?? '', start: p.get('start_date') ?? '', end: p.get('end_date') ?? '', also: p.get('also_return') ?? '' });
+      requests.push({
+        path: url.pathname,
+        name: p.get('RES_NAMES') ?? p.get('STA_NAMES') ?? '',
+        start: p.get('start_date') ?? '',
+        end: p.get('end_date') ?? '',
+        also: p.get('also_return') ?? '',
+      });
     }
     return fetch(input, init);
   };
@@ -48,7 +54,11 @@ describe('mirror --update', () => {
     const duck = await (await DuckDBInstance.create(':memory:')).connect();
     const firstOpen = async (glob: string, key: string) =>
       new Map(
-        (await duck.runAndReadAll(`SELECT ${key} AS name, strftime(min(date), '%Y-%m-%d') AS first FROM read_parquet('${copyDir}/${glob}', hive_partitioning = true) WHERE status <> 'Final' GROUP BY ALL`))
+        (
+          await duck.runAndReadAll(
+            `SELECT ${key} AS name, strftime(min(date), '%Y-%m-%d') AS first FROM read_parquet('${copyDir}/${glob}', hive_partitioning = true) WHERE status <> 'Final' GROUP BY ALL`,
+          )
+        )
           .getRowObjectsJson()
           .map((r) => [String(r.name), String(r.first)]),
       );
@@ -64,7 +74,9 @@ describe('mirror --update', () => {
     const summary = await mirror(copyDir, { baseUrl: server.url, apiKey: server.key, fetch: update.impl, update: true });
     const reservoirRequests = update.requests.filter((r) => r.path.includes('reservoirs'));
     const stationRequests = update.requests.filter((r) => r.path.includes('stations'));
-    expect(reservoirRequests.map((r) => [r.name, r.start, r.end]).sort()).toEqual([...reservoirsOpen].map(([name, first]) => [name, first, '2021-05-31']).sort());
+    expect(reservoirRequests.map((r) => [r.name, r.start, r.end]).sort()).toEqual(
+      [...reservoirsOpen].map(([name, first]) => [name, first, '2021-05-31']).sort(),
+    );
     expect(stationRequests.map((r) => [r.name, r.start]).sort()).toEqual([...stationsOpen].map(([name, first]) => [decodeURIComponent(name), first]).sort());
     expect([reservoirRequests.length, stationRequests.length]).toEqual([3, 2]);
     expect(summary.chunks).toBe(reservoirRequests.length + stationRequests.length);
@@ -95,7 +107,9 @@ describe('mirror --update', () => {
     const copy = await openStore(copyDir);
     const range = { start: '2000-01-01', end: '2030-12-31' };
     const names = source.manifest.reservoirs.names;
-    expect(await copy.reservoirTimeseries({ names, ...range, alsoReturn: ['qflag'] })).toEqual(await source.reservoirTimeseries({ names, ...range, alsoReturn: ['qflag'] }));
+    expect(await copy.reservoirTimeseries({ names, ...range, alsoReturn: ['qflag'] })).toEqual(
+      await source.reservoirTimeseries({ names, ...range, alsoReturn: ['qflag'] }),
+    );
     expect((await copy.reservoirTimeseries({ names, ...range, alsoReturn: ['status'] })).every((r) => r.status === null)).toBe(true);
     await server.close();
   });

@@ -2,8 +2,8 @@ import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
+import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { mirror, PROGRESS_FILE } from '../../../lib/sync/mirror.js';
-import { openStore, type EvapStore } from '../../../lib/store/store.js';
 import { serveSmallStore, tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 
@@ -106,7 +106,10 @@ describe('mirror', () => {
     expect(await everything(after)).toEqual(await everything(revised));
     for (const [dataset, entry] of Object.entries(before.manifest.datasets)) {
       const old2020 = entry.partitions.find((p) => p.year === 2020)!;
-      expect(after.manifest.datasets[dataset]!.partitions.find((p) => p.year === 2020), dataset).toEqual(old2020);
+      expect(
+        after.manifest.datasets[dataset]!.partitions.find((p) => p.year === 2020),
+        dataset,
+      ).toEqual(old2020);
     }
   });
 });

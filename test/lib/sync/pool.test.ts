@@ -35,16 +35,21 @@ describe('runPool', () => {
         const started: number[] = [];
         const ended: number[] = [];
         let failedAt = -1;
-        const error = await runPool(Array.from({ length: count }, (_, i) => i), limit, undefined, async (i) => {
-          started.push(i);
-          await tick(1);
-          if (i === failing || i === failing + 1) {
-            if (failedAt < 0) failedAt = started.length;
+        const error = await runPool(
+          Array.from({ length: count }, (_, i) => i),
+          limit,
+          undefined,
+          async (i) => {
+            started.push(i);
+            await tick(1);
+            if (i === failing || i === failing + 1) {
+              if (failedAt < 0) failedAt = started.length;
+              ended.push(i);
+              throw new Error(`item ${i}`);
+            }
             ended.push(i);
-            throw new Error(`item ${i}`);
-          }
-          ended.push(i);
-        }).catch((e: unknown) => e);
+          },
+        ).catch((e: unknown) => e);
         expect((error as Error).message).toBe(`item ${failing}`);
         expect(started.length).toBeLessThanOrEqual(failedAt - 1 + limit); // only those already running when it failed
         expect([...ended].sort()).toEqual([...started].sort()); // it waits for them
@@ -56,11 +61,16 @@ describe('runPool', () => {
   it("stops starting items on abort and throws the signal's reason", async () => {
     const controller = new AbortController();
     const started: number[] = [];
-    const error = await runPool(Array.from({ length: 10 }, (_, i) => i), 2, controller.signal, async (i) => {
-      started.push(i);
-      if (i === 3) controller.abort(new Error('stop'));
-      await tick(1);
-    }).catch((e: unknown) => e);
+    const error = await runPool(
+      Array.from({ length: 10 }, (_, i) => i),
+      2,
+      controller.signal,
+      async (i) => {
+        started.push(i);
+        if (i === 3) controller.abort(new Error('stop'));
+        await tick(1);
+      },
+    ).catch((e: unknown) => e);
     expect((error as Error).message).toBe('stop');
     expect(started).toEqual([0, 1, 2, 3, 4].slice(0, started.length));
     expect(started.length).toBeLessThanOrEqual(5);
