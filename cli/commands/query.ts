@@ -1,6 +1,5 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
 import type { RecordStream } from '../../lib/format/stream.js';
-import type { Statistic } from '../../lib/query/aggregate.js';
 import type { Interval } from '../../lib/query/periods.js';
 import type { CommonQuery, WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, listFlag, readArgs, stringFlag } from '../args.js';
@@ -131,7 +130,7 @@ function aggregateAnswer(interval: Interval) {
       units: stringFlag(values, 'units'),
       alsoReturn: listFlag(values, 'also-return'),
       asOf: stringFlag(values, 'as-of'),
-      statistic: stringFlag(values, 'statistic') as Statistic | undefined,
+      statistic: stringFlag(values, 'statistic'),
       names: listFlag(values, 'names'),
       start: stringFlag(values, 'start'),
       end: stringFlag(values, 'end'),

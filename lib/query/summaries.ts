@@ -9,9 +9,9 @@ import { pickAttributes } from '../store/metadata.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { roundValue } from '../units.js';
-import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodValues, resolveStatistic, type Statistic } from './aggregate.js';
+import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodValues, resolveStatistic } from './aggregate.js';
 import { firstReservoirDay, firstStationDay } from './latest.js';
-import { type NormalPeriod, normalOf, normalPeriods, normalStatistics } from './normals.js';
+import { normalOf, normalPeriods, normalStatistics } from './normals.js';
 import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './periods.js';
 import { type Selection, selectReservoirs, selectStations } from './plan.js';
 import { resolveAttributes } from './query.js';
@@ -20,18 +20,18 @@ import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js
 /** What an aggregate query adds to a date-range query. */
 export interface AggregateOptions {
   interval?: Interval; // 'monthly' (default), 'annual' or 'water-year' (October to September, named by the year it ends in)
-  statistic?: Statistic; // overrides every variable's default (sum, circular mean or mean, from the catalogue)
-  compareTo?: 'normal'; // monthly only: adds "<key> pct_of_normal", 100 x value / the month's normal mean
+  statistic?: string; // one of aggregate.ts's statistics, overriding every variable's default (sum, circular mean or mean); any other is refused
+  compareTo?: string; // 'normal', the one value (any other is refused); // monthly only: adds "<key> pct_of_normal", 100 x value / the month's normal mean
   baseStart?: string; // base period of the normal (default: the first day held)
   baseEnd?: string; // default: the last day held
 }
 
 /** What a normals query takes. */
 export interface NormalsOptions {
-  period?: NormalPeriod; // 'month' (default): statistics of monthly values; 'day': of daily values by MM-DD
+  period?: string; // 'month' (default): statistics of monthly values; 'day': of daily values by MM-DD; any other is refused
   baseStart?: string; // default: the first day the store holds for what was asked
   baseEnd?: string; // default: the last day held (latest)
-  statistic?: Statistic; // how days make the monthly values (default: each variable's own)
+  statistic?: string; // how days make the monthly values (default: each variable's own); checked as in AggregateOptions
 }
 
 export type ReservoirAggregateQuery = ReservoirRangeQuery & AggregateOptions;
@@ -139,7 +139,7 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const base = resolveBase(r, query);
   const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const period = query.period ?? 'month';
-  if (!normalPeriods.includes(period))
+  if (!(normalPeriods as readonly string[]).includes(period))
     throw new InvalidParameterError('period', `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`, 'not-allowed');
   const methods = r.columns.map((v) => methodOf(v, statistic));
   const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));

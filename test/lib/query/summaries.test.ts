@@ -3,7 +3,9 @@
 
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidParameterError } from '../../../lib/errors.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 
 let store: EvapStore;
@@ -119,5 +121,40 @@ describe('normals', () => {
       expect.closeTo((100 * (months[2]!['E_volume (acre-ft)'] as number)) / (normals[7]!['E_volume (acre-ft) mean'] as number), 2),
     ]);
     await expect(store.reservoirAggregates({ interval: 'annual', compareTo: 'normal' })).rejects.toThrow(/monthly aggregates only/);
+  });
+});
+
+// statistic, compare_to and period travel as any string from the wire: the store takes a string and checks it
+describe('the words of a summary query, checked at the public boundary', () => {
+  const one = { names: ['LAKE ALICE'], datasets: ['nete-volume-calcs' as const], variables: ['NetE'], start: '2020-01-01', end: '2020-02-29' };
+  const refusal = async (asked: Promise<unknown>) =>
+    asked.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  const words = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('sum', 'mean', 'min', 'max', 'normal', 'Normal', 'month', 'day', 'Sum', 'MONTH', ' day'),
+  );
+
+  it('takes exactly the allowed values of statistic, compare_to and period, and refuses any other naming the parameter', async () => {
+    await fc.assert(
+      fc.asyncProperty(words, async (word) => {
+        const cases: [string, string[], Promise<unknown>][] = [
+          ['statistic', ['sum', 'mean', 'min', 'max'], store.reservoirAggregates({ ...one, statistic: word })],
+          ['compare_to', ['normal'], store.reservoirAggregates({ ...one, compareTo: word, baseStart: '2019-01-01', baseEnd: '2021-12-31' })],
+          ['period', ['month', 'day'], store.reservoirNormals({ names: one.names, datasets: one.datasets, variables: one.variables, period: word })],
+        ];
+        for (const [parameter, allowed, asked] of cases) {
+          const error = await refusal(asked);
+          if (allowed.includes(word)) expect(error, `${parameter}=${word}`).toBeUndefined();
+          else {
+            expect(error, `${parameter}=${JSON.stringify(word)}`).toBeInstanceOf(InvalidParameterError);
+            expect((error as InvalidParameterError).parameter).toBe(parameter);
+          }
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });
