@@ -1,6 +1,6 @@
 // The README's promises: its unit table is the catalogue's, and its library example runs as written.
 import { execFile, spawn } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,30 @@ const readme = await readFile(join(root, 'README.md'), 'utf8');
 const unitsPage = await readFile(join(root, 'docs', 'units.md'), 'utf8');
 
 describe('README.md and docs/', () => {
+  it('names in its layout table only files that exist, each in a folder of its row', async () => {
+    const table = readme.split('| folder | what it holds |')[1]!.split('\n\n')[0]!;
+    const rows = table
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('| `'));
+    const exists = (path: string) =>
+      access(join(root, path)).then(
+        () => true,
+        () => false,
+      );
+    let named = 0;
+    for (const row of rows) {
+      const [folders, holds] = row.split('|').slice(1, 3) as [string, string];
+      const dirs = [...folders.matchAll(/`([a-z/]+)\/`/g)].map((m) => m[1]!);
+      for (const [, file] of holds.matchAll(/`([a-z-]+\.ts)`/g)) {
+        const found = await Promise.all(dirs.map((dir) => exists(join(dir, file!))));
+        expect(found.some(Boolean), `${file} in ${dirs.join(' or ')}`).toBe(true);
+        named++;
+      }
+    }
+    expect(named).toBeGreaterThan(40);
+  });
+
   it('shows the unit table of the catalogue (docs/units.md)', () => {
     const table = unitsPage.split('<!-- units:start -->')[1]!.split('<!-- units:end -->')[0]!;
     const rows = table
