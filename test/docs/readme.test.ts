@@ -1,6 +1,6 @@
 // The README's promises: its unit table is the catalogue's, and its library example runs as written.
 import { execFile, spawn } from 'node:child_process';
-import { access, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,27 @@ const readme = await readFile(join(root, 'README.md'), 'utf8');
 const unitsPage = await readFile(join(root, 'docs', 'units.md'), 'utf8');
 
 describe('README.md and docs/', () => {
+  it('names only source, test and bench files that exist (README.md and every page of docs/)', async () => {
+    const pages = [
+      readme,
+      ...(await Promise.all((await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => readFile(join(root, 'docs', f), 'utf8')))),
+    ];
+    const paths = new Set(
+      pages.flatMap((page) => [...page.matchAll(/(?<![\w/.-])((?:lib|server|cli|test|bench|scripts)\/[\w/-]+\.(?:ts|md))/g)].map((m) => m[1]!)),
+    );
+    expect(paths.size).toBeGreaterThan(20);
+    const missing = [];
+    for (const path of paths)
+      if (
+        !(await access(join(root, path)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        missing.push(path);
+    expect(missing).toEqual([]);
+  });
+
   it('names in its layout table only files that exist, each in a folder of its row', async () => {
     const table = readme.split('| folder | what it holds |')[1]!.split('\n\n')[0]!;
     const rows = table
