@@ -2,10 +2,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { parseDay } from '../lib/dates.js';
 import { createStoreWriter } from '../lib/store/write.js';
-import type { MetadataRow } from '../lib/types.js';
+import type { MetadataRow, WireRecord } from '../lib/types.js';
 
 /** A fresh temporary folder, removed after the test file. */
 export async function tempDir(prefix = 'evap-test-'): Promise<string> {
@@ -51,18 +51,55 @@ export async function writeTinyStore(dir: string | import('../lib/store/storage.
   await writer.commit();
 }
 
-/** A small generated store: 4 reservoirs and 3 stations over 2020-12-25..2021-01-05 (two years of partitions). */
+/** The days of the small store: 2020-12-25..2021-01-05 (two years of partitions). */
+export const smallStoreRange = { start: '2020-12-25', end: '2021-01-05' };
+
+/** A small generated store: 4 reservoirs and 3 stations over smallStoreRange. */
 export async function writeSmallStore(dir: string): Promise<void> {
   const { generateStore } = await import('../lib/model/generate.js');
-  await generateStore(dir, { reservoirs: 4, stations: 3, start: '2020-12-25', end: '2021-01-05', seed: 7 });
+  await generateStore(dir, { reservoirs: 4, stations: 3, ...smallStoreRange, seed: 7 });
 }
 
-/** The small generated store, opened and served on loopback: what the ingest and mirror tests copy from. */
-export async function serveSmallStore(): Promise<{ dir: string; store: import('../lib/store/store.js').EvapStore; server: { url: string; key: string } }> {
+/** Every reservoir and station record of the store in `dir` over the small store's days: what a copy must answer as its source. */
+export async function smallStoreAnswers(dir: string, names: readonly string[]): Promise<WireRecord[]> {
   const { openStore } = await import('../lib/store/store.js');
-  const { startTestServer } = await import('./server/harness.js');
+  const store = await openStore(dir);
+  return [
+    ...(await store.reservoirTimeseries({ names: [...names], ...smallStoreRange })),
+    ...(await store.stationTimeseries({ names: store.manifest.stations.names, ...smallStoreRange })),
+  ];
+}
+
+/** The small generated store, written to a temporary folder and opened. */
+export interface OpenSmallStore {
+  dir: string;
+  store: import('../lib/store/store.js').EvapStore;
+  names: string[]; // its reservoirs
+  stations: string[];
+}
+
+export async function openSmallStore(): Promise<OpenSmallStore> {
+  const { openStore } = await import('../lib/store/store.js');
   const dir = await tempDir();
   await writeSmallStore(dir);
   const store = await openStore(dir);
-  return { dir, store, server: await startTestServer({ store }) };
+  return { dir, store, names: store.manifest.reservoirs.names, stations: store.manifest.stations.names };
+}
+
+/** The small store served on loopback: what the ingest, mirror and CLI tests compare against. */
+export interface SmallStore extends OpenSmallStore {
+  server: { url: string; key: string };
+  api(path: string): Promise<string>; // the server's answer to a GET with the key, checked to be a 200
+}
+
+export async function serveSmallStore(): Promise<SmallStore> {
+  const { startTestServer } = await import('./server/harness.js');
+  const small = await openSmallStore();
+  const server = await startTestServer({ store: small.store });
+  const api = async (path: string) => {
+    const response = await fetch(`${server.url}${path}`, { headers: { 'api-key': server.key } });
+    expect(response.status, path).toBe(200);
+    return response.text();
+  };
+  return { ...small, server, api };
 }

@@ -2,19 +2,14 @@
 // reports a mistake (exit 2 with its synopsis) apart from a failure (exit 1 with the cause only).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serveSmallStore } from '../helpers.js';
 import { evap, root } from './harness.js';
 
-let dir: string;
-let url: string;
-let key: string;
-
-beforeAll(async () => {
-  const small = await serveSmallStore();
-  ({ dir } = small);
-  ({ url, key } = small.server);
-});
+const {
+  dir,
+  server: { url, key },
+} = await serveSmallStore();
 
 describe('evap --version and --help', () => {
   it('prints the version of package.json', async () => {

@@ -1,27 +1,15 @@
 // evap info answers as the /info paths of a server over the same store do, from a store and from a server.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serveSmallStore } from '../../helpers.js';
 import { evap } from '../harness.js';
 
-let dir: string;
-let url: string;
-let key: string;
-let names: string[];
-let stations: string[];
-
-beforeAll(async () => {
-  const small = await serveSmallStore();
-  ({ dir } = small);
-  ({ url, key } = small.server);
-  names = small.store.manifest.reservoirs.names;
-  stations = small.store.manifest.stations.names;
-});
-
-async function api(path: string): Promise<string> {
-  const response = await fetch(`${url}${path}`, { headers: { 'api-key': key } });
-  expect(response.status, path).toBe(200);
-  return response.text();
-}
+const {
+  dir,
+  names,
+  stations,
+  api,
+  server: { url, key },
+} = await serveSmallStore();
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 describe('evap info', () => {

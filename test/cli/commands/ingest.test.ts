@@ -1,36 +1,20 @@
 // evap ingest: a summary of what it applied, bad rows named by file and line, and a store left whole when killed at any point.
 import { cp, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
-import { tempDir, writeSmallStore } from '../../helpers.js';
+import { openSmallStore, smallStoreAnswers, smallStoreRange, tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 
-const range = { start: '2020-12-25', end: '2021-01-05' };
-
-let sourceDir: string;
-let source: EvapStore;
-let names: string[];
-
-beforeAll(async () => {
-  sourceDir = await tempDir();
-  await writeSmallStore(sourceDir);
-  source = await openStore(sourceDir);
-  names = source.manifest.reservoirs.names;
-});
-
-async function answers(dir: string): Promise<WireRecord[]> {
-  const store = await openStore(dir);
-  return [...(await store.reservoirTimeseries({ names, ...range })), ...(await store.stationTimeseries({ names: store.manifest.stations.names, ...range }))];
-}
+const { dir: sourceDir, store: source, names } = await openSmallStore();
+const answers = (dir: string) => smallStoreAnswers(dir, names);
 
 describe('evap ingest', () => {
   it('ingests files and prints the summary; reports bad rows with file and line and exits 1', async () => {
     const dir = await tempDir();
     const csv = join(dir, 'revision.csv');
-    const records = await source.reservoirTimeseries({ names, ...range, datasets: ['nete-volume-calcs'], units: 'english' });
+    const records = await source.reservoirTimeseries({ names, ...smallStoreRange, datasets: ['nete-volume-calcs'], units: 'english' });
     await writeFile(csv, recordsToCsv(records, Object.keys(records[0]!)));
     const metadata = join(dir, 'metadata.json');
     await writeFile(metadata, JSON.stringify(source.reservoirMetadata(names)));
@@ -56,8 +40,8 @@ describe('evap ingest', () => {
     // a revision of every value of every reservoir and station
     const files = join(await tempDir(), 'revision');
     const shift = (records: WireRecord[]) => records.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? v + 1 : v])));
-    const reservoirs = shift(await source.reservoirTimeseries({ names, ...range }));
-    const stations = shift(await source.stationTimeseries({ names: source.manifest.stations.names, ...range }));
+    const reservoirs = shift(await source.reservoirTimeseries({ names, ...smallStoreRange }));
+    const stations = shift(await source.stationTimeseries({ names: source.manifest.stations.names, ...smallStoreRange }));
     await writeFile(`${files}-reservoirs.csv`, recordsToCsv(reservoirs, Object.keys(reservoirs[0]!)));
     await writeFile(`${files}-stations.json`, JSON.stringify(stations));
     const args = ['ingest', `${files}-reservoirs.csv`, `${files}-stations.json`, '--store', dir];

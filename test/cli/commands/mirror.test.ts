@@ -2,30 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
-import type { WireRecord } from '../../../lib/types.js';
-import { tempDir, writeSmallStore } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/store/store.js';
+import { openSmallStore, smallStoreAnswers, tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 import { evap } from '../harness.js';
 
-const range = { start: '2020-12-25', end: '2021-01-05' };
-
-let sourceDir: string;
-let source: EvapStore;
-let names: string[];
-
-beforeAll(async () => {
-  sourceDir = await tempDir();
-  await writeSmallStore(sourceDir);
-  source = await openStore(sourceDir);
-  names = source.manifest.reservoirs.names;
-});
-
-async function answers(dir: string): Promise<WireRecord[]> {
-  const store = await openStore(dir);
-  return [...(await store.reservoirTimeseries({ names, ...range })), ...(await store.stationTimeseries({ names: store.manifest.stations.names, ...range }))];
-}
+const { dir: sourceDir, store: source, names } = await openSmallStore();
+const answers = (dir: string) => smallStoreAnswers(dir, names);
 
 describe('evap mirror', () => {
   it('copies a loopback server, resuming after being killed', async () => {

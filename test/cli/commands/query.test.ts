@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parquetReadObjects } from 'hyparquet';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
 import { generateStore } from '../../../lib/model/generate.js';
@@ -12,25 +12,13 @@ import { openStore } from '../../../lib/store/store.js';
 import { serveSmallStore, tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 
-let dir: string;
-let url: string;
-let key: string;
-let names: string[];
-let stations: string[];
-
-beforeAll(async () => {
-  const small = await serveSmallStore();
-  ({ dir } = small);
-  ({ url, key } = small.server);
-  names = small.store.manifest.reservoirs.names;
-  stations = small.store.manifest.stations.names;
-});
-
-async function api(path: string): Promise<string> {
-  const response = await fetch(`${url}${path}`, { headers: { 'api-key': key } });
-  expect(response.status, path).toBe(200);
-  return response.text();
-}
+const {
+  dir,
+  names,
+  stations,
+  api,
+  server: { url, key },
+} = await serveSmallStore();
 
 /** A loopback port nobody listens on: one just given back by the system. */
 async function closedPort(): Promise<number> {

@@ -7,7 +7,7 @@ import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
-import { serveSmallStore, tempDir, writeTinyStore } from '../../helpers.js';
+import { serveSmallStore, smallStoreRange, tempDir, writeTinyStore } from '../../helpers.js';
 
 let source: EvapStore;
 let sourceDir: string;
@@ -52,7 +52,7 @@ function expectClose(actual: WireRecord[], expected: WireRecord[]): void {
 }
 
 describe('ingest', () => {
-  const range = { start: '2020-12-25', end: '2021-01-05' };
+  const range = smallStoreRange;
 
   for (const format of ['json', 'csv'] as const) {
     for (const system of ['metric', 'english'] as const) {
