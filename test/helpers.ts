@@ -51,6 +51,30 @@ export async function writeTinyStore(dir: string | import('../lib/store/storage.
   await writer.commit();
 }
 
+/**
+ * How each variable aggregates, written out by hand from docs/aggregates.md (not read from the catalogue, whose
+ * `aggregate` field the aggregate tests check): daily depths and volumes are summed, directions take the circular
+ * mean, every other variable the mean.
+ */
+export const summedVariables: ReadonlySet<string> = new Set([
+  'pr',
+  'etr',
+  'eto',
+  'E_hs',
+  'E_nhs',
+  'NetE',
+  'E_volume',
+  'NetE_volume',
+  'ETo',
+  'ETr',
+  'evap_1',
+  'evap_2',
+  'evap_3',
+  'evap_4',
+  'evap_5',
+]);
+export const directionVariables: ReadonlySet<string> = new Set(['th', 'WD']);
+
 /** The days of the small store: 2020-12-25..2021-01-05 (two years of partitions). */
 export const smallStoreRange = { start: '2020-12-25', end: '2021-01-05' };
 

@@ -1,6 +1,7 @@
 // The aggregate and normals paths over real HTTP, each checked against a plain loop over the daily answers of the same
 // server: periods cut by hand, sums, means, circular means, minima and maxima, percentiles (type 7) written out here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directionVariables, summedVariables } from '../helpers.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 type Row = Record<string, string | number | null>;
@@ -17,31 +18,12 @@ const get = async (path: string, params: Record<string, string>): Promise<Row[]>
   return body as Row[];
 };
 
-// from docs/aggregates.md: these daily depths and volumes are summed, directions take the circular mean, the rest the mean
-const summed = new Set([
-  'pr',
-  'etr',
-  'eto',
-  'E_hs',
-  'E_nhs',
-  'NetE',
-  'E_volume',
-  'NetE_volume',
-  'ETo',
-  'ETr',
-  'evap_1',
-  'evap_2',
-  'evap_3',
-  'evap_4',
-  'evap_5',
-]);
-const directions = new Set(['th', 'WD']);
 const variableOf = (key: string) => key.slice(0, key.indexOf(' ('));
 type Method = 'sum' | 'mean' | 'circular' | 'min' | 'max';
 const methodOf = (key: string, statistic?: string): Method => {
   const variable = variableOf(key);
-  if (directions.has(variable) && (statistic === undefined || statistic === 'mean')) return 'circular';
-  return (statistic as Method | undefined) ?? (summed.has(variable) ? 'sum' : 'mean');
+  if (directionVariables.has(variable) && (statistic === undefined || statistic === 'mean')) return 'circular';
+  return (statistic as Method | undefined) ?? (summedVariables.has(variable) ? 'sum' : 'mean');
 };
 
 function reduce(values: number[], method: Method): number | null {

@@ -6,27 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import type { WireRecord } from '../../../lib/types.js';
-import { daysFrom, tempDir, tinyReservoirs, tinyStations } from '../../helpers.js';
+import { daysFrom, directionVariables, summedVariables, tempDir, tinyReservoirs, tinyStations } from '../../helpers.js';
 
-// the issue's list, written out here rather than read from the catalogue
-const SUMMED = new Set([
-  'pr',
-  'etr',
-  'eto',
-  'E_hs',
-  'E_nhs',
-  'NetE',
-  'E_volume',
-  'NetE_volume',
-  'ETo',
-  'ETr',
-  'evap_1',
-  'evap_2',
-  'evap_3',
-  'evap_4',
-  'evap_5',
-]);
-const CIRCULAR = new Set(['th', 'WD']);
 // metric label -> [factor, offset] to English (evap-docs appendix; exact definitions of the inch, foot, acre, mile)
 const ENGLISH: Record<string, [number, number]> = {
   mm: [1 / 25.4, 0],
@@ -80,7 +61,13 @@ function expectedAggregates(
         .filter((x): x is number => typeof x === 'number')
         .map((x) => x * factor + offset);
       const how =
-        statistic === undefined || (statistic === 'mean' && CIRCULAR.has(v)) ? (SUMMED.has(v) ? 'sum' : CIRCULAR.has(v) ? 'circular' : 'mean') : statistic;
+        statistic === undefined || (statistic === 'mean' && directionVariables.has(v))
+          ? summedVariables.has(v)
+            ? 'sum'
+            : directionVariables.has(v)
+              ? 'circular'
+              : 'mean'
+          : statistic;
       let value: number | null = null;
       if (values.length > 0) {
         if (how === 'sum') value = values.reduce((a, b) => a + b, 0);
@@ -122,7 +109,7 @@ function expectClose(actual: WireRecord[], expected: WireRecord[], variables: re
         expect(a, `${what} ${v} ${r.start_date}`).toBe(e);
         continue;
       }
-      const diff = CIRCULAR.has(v) && !/min|max|sum/.test(what) ? Math.min(Math.abs(a - e), 360 - Math.abs(a - e)) : Math.abs(a - e);
+      const diff = directionVariables.has(v) && !/min|max|sum/.test(what) ? Math.min(Math.abs(a - e), 360 - Math.abs(a - e)) : Math.abs(a - e);
       expect(diff, `${what} ${v} ${r.start_date}: ${a} vs ${e}`).toBeLessThanOrEqual(5.1e-5 + 1e-9 * Math.abs(e)); // the answer is rounded to 4 decimals
     }
   });
