@@ -1,30 +1,17 @@
 // /docs in headless Chromium (Debian's chromium, playwright-core): authorize with the key and run a request from the page.
-import { existsSync } from 'node:fs';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { chromiumMissing, launchChromium } from './browser.js';
 import { startTestServer, type TestServer } from './harness.js';
 
-const executablePath = '/usr/bin/chromium';
-const missing = !existsSync(executablePath);
-if (missing) console.warn(`skipping /docs browser test: ${executablePath} is absent (apt-get install chromium to run it)`);
+const missing = chromiumMissing('the /docs browser test');
 
 describe.skipIf(missing)('/docs in Chromium', () => {
   let server: TestServer;
   let browser: BrowserContext;
   beforeAll(async () => {
     server = await startTestServer();
-    const args = [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ];
-    browser = await chromium.launchPersistentContext(await tempDir('evap-chromium-'), { executablePath, args }); // a fresh user-data-dir
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,24 +1,21 @@
 // The explorer at / in headless Chromium (Debian's chromium, playwright-core), over a real server on loopback: the page
 // is built as `npm ci` builds it, and everything it shows is compared with the API's own answers.
-import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWideStore } from '../../bench/wide-store.js';
 import { openStore } from '../../lib/store/store.js';
 import { buildExplorer } from '../../scripts/build-explorer.js';
-import { createHandler, type Handler } from '../../server/app.js';
+import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import type { IncomingRequest } from '../../server/incoming.js';
-import { serve } from '../../server/node.js';
 import { tempDir } from '../helpers.js';
-import { demoStore, parseCsv } from './harness.js';
+import { chromiumMissing, launchChromium } from './browser.js';
+import { demoStore, parseCsv, startTestServer } from './harness.js';
 
-const executablePath = '/usr/bin/chromium';
-const missing = !existsSync(executablePath);
-if (missing) console.warn(`skipping the explorer browser test: ${executablePath} is absent (apt-get install chromium to run it)`);
+const missing = chromiumMissing('the explorer browser test');
 
 // screenshots for a person to look at; `npm run screenshots` writes the two that docs/explorer.md shows into docs/
 const scratch = join(tmpdir(), 'evap-explorer-screenshots');
@@ -27,19 +24,6 @@ const key = 'explorer-test-key';
 const shapefiles = join(import.meta.dirname, '..', 'fixtures', 'shapefiles');
 
 type Records = Record<string, string | number | null>[];
-
-async function listen(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
-  const logger = { info: () => {}, error: () => {} };
-  const serving = await serve(handler, {
-    port: 0,
-    host: '127.0.0.1',
-    maxConcurrent: 64,
-    headersTimeoutMs: 10_000,
-    requestTimeoutMs: 60_000,
-    logger,
-  } as Parameters<typeof serve>[1]);
-  return { url: serving.url, close: () => serving.close(1000) };
-}
 
 describe.skipIf(missing)('the explorer at / in Chromium', () => {
   let url: string;
@@ -72,21 +56,9 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       for (const path of Object.keys(openapi.paths)) if (/^\/timeseries\/(monthly|annual|water-year|normals)\//.test(path)) delete openapi.paths[path];
       return Response.json(openapi);
     };
-    ({ url, close } = await listen(withMore));
+    ({ url, close } = await startTestServer({ handler: withMore }));
     await Promise.all([mkdir(shots, { recursive: true }), mkdir(scratch, { recursive: true })]);
-    const args = [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ];
-    browser = await chromium.launchPersistentContext(await tempDir('evap-chromium-'), {
-      executablePath,
-      args,
+    browser = await launchChromium({
       viewport: { width: 1280, height: 800 },
       acceptDownloads: true,
     });
@@ -349,9 +321,9 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
   }, 60_000);
 
   it('loads every name from a server with a lower limit of names per request, in smaller groups', async () => {
-    const narrow = await listen(
-      createHandler({ store: await demoStore(), keys: KeyRing.fromKeys([key]), explorerDir, limits: { maxNames: 20 }, logError: () => {} }),
-    );
+    const narrow = await startTestServer({
+      handler: createHandler({ store: await demoStore(), keys: KeyRing.fromKeys([key]), explorerDir, limits: { maxNames: 20 }, logError: () => {} }),
+    });
     try {
       const { page, errors } = await open('/', { width: 1280, height: 800 }, narrow.url);
       await enterKey(page, key);
@@ -368,7 +340,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     const dir = await tempDir('evap-wide-');
     await makeWideStore(dir, 44_000, 3);
     const store = await openStore(dir);
-    const wide = await listen(createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir, logError: () => {} }));
+    const wide = await startTestServer({ store, handler: createHandler({ store, keys: KeyRing.fromKeys([key]), explorerDir, logError: () => {} }) });
     const wideApi = (path: string, init: RequestInit = {}) => fetch(`${wide.url}${path}`, { ...init, headers: { 'api-key': key } });
     try {
       const { page, errors, offsite } = await open('/', { width: 1280, height: 800 }, wide.url);
