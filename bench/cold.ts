@@ -24,7 +24,7 @@ export async function runCold(root: string, query: BenchQuery, expectedDigest: s
   const samples = { ours: [] as { firstMs: number; processMs: number }[], duckdb: [] as { firstMs: number; processMs: number }[] };
   for (let i = 0; i < runs; i++) {
     for (const engine of ['ours', 'duckdb'] as const) {
-      const result = await child(engine, root, job);
+      const result = await coldChild(engine, root, job);
       if (result.digest !== expectedDigest) throw new MismatchError(`${query.id} cold (${engine}): the answer differs from the warm one`);
       samples[engine].push(result);
     }
@@ -37,7 +37,8 @@ export async function runCold(root: string, query: BenchQuery, expectedDigest: s
   return { id: query.id, ours: summary(samples.ours), duckdb: summary(samples.duckdb) };
 }
 
-function child(engine: 'ours' | 'duckdb', root: string, job: string): Promise<{ firstMs: number; processMs: number; digest: string }> {
+/** One fresh process (bench/cold-child.ts) that opens `root` (a folder or s3://) and answers the job: its timings and the answer's digest. */
+export function coldChild(engine: 'ours' | 'duckdb', root: string, job: string): Promise<{ firstMs: number; processMs: number; digest: string }> {
   const began = performance.now();
   return new Promise((done, fail) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'cold-child.ts'), engine, root, job], {
