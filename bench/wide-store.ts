@@ -3,6 +3,7 @@
 // generator's model would cost 25 s of CPU at 44,000 reservoirs even for one day (its 90-day spin-up), and its
 // catalogue of names 4 s; the explorer needs names, positions, sizes and values, not physics.
 
+import { stationMetadata } from '../lib/model/generate.js';
 import { referenceReservoirs, referenceStations } from '../lib/model/index.js';
 import { compareText } from '../lib/store/manifest.js';
 import { createStoreWriter } from '../lib/store/write.js';
@@ -34,17 +35,7 @@ export async function makeWideStore(dir: string, reservoirs: number, days = 3): 
   rows.sort((a, b) => compareText(String(a.RES_NAME), String(b.RES_NAME)));
   const writer = createStoreWriter(dir, { overwrite: true });
   await writer.writeReservoirMetadata(rows);
-  await writer.writeStationMetadata(
-    referenceStations.map((s) => ({
-      STA_NAME: s.name,
-      STATION_TYPE: s.type,
-      STATUS: s.status,
-      LAT: s.lat,
-      LON: s.lon,
-      ELEV_M: s.elevM,
-      RES_NAME: s.reservoir,
-    })),
-  );
+  await writer.writeStationMetadata(referenceStations.map(stationMetadata));
   const last = Date.UTC(2025, 11, 31) / 86_400_000;
   const n = rows.length * days;
   const names: string[] = new Array(n);

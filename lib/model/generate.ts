@@ -150,7 +150,8 @@ function reservoirMetadata(r: ReservoirSpec): MetadataRow {
   };
 }
 
-function stationMetadata(s: StationSpec): MetadataRow {
+/** A station's metadata row as a generated store holds it. */
+export function stationMetadata(s: StationSpec): MetadataRow {
   return {
     STA_NAME: s.name,
     STATION_TYPE: s.type,
