@@ -13,14 +13,19 @@ async function eventually(check: () => Promise<boolean>): Promise<boolean> {
   return false;
 }
 
+// `evap serve` over the small store with an empty keys file beside it
+async function serveWithKeysFile() {
+  const dir = await tempDir();
+  const keysFile = join(dir, 'keys');
+  await writeFile(keysFile, '');
+  const store = join(dir, 'store');
+  await writeSmallStore(store);
+  return { keysFile, server: await evapServe(['--store', store, '--keys-file', keysFile]) };
+}
+
 describe('evap keys', () => {
   it('makes a key the server accepts, lists it without the key, and revokes it', async () => {
-    const dir = await tempDir();
-    const keysFile = join(dir, 'keys');
-    await writeFile(keysFile, '');
-    const store = join(dir, 'store');
-    await writeSmallStore(store);
-    const server = await evapServe(['--store', store, '--keys-file', keysFile]);
+    const { keysFile, server } = await serveWithKeysFile();
     const made = await evap(['keys', 'new', '--label', 'alice at the lab', '--keys-file', keysFile]);
     expect(made.code, made.stderr).toBe(0);
     const key = made.stdout.trim();
@@ -49,12 +54,7 @@ describe('evap keys', () => {
   });
 
   it('takes a request at GET /auth/request_key, lists it, and issues its key with new --for', async () => {
-    const dir = await tempDir();
-    const keysFile = join(dir, 'keys');
-    await writeFile(keysFile, '');
-    const store = join(dir, 'store');
-    await writeSmallStore(store);
-    const server = await evapServe(['--store', store, '--keys-file', keysFile]);
+    const { keysFile, server } = await serveWithKeysFile();
     const params = new URLSearchParams({ name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation' });
     const asked = await fetch(`${server.url}/auth/request_key?${params}`);
     expect(asked.status).toBe(200);
