@@ -51,8 +51,3 @@ async function collect(batches: AsyncIterable<WireRecord[]>, maxValues: number, 
   }
   return out;
 }
-
-/** A one-batch stream of what `make` answers. */
-export async function* once(make: () => Promise<unknown[]>): AsyncGenerator<unknown[]> {
-  yield await make();
-}

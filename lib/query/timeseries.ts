@@ -46,9 +46,31 @@ export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind
   }
 }
 
-/** Every reservoir's records on one date, in name order, as one batch. */
-export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
-  const { columns: variables, startDay: day, attach, flags } = plan;
+/** Names whose records are made and handed on together when every reservoir is answered on one date. */
+const NAMES_PER_BATCH = 1000;
+
+/**
+ * Every reservoir's records on one date, in name order. The day's values are gathered first (one value per name and
+ * column: a few MB at 44,000 reservoirs); the records are then made a batch of names at a time as the reader asks, so
+ * the answer's text is never held whole (17 MB of JSON at 44,000, kept alive long enough to reach the old generation).
+ */
+export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+  const { columns: variables, startDay: day, attach } = plan;
+  const names = source.manifest.reservoirs.names;
+  const { seen, columns, flagCodes } = await gatherDay(source, plan);
+  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
+  const block: Block = { days: new Int32Array(names.length).fill(day), columns };
+  for (let from = 0; from < names.length; from += NAMES_PER_BATCH) {
+    const out: unknown[] = [];
+    for (let i = from; i < Math.min(from + NAMES_PER_BATCH, names.length); i++)
+      if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
+    if (out.length > 0) yield out;
+  }
+}
+
+/** Every reservoir's values on the plan's day, by name index (NaN where not held), and which names have a row then. */
+async function gatherDay(source: TimeseriesSource, plan: Plan) {
+  const { columns: variables, startDay: day, flags } = plan;
   const dayText = formatDay(day);
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const flagCodes = new Map(flags.map((f) => [f, new Float64Array(source.manifest.reservoirs.names.length).fill(NaN)]));
@@ -86,11 +108,7 @@ export async function reservoirsOnDate(source: TimeseriesSource, plan: Plan, kin
       }
     }
   }
-  const out: unknown[] = [];
-  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
-  const block: Block = { days: new Int32Array(names.length).fill(day), columns };
-  for (let i = 0; i < names.length; i++) if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
-  return out;
+  return { seen, columns, flagCodes };
 }
 
 /** Station records over [startDay, endDay], one batch per station, in name then date order. */
@@ -108,13 +126,6 @@ export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: 
     emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
     yield out;
   }
-}
-
-/** Every station's records on one date, in name order, as one batch (a plan on a date names every station). */
-export async function stationsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const batch of stationRange(source, plan, kind)) for (const record of batch) out.push(record);
-  return out;
 }
 
 /**

@@ -4,12 +4,12 @@ import { defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
-import { once, type RecordStream, recordStream } from '../format/stream.js';
+import { type RecordStream, recordStream } from '../format/stream.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
 import * as summaries from '../query/summaries.js';
-import { reservoirRange, reservoirsOnDate, stationRange, stationsOnDate } from '../query/timeseries.js';
+import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
 import { filterPointsByShapefile } from '../spatial/within.js';
 import type {
   DateRange,
@@ -142,7 +142,7 @@ export class EvapStore {
 
   /** Every reservoir's records on one date. */
   streamReservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): RecordStream {
-    return this.stream(query, planReservoirDate, (s, plan, kind) => once(() => reservoirsOnDate(s, plan, kind)));
+    return this.stream(query, planReservoirDate, reservoirsOnDate);
   }
 
   /** Every reservoir's records on one date, as an array. */
@@ -162,7 +162,7 @@ export class EvapStore {
 
   /** Every station's records on one date. */
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
-    return this.stream(query, planStationDate, (s, plan, kind) => once(() => stationsOnDate(s, plan, kind)));
+    return this.stream(query, planStationDate, stationRange); // a plan on a date names every station
   }
 
   /** Every station's records on one date, as an array. */

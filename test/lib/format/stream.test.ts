@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
 import { tableToArrowStream } from '../../../lib/format/answer-table.js';
 import type { OutputKind } from '../../../lib/format/emit.js';
-import { once, type RecordStream, recordStream } from '../../../lib/format/stream.js';
+import { type RecordStream, recordStream } from '../../../lib/format/stream.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 
@@ -120,12 +120,4 @@ describe('the outputs of real answers', () => {
       expect(table.toArray().map((row) => ({ ...row.toJSON() }))).toEqual(records);
     });
   }
-});
-
-describe('once', () => {
-  it('yields what make answers as one batch', async () => {
-    const batches: unknown[][] = [];
-    for await (const batch of once(async () => [1, 2])) batches.push(batch);
-    expect(batches).toEqual([[1, 2]]);
-  });
 });

@@ -2,6 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fileHoldsNames, overlaps } from '../../../lib/query/timeseries.js';
+import { openStore } from '../../../lib/store/store.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
+import { day, tempDir } from '../../helpers.js';
 
 const date = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10);
 
@@ -38,5 +41,46 @@ describe('fileHoldsNames', () => {
         expect(fileHoldsNames(file, first, last, date(start), date(end))).toBe(sharedName && sharedDay);
       }),
     );
+  });
+});
+
+describe('reservoirsOnDate', () => {
+  it('answers every reservoir on a date in batches of at most 1,000 names, as the range query answers each of them', async () => {
+    // 2,345 reservoirs over three days in two datasets; some lack the day in one dataset, some in both
+    const dir = await tempDir();
+    const count = 2345;
+    const names = Array.from({ length: count }, (_, i) => `R${String(i).padStart(5, '0')}`);
+    const writer = createStoreWriter(dir, { rowGroupSize: 500 });
+    await writer.writeReservoirMetadata(names.map((RES_NAME, i) => ({ RES_NAME, LAT: 30 + i / 1000 })));
+    const rows = (skip: (i: number) => boolean) => {
+      const held = names.flatMap((n, i) => (skip(i) ? [] : [n, n, n]));
+      return { names: held, days: Int32Array.from(held, (_, k) => day('2021-03-01') + (k % 3)), index: held.map((n) => Number(n.slice(1))) };
+    };
+    const nete = rows((i) => i % 7 === 3);
+    await writer.writeReservoirPartition('nete-volume-calcs', 2021, {
+      names: nete.names,
+      days: nete.days,
+      values: { NetE: Float64Array.from(nete.index, (i, k) => (i % 11 === 0 ? NaN : i / 100 + k / 1000)) },
+    });
+    const rtma = rows((i) => i % 5 === 1);
+    await writer.writeReservoirPartition('rtma', 2021, { names: rtma.names, days: rtma.days, values: { pr: Float64Array.from(rtma.index, (i) => i % 13) } });
+    await writer.commit();
+
+    const store = await openStore(dir);
+    const query = { datasets: ['nete-volume-calcs', 'rtma'], variables: ['NetE', 'pr'] };
+    const batches: number[] = [];
+    const onDate: unknown[] = [];
+    for await (const batch of store.streamReservoirTimeseriesOnDate({ ...query, date: '2021-03-02' }).batches) {
+      batches.push(batch.length);
+      onDate.push(...batch);
+    }
+    const range = await store.reservoirTimeseries({ ...query, names, start: '2021-03-02', end: '2021-03-02' });
+    expect(onDate).toEqual(range);
+    expect(onDate.length).toBe(names.filter((_, i) => i % 7 !== 3 || i % 5 !== 1).length);
+    expect(batches.length).toBeGreaterThan(2);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(1000);
+    let text = '';
+    for await (const chunk of store.streamReservoirTimeseriesOnDate({ ...query, date: '2021-03-02' }).json()) text += chunk;
+    expect(JSON.parse(text)).toEqual(range);
   });
 });
