@@ -1,6 +1,9 @@
 // The server as one handler (a request with its target parsed -> a Response): route, check the key, call the library, format, map errors.
+import type { RecordStream } from '../lib/format/stream.js';
 import type { EvapStore } from '../lib/store/store.js';
+import { AnswerGate } from './admission.js';
 import type { KeyRing } from './auth.js';
+import { settingDefault } from './config.js';
 import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
@@ -24,6 +27,8 @@ export interface HandlerOptions {
   logError?: (message: string) => void; // where unexpected errors go (default console.error)
   keyRequests?: (request: IncomingRequest) => Promise<Response>; // GET /auth/request_key (default: refused, 503)
   explorerDir?: string; // the built explorer page (default dist/explorer)
+  maxHeavy?: number; // answers decoding millions of rows produced at once (admission.ts); default the max-heavy setting
+  heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
 }
 
 /** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
@@ -46,6 +51,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
+  const gate = new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
 
   return async (request) => {
     try {
@@ -66,7 +72,8 @@ export function createHandler(options: HandlerOptions): Handler {
       const wait = (await limiter?.(digest)) ?? 0;
       if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
       const query = new QueryParams(request.url.searchParams, limits);
-      const response = await route.run({ store: options.store, query, request, limits });
+      const admit = (stream: RecordStream) => gate.admit(stream, request.signal);
+      const response = await route.run({ store: options.store, query, request, limits, admit });
       return compress(request, response);
     } catch (error) {
       return errorResponse(error, logError);

@@ -16,6 +16,7 @@ export interface Config {
   maxVariables: number;
   maxConcurrent: number;
   maxPerClient: number; // requests in flight from one client address
+  maxHeavy: number; // answers decoding millions of rows built at once; the rest wait (admission.ts)
   stallTimeoutMs: number; // a connection making no progress this long is closed (a client that stops reading)
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -31,6 +32,7 @@ const numbers = {
   'max-names': ['EVAP_MAX_NAMES', 500, 'names per RES_NAMES / STA_NAMES list'],
   'max-variables': ['EVAP_MAX_VARIABLES', 100, 'entries per variables / datasets / also_return list'],
   'max-concurrent': ['EVAP_MAX_CONCURRENT', 64, 'requests in flight before 503 with Retry-After'],
+  'max-heavy': ['EVAP_MAX_HEAVY', 2, 'answers decoding over 2 million stored rows built at once (each process); the rest wait their turn'],
   'max-per-client': [
     'EVAP_MAX_PER_CLIENT',
     'a quarter of --max-concurrent, at least 1',
@@ -104,6 +106,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxNames: number('max-names'),
     maxVariables: number('max-variables'),
     maxConcurrent,
+    maxHeavy: number('max-heavy'),
     maxPerClient: number('max-per-client', Math.max(1, Math.floor(maxConcurrent / 4))), // scales with the total: a fixed 16 was no bound at all under --max-concurrent 16 or less
     stallTimeoutMs: number('stall-timeout-ms'),
     headersTimeoutMs: number('headers-timeout-ms'),

@@ -6,6 +6,7 @@ export interface IncomingRequest {
   readonly url: URL; // parsed once, by whoever made the request (node.ts, or fromFetchRequest)
   readonly headers: Headers;
   readonly body: ReadableStream<Uint8Array> | null;
+  readonly signal?: AbortSignal; // aborted when the client goes away before its answer is out
 }
 
 /** A fetch-style Request as the handler reads it (tests, other runtimes): its URL parsed here, once. */

@@ -61,7 +61,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       if (refusal) response = detailResponse(503, refusal, { 'retry-after': '1' });
       else {
         try {
-          response = await handler(toIncoming(incoming));
+          response = await handler(toIncoming(incoming, gone.signal));
         } catch (error) {
           logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
           response = detailResponse(400, 'malformed request');
@@ -131,7 +131,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
 
 // The request target as it came (`//info/...` stays a path, never a host), parsed here once; the handler reads only
 // path, query and headers. What fetch's Request refuses (TRACE, TRACK, a URL with credentials) stays refused (400).
-function toIncoming(incoming: IncomingMessage): IncomingRequest {
+function toIncoming(incoming: IncomingMessage, signal: AbortSignal): IncomingRequest {
   const target = incoming.url ?? '/';
   const url = target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
   const method = incoming.method ?? 'GET';
@@ -141,7 +141,7 @@ function toIncoming(incoming: IncomingMessage): IncomingRequest {
   for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>) : null;
-  return { method, url, headers, body };
+  return { method, url, headers, body, signal };
 }
 
 // Settles when the answer is out or cancelled (signal): never later, so the caller's slot cannot leak.

@@ -1,5 +1,6 @@
 // One documented path and how it reads its request: the parameters a path takes, and the library option each carries,
 // are the wire table's (lib/sync/wire.ts), never written per route.
+import type { RecordStream } from '../lib/format/stream.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { parametersOf, type WireOperation, type WireParameter } from '../lib/sync/wire.js';
 import { readFormat } from './answer-formats.js';
@@ -12,6 +13,7 @@ export interface RouteContext {
   query: QueryParams;
   request: IncomingRequest;
   limits: RequestLimits;
+  admit(stream: RecordStream): RecordStream; // a heavy answer waits for its turn (admission.ts); a light one is as it was
 }
 
 /** One documented path. */

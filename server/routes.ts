@@ -39,22 +39,22 @@ export const routes: readonly Route[] = withPostTwins(
     tableRoute<ReservoirRangeQuery, Series>(
       { method: 'GET', path: '/timeseries/daily/reservoirs/daterange', tag: 'Timeseries', summary: 'Reservoir timeseries over a date range' },
       'reservoirTimeseries',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamReservoirTimeseries(options)),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamReservoirTimeseries(options))),
     ),
     tableRoute<ReservoirDateQuery, Series>(
       { method: 'GET', path: '/timeseries/daily/reservoirs/date', tag: 'Timeseries', summary: 'Every reservoir on one date' },
       'reservoirTimeseriesOnDate',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamReservoirTimeseriesOnDate(options)),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamReservoirTimeseriesOnDate(options))),
     ),
     tableRoute<StationRangeQuery, Series>(
       { method: 'GET', path: '/timeseries/stations/daterange', tag: 'Timeseries', summary: 'Station timeseries over a date range' },
       'stationTimeseries',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamStationTimeseries(options)),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamStationTimeseries(options))),
     ),
     tableRoute<StationDateQuery, Series>(
       { method: 'GET', path: '/timeseries/stations/date', tag: 'Timeseries', summary: 'Every station on one date' },
       'stationTimeseriesOnDate',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamStationTimeseriesOnDate(options)),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamStationTimeseriesOnDate(options))),
     ),
     tableRoute<Listing, OutputFormat>(
       { method: 'GET', path: '/info/list_datasets', tag: 'Info', summary: 'The datasets (a JSON list of names)' },

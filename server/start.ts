@@ -34,7 +34,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     keys = KeyRing.fromKeys([key]);
     console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
   }
-  const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute } = config;
+  const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute, maxHeavy } = config;
   const keyRequests = createKeyRequests(config.requestsFile);
   const handler = createHandler({
     store,
@@ -44,6 +44,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     rateLimiter: options.rateLimiter,
     logError: consoleLogger.error,
     keyRequests,
+    maxHeavy,
   });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   if (options.announce !== false) announce(serving.url);

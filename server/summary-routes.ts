@@ -27,7 +27,7 @@ export function summaryRoutes(): Route[] {
         parameters: documented('reservoirAggregates', interval),
       },
       'reservoirAggregates',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamReservoirAggregates({ ...options, interval })),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamReservoirAggregates({ ...options, interval }))),
     ),
     tableRoute<StationAggregateQuery, TimeseriesFormat>(
       {
@@ -38,7 +38,7 @@ export function summaryRoutes(): Route[] {
         parameters: documented('stationAggregates', interval),
       },
       'stationAggregates',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamStationAggregates({ ...options, interval })),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamStationAggregates({ ...options, interval }))),
     ),
   ]);
   const normals: Route[] = [
@@ -50,7 +50,7 @@ export function summaryRoutes(): Route[] {
         summary: 'Reservoir normals: n, mean, min, max and percentiles by calendar month or day of the year',
       },
       'reservoirNormals',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamReservoirNormals(options)),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamReservoirNormals(options))),
     ),
     tableRoute<StationNormalsQuery, TimeseriesFormat>(
       {
@@ -60,7 +60,7 @@ export function summaryRoutes(): Route[] {
         summary: 'Station normals: n, mean, min, max and percentiles by calendar month or day of the year',
       },
       'stationNormals',
-      ({ options, format }, { store }) => timeseriesAnswer(format, store.streamStationNormals(options)),
+      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamStationNormals(options))),
     ),
   ];
   return [...aggregates, ...normals];

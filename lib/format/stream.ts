@@ -20,10 +20,11 @@ export interface RecordStream {
   table(maxValues?: number): Promise<Table>; // typed columns (recordsToTable); more than maxValues values (records x columns): InvalidParameterError naming output_format
   json(): AsyncIterable<string>; // chunks of one JSON array: '[', then objects separated by commas, then ']'
   csv(): AsyncIterable<string>; // CSV text chunks, the header first: the same text as recordsToCsv of the records
+  readRows: number; // about how many stored rows the answer decodes (estimateReadRows; 0 where not estimated)
 }
 
 /** A RecordStream over a query run: `run(kind)` yields batches of records or of JSON object or CSV row text. */
-export function recordStream(columns: string[], run: (kind: OutputKind) => AsyncIterable<unknown[]>): RecordStream {
+export function recordStream(columns: string[], run: (kind: OutputKind) => AsyncIterable<unknown[]>, readRows = 0): RecordStream {
   const batches = () => run('records') as AsyncIterable<WireRecord[]>;
   return {
     columns,
@@ -32,6 +33,7 @@ export function recordStream(columns: string[], run: (kind: OutputKind) => Async
     table: async (maxValues = Infinity) => recordsToTable(await collect(batches(), maxValues, columns.length), columns),
     json: () => jsonArrayChunks(run('json') as AsyncIterable<string[]>),
     csv: () => csvTextChunks(columns, run('csv') as AsyncIterable<string[]>),
+    readRows,
   };
 }
 

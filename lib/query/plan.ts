@@ -1,6 +1,8 @@
 // One query, checked once against a snapshot, as one typed plan: what every timeseries path (range, date, aggregates,
 // normals) reads and emits. The store's query methods are one-liners over it.
+
 import { defaults, type UnitSystem, variableKey } from '../catalogue.js';
+import { yearOfDay } from '../dates.js';
 import { dayAttributesOf, type FlagColumn, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
 import { type MetadataTable, pickAttributes } from '../store/metadata.js';
 import { heldBy, type Snapshot } from '../store/open-snapshot.js';
@@ -105,4 +107,22 @@ function withAttributes(
     attach: (name) => pickAttributes(metadata, name, attributes),
     header: recordColumns(selection.nameKey, selection.columns, attributes),
   };
+}
+
+/**
+ * About how many stored rows answering the plan decodes, known before anything is read: the rows of the partitions its
+ * dates touch, in the share its names hold (files are read by row group, which spans days, so a date still costs its
+ * names' whole year). A server can admit answers that read millions of rows a few at a time.
+ */
+export function estimateReadRows(s: Snapshot, plan: Plan): number {
+  if (plan.nameKey === 'STA_NAME') return plan.names.reduce((n, name) => n + (s.manifest.stations.partitions[name]?.rows ?? 0), 0);
+  const share = plan.names.length / Math.max(1, s.manifest.reservoirs.names.length);
+  const [firstYear, lastYear] = [yearOfDay(plan.startDay), yearOfDay(plan.endDay)];
+  let rows = 0;
+  for (const dataset of new Set(plan.columns.map((c) => c.dataset!))) {
+    for (const [year, partition] of s.partitionsByYear.get(dataset) ?? []) {
+      if (year >= firstYear && year <= lastYear) for (const file of partition.files) rows += file.rows;
+    }
+  }
+  return Math.round(rows * share);
 }

@@ -6,7 +6,7 @@ import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { type RecordStream, recordStream } from '../format/stream.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
@@ -185,7 +185,7 @@ export class EvapStore {
     const s = this.snapshot;
     refuseAsOf(query.asOf);
     const planned = plan(s, query);
-    return recordStream(planned.header, (kind) => read(s, planned, kind));
+    return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned));
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */

@@ -1,22 +1,33 @@
 // Query plans against a small generated store: names, columns, days and attributes checked with plain computations,
 // date-fns for the days, and the records the store then emits for the header.
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { differenceInCalendarDays, parseISO } from 'date-fns';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames } from '../../../lib/catalogue.js';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
-import { planReservoirDate, planReservoirRange, planStationDate, planStationRange, selectReservoirs, selectStations } from '../../../lib/query/plan.js';
+import {
+  estimateReadRows,
+  planReservoirDate,
+  planReservoirRange,
+  planStationDate,
+  planStationRange,
+  selectReservoirs,
+  selectStations,
+} from '../../../lib/query/plan.js';
 import { heldBy, type Snapshot } from '../../../lib/store/open-snapshot.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, daysFrom, tempDir, tinyReservoirs, tinyStations, writeSmallStore } from '../../helpers.js';
 
+let dir: string;
 let store: EvapStore;
 let snapshot: Snapshot;
 let reservoirs: string[];
 let stations: string[];
 beforeAll(async () => {
-  const dir = await tempDir();
+  dir = await tempDir();
   await writeSmallStore(dir); // 4 reservoirs, 3 stations, 2020-12-25..2021-01-05
   store = await openStore(dir);
   snapshot = Reflect.get(store, 'snapshot') as Snapshot; // the snapshot the store's own queries plan against
@@ -190,5 +201,44 @@ describe('heldBy', () => {
         },
       ),
     );
+  });
+});
+
+describe('estimateReadRows', () => {
+  // the rows DuckDB counts in the store's files: every file of the years the days touch, of the datasets asked, for the names asked
+  it('is the count of stored rows of the asked names in the partitions the days touch, as DuckDB counts them', async () => {
+    const duck = await (await DuckDBInstance.create(':memory:')).connect();
+    const count = async (files: string[], where: string) =>
+      files.length === 0
+        ? 0
+        : Number(
+            (
+              await duck.runAndReadAll(`select count(*)::int as n from read_parquet([${files.map((f) => `'${join(dir, f)}'`).join(', ')}]) where ${where}`)
+            ).getRows()[0]![0],
+          );
+    const inList = (key: string, names: readonly string[]) => `${key} in (${names.map((n) => `'${n.replaceAll("'", "''")}'`).join(', ')})`;
+    const datasets = ['rtma', 'res', 'lem', 'nete-volume-calcs'] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.subarray([...datasets], { minLength: 1 }), fc.subarray(reservoirs, { minLength: 1 }), dateIn, dateIn, async (asked, names, a, b) => {
+        const [start, end] = a <= b ? [a, b] : [b, a];
+        const yearFiles = (from: string, to: string) =>
+          asked.flatMap((d) =>
+            (store.manifest.datasets[d]?.partitions ?? [])
+              .filter((p) => p.year >= Number(from.slice(0, 4)) && p.year <= Number(to.slice(0, 4)))
+              .flatMap((p) => p.files.map((f) => f.path)),
+          );
+        const onDate = planReservoirDate(snapshot, { date: start, datasets: asked });
+        expect(estimateReadRows(snapshot, onDate)).toBe(await count(yearFiles(start, start), 'true'));
+        const range = planReservoirRange(snapshot, { names, start, end, datasets: asked });
+        expect(estimateReadRows(snapshot, range)).toBe(await count(yearFiles(start, end), inList('RES_NAME', names)));
+      }),
+      { numRuns: 25 },
+    );
+    const some = stations.slice(0, 2);
+    const files = some.map((n) => store.manifest.stations.partitions[n]!.path);
+    expect(estimateReadRows(snapshot, planStationRange(snapshot, { names: some, ...{ start: '2020-12-25', end: '2020-12-26' } }))).toBe(
+      await count(files, 'true'),
+    );
+    duck.closeSync();
   });
 });

@@ -1,0 +1,86 @@
+// Heavy answers a few at a time. An answer that decodes millions of stored rows (every reservoir on a date at 44,000
+// reservoirs reads a whole year of them) takes hundreds of milliseconds of this process's one thread; sixteen at once
+// interleave, so all finish together after sixteen times that, holding sixteen answers' memory, and a small query
+// waits behind every one of their turns. Admitted in turn, each heavy answer finishes at the pace of one, and small
+// ones (most queries) never wait.
+import type { RecordStream } from '../lib/format/stream.js';
+import { HttpError } from './errors.js';
+
+/** Stored rows an answer may decode (RecordStream.readRows) and still start at once: about 5,500 reservoir-years of one dataset. */
+export const HEAVY_READ_ROWS = 2_000_000;
+
+/** Lets at most `slots` heavy answers be produced at once; the others wait in arrival order. */
+export class AnswerGate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly slots: number,
+    readonly heavyRows = HEAVY_READ_ROWS,
+  ) {}
+
+  /** The stream as it is when light; else a stream whose outputs first wait for a slot and give it back when done. */
+  admit(stream: RecordStream, signal?: AbortSignal): RecordStream {
+    if (stream.readRows <= this.heavyRows) return stream;
+    const gated = <T>(make: () => AsyncIterable<T>): AsyncIterable<T> => ({ [Symbol.asyncIterator]: () => this.inTurn(make, signal) });
+    const whole = async <T>(make: () => Promise<T>): Promise<T> => {
+      const leave = await this.enter(signal);
+      try {
+        return await make();
+      } finally {
+        leave();
+      }
+    };
+    return {
+      ...stream,
+      batches: gated(() => stream.batches),
+      json: () => gated(() => stream.json()),
+      csv: () => gated(() => stream.csv()),
+      records: () => whole(() => stream.records()),
+      table: (maxValues) => whole(() => stream.table(maxValues)),
+    };
+  }
+
+  /** Heavy answers being produced now, and waiting for a slot. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  // the slot is held from the first chunk asked to the last given, or until the reader stops early (return)
+  private async *inTurn<T>(make: () => AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+    const leave = await this.enter(signal);
+    try {
+      yield* make();
+    } finally {
+      leave();
+    }
+  }
+
+  private async enter(signal: AbortSignal | undefined): Promise<() => void> {
+    if (this.running >= this.slots) {
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          signal?.removeEventListener('abort', gone);
+          resolve();
+        };
+        const gone = () => {
+          const at = this.waiting.indexOf(turn);
+          if (at >= 0) this.waiting.splice(at, 1);
+          reject(new HttpError(503, 'the client went away while its answer waited for its turn'));
+        };
+        if (signal?.aborted) return gone();
+        signal?.addEventListener('abort', gone, { once: true });
+        this.waiting.push(turn);
+      });
+    } else this.running++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.waiting.shift();
+      if (next)
+        next(); // the slot passes straight to the next in line
+      else this.running--;
+    };
+  }
+}

@@ -1,0 +1,124 @@
+// The gate for heavy answers against a plain model (at most `slots` inside at once, first come first served), and over
+// real HTTP: answers admitted one at a time are the answers of a server without the gate.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type RecordStream, recordStream } from '../../lib/format/stream.js';
+import { AnswerGate } from '../../server/admission.js';
+import { createHandler } from '../../server/app.js';
+import { KeyRing } from '../../server/auth.js';
+import { HttpError } from '../../server/errors.js';
+import { openSmallStore, smallStoreRange } from '../helpers.js';
+import { startTestServer } from './harness.js';
+
+// a stream of `steps` one-record batches whose production is watched: `inside` counts streams between first and last batch
+function watched(id: number, steps: number, readRows: number, log: { inside: number; most: number; order: number[] }): RecordStream {
+  return recordStream(
+    ['id'],
+    async function* () {
+      log.order.push(id);
+      log.inside++;
+      log.most = Math.max(log.most, log.inside);
+      try {
+        for (let i = 0; i < steps; i++) {
+          await new Promise((resolve) => setImmediate(resolve));
+          yield [{ id }];
+        }
+      } finally {
+        log.inside--;
+      }
+    },
+    readRows,
+  );
+}
+
+describe('AnswerGate', () => {
+  it('lets at most `slots` heavy answers run, in arrival order, whatever their length or a reader stopping early', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.record({ steps: fc.integer({ min: 1, max: 6 }), stopAfter: fc.option(fc.integer({ min: 0, max: 3 })), heavy: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        async (slots, answers) => {
+          const gate = new AnswerGate(slots, 100);
+          const log = { inside: 0, most: 0, order: [] as number[] };
+          const heavyLog = { inside: 0, most: 0, order: [] as number[] };
+          const runs = answers.map(async ({ steps, stopAfter, heavy }, id) => {
+            const stream = gate.admit(watched(id, steps, heavy ? 101 : 100, heavy ? heavyLog : log), undefined);
+            let seen = 0;
+            for await (const _ of stream.batches) if (stopAfter !== null && ++seen > stopAfter) break;
+          });
+          await Promise.all(runs);
+          const heavyIds = answers.flatMap((a, id) => (a.heavy ? [id] : []));
+          expect(heavyLog.most).toBeLessThanOrEqual(slots);
+          expect(heavyLog.order).toEqual(heavyIds); // first come, first served
+          expect(log.order).toEqual(answers.flatMap((a, id) => (a.heavy ? [] : [id])));
+          expect(gate.load).toEqual({ running: 0, waiting: 0 });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('returns a light stream itself, and gates records() and table() of a heavy one', async () => {
+    const gate = new AnswerGate(1, 10);
+    const log = { inside: 0, most: 0, order: [] as number[] };
+    const light = watched(0, 1, 10, log);
+    expect(gate.admit(light)).toBe(light);
+    const outputs = await Promise.all([
+      gate.admit(watched(1, 3, 11, log)).records(),
+      gate.admit(watched(2, 3, 11, log)).table(),
+      gate.admit(watched(3, 3, 11, log)).records(),
+    ]);
+    expect(log.most).toBe(1);
+    expect(outputs[0]).toEqual([{ id: 1 }, { id: 1 }, { id: 1 }]);
+    expect(outputs[1].numRows).toBe(3);
+  });
+
+  it('drops a waiting answer whose client went away (503), and the answers behind it still get their turn', async () => {
+    const gate = new AnswerGate(1, 0);
+    const log = { inside: 0, most: 0, order: [] as number[] };
+    const first = gate.admit(watched(1, 2, 1, log)).batches[Symbol.asyncIterator]();
+    await first.next(); // holds the only slot
+    const gone = new AbortController();
+    const waiting = gate.admit(watched(2, 1, 1, log), gone.signal).records();
+    const behind = gate.admit(watched(3, 1, 1, log)).records();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.load).toEqual({ running: 1, waiting: 2 });
+    gone.abort();
+    const refused = await waiting.catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).status).toBe(503);
+    expect(gate.load).toEqual({ running: 1, waiting: 1 });
+    await first.return?.(undefined); // the reader stops early: the slot passes on
+    expect(await behind).toEqual([{ id: 3 }]);
+    expect(log.order).toEqual([1, 3]);
+    expect(gate.load).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('a server admitting every answer one at a time', () => {
+  it('answers many concurrent requests exactly as a server without the gate', async () => {
+    const { store, names, stations } = await openSmallStore();
+    const key = 'k'.repeat(32);
+    const gated = await startTestServer({ store, handler: createHandler({ store, keys: KeyRing.fromKeys([key]), maxHeavy: 1, heavyRows: 0 }) });
+    const plain = await startTestServer({ store, handler: createHandler({ store, keys: KeyRing.fromKeys([key]), heavyRows: Number.POSITIVE_INFINITY }) });
+    const paths = [
+      `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(names.join(','))}&start_date=${smallStoreRange.start}&end_date=${smallStoreRange.end}&datasets=rtma,res`,
+      `/timeseries/daily/reservoirs/date?date=${smallStoreRange.end}&output_format=csv`,
+      `/timeseries/stations/daterange?STA_NAMES=${encodeURIComponent(stations.join(','))}&start_date=${smallStoreRange.start}&end_date=${smallStoreRange.end}`,
+      `/timeseries/stations/date?date=${smallStoreRange.start}&output_format=arrow`,
+      `/timeseries/monthly/reservoirs/daterange?RES_NAMES=${encodeURIComponent(names[0]!)}&start_date=${smallStoreRange.start}&end_date=${smallStoreRange.end}`,
+    ];
+    const body = async (url: string, path: string) => {
+      const response = await fetch(`${url}${path}`, { headers: { 'api-key': key } });
+      expect(response.status, path).toBe(200);
+      return Buffer.from(await response.arrayBuffer()).toString('base64');
+    };
+    const expected = await Promise.all(paths.map((p) => body(plain.url, p)));
+    const many = Array.from({ length: 24 }, (_, i) => i % paths.length);
+    const answers = await Promise.all(many.map((i) => body(gated.url, paths[i]!)));
+    expect(answers).toEqual(many.map((i) => expected[i]));
+  });
+});
