@@ -114,7 +114,7 @@ function withAttributes(
  * dates touch, in the share its names hold (files are read by row group, which spans days, so a date still costs its
  * names' whole year). A server can admit answers that read millions of rows a few at a time.
  */
-export function estimateReadRows(s: Snapshot, plan: Plan): number {
+export function estimateReadRows(s: Snapshot, plan: Pick<Plan, 'nameKey' | 'names' | 'columns' | 'startDay' | 'endDay'>): number {
   if (plan.nameKey === 'STA_NAME') return plan.names.reduce((n, name) => n + (s.manifest.stations.partitions[name]?.rows ?? 0), 0);
   const share = plan.names.length / Math.max(1, s.manifest.reservoirs.names.length);
   const [firstYear, lastYear] = [yearOfDay(plan.startDay), yearOfDay(plan.endDay)];

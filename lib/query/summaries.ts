@@ -3,7 +3,7 @@ import { defaults } from '../catalogue.js';
 import { formatDay } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
 import { recordsToCsv } from '../format/csv.js';
-import type { Block } from '../format/emit.js';
+import type { Block, OutputKind } from '../format/emit.js';
 import { type RecordStream, recordStream } from '../format/stream.js';
 import { pickAttributes } from '../store/metadata.js';
 import type { Snapshot } from '../store/open-snapshot.js';
@@ -13,7 +13,7 @@ import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodVal
 import { firstReservoirDay, firstStationDay } from './latest.js';
 import { normalOf, normalPeriods, normalStatistics } from './normals.js';
 import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './periods.js';
-import { type Selection, selectReservoirs, selectStations } from './plan.js';
+import { estimateReadRows, type Selection, selectReservoirs, selectStations } from './plan.js';
 import { resolveAttributes } from './query.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
 
@@ -44,6 +44,7 @@ interface Resolved extends Selection {
   first: () => number | undefined;
   series: (name: string, startDay: number, endDay: number) => Promise<Block>;
   seriesMany?: (names: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>; // several names, each row group read once
+  readRows: (startDay: number, endDay: number) => number; // estimateReadRows of the names over the days
 }
 
 // values held at once when several names are read together (about 32 MB of doubles): many names of a year, few of 46
@@ -58,13 +59,19 @@ function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start'
     first: () => firstReservoirDay(s.manifest, used),
     series: (name, a, b) => reservoirSeries(s, name, columns, a, b),
     seriesMany: (group, a, b) => reservoirSeriesMany(s, group, columns, a, b),
+    readRows: (startDay, endDay) => estimateReadRows(s, { ...selection, startDay, endDay }),
   };
 }
 
 function resolveStations(s: Snapshot, query: Omit<StationRangeQuery, 'start' | 'end'>): Resolved {
   const selection = selectStations(s, query);
   const { names, columns } = selection;
-  return { ...selection, first: () => firstStationDay(s.manifest, names), series: (name, a, b) => stationSeries(s, name, columns, a, b) };
+  return {
+    ...selection,
+    first: () => firstStationDay(s.manifest, names),
+    series: (name, a, b) => stationSeries(s, name, columns, a, b),
+    readRows: (startDay, endDay) => estimateReadRows(s, { ...selection, startDay, endDay }),
+  };
 }
 
 /** Reservoir aggregates: one record per reservoir and period, streamed a reservoir at a time. */
@@ -100,7 +107,8 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   const pctKeys = compare ? r.columns.map((v) => `${v.key} pct_of_normal`) : [];
   const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.columns.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
   const periods = periodsOf(startDay, endDay, interval);
-  return summaryStream(columns, async function* () {
+  const readRows = r.readRows(startDay, endDay) + (base ? r.readRows(base.startDay, base.endDay) : 0); // compare_to reads the base too
+  return summaryStream(columns, readRows, async function* () {
     for await (const [name, block] of namedBlocks(r, startDay, endDay)) {
       const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
       yield recordsOf(name, block, normal);
@@ -144,7 +152,7 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const methods = r.columns.map((v) => methodOf(v, statistic));
   const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
   const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
-  return summaryStream(columns, async function* () {
+  return summaryStream(columns, r.readRows(base.startDay, base.endDay), async function* () {
     for await (const [name, block] of namedBlocks(r, base.startDay, base.endDay)) {
       const extra = pickAttributes(r.metadata, name, attributes);
       const groups = period === 'month' ? monthlyNormals(r, methods, block, base) : dailyNormals(r, methods, block);
@@ -229,14 +237,15 @@ function wire(value: number, method: Method): number | null {
 }
 
 // records in batches, as a RecordStream: JSON and CSV text written from the records (answers are a record per period)
-function summaryStream(columns: string[], run: () => AsyncGenerator<WireRecord[]>): RecordStream {
-  return recordStream(columns, async function* (kind) {
+function summaryStream(columns: string[], readRows: number, run: () => AsyncGenerator<WireRecord[]>): RecordStream {
+  const batches = async function* (kind: OutputKind) {
     for await (const batch of run()) {
       if (kind === 'records') yield batch;
       else if (kind === 'json') yield batch.map((record) => JSON.stringify(record));
       else yield [recordsToCsv(batch, columns, false)];
     }
-  });
+  };
+  return recordStream(columns, batches, readRows);
 }
 
 // a period has many days and so no one status; qflag stays the reservoir-level metadata value here (docs/flags-and-history.md)

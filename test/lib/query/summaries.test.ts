@@ -158,3 +158,25 @@ describe('the words of a summary query, checked at the public boundary', () => {
     );
   });
 });
+
+describe('readRows of aggregates and normals', () => {
+  it('is the count of stored rows DuckDB finds for the names in the years the days (and the base period) touch', async () => {
+    const count = async (dataset: string, names: readonly string[], fromYear: number, toYear: number) =>
+      Number(
+        (
+          await rows(
+            `select count(*)::int as n from read_parquet(${glob(dataset)}, hive_partitioning = true) where RES_NAME in (${names.map((n) => `'${n}'`).join(', ')}) and year between ${fromYear} and ${toYear}`,
+          )
+        )[0]!.n,
+      );
+    const names = ['LAKE ALICE', 'LAKE MEAD', 'LAKE POWELL'];
+    const years = store.manifest.datasets.lem!.partitions.map((p) => p.year);
+    const [first, last] = [Math.min(...years), Math.max(...years)];
+    const monthly = store.streamReservoirAggregates({ names, datasets: ['nete-volume-calcs', 'lem'], start: `${first}-06-01`, end: `${first + 1}-02-01` });
+    expect(monthly.readRows).toBe((await count('nete-volume-calcs', names, first, first + 1)) + (await count('lem', names, first, first + 1)));
+    const compared = store.streamReservoirAggregates({ names, datasets: ['lem'], start: `${last}-01-01`, end: `${last}-03-31`, compareTo: 'normal' });
+    expect(compared.readRows).toBe((await count('lem', names, last, last)) + (await count('lem', names, first, last))); // the month's and the normal's
+    const normals = store.streamReservoirNormals({ names: names.slice(0, 1), datasets: ['lem'] });
+    expect(normals.readRows).toBe(await count('lem', names.slice(0, 1), first, last));
+  });
+});
