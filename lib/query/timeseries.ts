@@ -71,21 +71,41 @@ export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, ki
 /** Every reservoir's values on the plan's day, by name index (NaN where not held), and which names have a row then. */
 async function gatherDay(source: TimeseriesSource, plan: Plan) {
   const { columns: variables, startDay: day, flags } = plan;
-  const dayText = formatDay(day);
-  const datasets = [...new Set(variables.map((v) => v.dataset!))];
-  const flagCodes = new Map(flags.map((f) => [f, new Float64Array(source.manifest.reservoirs.names.length).fill(NaN)]));
   const names = source.manifest.reservoirs.names;
+  const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const seen = new Uint8Array(names.length); // names with a row on the day in some dataset
   const columns: (Float64Array | undefined)[] = variables.map(() => undefined); // by name index; NaN (null) where not held
+  const flagCodes = new Map<FlagColumn, Float64Array | undefined>(flags.map((f) => [f, undefined]));
   for (const dataset of datasets) {
-    const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
     const held = variables.flatMap((v, j) => (v.dataset === dataset ? [j] : []));
+    const flagged = dataset === datasets[0] ? flags : []; // the first dataset's flags, as on ranges
+    const wanted = [...held.map((j) => variables[j]!.name), ...flagged];
+    const one = await datasetOnDay(source, dataset, day, wanted);
+    for (let i = 0; i < names.length; i++) seen[i] ||= one.seen[i]!;
+    held.forEach((j, k) => (columns[j] = one.values[k]));
+    flagged.forEach((f, k) => flagCodes.set(f, one.values[held.length + k]));
+  }
+  return { seen, columns, flagCodes };
+}
+
+/**
+ * One dataset's columns on one day for every reservoir, by name index: worked out from every row group holding the
+ * day (with rows sorted by name then date, that is the name's whole year), so it is kept (a few MB at 44,000
+ * reservoirs) and asked again costs nothing: the map of every reservoir on the latest day is the page most opened.
+ */
+function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wanted: readonly string[]) {
+  const key = `${source.manifest.snapshot}|${dataset}|${day}|${wanted.join(',')}`;
+  return source.reader.derive(key, async () => {
+    const names = source.manifest.reservoirs.names;
+    const seen = new Uint8Array(names.length);
+    const values: (Float64Array | undefined)[] = wanted.map(() => undefined);
+    const dayText = formatDay(day);
+    const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
     for (const file of partition?.files.filter((f) => overlaps(f, dayText, dayText)) ?? []) {
       const footer = await source.reader.footer(file);
       for (let g = 0; g < footer.metadata.row_groups.length; g++) {
         if (!groupHoldsDays(footer, g, day, day)) continue;
-        const flagged = dataset === datasets[0] ? flags : []; // the first dataset's flags, as on ranges
-        const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...held.map((j) => variables[j]!.name), ...flagged]);
+        const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...wanted]);
         const days = read[0] as Int32Array;
         const rowNames = read[1] as readonly string[];
         // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
@@ -93,22 +113,17 @@ async function gatherDay(source: TimeseriesSource, plan: Plan) {
           end = runEnd(rowNames, start);
           const [row, past] = rowsWithin(days, day, day, start, end);
           const nameIndex = past > row ? source.reservoirIndex.get(rowNames[start]!) : undefined;
-          if (nameIndex !== undefined) {
-            seen[nameIndex] = 1;
-            held.forEach((j, k) => {
-              const values = read[2 + k] as Float64Array | undefined;
-              if (values) (columns[j] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = values[row]!;
-            });
-            flagged.forEach((f, k) => {
-              const codes = read[2 + held.length + k] as Float64Array | undefined;
-              if (codes) flagCodes.get(f)![nameIndex] = codes[row]!;
-            });
-          }
+          if (nameIndex === undefined) continue;
+          seen[nameIndex] = 1;
+          wanted.forEach((_, k) => {
+            const column = read[2 + k] as Float64Array | undefined;
+            if (column) (values[k] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[row]!;
+          });
         }
       }
     }
-  }
-  return { seen, columns, flagCodes };
+    return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
+  });
 }
 
 /** Station records over [startDay, endDay], one batch per station, in name then date order. */

@@ -16,6 +16,7 @@ export type Column = Int32Array | Float64Array | readonly string[];
 export interface ReaderCaches {
   footers: ByteBoundedCache<Footer>;
   columns: ByteBoundedCache<Map<string, Column>>; // decoded column chunks, by row group
+  derived: ByteBoundedCache<unknown>; // values worked out from many chunks, e.g. one day of every reservoir (derive())
   counts: ReadCounts & { footersRead: number; chunksDecoded: number };
 }
 
@@ -24,6 +25,7 @@ export function createReaderCaches(columnBytes: number, footerBytes: number): Re
   return {
     footers: new ByteBoundedCache(footerBytes),
     columns: new ByteBoundedCache(columnBytes),
+    derived: new ByteBoundedCache(columnBytes / 8),
     counts: { reads: 0, bytesRead: 0, footersRead: 0, chunksDecoded: 0 },
   };
 }
@@ -46,6 +48,20 @@ export class PartitionReader {
       this.pending.set(key, promise);
     }
     return promise;
+  }
+
+  /**
+   * A value worked out from many column chunks, cached under `key` (which must name the snapshot: chunks are cached by
+   * file, this by what it was made of) and made once when concurrent queries ask for it together.
+   */
+  async derive<T>(key: string, make: () => Promise<{ value: T; bytes: number }>): Promise<T> {
+    const cached = this.caches.derived.get(key) as T | undefined;
+    if (cached !== undefined) return cached;
+    return this.once(`derived#${key}`, async () => {
+      const { value, bytes } = await make();
+      this.caches.derived.set(key, value, bytes);
+      return value;
+    });
   }
 
   /** The parsed footer of a data file, read once and checked against the manifest. */

@@ -1,7 +1,10 @@
 // The read path's helpers against plain oracles: date and name overlap by enumerating days and names.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ingest, textSource } from '../../../lib/ingest/ingest.js';
+import { generateStore } from '../../../lib/model/generate.js';
 import { fileHoldsNames, overlaps } from '../../../lib/query/timeseries.js';
+import type { ReaderCaches } from '../../../lib/store/partitions.js';
 import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, tempDir } from '../../helpers.js';
@@ -82,5 +85,28 @@ describe('reservoirsOnDate', () => {
     let text = '';
     for await (const chunk of store.streamReservoirTimeseriesOnDate({ ...query, date: '2021-03-02' }).json()) text += chunk;
     expect(JSON.parse(text)).toEqual(range);
+  });
+});
+
+describe('every reservoir on a date, asked again', () => {
+  it('is answered from the day kept by the first answer, and a revision of that day is answered at once after refresh', async () => {
+    const dir = await tempDir();
+    await generateStore(dir, { reservoirs: 5, stations: 1, start: '2021-03-01', end: '2021-03-31', seed: 5 });
+    const store = await openStore(dir);
+    const query = { date: '2021-03-31', datasets: ['lem'], variables: ['E_hs'], alsoReturn: ['status'] };
+    const first = await store.reservoirTimeseriesOnDate(query);
+    const caches = Reflect.get(store, 'caches') as ReaderCaches;
+    const decoded = caches.counts.chunksDecoded;
+    expect(await store.reservoirTimeseriesOnDate(query)).toEqual(first);
+    expect(caches.counts.chunksDecoded).toBe(decoded); // nothing read or decoded again
+    caches.columns.clear(); // not even from the chunk cache
+    expect(await store.reservoirTimeseriesOnDate(query)).toEqual(first);
+    expect(caches.counts.chunksDecoded).toBe(decoded);
+
+    const revised = { ...first[2]!, 'E_hs (mm)': 7.25, status: 'Final' };
+    await ingest(dir, [textSource('revision.json', JSON.stringify([revised]))]);
+    await store.refresh();
+    const after = await store.reservoirTimeseriesOnDate(query);
+    expect(after).toEqual(first.map((r, i) => (i === 2 ? revised : r)));
   });
 });

@@ -11,6 +11,7 @@ import { generateStore } from '../../../lib/model/generate.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import type { Manifest, ReservoirFile } from '../../../lib/store/manifest.js';
 import { encodeParquet } from '../../../lib/store/parquet.js';
+import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
 import { openStore } from '../../../lib/store/store.js';
 import { utf8Vector } from '../../../lib/store/vectors.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
@@ -145,4 +146,27 @@ describe('PartitionReader', () => {
     expect([small.touched, large.touched]).toEqual([1, 1]);
     expect(large.bytes).toBeLessThanOrEqual(small.bytes * 1.25); // footers are bounded by the file size, chunks by the row group
   }, 60_000);
+});
+
+describe('PartitionReader.derive', () => {
+  it('makes a value once for concurrent askers, keeps it within the bound, and makes it again once pushed out', async () => {
+    const caches = createReaderCaches(8 * 1024, 0); // a derived value may take an eighth: 1 KiB
+    const reader = new PartitionReader({ read: async () => new Uint8Array(0) }, caches);
+    let made = 0;
+    const make = (bytes: number) => async () => {
+      made++;
+      await new Promise((resolve) => setImmediate(resolve));
+      return { value: { made }, bytes };
+    };
+    const together = await Promise.all([1, 2, 3].map(() => reader.derive('a', make(600))));
+    expect(together.every((v) => v === together[0])).toBe(true);
+    expect(made).toBe(1);
+    expect(await reader.derive('a', make(600))).toBe(together[0]);
+    await reader.derive('b', make(600)); // 1,200 bytes do not fit: 'a' goes
+    expect(made).toBe(2);
+    expect(await reader.derive('a', make(600))).toEqual({ made: 3 });
+    await reader.derive('huge', make(2000)); // larger than the bound: answered, never kept
+    await reader.derive('huge', make(2000));
+    expect(made).toBe(5);
+  });
 });
