@@ -62,11 +62,12 @@ export async function run(argv: string[]): Promise<number> {
   const format = chooseFormat(stringFlag(values, 'format'), out);
   checkCombination(values, kind);
   const { source: current, close } = await openSource(values);
+  let source = current;
   try {
     // a store answers from its past snapshot as a whole; a server is asked with as_of
     const asOf = stringFlag(values, 'as-of');
     const local = 'streamReservoirTimeseries' in current;
-    const source = asOf !== undefined && local ? await current.asOf(asOf) : current;
+    if (asOf !== undefined && local) source = await current.asOf(asOf);
     const answer = await intervals[interval](source, kind, local ? { ...values, 'as-of': undefined } : values);
     if ('stream' in answer && (format === 'csv' || format === 'json')) {
       await writeText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), out);
@@ -76,6 +77,7 @@ export async function run(argv: string[]): Promise<number> {
       await writeRecords(records, columns, format, out);
     }
   } finally {
+    if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();
   }
   return 0;

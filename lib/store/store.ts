@@ -25,7 +25,7 @@ import { ensureDemoStore } from './demo.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { takeLease } from './lease.js';
 import { openStorage } from './location.js';
-import { MANIFEST_FILE, type Manifest, type ReservoirFile } from './manifest.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirFile, snapshotPath } from './manifest.js';
 import type { MetadataTable } from './metadata.js';
 import { heldBy, openSnapshot, type Snapshot } from './open-snapshot.js';
 import { createReaderCaches, PartitionReader, type ReaderCaches } from './partitions.js';
@@ -33,6 +33,7 @@ import { readReservoirFiles, readReservoirPartition, readStationPartition } from
 import { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from './snapshots.js';
 import type { ByteSource } from './source.js';
 import type { Storage } from './storage.js';
+import { type Lent, type Opened, SharedViews } from './views.js';
 import type { ReservoirRows, StationRows } from './write.js';
 
 export interface OpenStoreOptions {
@@ -54,10 +55,17 @@ export async function openStore(location?: string | Storage, options: OpenStoreO
   return store;
 }
 
+/** How many views of past snapshots (as_of) a store keeps open while unused, each holding a lease, for the requests to come. */
+export const KEPT_VIEWS = 4;
+
 /** An opened store. Each query reads the snapshot that was current when it started. */
 export class EvapStore {
   private snapshot!: Snapshot;
   private manifestStamp: string | undefined; // of the manifest file last read
+  private origin: EvapStore = this; // a view's: the store it was asked of, whose views and history it shares
+  private readonly views = new SharedViews<number, Snapshot>(KEPT_VIEWS); // past snapshots by sequence number
+  private history: { sequence: number; manifests: Promise<Manifest[]> } | undefined; // the retained snapshots, as read while serving `sequence`
+  private endUse: () => Promise<void> = async () => {}; // a view's: ends its use of the shared view
   readonly root: string; // the folder or s3:// location
 
   constructor(
@@ -98,15 +106,56 @@ export class EvapStore {
 
   /**
    * The store as it was at `asOf` (an ISO date, meaning the end of that day UTC, or an ISO time): a view answering
-   * every query from the snapshot current then. Refused when that is older than the retained history.
+   * every query from the snapshot current then, whose files a vacuum keeps until `view.close()`. Refused when that is
+   * older than the retained history.
    */
   async asOf(asOf: string): Promise<EvapStore> {
+    if (this.origin !== this) return this.origin.asOf(asOf);
     parseAsOf(asOf); // a malformed value is refused before anything is read
-    const manifest = snapshotAt(await readSnapshots(this.storage), asOf);
-    if (manifest.snapshot === this.snapshot.manifest.snapshot) return this;
+    for (let again = false; ; again = true) {
+      const history = await this.retainedHistory();
+      const manifest = snapshotAt(history, asOf);
+      try {
+        return this.viewOf(await this.views.use(manifest.sequence, () => this.openView(manifest, manifest === history.at(-1))));
+      } catch (error) {
+        if (!(error instanceof RetiredSnapshotError) || again) throw error;
+        this.history = undefined; // a vacuum retired it since the history was read: read it again
+      }
+    }
+  }
+
+  // the retained snapshots, read again only once the store serves another one (refresh() follows manifest.json): a
+  // repeated as_of reads no manifest
+  private retainedHistory(): Promise<Manifest[]> {
+    const sequence = this.snapshot.manifest.sequence;
+    if (this.history?.sequence !== sequence) {
+      const manifests = readSnapshots(this.storage);
+      manifests.catch(() => this.history?.manifests === manifests && (this.history = undefined)); // a failed read is tried again next time
+      this.history = { sequence, manifests };
+    }
+    return this.history.manifests;
+  }
+
+  // a past snapshot opened for reading, under a lease taken before its files are read
+  private async openView(manifest: Manifest, newest: boolean): Promise<Opened<Snapshot>> {
+    const release = await takeLease(this.storage, manifest.sequence);
+    try {
+      // the history may be older than the last vacuum: a snapshot it retired stays retired, whatever lease is taken now
+      if (!newest && !(await this.storage.exists(snapshotPath(manifest.sequence)))) throw new RetiredSnapshotError(manifest.sequence);
+      const value = manifest.snapshot === this.snapshot.manifest.snapshot ? this.snapshot : await this.load(manifest);
+      return { value, release };
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  private viewOf(lent: Lent<Snapshot>): EvapStore {
     const view = new EvapStore(this.storage, this.caches, this.source, this.codegen);
-    view.snapshot = await view.load(manifest);
+    view.snapshot = lent.value;
     view.pinned = true;
+    view.origin = this;
+    view.endUse = lent.done;
     return view;
   }
 
@@ -117,10 +166,16 @@ export class EvapStore {
 
   private pinned = false; // a view of a past snapshot: refresh() leaves it there
 
-  /** Gives up this store's claim on its snapshot: a later vacuum may retire its files. Queries still work until then. */
+  /**
+   * Gives up this store's claim on its snapshot and on the past ones it kept open: a later vacuum may retire their
+   * files. Queries still work until then. A view from asOf() ends its own use only: its snapshot stays leased while
+   * the store keeps it among the views it keeps open, or while another use of it is under way.
+   */
   async close(): Promise<void> {
+    if (this.origin !== this) return this.endUse();
     await this.releaseLease();
     this.releaseLease = async () => {};
+    await this.views.close();
     await this.source.close?.();
   }
 
@@ -172,8 +227,13 @@ export class EvapStore {
 
   // a streamed query's records as an array, from the snapshot current at `asOf` when one is given
   private async answer<Q extends { asOf?: string }>(query: Q, stream: (store: EvapStore, query: Q) => RecordStream): Promise<WireRecord[]> {
-    const store = query.asOf === undefined ? this : await this.asOf(query.asOf);
-    return stream(store, { ...query, asOf: undefined }).records();
+    if (query.asOf === undefined) return stream(this, query).records();
+    const view = await this.asOf(query.asOf);
+    try {
+      return await stream(view, { ...query, asOf: undefined }).records();
+    } finally {
+      await view.close();
+    }
   }
 
   // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
@@ -333,4 +393,11 @@ export class EvapStore {
 function refuseAsOf(asOf: string | undefined): void {
   if (asOf !== undefined)
     throw new InvalidParameterError('as_of', 'a streamed answer reads the current snapshot; stream from (await store.asOf(time)) instead');
+}
+
+/** Raised when a past snapshot found in a cached history was retired by a vacuum since. */
+class RetiredSnapshotError extends StoreError {
+  constructor(sequence: number) {
+    super(`snapshot ${sequence} was retired by a vacuum while it was being opened; ask again`);
+  }
 }

@@ -1,11 +1,14 @@
 // as_of over real HTTP: a server asked for the store as it was before a revision answers exactly as a second server
-// over a copy of the store taken before that revision (which never saw it), on every timeseries path, GET and POST.
-import { cp } from 'node:fs/promises';
+// over a copy of the store taken before that revision (which never saw it), on every timeseries path, GET and POST;
+// and a long answer from a past snapshot is sent whole while a vacuum runs in the middle of it.
+import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
 import { generateStore } from '../../lib/model/generate.js';
-import { openStore } from '../../lib/store/store.js';
+import { manifestFiles } from '../../lib/store/manifest.js';
+import { KEPT_VIEWS, openStore } from '../../lib/store/store.js';
+import { vacuumStore } from '../../lib/store/vacuum.js';
 import { tempDir } from '../helpers.js';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -101,3 +104,61 @@ describe('as_of', () => {
       expect((await revised.get(`/timeseries/stations/date?date=2021-03-01&as_of=${bad}`)).status, bad).toBe(422);
   });
 });
+
+describe('as_of while a vacuum runs', () => {
+  it('sends a long answer from a past snapshot byte-equal to the same answer taken before, though a vacuum ran mid-way and its view left the cache', async () => {
+    const dir = await tempDir();
+    await generateStore(dir, { reservoirs: 1, stations: 1, start: '1962-01-01', end: '2021-12-31', seed: 9 });
+    const first = await openStore(dir);
+    const [name] = first.manifest.reservoirs.names;
+    const firstFiles = new Set(manifestFiles(first.manifest).map((f) => f.path));
+    // every dataset over 60 years, one partition file per dataset and year: about 13 MB of JSON, read year by year
+    const path = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(name!)}&datasets=${first.listDatasets().join(',')}&start_date=1962-01-01&end_date=2021-12-31`;
+    const plain = { 'accept-encoding': 'identity' }; // compressed, the whole answer would fit in the socket buffers at once
+    const reference = await startTestServer({ store: first });
+    const before = await (await reference.get(path, { headers: plain })).text();
+    await reference.close();
+    await first.close();
+    expect(before.length).toBeGreaterThan(10_000_000);
+    await pause(20);
+    const beforeTime = new Date().toISOString();
+    await pause(20);
+    // a revision of every January 1st: every partition file is rewritten, so the old snapshot's files are its own
+    const januaries = (JSON.parse(before) as Record<string, unknown>[]).filter((r) => (r.start_date as string).endsWith('-01-01'));
+    const revised = januaries.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? v + 1 : v])));
+    await ingest(dir, [textSource('januaries.json', JSON.stringify(revised))]);
+    // more snapshots, each asked once while the long answer is paused: enough to push its view out of the cache
+    const later: string[] = [];
+    for (let i = 0; i < KEPT_VIEWS; i++) {
+      await ingest(dir, [textSource(`last-${i}.json`, JSON.stringify([{ ...revised.at(-1), 'NetE (mm)': i }]))]);
+      await pause(20);
+      later.push(new Date().toISOString());
+      await pause(20);
+    }
+    const server = await startTestServer({ store: await openStore(dir) });
+    // a client that gives up mid-way ends its use of the view too (else the lease would outlive it, checked below)
+    const abort = new AbortController();
+    const given = await server.get(`${path}&as_of=${beforeTime}`, { headers: plain, signal: abort.signal });
+    await given.body!.getReader().read();
+    abort.abort();
+    const response = await server.get(`${path}&as_of=${beforeTime}`, { headers: plain });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const chunks: Uint8Array[] = [(await reader.read()).value!];
+    await pause(200); // the server fills the socket's buffers and waits
+    for (const time of later) expect((await server.get(`${path.replace('1962-01-01', '2021-01-01')}&as_of=${time}`)).status).toBe(200);
+    const during = await vacuumStore(dir, { minAgeMs: 0 });
+    expect(during.removed.filter((p) => p.endsWith('.parquet')).length).toBeGreaterThan(0); // the revision's 2021 files: nobody holds it
+    expect(during.removed.filter((p) => firstFiles.has(p))).toEqual([]);
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    expect(Buffer.concat(chunks).toString()).toBe(before);
+    // the answer over and its view out of the cache, its lease is gone and the next vacuum retires its files
+    await expect.poll(async () => (await readdir(join(dir, 'readers'))).filter((n) => n.startsWith('1.'))).toEqual([]);
+    const after = await vacuumStore(dir, { minAgeMs: 0 });
+    expect(after.removed.filter((p) => firstFiles.has(p)).length).toBe(4 * 60);
+    await server.close();
+    await server.store.close();
+  });
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

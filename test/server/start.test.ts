@@ -1,14 +1,20 @@
 // One serving process as npm start runs it (server/main.ts -> startProcess), as a child on loopback: the key it makes
 // when none is configured, keys from the environment and a keys file reloaded on SIGHUP and on change, snapshots
-// published while it serves, and draining on SIGTERM / SIGINT.
+// published while it serves, and draining on SIGTERM / SIGINT, then releasing the store's leases (on a folder and in a
+// bucket of a real S3-compatible server).
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { READERS_FOLDER } from '../../lib/store/lease.js';
+import { openStorage } from '../../lib/store/location.js';
 import { openStore } from '../../lib/store/store.js';
 import { createStoreWriter } from '../../lib/store/write.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
+import { startTestBucket } from '../s3/bucket.js';
 import { spawnMain } from './harness.js';
+
+const bucket = await startTestBucket();
 
 describe('startProcess, run by npm start', () => {
   it('makes and prints one key when none is configured, never logs it, and exits 0 on SIGTERM', async () => {
@@ -102,5 +108,24 @@ describe('startProcess, run by npm start', () => {
     expect(await status('third-key')).toBe(200);
     main.child.kill('SIGTERM');
     expect(await main.exited).toBe(0);
+  });
+
+  it("releases the store's leases on SIGTERM and SIGINT, an as_of view's included: on a folder, and in a bucket, where one left behind would hold its snapshot 90 s more", async () => {
+    for (const [location, signal, workers] of [
+      [await tempDir(), 'SIGTERM', 1],
+      [bucket.location('stopped'), 'SIGTERM', 1],
+      [bucket.location('interrupted'), 'SIGINT', 1],
+      [bucket.location('cluster'), 'SIGTERM', 2], // the primary stops each worker with SIGTERM
+    ] as const) {
+      const storage = openStorage(location, bucket.env);
+      await writeTinyStore(storage);
+      const main = await spawnMain({ ...bucket.env, EVAP_STORE: location, EVAP_API_KEYS: 'k', EVAP_WORKERS: String(workers) });
+      const asked = await fetch(`${main.url}/timeseries/stations/date?date=2021-01-01&as_of=${new Date().toISOString()}`, { headers: { 'api-key': 'k' } });
+      expect(asked.status).toBe(200);
+      expect((await storage.list(READERS_FOLDER)).length, location).toBe(workers + 1); // each worker's served snapshot, one as_of view
+      main.child.kill(signal);
+      expect(await main.exited).toBe(0);
+      expect(await storage.list(READERS_FOLDER), location).toEqual([]);
+    }
   });
 });
