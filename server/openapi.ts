@@ -15,7 +15,14 @@ const validationBody = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { loc: { type: 'array', items: { type: 'string' } }, msg: { type: 'string' }, type: { type: 'string' } },
+        // as FastAPI (pydantic v2) writes them, in this order; input is what was sent, null when the parameter was left out
+        properties: {
+          type: { type: 'string' },
+          loc: { type: 'array', items: { type: 'string' } },
+          msg: { type: 'string' },
+          input: { description: 'what was sent for the parameter: its text for a query parameter; null when left out' },
+        },
+        required: ['type', 'loc', 'msg', 'input'],
       },
     },
   },

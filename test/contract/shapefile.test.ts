@@ -90,7 +90,9 @@ describe('POST /info/list_RES_NAMES', () => {
     const refused = await post('/info/list_RES_NAMES', many);
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({
-      detail: [{ loc: ['body', 'body'], msg: `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, type: 'too_long' }],
+      detail: [
+        { type: 'too_long', loc: ['body', 'body'], msg: `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, input: null },
+      ],
     });
     const few = form('colorado_wgs84');
     for (let i = 0; i < maxFormParts - 4; i++) few.append(`field${i}`, 'x');
