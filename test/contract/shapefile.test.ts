@@ -42,6 +42,24 @@ describe('POST /info/list_RES_NAMES', () => {
     expect((await post('/info/list_RES_NAMES', comment)).status).toBe(422);
   });
 
+  it('reads the names and filenames a browser sends: a backslash as itself, a quote percent-encoded', async () => {
+    // filenames as a Windows browser may write them; the four parts still filter
+    const quoted = new FormData();
+    for (const ext of parts) {
+      quoted.append(`shapefile_${ext}`, new Blob([readFileSync(new URL(`colorado_wgs84/colorado_wgs84.${ext}`, dir))]), `C:\\maps\\"co"\\.${ext}`);
+    }
+    const filtered = await post('/info/list_RES_NAMES', quoted);
+    expect(filtered.status).toBe(200);
+    expect(await filtered.json()).toEqual(await (await post('/info/list_RES_NAMES', form('colorado_wgs84'))).json());
+    const stray = form('colorado_wgs84');
+    stray.append('notes\\', new Blob(['x']), 'a "b".txt');
+    const refused = await post('/info/list_RES_NAMES', stray);
+    expect(refused.status).toBe(422);
+    const { detail } = (await refused.json()) as { detail: { loc: string[]; msg: string }[] };
+    expect(detail[0]!.loc).toEqual(['body', 'notes\\']);
+    expect(detail[0]!.msg).toMatch(/^unknown part "notes\\\\";/);
+  });
+
   it.each(['colorado_wgs84', 'colorado_albers', 'colorado_utm13n'])('keeps only the reservoirs inside %s', async (name) => {
     const response = await post('/info/list_RES_NAMES', form(name));
     expect(response.status).toBe(200);
