@@ -1,5 +1,6 @@
 // Flag reading shared by the commands: node:util parseArgs, with mistakes thrown as UsageError.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseWholeNumber } from '../lib/integer.js';
 import { UsageError } from './command.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -39,12 +40,11 @@ export function listFlag(values: Flags, name: string): string[] | undefined {
         .filter((v) => v !== '');
 }
 
-/** An integer flag value, or the fallback; anything else is a UsageError naming the flag. */
+/** An integer flag value written in plain decimal digits, or the fallback; anything else (0x10, 1e3, 5.0, -1) is a UsageError naming the flag. */
 export function intFlag(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isInteger(n) || n < 0)
-    throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  const n = typeof value === 'string' ? parseWholeNumber(value) : undefined;
+  if (n === undefined) throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
   return n;
 }
 

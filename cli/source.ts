@@ -1,5 +1,6 @@
 // Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
 
+import { parseWholeNumber } from '../lib/integer.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { createClient, type EvapClient } from '../lib/sync/client.js';
 import { type FlagSpec, type Flags, stringFlag } from './args.js';
@@ -29,8 +30,9 @@ export async function openSource(values: Flags): Promise<{ source: Source; close
     if (!/^https?:\/\//.test(from)) throw new UsageError(`--from must be an http:// or https:// URL; got ${JSON.stringify(from)}`);
     const apiKey = stringFlag(values, 'api-key') ?? process.env.EVAP_API_KEY;
     if (!apiKey) throw new UsageError('--from needs --api-key KEY (or EVAP_API_KEY)');
-    const timeout = Number(stringFlag(values, 'timeout-ms') ?? 60_000);
-    if (!Number.isInteger(timeout) || timeout <= 0) throw new UsageError('--timeout-ms must be a positive integer');
+    const text = stringFlag(values, 'timeout-ms');
+    const timeout = text === undefined ? 60_000 : parseWholeNumber(text);
+    if (timeout === undefined || timeout <= 0) throw new UsageError('--timeout-ms must be a positive integer');
     return { source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1 }), close: async () => {} };
   }
   const { openStore } = await import('../lib/store/store.js');

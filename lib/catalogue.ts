@@ -181,7 +181,6 @@ export const defaults = {
   STA_NAMES_METADATA: ['ABERDEEN_STATION', 'ABIQUIU DAM_STATION'],
   datasets: datasetNames,
   variables: reservoirVariables.map((v) => v.name),
-  stationVariables: stationVariableNames,
   units: 'metric' as UnitSystem,
   start_date: '2020-01-01',
   end_date: '2020-01-31',

@@ -7,14 +7,14 @@ const SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 /** Parses a YYYY-MM-DD date into an epoch day; throws InvalidParameterError naming the parameter. */
 export function parseDay(value: string, parameter: string): number {
   if (!SHAPE.test(value)) {
-    throw new InvalidParameterError(parameter, `${parameter} must be a date in the form YYYY-MM-DD, got ${JSON.stringify(clip(value))}`, 'not-a-date');
+    throw new InvalidParameterError(parameter, `${parameter} must be a date in the form YYYY-MM-DD, got ${JSON.stringify(clip(value))}`, 'not-a-date', value);
   }
   const year = Number(value.slice(0, 4));
   const month = Number(value.slice(5, 7));
   const day = Number(value.slice(8, 10));
   // the proleptic Gregorian calendar has no year 0000 and no 2021-02-30 (a test checks this rule against date-fns)
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-    throw new InvalidParameterError(parameter, `${parameter} is not a calendar date: ${value} does not exist`, 'not-a-date');
+    throw new InvalidParameterError(parameter, `${parameter} is not a calendar date: ${value} does not exist`, 'not-a-date', value);
   }
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day); // unlike Date.UTC, keeps years 1-99 as they are
@@ -53,7 +53,7 @@ export function parseRange(start: string, end: string): { startDay: number; endD
   const startDay = parseDay(start, 'start_date');
   const endDay = parseDay(end, 'end_date');
   if (endDay < startDay) {
-    throw new InvalidParameterError('end_date', `end_date ${end} is before start_date ${start}`, 'malformed');
+    throw new InvalidParameterError('end_date', `end_date ${end} is before start_date ${start}`, 'malformed', end);
   }
   return { startDay, endDay };
 }

@@ -9,6 +9,7 @@ export class InvalidParameterError extends Error {
     readonly parameter: string, // the parameter's name as documented, e.g. "start_date"
     message: string,
     readonly reason: InvalidReason = 'malformed',
+    readonly value?: unknown, // the value given, where the code that refused it had it (a list's bad entry, not the whole list); undefined: not known or none given
   ) {
     super(message);
     this.name = 'InvalidParameterError';

@@ -30,6 +30,7 @@ export function readFormat<T extends string>(q: QueryParams, allowed: readonly T
       'output_format',
       `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`,
       'not-allowed',
+      value,
     );
   }
   return value as T;

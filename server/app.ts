@@ -11,6 +11,7 @@ import { compress } from './format.js';
 import type { IncomingRequest } from './incoming.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
+import { bodyQuery } from './post-routes.js';
 import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { type Route, routes } from './routes.js';
@@ -54,6 +55,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const gate = new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
 
   return async (request) => {
+    let query: QueryParams | undefined; // the route's parameters once read
     try {
       const path = normalizePath(request.url.pathname);
       const open = await docs(path, request.method);
@@ -71,12 +73,14 @@ export function createHandler(options: HandlerOptions): Handler {
       const digest = options.keys.check(request);
       const wait = (await limiter?.(digest)) ?? 0;
       if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
-      const query = new QueryParams(request.url.searchParams, limits);
+      // a POST twin takes the parameters in its body too; read here, so a 422 can say what was sent
+      query = route.body === 'parameters' ? await bodyQuery(request, limits) : new QueryParams(request.url.searchParams, limits);
       const admit = (stream: RecordStream) => gate.admit(stream, request.signal);
       const response = await route.run({ store: options.store, query, request, limits, admit });
       return compress(request, response);
     } catch (error) {
-      return errorResponse(error, logError);
+      const sent = query ?? new QueryParams(request.url.searchParams, limits);
+      return errorResponse(error, logError, (name) => sent.one(name));
     }
   };
 }

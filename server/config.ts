@@ -1,6 +1,7 @@
 // Settings of `npm start`: command-line flags over environment variables over defaults.
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { parseWholeNumber } from '../lib/integer.js';
 import { parseKeyList } from './auth.js';
 
 /** Everything main.ts needs to start a server. */
@@ -124,9 +125,10 @@ function parseWorkers(text: string | undefined): number {
   return parseCount('--workers / EVAP_WORKERS (or auto)', text, 1, 1, 1024);
 }
 
+// plain decimal digits only: Number() would take 0x10, 1e3, ' 5 ' and 5.0 too
 function parseCount(name: string, text: string | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(text)}`);
+  const value = parseWholeNumber(text);
+  if (value === undefined || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(text)}`);
   return value;
 }

@@ -19,13 +19,16 @@ export class HttpError extends Error {
 export class BodyParameterError extends InvalidParameterError {}
 
 /**
- * The one place the 422 body is built: `{"detail": [{"loc", "msg", "type"}]}` as FastAPI writes validation errors.
- * Every bad parameter, the library's and the server's own, arrives here as an InvalidParameterError.
+ * The one place the 422 body is built: `{"detail": [{"type", "loc", "msg", "input"}]}` as FastAPI (pydantic v2) writes
+ * validation errors. Every bad parameter, the library's and the server's own, arrives here as an InvalidParameterError.
+ * `input` is what the client sent: for a query parameter its text as it arrived (`sent`, undefined when left out), for
+ * a body field the value the error carries; null when nothing was sent or it is not known.
  */
-export function validationDetail(error: InvalidParameterError): object[] {
+export function validationDetail(error: InvalidParameterError, sent?: (name: string) => string | undefined): object[] {
   // the shapefile's parts come in the form, whoever finds them bad
   const location = error instanceof BodyParameterError || error.parameter.startsWith('shapefile_') ? 'body' : 'query';
-  return [{ loc: [location, error.parameter], msg: error.message, type: validationTypes[error.reason] }];
+  const input = location === 'query' && sent ? sent(error.parameter) : error.value;
+  return [{ type: validationTypes[error.reason], loc: [location, error.parameter], msg: error.message, input: input ?? null }];
 }
 
 /** A JSON answer `{"detail": detail}` with the given status. */
@@ -36,10 +39,10 @@ export function detailResponse(status: number, detail: unknown, headers: Record<
   });
 }
 
-/** Maps any thrown value to its response; unexpected errors are logged and answered 500 without internals. */
-export function errorResponse(error: unknown, logError: (message: string) => void): Response {
+/** Maps any thrown value to its response (`sent`: the request's query parameters, for a 422's input); unexpected errors are logged and answered 500 without internals. */
+export function errorResponse(error: unknown, logError: (message: string) => void, sent?: (name: string) => string | undefined): Response {
   if (error instanceof HttpError) return detailResponse(error.status, error.detail, error.headers);
-  if (error instanceof InvalidParameterError) return detailResponse(422, validationDetail(error));
+  if (error instanceof InvalidParameterError) return detailResponse(422, validationDetail(error, sent));
   if (error instanceof NotFoundError) return detailResponse(404, `${error.message}; see /info/list_${error.parameter}`);
   // a damaged or unreadable store: the operator's log names the file; the client learns nothing of the disk
   if (error instanceof StoreError) logError(`store error: ${error.message}`);

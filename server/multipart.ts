@@ -50,13 +50,17 @@ export function parseMultipart(body: Uint8Array, boundary: string, maxParts: num
   }
 }
 
+// A quoted name or filename as browsers write it (the HTML standard's form encoding, undici's FormData too): a backslash
+// is itself, not an escape, and ", CR and LF travel as %22, %0D and %0A, decoded here as the Fetch standard's parser does
+const unescapeQuoted = (text: string) => text.replace(/%(0A|0D|22)/gi, (code) => String.fromCharCode(Number.parseInt(code.slice(1), 16)));
+
 // The field name and file-ness from the part's Content-Disposition header.
 function disposition(headers: string, malformed: (problem: string) => MultipartError): { name: string; file: boolean } {
   const line = headers.split('\r\n').find((h) => /^content-disposition\s*:/i.test(h));
   if (!line || !/^content-disposition\s*:\s*form-data\s*(;|$)/i.test(line)) throw malformed('a part has no Content-Disposition: form-data header');
   const params = new Map<string, string>();
-  for (const [, key, value] of line.matchAll(/;\s*([^\s=;]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g)) {
-    params.set(key!.toLowerCase(), value!.startsWith('"') ? value!.slice(1, -1).replace(/\\(.)/g, '$1') : value!.trim());
+  for (const [, key, quoted, bare] of line.matchAll(/;\s*([^\s=;]+)\s*=\s*(?:"([^"]*)"|([^;]*))/g)) {
+    params.set(key!.toLowerCase(), quoted !== undefined ? unescapeQuoted(quoted) : bare!.trim());
   }
   const name = params.get('name');
   if (name === undefined) throw malformed('a part has no name');

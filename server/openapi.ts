@@ -15,7 +15,14 @@ const validationBody = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { loc: { type: 'array', items: { type: 'string' } }, msg: { type: 'string' }, type: { type: 'string' } },
+        // as FastAPI (pydantic v2) writes them, in this order; input is what was sent, null when the parameter was left out
+        properties: {
+          type: { type: 'string' },
+          loc: { type: 'array', items: { type: 'string' } },
+          msg: { type: 'string' },
+          input: { description: 'what was sent for the parameter: its text for a query parameter; null when left out' },
+        },
+        required: ['type', 'loc', 'msg', 'input'],
       },
     },
   },
@@ -63,17 +70,28 @@ function describeRoute(route: Route): object {
   };
 }
 
-// a list travels as one comma-separated string, so its default is written that way; the allowed values of a list's
-// entries are in its description (an enum would refuse every list of two)
+// A list travels as one comma-separated string, so its default is written that way. It stays a string here: as an
+// array (style form, explode false) generated clients would type it as one, and some (openapi-fetch's default
+// serializer) send an array as repeated parameters, of which the server reads only the last; an enum on the string
+// would refuse every list of two. So a closed list's entries are a pattern on the string, which openapi-generator's
+// validating clients and Swagger UI check and openapi-typescript ignores (the type stays string), and are in the
+// description. The pattern is plain (alternation and \s only, no lookaround) so that every regex engine takes it.
 function describeParameter(p: WireParameter): object {
   const fallback = typeof p.default === 'string' ? p.default : p.default?.join(', ');
+  const allowed = p.values ? (p.shape === 'one' ? { enum: [...p.values] } : { pattern: listPattern(p.values) }) : {};
   return {
     name: p.name,
     in: 'query',
     required: false,
     description: p.description,
-    schema: { type: 'string', ...(fallback !== undefined ? { default: fallback } : {}), ...(p.shape === 'one' && p.values ? { enum: [...p.values] } : {}) },
+    schema: { type: 'string', ...(fallback !== undefined ? { default: fallback } : {}), ...allowed },
   };
+}
+
+/** A comma-separated list of at least one of `values`, as the server splits it: spaces around entries and empty entries allowed. */
+function listPattern(values: readonly string[]): string {
+  const entry = `(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})`;
+  return `^[\\s,]*${entry}(?:\\s*,[\\s,]*${entry})*[\\s,]*$`;
 }
 
 // GET /auth/request_key: how one asks for a key, so the one operation open without one

@@ -63,7 +63,7 @@ export class QueryParams {
     const items = value.split(',').map((item) => item.trim());
     const limit = this.limits[limitOf(name)];
     if (items.length > limit) {
-      throw new InvalidParameterError(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many');
+      throw new InvalidParameterError(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many', value);
     }
     return items;
   }

@@ -1,20 +1,20 @@
 // POST twins of the timeseries and metadata paths: the same parameters in a JSON or form body, for name lists too
 // long for a URL. Body values win over the query string's (a repeated parameter takes its last value).
 import { BodyParameterError } from './errors.js';
-import { QueryParams, readBody } from './params.js';
-import type { Route, RouteContext } from './route.js';
+import type { IncomingRequest } from './incoming.js';
+import { QueryParams, type RequestLimits, readBody } from './params.js';
+import type { Route } from './route.js';
 
-/** The routes, then a POST route for every GET timeseries and metadata path. */
+/** The routes, then a POST route for every GET timeseries and metadata path (app.ts reads its parameters with bodyQuery). */
 export function withPostTwins(routes: readonly Route[]): Route[] {
   const twins = routes
     .filter((r) => r.method === 'GET' && (r.tag === 'Timeseries' || r.tag === 'Metadata'))
-    .map((r): Route => ({ ...r, method: 'POST', body: 'parameters', run: async (context) => r.run({ ...context, query: await bodyQuery(context) }) }));
+    .map((r): Route => ({ ...r, method: 'POST', body: 'parameters' }));
   return [...routes, ...twins];
 }
 
 /** The query string's parameters followed by the body's: JSON `{"RES_NAMES": ["A", "B"], ...}` or a urlencoded form. */
-async function bodyQuery(context: RouteContext): Promise<QueryParams> {
-  const { request, limits } = context;
+export async function bodyQuery(request: IncomingRequest, limits: RequestLimits): Promise<QueryParams> {
   const merged = new URLSearchParams(request.url.searchParams);
   const bytes = await readBody(request, limits.maxUploadBytes);
   if (bytes.byteLength > 0) {
@@ -48,7 +48,7 @@ function jsonParameters(text: string): [string, string][] {
     if (v === null) continue;
     if (scalar(v)) out.push([name, String(v)]);
     else if (Array.isArray(v) && v.every(scalar)) out.push([name, v.join(',')]);
-    else throw new BodyParameterError(name, `${name} must be a string, a number or a list of them`, 'malformed');
+    else throw new BodyParameterError(name, `${name} must be a string, a number or a list of them`, 'malformed', v);
   }
   return out;
 }

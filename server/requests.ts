@@ -44,14 +44,14 @@ export function createKeyRequests(file: string | undefined, options: KeyRequestO
     if (file === undefined) throw new HttpError(503, 'this server takes no key requests (it has no requests file); ask its operator for a key');
     const entry = { id: randomBytes(6).toString('hex'), received: new Date().toISOString() } as KeyRequest;
     for (const [field, { max }] of Object.entries(keyRequestFields) as [keyof typeof keyRequestFields, { max: number }][]) {
-      const value = (request.url.searchParams.get(field) ?? '').trim();
+      const value = (request.url.searchParams.getAll(field).pop() ?? '').trim(); // the last, as for every other parameter
       if (value === '') throw new InvalidParameterError(field, `${field} is required`, 'empty');
-      if (value.length > max) throw new InvalidParameterError(field, `${field} is longer than ${max} characters`, 'too-many');
+      if (value.length > max) throw new InvalidParameterError(field, `${field} is longer than ${max} characters`, 'too-many', value);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-      if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidParameterError(field, `${field} contains control characters`);
+      if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidParameterError(field, `${field} contains control characters`, 'malformed', value);
       entry[field] = value;
     }
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(entry.email)) throw new InvalidParameterError('email', 'email is not an email address', 'malformed');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(entry.email)) throw new InvalidParameterError('email', 'email is not an email address', 'malformed', entry.email);
     const wait = limiter('all');
     if (wait > 0) throw new HttpError(429, `too many key requests; retry in ${wait} s`, { 'retry-after': String(wait) });
     const line = `${JSON.stringify(entry)}\n`;

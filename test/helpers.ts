@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, expect } from 'vitest';
 import { parseDay } from '../lib/dates.js';
 import { createStoreWriter } from '../lib/store/write.js';
@@ -127,3 +128,12 @@ export async function serveSmallStore(): Promise<SmallStore> {
   };
   return { ...small, server, api };
 }
+
+/** Any text, weighted towards what Number() also reads as an integer (hex, exponents, signs, blanks, fractions) and long digit runs. */
+export const integerLike = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.stringMatching(/^[0-9]{1,20}$/),
+  fc.stringMatching(/^[-+ \t]?(0[xXbBoO])?[0-9a-fA-F]{0,6}(\.[0-9]*)?([eE][-+]?[0-9]{1,3})?[ \t\n]?$/),
+  fc.constantFrom('0x10', '1e3', ' 5 ', '5.0', '+5', '-0', '5_000', '１２', 'Infinity', '', '9007199254740991', '9007199254740992'),
+);

@@ -18,7 +18,7 @@ export type Method = 'sum' | 'mean' | 'circular-mean' | 'min' | 'max';
 export function resolveStatistic(value: string | undefined): Statistic | undefined {
   if (value === undefined) return undefined;
   if (!(statistics as readonly string[]).includes(value)) {
-    throw new InvalidParameterError('statistic', `statistic must be one of ${statistics.join(', ')}; got ${JSON.stringify(clip(value))}`, 'not-allowed');
+    throw new InvalidParameterError('statistic', `statistic must be one of ${statistics.join(', ')}; got ${JSON.stringify(clip(value))}`, 'not-allowed', value);
   }
   return value as Statistic;
 }

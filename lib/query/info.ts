@@ -28,6 +28,7 @@ export function listDates(manifest: Manifest, dataset: string = defaults.dataset
       'variable',
       `variable ${JSON.stringify(clip(variable))} is not in dataset ${name}${didYouMean(variable, held)}; allowed: ${allowed(held)}`,
       'not-allowed',
+      variable,
     );
   }
   const partitions = manifest.datasets[name]!.partitions.filter((p) => p.files.length > 0);
@@ -55,6 +56,7 @@ function checkDataset(manifest: Manifest, dataset: string): DatasetName {
       'dataset',
       `unknown dataset ${JSON.stringify(clip(dataset))}${didYouMean(dataset, listDatasets(manifest))}; allowed: ${allowed(listDatasets(manifest))}`,
       'not-allowed',
+      dataset,
     );
   }
   return dataset as DatasetName;

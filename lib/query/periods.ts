@@ -72,6 +72,7 @@ export function durationStart(text: string, endDay: number, parameter: string): 
       parameter,
       `${parameter} must be a date (YYYY-MM-DD), latest, or an ISO 8601 duration of years, months, weeks and days such as P30D or P1Y; got ${JSON.stringify(clip(text))}`,
       'not-a-date',
+      text,
     );
   }
   const [years, months, weeks, days] = match.slice(1).map((v) => Number(v ?? 0)) as [number, number, number, number];
@@ -80,7 +81,7 @@ export function durationStart(text: string, endDay: number, parameter: string): 
   const year = Math.floor(totalMonths / 12);
   const month = totalMonths - year * 12 + 1;
   const start = dayOf(year, month, Math.min(d, daysIn(year, month))) - weeks * 7 - days;
-  if (!(ymd(start)[0] >= 1)) throw new InvalidParameterError(parameter, `${parameter} ${text} reaches back before year 1`, 'not-a-date');
+  if (!(ymd(start)[0] >= 1)) throw new InvalidParameterError(parameter, `${parameter} ${text} reaches back before year 1`, 'not-a-date', text);
   return start;
 }
 
@@ -92,7 +93,7 @@ function daysIn(year: number, month: number): number {
 export function resolveDay(text: string, parameter: string, latest: () => number | undefined): number {
   if (text !== 'latest') return parseDay(text, parameter);
   const day = latest();
-  if (day === undefined) throw new InvalidParameterError(parameter, `${parameter}=latest: the store holds no data for what was asked`, 'not-allowed');
+  if (day === undefined) throw new InvalidParameterError(parameter, `${parameter}=latest: the store holds no data for what was asked`, 'not-allowed', text);
   return day;
 }
 
@@ -112,7 +113,7 @@ export function resolveRange(
   const endDay = resolveDay(end, endName, latest);
   const startDay = plainStart ?? durationStart(start, endDay, startName);
   if (endDay < startDay) {
-    throw new InvalidParameterError(endName, `${endName} ${formatDay(endDay)} is before ${startName} ${formatDay(startDay)}`, 'malformed');
+    throw new InvalidParameterError(endName, `${endName} ${formatDay(endDay)} is before ${startName} ${formatDay(startDay)}`, 'malformed', end);
   }
   return { startDay, endDay };
 }

@@ -44,6 +44,7 @@ export function resolveUnits(units: string | undefined): UnitSystem {
       'units',
       `units must be one of ${unitSystems.join(', ')}; got ${JSON.stringify(clip(value))}${didYouMean(value, unitSystems)}`,
       'not-allowed',
+      value,
     );
   }
   return system;
@@ -58,6 +59,7 @@ export function resolveDatasets(datasets: readonly string[] | undefined): Datase
         'datasets',
         `unknown dataset ${JSON.stringify(clip(d))}${didYouMean(d, datasetNames)}; allowed: ${allowed(datasetNames)}`,
         'not-allowed',
+        d,
       );
     }
   }
@@ -75,6 +77,7 @@ export function resolveReservoirVariables(variables: readonly string[] | undefin
         'variables',
         `unknown variable ${JSON.stringify(clip(name))}${didYouMean(name, reservoirVariableNames())}; variables of ${datasets.join(', ')}: ${allowed(held)}`,
         'not-allowed',
+        name,
       );
     }
     if (!datasets.includes(entry.dataset)) {
@@ -82,6 +85,7 @@ export function resolveReservoirVariables(variables: readonly string[] | undefin
         'variables',
         `variable ${name} belongs to dataset ${entry.dataset}, which is not among the requested datasets (${datasets.join(', ')}); add it to datasets or choose from: ${allowed(held)}`,
         'malformed',
+        name,
       );
     }
     return { name, dataset: entry.dataset, unit: entry.spec.unit };
@@ -98,6 +102,7 @@ export function resolveStationVariables(variables: readonly string[] | undefined
         'variables',
         `unknown station variable ${JSON.stringify(clip(name))}${didYouMean(name, stationVariableNames)}; allowed: ${allowed(stationVariableNames)}`,
         'not-allowed',
+        name,
       );
     return { name, dataset: null, unit: spec.unit };
   });
@@ -133,6 +138,7 @@ export function resolveAttributes(attributes: readonly string[] | undefined, ava
         'also_return',
         `unknown metadata attribute ${JSON.stringify(clip(a))}${didYouMean(a, available)}; allowed: ${allowed(available)}`,
         'not-allowed',
+        a,
       );
     }
   }
@@ -142,7 +148,7 @@ export function resolveAttributes(attributes: readonly string[] | undefined, ava
 function nonEmpty(list: readonly string[] | undefined, parameter: string): readonly string[] | undefined {
   if (list === undefined) return undefined;
   if (list.length === 0 || list.every((v) => v === '')) {
-    throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'empty');
+    throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'empty', list);
   }
   return list.filter((v) => v !== '');
 }

@@ -100,7 +100,12 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const interval = query.interval ?? 'monthly';
   if (!intervals.includes(interval))
-    throw new InvalidParameterError('interval', `interval must be one of ${intervals.join(', ')}; got ${JSON.stringify(String(interval))}`, 'not-allowed');
+    throw new InvalidParameterError(
+      'interval',
+      `interval must be one of ${intervals.join(', ')}; got ${JSON.stringify(String(interval))}`,
+      'not-allowed',
+      interval,
+    );
   const compare = resolveCompareTo(query.compareTo, interval);
   const base = compare ? resolveBase(r, query) : undefined;
   const methods = r.columns.map((v) => methodOf(v, statistic));
@@ -148,7 +153,12 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const attributes = resolveAttributes(refuseDayFlags(query.alsoReturn), r.metadata.attributes);
   const period = query.period ?? 'month';
   if (!(normalPeriods as readonly string[]).includes(period))
-    throw new InvalidParameterError('period', `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`, 'not-allowed');
+    throw new InvalidParameterError(
+      'period',
+      `period must be one of ${normalPeriods.join(', ')}; got ${JSON.stringify(String(period))}`,
+      'not-allowed',
+      period,
+    );
   const methods = r.columns.map((v) => methodOf(v, statistic));
   const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
   const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
@@ -223,9 +233,15 @@ function resolveBase(r: Resolved, query: { baseStart?: string; baseEnd?: string 
 
 function resolveCompareTo(value: string | undefined, interval: Interval): boolean {
   if (value === undefined) return false;
-  if (value !== 'normal') throw new InvalidParameterError('compare_to', `compare_to must be normal; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed');
+  if (value !== 'normal')
+    throw new InvalidParameterError('compare_to', `compare_to must be normal; got ${JSON.stringify(value.slice(0, 40))}`, 'not-allowed', value);
   if (interval !== 'monthly')
-    throw new InvalidParameterError('compare_to', 'compare_to=normal is available on monthly aggregates only (normals are by calendar month)', 'not-allowed');
+    throw new InvalidParameterError(
+      'compare_to',
+      'compare_to=normal is available on monthly aggregates only (normals are by calendar month)',
+      'not-allowed',
+      value,
+    );
   return true;
 }
 
@@ -255,6 +271,7 @@ function refuseDayFlags(alsoReturn: readonly string[] | undefined): readonly str
       'also_return',
       'status is a flag of each day and an aggregate spans many days: ask the daily records with also_return=status',
       'not-allowed',
+      'status',
     );
   }
   return alsoReturn;

@@ -50,6 +50,8 @@ export function parseAsOf(text: string): number {
     throw new InvalidParameterError(
       'as_of',
       `as_of must be an ISO date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:MM:SSZ), not ${JSON.stringify(text.slice(0, 40))}`,
+      'malformed',
+      text,
     );
   }
   return time;
@@ -65,6 +67,8 @@ export function snapshotAt(history: readonly Manifest[], asOf: string): Manifest
     throw new InvalidParameterError(
       'as_of',
       `as_of ${asOf} is older than the retained history: the oldest snapshot is ${oldest.sequence}, published ${oldest.created}`,
+      'malformed',
+      asOf,
     );
   }
   return found;

@@ -240,10 +240,15 @@ function toError(status: number, detail: unknown, url: string, nameParameter: st
     );
   }
   if (status === 422) {
-    const first = (Array.isArray(detail) ? detail[0] : undefined) as { loc?: unknown[]; msg?: string; type?: string } | undefined;
+    const first = (Array.isArray(detail) ? detail[0] : undefined) as { loc?: unknown[]; msg?: string; type?: string; input?: unknown } | undefined;
     const parameter = String(first?.loc?.[first.loc.length - 1] ?? 'query');
     const reason = (Object.keys(validationTypes) as InvalidReason[]).find((r) => validationTypes[r] === first?.type) ?? 'malformed';
-    return new InvalidParameterError(parameter, first?.msg ?? (typeof detail === 'string' ? detail : JSON.stringify(detail)), reason);
+    return new InvalidParameterError(
+      parameter,
+      first?.msg ?? (typeof detail === 'string' ? detail : JSON.stringify(detail)),
+      reason,
+      first?.input ?? undefined,
+    );
   }
   return new RemoteError(status, detail, url);
 }

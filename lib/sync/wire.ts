@@ -90,13 +90,15 @@ export const wireParameters = {
     default: defaults.variables,
     description: 'One or more variables (comma-separated) of the chosen datasets; see /info/list_variables',
   },
+  // no default listed: the public service documents every station variable, but left out the library answers the
+  // variables the stations hold (lib/query/plan.ts selectStations), so the description says that instead
   stationVariables: {
     name: 'variables',
     option: 'variables',
     shape: 'list',
     limit: 'values',
-    default: defaults.stationVariables,
-    description: 'One or more station variables (comma-separated); see /info/list_stations_variables',
+    description:
+      'One or more station variables (comma-separated). Left out: the variables the requested stations hold (on a date path, that any station holds), as /info/list_stations_variables lists them; a variable none of them holds is not emitted',
   },
   units: {
     name: 'units',

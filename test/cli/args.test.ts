@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { choiceFlag, intFlag, listFlag, readArgs, requiredFlag, stringFlag } from '../../cli/args.js';
 import { UsageError } from '../../cli/command.js';
+import { integerLike } from '../helpers.js';
 
 const spec = { store: { type: 'string' }, force: { type: 'boolean' } } as const;
 
@@ -62,6 +63,17 @@ describe('intFlag', () => {
         expect(intFlag(String(n), 'concurrency', fallback)).toBe(n);
         expect(intFlag(undefined, 'concurrency', fallback)).toBe(fallback);
       }),
+    );
+  });
+
+  it('takes any text iff it is plain decimal digits, as BigInt reads them (not 0x10, 1e3, " 5 " or 5.0)', () => {
+    fc.assert(
+      fc.property(integerLike, (text) => {
+        const read = () => intFlag(text, 'concurrency', 1);
+        if (/^\d+$/.test(text) && BigInt(text) <= BigInt(Number.MAX_SAFE_INTEGER)) expect(read()).toBe(Number(BigInt(text)));
+        else expect(read).toThrow(new UsageError(`--concurrency must be a non-negative integer, got ${JSON.stringify(text)}`));
+      }),
+      { numRuns: 1000 },
     );
   });
 

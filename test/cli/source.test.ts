@@ -52,7 +52,7 @@ describe('openSource', () => {
       [{ store: dir, from: server.url, 'api-key': 'k' }, 'give --store or --from, not both'],
       [{ from: 'ftp://example.org', 'api-key': 'k' }, '--from must be an http:// or https:// URL; got "ftp://example.org"'],
       [{ from: '127.0.0.1:8080', 'api-key': 'k' }, '--from must be an http:// or https:// URL; got "127.0.0.1:8080"'],
-      ...['0', '-5', '1.5', 'soon'].map((t): [Record<string, string>, string] => [
+      ...['0', '-5', '1.5', 'soon', '0x10', '1e3', ' 5 ', '5.0'].map((t): [Record<string, string>, string] => [
         { from: server.url, 'api-key': 'k', 'timeout-ms': t },
         '--timeout-ms must be a positive integer',
       ]),

@@ -1,8 +1,13 @@
 // Every error status over real HTTP, with its FastAPI-shaped body that names the bad value and what is allowed.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reservoirDatasets } from '../../lib/catalogue.js';
 import { openStore } from '../../lib/store/store.js';
+import { createHandler } from '../../server/app.js';
+import { KeyRing } from '../../server/auth.js';
+import { createKeyRequests } from '../../server/requests.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 
@@ -112,11 +117,84 @@ describe('422', () => {
     ['/metadata/reservoirs?RES_NAMES=A,B,C,D,E,F', 'RES_NAMES', /6 values; at most 5/],
   ];
   it.each(cases)('%s', async (path, parameter, message) => {
-    const d = (await detail(await server.get(path), 422)) as { loc: string[]; msg: string; type: string }[];
+    const d = (await detail(await server.get(path), 422)) as { loc: string[]; msg: string; type: string; input: unknown }[];
     expect(d).toHaveLength(1);
+    expect(Object.keys(d[0]!)).toEqual(['type', 'loc', 'msg', 'input']); // pydantic v2's order
     expect(d[0]!.loc).toEqual(['query', parameter]);
     expect(d[0]!.msg).toMatch(message);
     expect(typeof d[0]!.type).toBe('string');
+    expect(d[0]!.input).toBe(new URL(path, 'http://x').searchParams.get(parameter));
+  });
+});
+
+describe('422 input', () => {
+  type Entry = { type: string; loc: string[]; msg: string; input: unknown };
+  const refused = async (path: string, init?: RequestInit) => ((await detail(await server.get(path, init), 422)) as Entry[])[0]!;
+  // any text a client can send: every Unicode character (no lone surrogate, which has no UTF-8 form), control characters included
+  const text = fc.string({ unit: 'grapheme', maxLength: 30 });
+  const nete = Object.keys(reservoirDatasets['nete-volume-calcs'].variables);
+  const bad: [string, string, fc.Arbitrary<string>, (value: string) => string][] = [
+    [
+      'start_date',
+      'a date',
+      text.filter((v) => !/^\d{4}-\d\d-\d\d$/.test(v) && v !== 'latest' && !v.startsWith('P')),
+      (v) => `/timeseries/daily/reservoirs/daterange?start_date=${encodeURIComponent(v)}`,
+    ],
+    ['units', 'units', text.filter((v) => v !== 'metric' && v !== 'english'), (v) => `/timeseries/stations/daterange?units=${encodeURIComponent(v)}`],
+    ['output_format', 'a format', text.filter((v) => v !== 'json' && v !== 'csv'), (v) => `/info/list_datasets?output_format=${encodeURIComponent(v)}`],
+    [
+      'statistic',
+      'a statistic',
+      text.filter((v) => !['sum', 'mean', 'min', 'max'].includes(v)),
+      (v) => `/timeseries/monthly/reservoirs/daterange?statistic=${encodeURIComponent(v)}`,
+    ],
+    ['as_of', 'a time', text.filter((v) => !/^\d{4}-\d\d-\d\d/.test(v)), (v) => `/timeseries/daily/reservoirs/daterange?as_of=${encodeURIComponent(v)}`],
+    // a list: the whole comma-separated value, as sent, not the one entry refused
+    [
+      'variables',
+      'a list with a bad entry',
+      text.filter((v) => !v.includes(',') && v.trim() !== '' && !nete.includes(v.trim())).map((v) => `NetE, ${v}`),
+      (v) => `/timeseries/daily/reservoirs/daterange?datasets=nete-volume-calcs&variables=${encodeURIComponent(v)}`,
+    ],
+  ];
+  it.each(bad)('gives a bad %s (%s) as it was sent, after URL decoding', async (parameter, _what, values, path) => {
+    await fc.assert(
+      fc.asyncProperty(values, async (value) => {
+        const entry = await refused(path(value));
+        expect(entry.loc).toEqual(['query', parameter]);
+        expect(entry.input).toBe(value);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('gives a list over the limit whole, and the last of a repeated parameter (the one read)', async () => {
+    const names = ['LAKE MEAD', 'A & B', 'C+D', '100%', 'É', 'F'];
+    const sent = names.join(',');
+    expect((await refused(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(sent)}`)).input).toBe(sent);
+    expect((await refused('/timeseries/stations/daterange?units=metric&units=si')).input).toBe('si');
+  });
+
+  it("gives a POST twin's body value as the body sent it (a JSON list joined as in the query string)", async () => {
+    const post = (body: object) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await refused('/timeseries/stations/daterange', post({ units: 'kelvin' }))).input).toBe('kelvin');
+    expect((await refused('/timeseries/daily/reservoirs/daterange', post({ variables: ['NetE', 'rain'] }))).input).toBe('NetE,rain');
+  });
+
+  it('gives null for a parameter left out', async () => {
+    // end_date left out is its default, 2020-01-31, before this start
+    const entry = await refused('/timeseries/daily/reservoirs/daterange?start_date=2021-06-01');
+    expect(entry.loc).toEqual(['query', 'end_date']);
+    expect(entry.input).toBeNull();
+    // the fields of a key request are required; an empty one was sent, a missing one was not
+    const keys = await startTestServer({
+      handler: createHandler({ store: server.store, keys: KeyRing.fromKeys([]), keyRequests: createKeyRequests(join(await tempDir(), 'requests')) }),
+    });
+    const ask = async (query: string) => ((await detail(await fetch(`${keys.url}/auth/request_key?${query}`), 422)) as Entry[])[0]!;
+    expect(await ask('email=a%40b.cd&justification=why')).toEqual({ type: 'missing', loc: ['query', 'name'], msg: 'name is required', input: null });
+    expect((await ask('name=%20&email=a%40b.cd&justification=why')).input).toBe(' ');
+    expect((await ask('name=Ann&email=not%20one&justification=why')).input).toBe('not one');
+    await keys.close();
   });
 });
 

@@ -42,6 +42,24 @@ describe('POST /info/list_RES_NAMES', () => {
     expect((await post('/info/list_RES_NAMES', comment)).status).toBe(422);
   });
 
+  it('reads the names and filenames a browser sends: a backslash as itself, a quote percent-encoded', async () => {
+    // filenames as a Windows browser may write them; the four parts still filter
+    const quoted = new FormData();
+    for (const ext of parts) {
+      quoted.append(`shapefile_${ext}`, new Blob([readFileSync(new URL(`colorado_wgs84/colorado_wgs84.${ext}`, dir))]), `C:\\maps\\"co"\\.${ext}`);
+    }
+    const filtered = await post('/info/list_RES_NAMES', quoted);
+    expect(filtered.status).toBe(200);
+    expect(await filtered.json()).toEqual(await (await post('/info/list_RES_NAMES', form('colorado_wgs84'))).json());
+    const stray = form('colorado_wgs84');
+    stray.append('notes\\', new Blob(['x']), 'a "b".txt');
+    const refused = await post('/info/list_RES_NAMES', stray);
+    expect(refused.status).toBe(422);
+    const { detail } = (await refused.json()) as { detail: { loc: string[]; msg: string }[] };
+    expect(detail[0]!.loc).toEqual(['body', 'notes\\']);
+    expect(detail[0]!.msg).toMatch(/^unknown part "notes\\\\";/);
+  });
+
   it.each(['colorado_wgs84', 'colorado_albers', 'colorado_utm13n'])('keeps only the reservoirs inside %s', async (name) => {
     const response = await post('/info/list_RES_NAMES', form(name));
     expect(response.status).toBe(200);
@@ -90,7 +108,9 @@ describe('POST /info/list_RES_NAMES', () => {
     const refused = await post('/info/list_RES_NAMES', many);
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({
-      detail: [{ loc: ['body', 'body'], msg: `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, type: 'too_long' }],
+      detail: [
+        { type: 'too_long', loc: ['body', 'body'], msg: `the multipart body has more than ${maxFormParts} parts: send the four shapefile parts`, input: null },
+      ],
     });
     const few = form('colorado_wgs84');
     for (let i = 0; i < maxFormParts - 4; i++) few.append(`field${i}`, 'x');

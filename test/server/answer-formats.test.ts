@@ -96,7 +96,9 @@ describe('output_format=arrow', () => {
     const response = await server.get('/timeseries/monthly/reservoirs/daterange?output_format=geojson');
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
-      detail: [{ loc: ['query', 'output_format'], msg: 'output_format must be one of json, csv, parquet, arrow; got "geojson"', type: 'enum' }],
+      detail: [
+        { type: 'enum', loc: ['query', 'output_format'], msg: 'output_format must be one of json, csv, parquet, arrow; got "geojson"', input: 'geojson' },
+      ],
     });
     expect((await server.get('/metadata/reservoirs?output_format=parquet')).status).toBe(422);
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, numericSettings, readConfig, usage } from '../../server/config.js';
+import { integerLike } from '../helpers.js';
 import { root, startTestServer, type TestServer } from './harness.js';
 
 const counts: [flag: string, env: string, field: keyof Config, fallback: number, min: number][] = [
@@ -50,6 +51,20 @@ describe('readConfig', () => {
         expect(config[field]).toBe(value);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('takes any text iff it is plain decimal digits in range, as BigInt reads them (not 0x10, 1e3, " 5 " or 5.0)', () => {
+    const max: Record<string, bigint> = { port: 65535n, workers: 1024n };
+    fc.assert(
+      fc.property(fc.constantFrom(...counts), integerLike, fc.boolean(), ([flag, env, field, , min], text, fromEnv) => {
+        fc.pre(text !== '' && !(flag === 'workers' && text.trim().toLowerCase() === 'auto')); // empty: the default; auto: a word workers takes
+        const read = () => (fromEnv ? readConfig([], { [env]: text }) : readConfig([`--${flag}=${text}`], {}))[field];
+        const accepted = /^\d+$/.test(text) && BigInt(text) >= BigInt(min) && BigInt(text) <= (max[flag] ?? BigInt(Number.MAX_SAFE_INTEGER));
+        if (accepted) expect(read()).toBe(Number(BigInt(text)));
+        else expect(read).toThrow(/ must be an integer from \d+ to \d+; got /);
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -14,11 +14,11 @@ describe('errorResponse', () => {
   it('answers a bad parameter 422 as FastAPI does, the shapefile parts located in the body', async () => {
     expect(await answer(new InvalidParameterError('units', 'units must be one of metric, english', 'not-allowed'))).toEqual({
       status: 422,
-      body: { detail: [{ loc: ['query', 'units'], msg: 'units must be one of metric, english', type: 'enum' }] },
+      body: { detail: [{ type: 'enum', loc: ['query', 'units'], msg: 'units must be one of metric, english', input: null }] },
       logged: [],
     });
     const shapefile = await answer(new InvalidParameterError('shapefile_shp', 'not a shapefile'));
-    expect(shapefile.body).toEqual({ detail: [{ loc: ['body', 'shapefile_shp'], msg: 'not a shapefile', type: 'value_error' }] });
+    expect(shapefile.body).toEqual({ detail: [{ type: 'value_error', loc: ['body', 'shapefile_shp'], msg: 'not a shapefile', input: null }] });
   });
 
   it("gives each reason FastAPI's type, and locates a body field's error in the body", async () => {
@@ -31,12 +31,21 @@ describe('errorResponse', () => {
     } as const;
     for (const [reason, type] of Object.entries(types)) {
       expect((await answer(new InvalidParameterError('start_date', 'bad', reason as InvalidReason))).body, reason).toEqual({
-        detail: [{ loc: ['query', 'start_date'], msg: 'bad', type }],
+        detail: [{ type, loc: ['query', 'start_date'], msg: 'bad', input: null }],
       });
     }
-    expect((await answer(new BodyParameterError('RES_NAMES', 'RES_NAMES must be a string, a number or a list of them'))).body).toEqual({
-      detail: [{ loc: ['body', 'RES_NAMES'], msg: 'RES_NAMES must be a string, a number or a list of them', type: 'value_error' }],
+    expect((await answer(new BodyParameterError('RES_NAMES', 'RES_NAMES must be a string, a number or a list of them', 'malformed', { a: 1 }))).body).toEqual({
+      detail: [{ type: 'value_error', loc: ['body', 'RES_NAMES'], msg: 'RES_NAMES must be a string, a number or a list of them', input: { a: 1 } }],
     });
+  });
+
+  it("gives as input a query parameter's text as sent, else the value the error carries, else null", async () => {
+    const error = new InvalidParameterError('units', 'bad units', 'not-allowed', 'si');
+    const input = async (sent?: (name: string) => string | undefined) =>
+      ((await errorResponse(error, () => {}, sent).json()) as { detail: { input: unknown }[] }).detail[0]!.input;
+    expect(await input((name) => (name === 'units' ? ' si ' : undefined))).toBe(' si ');
+    expect(await input(() => undefined)).toBeNull(); // left out of the request
+    expect(await input()).toBe('si'); // no request to look in
   });
 
   it('answers an unknown name 404 with the list that names them', async () => {

@@ -1,14 +1,21 @@
 // /openapi.json against the wire table and against the server itself, over real HTTP: every route lists exactly the
 // parameters the server reads, with the table's defaults, allowed values and descriptions; every allowed value is
 // answered and any other is a 422 naming them.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatasetName, reservoirDatasets } from '../../lib/catalogue.js';
+import { type DatasetName, defaults, reservoirDatasets, stationVariables } from '../../lib/catalogue.js';
 import { monthlyOnly, type WireParameter, wireOperations, wireParameters } from '../../lib/sync/wire.js';
 import { type Route, routes } from '../../server/routes.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 interface Operation {
-  parameters: { name: string; in: string; required: boolean; description: string; schema: { type: string; default?: string; enum?: string[] } }[];
+  parameters: {
+    name: string;
+    in: string;
+    required: boolean;
+    description: string;
+    schema: { type: string; default?: string; enum?: string[]; pattern?: string };
+  }[];
   security?: unknown[];
 }
 
@@ -52,7 +59,12 @@ describe('/openapi.json', () => {
           in: 'query',
           required: false,
           description: p.description,
-          schema: { type: 'string', ...fallback, ...(p.shape === 'one' && p.values ? { enum: [...p.values] } : {}) },
+          // a closed list's pattern is checked against the server below
+          schema: {
+            type: 'string',
+            ...fallback,
+            ...(p.values ? (p.shape === 'one' ? { enum: [...p.values] } : { pattern: expect.any(String) }) : {}),
+          },
         };
       });
       expect(operation!.parameters, `${route.method} ${route.path}`).toEqual(expected);
@@ -207,21 +219,7 @@ describe('/openapi.json as a client reads it', () => {
         if (Object.keys(defaults).length === 0) continue;
         const [explicit, implicit] = [await answer(path, defaults), await answer(path)];
         compared++;
-        if (!path.includes('/stations') || explicit.body === implicit.body) {
-          expect(implicit, path).toEqual(explicit);
-          continue;
-        }
-        // station paths document every station variable as the default, but leave out those the stations asked for
-        // hold no value of: the same answer, less the columns that are empty in the explicit one
-        expect(implicit.status, path).toBe(explicit.status);
-        const full = JSON.parse(explicit.body) as Record<string, unknown>[];
-        const variableOf = (key: string) => key.slice(0, key.indexOf(')') + 1); // "ETo (mm) p90" -> "ETo (mm)"; "" for other keys
-        const keys = Object.keys(full[0] ?? {});
-        const empty = new Set(keys.filter((k) => variableOf(k) !== '').map(variableOf));
-        for (const key of keys) if (full.some((r) => r[key] !== null && !(key.endsWith(' n') && r[key] === 0))) empty.delete(variableOf(key));
-        expect(empty.size, path).toBeGreaterThan(0);
-        const dropped = full.map((r) => Object.fromEntries(Object.entries(r).filter(([key]) => !empty.has(variableOf(key)))));
-        expect(JSON.parse(implicit.body), path).toEqual(dropped);
+        expect(implicit, path).toEqual(explicit);
       }
       expect(compared).toBe(gets.filter(([, ps]) => ps.some((p) => p.schema.default !== undefined)).length);
     });
@@ -244,5 +242,85 @@ describe('/openapi.json as a client reads it', () => {
         }
       }
     });
+  });
+});
+
+// The lists with a closed set of entries (datasets, also_return) stay comma-separated strings in the description; their
+// entries are named in the description and are a pattern on the string, which takes what the server answers.
+describe('closed lists in /openapi.json', () => {
+  let server: TestServer; // the default limits: every entry of a list fits in one request
+  let spec: { paths: Record<string, Record<string, Operation>> };
+  beforeAll(async () => {
+    server = await startTestServer();
+    spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as typeof spec;
+  });
+  afterAll(() => server.close());
+
+  const ask = async (route: Route, params: Record<string, string>) => {
+    const response = await server.get(`${route.path}?${new URLSearchParams(params)}`, { method: route.method });
+    return { status: response.status, body: await response.text() };
+  };
+  const lists = asked.flatMap((route) =>
+    route.parameters.filter((p) => p.shape === 'list' && p.values).map((p) => [`${route.method} ${route.path} ${p.name}`, route, p] as const),
+  );
+
+  it('are the lists of the wire table with allowed values', () => {
+    expect(new Set(lists.map(([, , p]) => p.name))).toEqual(new Set(['datasets', 'also_return']));
+  });
+
+  it.each(lists)('%s: names each entry, and its pattern takes exactly the lists of them the server answers', async (_, route, p) => {
+    const documented = spec.paths[route.path]![route.method.toLowerCase()]!.parameters.find((q) => q.name === p.name)!;
+    expect(documented.schema.type).toBe('string'); // the plain comma string a client sends
+    for (const value of p.values!) expect(documented.description).toContain(value);
+    const pattern = new RegExp(documented.schema.pattern!, 'u');
+    const valid = p.values!;
+    // entries joined as people write them: spaces around commas, empty entries, a leading or trailing comma
+    const list = fc
+      .tuple(
+        fc.array(fc.constantFrom(...valid), { minLength: 1, maxLength: valid.length + 1 }),
+        fc.array(fc.constantFrom(',', ', ', ' ,', ' , ', ',,', ',\t'), { minLength: valid.length + 1, maxLength: valid.length + 1 }),
+        fc.constantFrom('', ' ', ','),
+        fc.constantFrom('', ' ', ','),
+      )
+      .map(([entries, separators, head, tail]) => head + entries.map((e, i) => (i === 0 ? e : separators[i] + e)).join('') + tail);
+    const first = (text: string) =>
+      text
+        .split(',')
+        .find((e) => e.trim() !== '')!
+        .trim();
+    const outside = fc
+      .string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
+      .filter((e) => !e.includes(',') && e.trim() !== '' && !valid.includes(e.trim()));
+    await fc.assert(
+      fc.asyncProperty(list, outside, fc.nat(), async (text, other, at) => {
+        expect(pattern.test(text), text).toBe(true);
+        const taken = await ask(route, { ...companions(route, p.name, first(text)), [p.name]: text });
+        expect(taken.status, `${p.name}=${text}: ${taken.body.slice(0, 200)}`).toBe(200);
+        // one entry outside the set: the pattern refuses the list, and so does the server
+        const entries = text.split(',');
+        entries.splice(at % (entries.length + 1), 0, other);
+        const bad = entries.join(',');
+        expect(pattern.test(bad), bad).toBe(false);
+        const refused = await ask(route, { ...companions(route, p.name, first(text)), [p.name]: bad });
+        expect(refused.status, `${p.name}=${bad}`).toBe(422);
+        expect((JSON.parse(refused.body) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['query', p.name]);
+      }),
+      { numRuns: 8, examples: [[valid.join(','), 'x', 0]] },
+    );
+  });
+
+  it('describes station variables left out as those the stations hold, which is what the server answers', async () => {
+    const route = asked.find((r) => r.path === '/timeseries/stations/daterange')!;
+    const documented = spec.paths[route.path]!.get!.parameters.find((q) => q.name === 'variables')!;
+    expect(documented.schema.default).toBeUndefined(); // not every station variable, as the public service documents
+    expect(documented.description).toMatch(/Left out: the variables the requested stations hold.*\/info\/list_stations_variables/);
+    const names = defaults.STA_NAMES.join(',');
+    const held = (await (await server.get(`/info/list_stations_variables?STA_NAMES=${encodeURIComponent(names)}`)).json()) as { api_name: string }[];
+    const records = (await (await server.get('/timeseries/stations/daterange')).json()) as Record<string, unknown>[];
+    const answered = Object.keys(records[0]!)
+      .filter((key) => key.includes(' ('))
+      .map((key) => key.slice(0, key.indexOf(' (')));
+    expect(answered.sort()).toEqual(held.map((v) => v.api_name).sort());
+    expect(answered.length).toBeLessThan(Object.keys(stationVariables).length);
   });
 });

@@ -38,6 +38,7 @@ describe('resolveUnits', () => {
         expect(error).toBeInstanceOf(InvalidParameterError);
         expect((error as InvalidParameterError).parameter).toBe('units');
         expect((error as InvalidParameterError).message).toMatch(/metric, english/);
+        expect((error as InvalidParameterError).value).toBe(value);
       }),
     );
   });
@@ -91,6 +92,8 @@ describe('resolveReservoirVariables', () => {
   it('refuses a variable of a dataset not asked for, naming that dataset', () => {
     expect(() => resolveReservoirVariables(['NetE'], ['rtma'])).toThrow(/variable NetE belongs to dataset nete-volume-calcs/);
     expect(() => resolveReservoirVariables(['NotAVariable'], ['rtma'])).toThrow(/unknown variable "NotAVariable"/);
+    // the error carries the entry refused, not the whole list
+    expect(() => resolveReservoirVariables(['pr', 'NetE'], ['rtma'])).toThrow(expect.objectContaining({ parameter: 'variables', value: 'NetE' }));
   });
 });
 

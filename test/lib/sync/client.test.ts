@@ -134,10 +134,11 @@ describe('createClient', () => {
     expect((error as NotFoundError).missing).toEqual(['NO SUCH LAKE']);
   });
 
-  it('maps 422 to InvalidParameterError naming the parameter', async () => {
+  it('maps 422 to InvalidParameterError naming the parameter and the value the server says it was sent', async () => {
     const error = await client.reservoirTimeseries({ names: store.manifest.reservoirs.names, start: '2021-02-30' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidParameterError);
     expect((error as InvalidParameterError).parameter).toBe('start_date');
+    expect((error as InvalidParameterError).value).toBe('2021-02-30');
   });
 
   it('throws RemoteError with status and detail for a wrong key', async () => {
