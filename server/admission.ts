@@ -9,7 +9,10 @@ import { HttpError } from './errors.js';
 /** Stored rows an answer may decode (RecordStream.readRows) and still start at once: about 5,500 reservoir-years of one dataset. */
 export const HEAVY_READ_ROWS = 2_000_000;
 
-/** Lets at most `slots` heavy answers be produced at once; the others wait in arrival order. */
+/** Heavy answers that may wait for a slot, per slot; more get 503 at once (a longer line would outlast the stall timeout, which closes a silent connection). */
+export const WAITING_PER_SLOT = 8;
+
+/** Lets at most `slots` heavy answers be produced at once; the others wait in arrival order, up to WAITING_PER_SLOT per slot. */
 export class AnswerGate {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -58,6 +61,11 @@ export class AnswerGate {
 
   private async enter(signal: AbortSignal | undefined): Promise<() => void> {
     if (this.running >= this.slots) {
+      if (this.waiting.length >= this.slots * WAITING_PER_SLOT) {
+        throw new HttpError(503, `server busy: ${this.running + this.waiting.length} answers of millions of rows under way or waiting; retry later`, {
+          'retry-after': '1',
+        });
+      }
       await new Promise<void>((resolve, reject) => {
         const turn = () => {
           signal?.removeEventListener('abort', gone);

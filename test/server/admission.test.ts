@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type RecordStream, recordStream } from '../../lib/format/stream.js';
-import { AnswerGate } from '../../server/admission.js';
+import { AnswerGate, WAITING_PER_SLOT } from '../../server/admission.js';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import { HttpError } from '../../server/errors.js';
@@ -95,6 +95,24 @@ describe('AnswerGate', () => {
     expect(await behind).toEqual([{ id: 3 }]);
     expect(log.order).toEqual([1, 3]);
     expect(gate.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('refuses at once (503, Retry-After) a heavy answer that would wait behind WAITING_PER_SLOT per slot', async () => {
+    const gate = new AnswerGate(2, 0);
+    const log = { inside: 0, most: 0, order: [] as number[] };
+    const holding = [1, 2].map((id) => gate.admit(watched(id, 2, 1, log)).batches[Symbol.asyncIterator]());
+    await Promise.all(holding.map((h) => h.next()));
+    const line = Array.from({ length: 2 * WAITING_PER_SLOT }, (_, i) => gate.admit(watched(10 + i, 1, 1, log)).records());
+    await new Promise((resolve) => setImmediate(resolve));
+    const refused = await gate
+      .admit(watched(99, 1, 1, log))
+      .records()
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+    expect(gate.admit(watched(100, 1, 0, log))).toBeDefined(); // light answers are never refused
+    await Promise.all(holding.map((h) => h.return?.(undefined)));
+    expect((await Promise.all(line)).length).toBe(2 * WAITING_PER_SLOT);
+    expect(log.order).not.toContain(99);
   });
 });
 
