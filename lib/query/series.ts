@@ -3,8 +3,7 @@ import { formatDay, yearOfDay } from '../dates.js';
 import type { Block } from '../format/emit.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { ResolvedVariable } from './query.js';
-import { rowsWithin, runEnd } from './search.js';
-import { alignSpans, fileHoldsNames, groupHoldsDays, groupHoldsNames, joinParts, overlaps, type RowSpan, readNameRows } from './timeseries.js';
+import { alignSpans, fileHoldsNames, overlaps, type RowSpan, readNameRows, readNamesRows } from './timeseries.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */
 export async function reservoirSeries(
@@ -53,11 +52,7 @@ export async function stationSeries(
   return { days: span.days, columns: variables.map((v) => span.column(v.name)) };
 }
 
-/**
- * Several reservoirs' days at once (names sorted), each row group read once and cut into the names' runs: for many
- * names this replaces a footer lookup and a binary search per name and row group (every reservoir for a year: the
- * per-name reads were most of the time).
- */
+/** Several reservoirs' days at once (names sorted), each row group read once (readNamesRows), aligned per name. */
 export async function reservoirSeriesMany(
   source: TimeseriesSource,
   names: readonly string[],
@@ -66,54 +61,8 @@ export async function reservoirSeriesMany(
   endDay: number,
 ): Promise<Map<string, Block>> {
   if (names.length === 1) return new Map([[names[0]!, await reservoirSeries(source, names[0]!, variables, startDay, endDay)]]);
-  const wanted = new Set(names);
-  const [lo, hi] = [names[0]!, names[names.length - 1]!];
-  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
-  const parts = new Map<string, Map<string, { days: Int32Array[]; values: (Float64Array | undefined)[][] }>>(names.map((n) => [n, new Map()]));
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
-  for (const dataset of datasets) {
-    const columns = variables.filter((v) => v.dataset === dataset).map((v) => v.name);
-    const byYear = source.partitionsByYear.get(dataset);
-    for (let year = yearOfDay(startDay); byYear && year <= yearOfDay(endDay); year++) {
-      for (const file of byYear.get(year)?.files ?? []) {
-        if (!fileHoldsNames(file, lo, hi, startText, endText)) continue;
-        const footer = await source.reader.footer(file);
-        for (let g = 0; g < footer.metadata.row_groups.length; g++) {
-          if (!groupHoldsDays(footer, g, startDay, endDay) || !groupHoldsNames(footer, g, lo, hi)) continue;
-          const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
-          const days = read[0] as Int32Array;
-          const rowNames = read[1] as readonly string[];
-          for (let start = 0, end = 0; start < days.length; start = end) {
-            end = runEnd(rowNames, start);
-            const name = rowNames[start]!;
-            if (wanted.has(name)) {
-              const [first, last] = rowsWithin(days, startDay, endDay, start, end);
-              if (last > first) {
-                const held = parts.get(name)!;
-                const part = held.get(dataset) ?? { days: [], values: [] };
-                held.set(dataset, part);
-                part.days.push(days.subarray(first, last));
-                part.values.push(read.slice(2).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  const out = new Map<string, Block>();
-  for (const [name, held] of parts) {
-    const spans = new Map<string, RowSpan>();
-    for (const [dataset, part] of held)
-      spans.set(
-        dataset,
-        joinParts(
-          part.days,
-          part.values,
-          variables.filter((v) => v.dataset === dataset).map((v) => v.name),
-        ),
-      );
-    out.set(name, alignSpans(spans, variables));
-  }
-  return out;
+  const columns = new Map(datasets.map((d) => [d, variables.filter((v) => v.dataset === d).map((v) => v.name)]));
+  const read = await readNamesRows(source, names, columns, startDay, endDay);
+  return new Map([...read].map(([name, spans]) => [name, alignSpans(spans, variables)]));
 }

@@ -17,7 +17,16 @@ export interface RowSpan {
   column(name: string): Float64Array | undefined;
 }
 
-/** Reservoir records over [startDay, endDay], one batch per reservoir and year, in name then date order. */
+/** Names read together when a range asks for many (sorted) names: each row group is then read once, not once a name. */
+const MANY_NAMES = 32;
+
+/** Values (days x columns x names) a group of names read together may hold: about 32 MB of doubles. */
+const VALUES_PER_GROUP = 4_000_000;
+
+/**
+ * Reservoir records over [startDay, endDay] in name then date order: one batch per reservoir and year, or, when many
+ * names are asked in order (every reservoir for a year), one batch per reservoir, the names read in groups.
+ */
 export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
   const { names, columns: variables, startDay, endDay, attach, flags } = plan;
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
@@ -25,6 +34,24 @@ export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind
   const lastYear = yearOfDay(endDay);
   const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
+  if (names.length >= MANY_NAMES && isSorted(names)) {
+    // the day flags come with the first dataset's rows (every dataset's file holds the same)
+    const columns = new Map(datasets.map((d, i) => [d, [...variables.filter((v) => v.dataset === d).map((v) => v.name), ...(i === 0 ? flags : [])]]));
+    const size = Math.max(1, Math.floor(VALUES_PER_GROUP / ((endDay - startDay + 1) * Math.max(1, variables.length + flags.length))));
+    for (let from = 0; from < names.length; from += size) {
+      const group = names.slice(from, from + size);
+      const read = await readNamesRows(source, group, columns, startDay, endDay);
+      for (const name of group) {
+        const spans = read.get(name)!;
+        const block = alignSpans(spans, variables);
+        if (block.days.length === 0) continue;
+        const out: unknown[] = [];
+        emitWithFlags(builder, out, name, block, attach(name), flagsOf(spans, block, flags));
+        yield out;
+      }
+    }
+    return;
+  }
   for (const name of names) {
     const extra = attach(name);
     for (let year = firstYear; year <= lastYear; year++) {
@@ -141,6 +168,65 @@ export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: 
     emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
     yield out;
   }
+}
+
+/**
+ * Several reservoirs' rows in [startDay, endDay] (names sorted), by name then dataset (in the order given): each row
+ * group is read once and cut into the names' runs, where reading name by name costs a footer lookup, a scan of the
+ * row groups' statistics and two binary searches per name and file (every reservoir for a year: a third of the time).
+ */
+export async function readNamesRows(
+  source: TimeseriesSource,
+  names: readonly string[],
+  columnsByDataset: ReadonlyMap<string, readonly string[]>,
+  startDay: number,
+  endDay: number,
+): Promise<Map<string, Map<string, RowSpan>>> {
+  const wanted = new Set(names);
+  const [lo, hi] = [names[0]!, names[names.length - 1]!];
+  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
+  const parts = new Map<string, Map<string, { days: Int32Array[]; values: (Float64Array | undefined)[][] }>>(names.map((n) => [n, new Map()]));
+  for (const [dataset, columns] of columnsByDataset) {
+    const byYear = source.partitionsByYear.get(dataset);
+    for (let year = yearOfDay(startDay); byYear && year <= yearOfDay(endDay); year++) {
+      for (const file of byYear.get(year)?.files ?? []) {
+        if (!fileHoldsNames(file, lo, hi, startText, endText)) continue;
+        const footer = await source.reader.footer(file);
+        for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+          if (!groupHoldsDays(footer, g, startDay, endDay) || !groupHoldsNames(footer, g, lo, hi)) continue;
+          const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
+          const days = read[0] as Int32Array;
+          const rowNames = read[1] as readonly string[];
+          for (let start = 0, end = 0; start < days.length; start = end) {
+            end = runEnd(rowNames, start);
+            if (!wanted.has(rowNames[start]!)) continue;
+            const [first, last] = rowsWithin(days, startDay, endDay, start, end);
+            if (last <= first) continue;
+            const held = parts.get(rowNames[start]!)!;
+            const part = held.get(dataset) ?? { days: [], values: [] };
+            held.set(dataset, part);
+            part.days.push(days.subarray(first, last));
+            part.values.push(read.slice(2).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
+          }
+        }
+      }
+    }
+  }
+  const out = new Map<string, Map<string, RowSpan>>();
+  for (const [name, held] of parts) {
+    const spans = new Map<string, RowSpan>();
+    for (const [dataset, columns] of columnsByDataset) {
+      const part = held.get(dataset);
+      if (part) spans.set(dataset, joinParts(part.days, part.values, columns));
+    }
+    out.set(name, spans);
+  }
+  return out;
+}
+
+function isSorted(names: readonly string[]): boolean {
+  for (let i = 1; i < names.length; i++) if (compareText(names[i - 1]!, names[i]!) >= 0) return false;
+  return true;
 }
 
 /**

@@ -110,3 +110,33 @@ describe('every reservoir on a date, asked again', () => {
     expect(after).toEqual(first.map((r, i) => (i === 2 ? revised : r)));
   });
 });
+
+describe('reservoirRange over many names', () => {
+  it('answers many names in order, read together, exactly as each name asked alone', async () => {
+    const dir = await tempDir();
+    await generateStore(dir, { reservoirs: 40, stations: 1, start: '2020-12-20', end: '2021-01-10', seed: 11 });
+    const store = await openStore(dir);
+    const names = store.manifest.reservoirs.names;
+    expect(names.length).toBeGreaterThanOrEqual(32); // the grouped reading starts at 32 names
+    const day = fc.integer({ min: 0, max: 21 }).map((i) => new Date(Date.UTC(2020, 11, 20 + i)).toISOString().slice(0, 10));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(['rtma', 'res', 'lem', 'nete-volume-calcs'], { minLength: 1 }),
+        day,
+        day,
+        fc.subarray(['status', 'qflag', 'STATE']),
+        fc.integer({ min: 32, max: 40 }),
+        async (datasets, a, b, alsoReturn, count) => {
+          const [start, end] = a <= b ? [a, b] : [b, a];
+          const asked = names.slice(0, count);
+          const query = { datasets, start, end, alsoReturn };
+          const together = await store.reservoirTimeseries({ ...query, names: asked });
+          const alone = [];
+          for (const name of asked) alone.push(...(await store.reservoirTimeseries({ ...query, names: [name] })));
+          expect(together).toEqual(alone);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
