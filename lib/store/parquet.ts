@@ -3,8 +3,9 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { type Table, tableToIPC } from 'apache-arrow';
-import { readColumn } from 'hyparquet/src/column.js';
+import { parquetHeader, readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { decompressPage, readDataPage } from 'hyparquet/src/datapage.js';
 import { parquetMetadata, parquetSchema } from 'hyparquet/src/metadata.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import type { ColumnDecoder, FileMetaData } from 'hyparquet/src/types.js';
@@ -137,11 +138,48 @@ export function decodeChunk(footer: Footer, group: number, column: string, bytes
     utf8: true,
   };
   const rows = footer.groupStarts[group + 1]! - footer.groupStarts[group]!;
+  const element = decoder.element;
+  const days = meta.type === 'INT32' && (element.converted_type ?? 'DATE') === 'DATE' && (element.logical_type?.type ?? 'DATE') === 'DATE'; // days as they are
+  const numeric = (meta.type === 'DOUBLE' || days) && schemaPath.length === 2 ? plainNumbers(decoder, bytes, rows) : undefined;
+  if (numeric) return numeric;
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
   const { data } = readColumn(reader, { groupStart: 0, groupRows: rows, selectStart: 0, selectEnd: rows }, decoder);
   if (data.length === 1) return data[0] as ColumnValues;
   const out: (number | string | null)[] = [];
   for (const part of data) for (let i = 0; i < part.length; i++) out.push((part as ArrayLike<number | string | null>)[i]!);
+  return out;
+}
+
+/**
+ * A flat DOUBLE or INT32 column chunk of PLAIN data pages (what the store writes) straight into a typed array, NaN for a
+ * null double: hyparquet builds a JS array of boxed numbers and nulls per page, which the reader then copied into a
+ * typed array (a quarter of the time of every reservoir for a year at 44,000 reservoirs, and most of its garbage).
+ * Undefined for anything else (a dictionary page, another encoding, a null date): hyparquet's general path reads it.
+ */
+function plainNumbers(decoder: ColumnDecoder, bytes: Uint8Array, rows: number): Float64Array | Int32Array | undefined {
+  const doubles = decoder.type === 'DOUBLE';
+  const out = doubles ? new Float64Array(rows) : new Int32Array(rows);
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  let row = 0;
+  while (row < rows) {
+    if (reader.offset >= bytes.byteLength - 1) return undefined;
+    const header = parquetHeader(reader);
+    const page = header.data_page_header;
+    if (header.type !== 'DATA_PAGE' || !page || page.encoding !== 'PLAIN' || row + page.num_values > rows) return undefined;
+    const compressed = bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
+    reader.offset += header.compressed_page_size;
+    const { definitionLevels, dataPage } = readDataPage(
+      decompressPage(compressed, header.uncompressed_page_size, decoder.codec, decoder.compressors),
+      page,
+      decoder,
+    );
+    const values = dataPage as Float64Array | Int32Array;
+    if (!definitionLevels?.length) out.set(values, row);
+    else if (!doubles)
+      return undefined; // a null date: the general path says what it is
+    else for (let i = 0, k = 0; i < page.num_values; i++) out[row + i] = definitionLevels[i] === 1 ? values[k++]! : NaN;
+    row += page.num_values;
+  }
   return out;
 }
 

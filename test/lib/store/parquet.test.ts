@@ -4,10 +4,12 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DateDay, makeVector, Table } from 'apache-arrow';
+import { DateDay, Float64, makeVector, Table, tableToIPC, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
-import { encodeParquet } from '../../../lib/store/parquet.js';
+import { parquetHeader } from 'hyparquet/src/column.js';
+import * as wasm from 'parquet-wasm';
+import { describe, expect, it } from 'vitest';
+import { decodeChunk, encodeParquet, parseFooter } from '../../../lib/store/parquet.js';
 import { floatVector, utf8Vector } from '../../../lib/store/vectors.js';
 import { tempDir } from '../../helpers.js';
 
@@ -66,6 +68,59 @@ describe('encodeParquet', () => {
         },
       ),
       { numRuns: 25 },
+    );
+  }, 60_000);
+});
+
+describe('decodeChunk', () => {
+  it('decodes dates and nullable doubles spread over many pages and row groups as DuckDB reads them', async () => {
+    const dir = await tempDir();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.option(fc.double({ noDefaultInfinity: true, noNaN: true }), { nil: null, freq: 4 }), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 1, max: 150 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (values, rowGroupSize, batch) => {
+          const table = new Table({
+            date: makeVector({ type: new DateDay(), data: Int32Array.from(values, (_, i) => 18_000 + i * 3) }),
+            v: vectorFromArray(values, new Float64()),
+          });
+          // small write batches and pages: a row group's column chunk spans many data pages
+          const properties = new wasm.WriterPropertiesBuilder()
+            .setCompression(wasm.Compression.GZIP)
+            .setDictionaryEnabled(false)
+            .setMaxRowGroupSize(rowGroupSize)
+            .setWriteBatchSize(batch)
+            .setDataPageSizeLimit(64)
+            .build();
+          const bytes = wasm.writeParquet(wasm.Table.fromIPCStream(tableToIPC(table, 'stream')), properties);
+          const path = join(dir, `pages-${run++}.parquet`);
+          await writeFile(path, bytes);
+          const footer = parseFooter(bytes);
+          const ours = { date: [] as number[], v: [] as (number | null)[] };
+          let pages = 0;
+          footer.ranges.forEach((group, g) => {
+            for (const name of ['date', 'v'] as const) {
+              const [start, end] = group[footer.columns.get(name)!]!;
+              const decoded = decodeChunk(footer, g, name, bytes.subarray(start, end));
+              expect(decoded).toBeInstanceOf(name === 'date' ? Int32Array : Float64Array);
+              for (const x of Array.from(decoded as ArrayLike<number>)) (ours[name] as (number | null)[]).push(Number.isNaN(x) ? null : x);
+              const reader = { view: new DataView(bytes.buffer, bytes.byteOffset + start, end - start), offset: 0 };
+              while (reader.offset < end - start - 1) {
+                const header = parquetHeader(reader);
+                reader.offset += header.compressed_page_size;
+                pages++;
+              }
+            }
+          });
+          const read = await duck(`select datediff('day', DATE '1970-01-01', date)::int as d, v from read_parquet('${path}')`);
+          expect(ours.date).toEqual(read.map((r) => r.d));
+          expect(ours.v).toEqual(read.map((r) => (r.v === null ? null : Number(r.v))));
+          return pages >= 2 * footer.ranges.length;
+        },
+      ),
+      { numRuns: 30 },
     );
   }, 60_000);
 });
