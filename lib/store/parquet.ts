@@ -1,14 +1,15 @@
 // Parquet files of the store: written by parquet-wasm with a checksum of every column chunk in the footer, read
 // piecewise by hyparquet (the footer, then only the column chunks a query needs).
 import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { type Table, tableToIPC } from 'apache-arrow';
 import { parquetHeader, readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { decompressPage, readDataPage } from 'hyparquet/src/datapage.js';
 import { parquetMetadata, parquetSchema } from 'hyparquet/src/metadata.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
-import type { ColumnDecoder, FileMetaData } from 'hyparquet/src/types.js';
+import type { ColumnDecoder, DataPageHeader, FileMetaData } from 'hyparquet/src/types.js';
 import * as wasm from 'parquet-wasm';
 
 // the store's pages are gzip, inflated by node's zlib (native: no JIT warm-up in a fresh process)
@@ -123,25 +124,10 @@ export type ColumnValues = ArrayLike<number | string | null>;
 
 /** Decodes a column chunk's bytes (exactly its range) into the values of its row group's rows. */
 export function decodeChunk(footer: Footer, group: number, column: string, bytes: Uint8Array): ColumnValues {
-  const index = footer.columns.get(column);
-  if (index === undefined) throw new Error(`parquet column not found: ${column}`);
-  const meta = footer.metadata.row_groups[group]!.columns[index]!.meta_data!;
-  const schemaPath = getTreePath(parquetSchema(footer.metadata), meta.path_in_schema);
-  const decoder: ColumnDecoder = {
-    pathInSchema: meta.path_in_schema,
-    type: meta.type,
-    element: schemaPath[schemaPath.length - 1]!.element,
-    schemaPath,
-    codec: meta.codec,
-    parsers: { ...DEFAULT_PARSERS, dateFromDays: (days: number) => days },
-    compressors,
-    utf8: true,
-  };
-  const rows = footer.groupStarts[group + 1]! - footer.groupStarts[group]!;
-  const element = decoder.element;
-  const days = meta.type === 'INT32' && (element.converted_type ?? 'DATE') === 'DATE' && (element.logical_type?.type ?? 'DATE') === 'DATE'; // days as they are
-  const numeric = (meta.type === 'DOUBLE' || days) && schemaPath.length === 2 ? plainNumbers(decoder, bytes, rows) : undefined;
-  if (numeric) return numeric;
+  const { decoder, rows, numeric } = chunkDecoder(footer, group, column);
+  const pages = numeric ? plainPages(bytes, rows) : undefined;
+  const direct = pages && numbersOf(decoder, pages, (p) => decompressPage(p.compressed, p.size, decoder.codec, decoder.compressors), rows);
+  if (direct) return direct;
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
   const { data } = readColumn(reader, { groupStart: 0, groupRows: rows, selectStart: 0, selectEnd: rows }, decoder);
   if (data.length === 1) return data[0] as ColumnValues;
@@ -151,34 +137,90 @@ export function decodeChunk(footer: Footer, group: number, column: string, bytes
 }
 
 /**
- * A flat DOUBLE or INT32 column chunk of PLAIN data pages (what the store writes) straight into a typed array, NaN for a
- * null double: hyparquet builds a JS array of boxed numbers and nulls per page, which the reader then copied into a
- * typed array (a quarter of the time of every reservoir for a year at 44,000 reservoirs, and most of its garbage).
- * Undefined for anything else (a dictionary page, another encoding, a null date): hyparquet's general path reads it.
+ * decodeChunk, with the gzip pages of a date or double chunk inflated in zlib's thread pool: the columns of a row
+ * group asked together inflate on every core, and the event loop stays free meanwhile (inflating was most of a cold
+ * answer of every reservoir on one date).
  */
-function plainNumbers(decoder: ColumnDecoder, bytes: Uint8Array, rows: number): Float64Array | Int32Array | undefined {
-  const doubles = decoder.type === 'DOUBLE';
-  const out = doubles ? new Float64Array(rows) : new Int32Array(rows);
+export async function decodeChunkAsync(footer: Footer, group: number, column: string, bytes: Uint8Array): Promise<ColumnValues> {
+  const { decoder, rows, numeric } = chunkDecoder(footer, group, column);
+  const pages = numeric && decoder.codec === 'GZIP' ? plainPages(bytes, rows) : undefined;
+  if (!pages) return decodeChunk(footer, group, column, bytes);
+  const inflated = await Promise.all(pages.map((p) => gunzipAsync(p.compressed)));
+  inflated.forEach((page, i) => {
+    if (page.byteLength !== pages[i]!.size) throw new Error(`parquet page inflates to ${page.byteLength} bytes, its header says ${pages[i]!.size}`);
+  });
+  const direct = numbersOf(decoder, pages, (_, i) => new Uint8Array(inflated[i]!.buffer, inflated[i]!.byteOffset, inflated[i]!.byteLength), rows);
+  return direct ?? decodeChunk(footer, group, column, bytes);
+}
+
+const gunzipAsync = promisify(gunzip);
+
+function chunkDecoder(footer: Footer, group: number, column: string): { decoder: ColumnDecoder; rows: number; numeric: boolean } {
+  const index = footer.columns.get(column);
+  if (index === undefined) throw new Error(`parquet column not found: ${column}`);
+  const meta = footer.metadata.row_groups[group]!.columns[index]!.meta_data!;
+  const schemaPath = getTreePath(parquetSchema(footer.metadata), meta.path_in_schema);
+  const element = schemaPath[schemaPath.length - 1]!.element;
+  const decoder: ColumnDecoder = {
+    pathInSchema: meta.path_in_schema,
+    type: meta.type,
+    element,
+    schemaPath,
+    codec: meta.codec,
+    parsers: { ...DEFAULT_PARSERS, dateFromDays: (days: number) => days },
+    compressors,
+    utf8: true,
+  };
+  const rows = footer.groupStarts[group + 1]! - footer.groupStarts[group]!;
+  const days = meta.type === 'INT32' && (element.converted_type ?? 'DATE') === 'DATE' && (element.logical_type?.type ?? 'DATE') === 'DATE'; // days as they are
+  return { decoder, rows, numeric: (meta.type === 'DOUBLE' || days) && schemaPath.length === 2 };
+}
+
+interface PlainPage {
+  header: DataPageHeader;
+  size: number; // uncompressed
+  compressed: Uint8Array;
+}
+
+// the data pages of a chunk when all are PLAIN v1 pages (what the store writes) covering `rows`; else undefined
+function plainPages(bytes: Uint8Array, rows: number): PlainPage[] | undefined {
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
-  let row = 0;
-  while (row < rows) {
+  const pages: PlainPage[] = [];
+  for (let row = 0; row < rows; ) {
     if (reader.offset >= bytes.byteLength - 1) return undefined;
     const header = parquetHeader(reader);
     const page = header.data_page_header;
     if (header.type !== 'DATA_PAGE' || !page || page.encoding !== 'PLAIN' || row + page.num_values > rows) return undefined;
-    const compressed = bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
+    pages.push({ header: page, size: header.uncompressed_page_size, compressed: bytes.subarray(reader.offset, reader.offset + header.compressed_page_size) });
     reader.offset += header.compressed_page_size;
-    const { definitionLevels, dataPage } = readDataPage(
-      decompressPage(compressed, header.uncompressed_page_size, decoder.codec, decoder.compressors),
-      page,
-      decoder,
-    );
-    const values = dataPage as Float64Array | Int32Array;
-    if (!definitionLevels?.length) out.set(values, row);
-    else if (!doubles)
-      return undefined; // a null date: the general path says what it is
-    else for (let i = 0, k = 0; i < page.num_values; i++) out[row + i] = definitionLevels[i] === 1 ? values[k++]! : NaN;
     row += page.num_values;
+  }
+  return pages;
+}
+
+/**
+ * A flat DOUBLE or INT32 (date) chunk's plain pages straight into a typed array, NaN for a null double: hyparquet
+ * builds a JS array of boxed numbers and nulls per page, which the reader then copied into a typed array (a quarter
+ * of the time of every reservoir for a year at 44,000 reservoirs, and most of its garbage). Undefined for a null date:
+ * the general path says what it is.
+ */
+function numbersOf(
+  decoder: ColumnDecoder,
+  pages: readonly PlainPage[],
+  inflate: (page: PlainPage, i: number) => Uint8Array,
+  rows: number,
+): Float64Array | Int32Array | undefined {
+  const doubles = decoder.type === 'DOUBLE';
+  const out = doubles ? new Float64Array(rows) : new Int32Array(rows);
+  let row = 0;
+  for (const [i, page] of pages.entries()) {
+    const { definitionLevels, dataPage } = readDataPage(inflate(page, i), page.header, decoder);
+    const values = dataPage as Float64Array | Int32Array;
+    const count = page.header.num_values;
+    if (!definitionLevels?.length) out.set(values, row);
+    else if (!doubles) return undefined;
+    else for (let j = 0, k = 0; j < count; j++) out[row + j] = definitionLevels[j] === 1 ? values[k++]! : NaN;
+    row += count;
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { encodeFlags, type FlagColumn, flagColumns } from '../flags.js';
 import { ByteBoundedCache } from './cache.js';
 import { sha256 } from './disk.js';
 import type { DataFile, FileEntry } from './manifest.js';
-import { chunkSum, decodeChunk, type Footer, parseFooter } from './parquet.js';
+import { chunkSum, decodeChunkAsync, type Footer, parseFooter } from './parquet.js';
 import type { ByteSource, ReadCounts } from './source.js';
 
 /** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
@@ -115,7 +115,10 @@ export class PartitionReader {
       runs.map(async (run) => {
         const start = run[0]!.range[0];
         const bytes = await this.read(file, start, run[run.length - 1]!.range[1] - start);
-        for (const { i, range } of run) out[i] = await this.readColumn(file, group, names[i]!, bytes.subarray(range[0] - start, range[1] - start));
+        // decoded side by side: their pages inflate in zlib's thread pool at once
+        await Promise.all(
+          run.map(async ({ i, range }) => (out[i] = await this.readColumn(file, group, names[i]!, bytes.subarray(range[0] - start, range[1] - start)))),
+        );
       }),
     );
     return out;
@@ -137,7 +140,7 @@ export class PartitionReader {
     }
     let column: Column;
     try {
-      column = normalize(decodeChunk(footer, group, name, bytes), name);
+      column = normalize(await decodeChunkAsync(footer, group, name, bytes), name);
     } catch (error) {
       throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} cannot be decoded (${(error as Error).message})`);
     }

@@ -124,7 +124,9 @@ describe('the store folder', () => {
       console.log(`escape: ${sent} requests with path-like names; ${opened.length} files opened meanwhile: ${[...new Set(opened)].join(', ')}`);
       expect(bad).toEqual([]);
       expect(opened.some((p) => p.startsWith(`${store}/reservoirs/`))).toBe(true);
-      const outside = opened.filter((p) => !p.startsWith(`${store}/`) && !p.includes('/node_modules/'));
+      // besides the store and the code: the CPU count, which the runtime reads once zlib first inflates in its thread pool
+      const runtime = new Set(['/sys/devices/system/cpu/online']);
+      const outside = opened.filter((p) => !p.startsWith(`${store}/`) && !p.includes('/node_modules/') && !runtime.has(p));
       expect(outside).toEqual([]);
     },
     60_000,
