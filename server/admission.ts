@@ -3,7 +3,7 @@
 // interleave, so all finish together after sixteen times that, holding sixteen answers' memory, and a small query
 // waits behind every one of their turns. Admitted in turn, each heavy answer finishes at the pace of one, and small
 // ones (most queries) never wait.
-import type { RecordStream } from '../lib/format/stream.js';
+import { aroundOutputs, type RecordStream } from '../lib/format/stream.js';
 import { HttpError } from './errors.js';
 
 /** Stored rows an answer may decode (RecordStream.readRows) and still start at once: about 5,500 reservoir-years of one dataset. */
@@ -24,39 +24,12 @@ export class AnswerGate {
 
   /** The stream as it is when light; else a stream whose outputs first wait for a slot and give it back when done. */
   admit(stream: RecordStream, signal?: AbortSignal): RecordStream {
-    if (stream.readRows <= this.heavyRows) return stream;
-    const gated = <T>(make: () => AsyncIterable<T>): AsyncIterable<T> => ({ [Symbol.asyncIterator]: () => this.inTurn(make, signal) });
-    const whole = async <T>(make: () => Promise<T>): Promise<T> => {
-      const leave = await this.enter(signal);
-      try {
-        return await make();
-      } finally {
-        leave();
-      }
-    };
-    return {
-      ...stream,
-      batches: gated(() => stream.batches),
-      json: () => gated(() => stream.json()),
-      csv: () => gated(() => stream.csv()),
-      records: () => whole(() => stream.records()),
-      table: (maxValues) => whole(() => stream.table(maxValues)),
-    };
+    return stream.readRows <= this.heavyRows ? stream : aroundOutputs(stream, () => this.enter(signal));
   }
 
   /** Heavy answers being produced now, and waiting for a slot. */
   get load(): { running: number; waiting: number } {
     return { running: this.running, waiting: this.waiting.length };
-  }
-
-  // the slot is held from the first chunk asked to the last given, or until the reader stops early (return)
-  private async *inTurn<T>(make: () => AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
-    const leave = await this.enter(signal);
-    try {
-      yield* make();
-    } finally {
-      leave();
-    }
   }
 
   private async enter(signal: AbortSignal | undefined): Promise<() => void> {

@@ -53,3 +53,38 @@ async function collect(batches: AsyncIterable<WireRecord[]>, maxValues: number, 
   }
   return out;
 }
+
+/**
+ * The stream with every output wrapped: `enter()` runs before the first batch, chunk or record is made and gives what
+ * ends the use, called once the output is done, fails or its reader stops early. What a reader holds while it reads
+ * (a snapshot's lease, a turn among heavy answers) is taken and given back here.
+ */
+export function aroundOutputs(stream: RecordStream, enter: () => Promise<() => void> | (() => void)): RecordStream {
+  const each = <T>(make: () => AsyncIterable<T>): AsyncIterable<T> => ({
+    [Symbol.asyncIterator]: () =>
+      (async function* () {
+        const leave = await enter();
+        try {
+          yield* make();
+        } finally {
+          leave();
+        }
+      })(),
+  });
+  const whole = async <T>(make: () => Promise<T>): Promise<T> => {
+    const leave = await enter();
+    try {
+      return await make();
+    } finally {
+      leave();
+    }
+  };
+  return {
+    ...stream,
+    batches: each(() => stream.batches),
+    json: () => each(() => stream.json()),
+    csv: () => each(() => stream.csv()),
+    records: () => whole(() => stream.records()),
+    table: (maxValues) => whole(() => stream.table(maxValues)),
+  };
+}

@@ -21,3 +21,39 @@ export async function takeLease(storage: Storage, sequence: number): Promise<() 
     return async () => {}; // nobody can vacuum a store this process cannot write either
   }
 }
+
+/**
+ * A snapshot's lease shared by the reads under way on it: given back once retired (the store moved to a newer
+ * snapshot, or closed) and the last read has ended, so an answer still streaming from a replaced snapshot keeps its
+ * files from a vacuum however long it takes.
+ */
+export class HeldLease {
+  private reads = 0;
+  private retired = false;
+  private released = false;
+
+  constructor(private readonly release: () => Promise<void>) {}
+
+  /** A read begins; the function returned ends it (a second call does nothing). */
+  enter(): () => void {
+    this.reads++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      if (--this.reads === 0 && this.retired) void this.giveBack().catch(() => {}); // a lease left behind only delays a vacuum
+    };
+  }
+
+  /** No new reads will come: the lease goes now, or when the last read under way ends. */
+  async retire(): Promise<void> {
+    this.retired = true;
+    if (this.reads === 0) await this.giveBack();
+  }
+
+  private async giveBack(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.release();
+  }
+}

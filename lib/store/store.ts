@@ -4,7 +4,7 @@ import { defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
-import { type RecordStream, recordStream } from '../format/stream.js';
+import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { ensureDemoStore } from './demo.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
-import { takeLease } from './lease.js';
+import { HeldLease, takeLease } from './lease.js';
 import { openStorage } from './location.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, snapshotPath } from './manifest.js';
 import type { MetadataTable } from './metadata.js';
@@ -97,10 +97,11 @@ export class EvapStore {
     if (manifest === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
     this.manifestStamp = stamp;
     if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
-    const release = await takeLease(this.storage, manifest.sequence);
+    const lease = new HeldLease(await takeLease(this.storage, manifest.sequence));
     this.snapshot = await this.load(manifest);
-    await this.releaseLease();
-    this.releaseLease = release;
+    const replaced = this.lease;
+    this.lease = lease;
+    await replaced.retire(); // at once, or when the last answer still reading the replaced snapshot ends
     return true;
   }
 
@@ -173,13 +174,18 @@ export class EvapStore {
    */
   async close(): Promise<void> {
     if (this.origin !== this) return this.endUse();
-    await this.releaseLease();
-    this.releaseLease = async () => {};
+    await this.lease.retire();
     await this.views.close();
     await this.source.close?.();
   }
 
-  private releaseLease: () => Promise<void> = async () => {};
+  private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
+
+  // the stream's outputs hold the lease of the snapshot they read while they run
+  private held(stream: RecordStream): RecordStream {
+    const lease = this.lease;
+    return aroundOutputs(stream, () => lease.enter());
+  }
 
   private load(manifest: Manifest): Promise<Snapshot> {
     return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
@@ -245,7 +251,7 @@ export class EvapStore {
     const s = this.snapshot;
     refuseAsOf(query.asOf);
     const planned = plan(s, query);
-    return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned));
+    return this.held(recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned)));
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */
@@ -261,13 +267,13 @@ export class EvapStore {
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
   streamReservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): RecordStream {
     refuseAsOf(query.asOf);
-    return summaries.streamReservoirAggregates(this.snapshot, query);
+    return this.held(summaries.streamReservoirAggregates(this.snapshot, query));
   }
 
   /** Monthly, annual or water-year aggregates of stations. */
   streamStationAggregates(query: summaries.StationAggregateQuery = {}): RecordStream {
     refuseAsOf(query.asOf);
-    return summaries.streamStationAggregates(this.snapshot, query);
+    return this.held(summaries.streamStationAggregates(this.snapshot, query));
   }
 
   /** Reservoir aggregates as an array; the stream's table() gives any answer as an Arrow table. */
@@ -283,13 +289,13 @@ export class EvapStore {
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
   streamReservoirNormals(query: summaries.ReservoirNormalsQuery = {}): RecordStream {
     refuseAsOf(query.asOf);
-    return summaries.streamReservoirNormals(this.snapshot, query);
+    return this.held(summaries.streamReservoirNormals(this.snapshot, query));
   }
 
   /** Normals of stations by calendar month or day of the year. */
   streamStationNormals(query: summaries.StationNormalsQuery = {}): RecordStream {
     refuseAsOf(query.asOf);
-    return summaries.streamStationNormals(this.snapshot, query);
+    return this.held(summaries.streamStationNormals(this.snapshot, query));
   }
 
   /** Reservoir normals as an array. */

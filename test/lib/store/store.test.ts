@@ -1,13 +1,17 @@
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError, StoreError } from '../../../lib/errors.js';
+import { generateStore } from '../../../lib/model/generate.js';
+import { HeldLease } from '../../../lib/store/lease.js';
 import { openStore } from '../../../lib/store/store.js';
+import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
+import type { WireRecord } from '../../../lib/types.js';
 import { day, tempDir, tinyStations, writeTinyStore } from '../../helpers.js';
 
 describe('openStore', () => {
@@ -218,5 +222,63 @@ describe('openStore({ codegen: false })', () => {
     const expected = JSON.stringify(await (await openStore()).reservoirTimeseries(query));
     expect((await run(false)).stdout).toBe(expected);
     await expect(run(true)).rejects.toThrow(/EvalError/);
+  });
+});
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+describe('an answer streaming across a refresh', () => {
+  it('keeps its snapshot leased, so a vacuum leaves its files, until it ends; then the vacuum takes them', async () => {
+    const dir = await tempDir();
+    const range = { start: '2020-12-25', end: '2021-01-05' };
+    await generateStore(dir, { reservoirs: 4, stations: 2, ...range, seed: 7 });
+    // no cache: every batch reads its files again, as a large answer whose chunks were evicted would
+    const store = await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
+    const names = store.manifest.reservoirs.names;
+    const expected = await store.reservoirTimeseries({ names, ...range });
+    const old = store.manifest;
+    const batches = store.streamReservoirTimeseries({ names, ...range }).batches[Symbol.asyncIterator]();
+    const got = [...((await batches.next()).value as WireRecord[])];
+
+    await generateStore(dir, { reservoirs: 4, stations: 2, ...range, seed: 8 }); // every file replaced
+    expect(await store.refresh()).toBe(true);
+    await vacuumStore(dir, { minAgeMs: 0 });
+    const oldFiles = old.datasets['nete-volume-calcs']!.partitions.flatMap((p) => p.files.map((f) => f.path));
+    expect(await Promise.all(oldFiles.map((f) => exists(join(dir, f))))).toEqual(oldFiles.map(() => true));
+
+    for (let next = await batches.next(); !next.done; next = await batches.next()) got.push(...(next.value as WireRecord[]));
+    expect(got).toEqual(expected);
+    await vacuumStore(dir, { minAgeMs: 0 });
+    expect(await Promise.all(oldFiles.map((f) => exists(join(dir, f))))).toEqual(oldFiles.map(() => false));
+    await store.close();
+  });
+});
+
+describe('HeldLease', () => {
+  it('is given back once, when retired and the last read has ended, whatever the order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('enter', 'leave', 'retire'), { maxLength: 30 }), (steps) => {
+        let released = 0;
+        const lease = new HeldLease(async () => void released++);
+        const open: (() => void)[] = [];
+        let retired = false;
+        let given = false;
+        for (const step of steps) {
+          if (step === 'enter') open.push(lease.enter());
+          else if (step === 'leave') open.shift()?.();
+          else {
+            void lease.retire();
+            retired = true;
+          }
+          // a plain model: given back once retired with no read open, and never before
+          given ||= retired && open.length === 0;
+          expect(released).toBe(given ? 1 : 0);
+        }
+      }),
+    );
   });
 });
