@@ -28,48 +28,49 @@ const VALUES_PER_GROUP = 4_000_000;
  * names are asked in order (every reservoir for a year), one batch per reservoir, the names read in groups.
  */
 export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
-  const { names, columns: variables, startDay, endDay, attach, flags } = plan;
-  const datasets = [...new Set(variables.map((v) => v.dataset!))];
-  const firstYear = yearOfDay(startDay);
-  const lastYear = yearOfDay(endDay);
+  const { names, columns: variables, attach, flags } = plan;
   const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
-  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
-  if (names.length >= MANY_NAMES && isSorted(names)) {
-    // the day flags come with the first dataset's rows (every dataset's file holds the same)
-    const columns = new Map(datasets.map((d, i) => [d, [...variables.filter((v) => v.dataset === d).map((v) => v.name), ...(i === 0 ? flags : [])]]));
-    const size = Math.max(1, Math.floor(VALUES_PER_GROUP / ((endDay - startDay + 1) * Math.max(1, variables.length + flags.length))));
-    for (let from = 0; from < names.length; from += size) {
-      const group = names.slice(from, from + size);
-      const read = await readNamesRows(source, group, columns, startDay, endDay);
-      for (const name of group) {
-        const spans = read.get(name)!;
-        const block = alignSpans(spans, variables);
-        if (block.days.length === 0) continue;
-        const out: unknown[] = [];
-        emitWithFlags(builder, out, name, block, attach(name), flagsOf(spans, block, flags));
-        yield out;
-      }
-    }
-    return;
+  const read = names.length >= MANY_NAMES && isSorted(names) ? spansInGroups : spansByNameAndYear;
+  for await (const [name, spans] of read(source, plan)) {
+    const block = alignSpans(spans, variables);
+    if (block.days.length === 0) continue;
+    const out: unknown[] = [];
+    emitWithFlags(builder, out, name, block, attach(name), flagsOf(spans, block, flags));
+    yield out;
   }
+}
+
+// each name's rows by dataset, a year at a time; the day flags come with the first dataset's rows (every dataset's
+// file holds the same)
+async function* spansByNameAndYear(source: TimeseriesSource, plan: Plan): AsyncGenerator<[string, Map<string, RowSpan>]> {
+  const { names, columns: variables, startDay, endDay, flags } = plan;
+  const datasets = [...new Set(variables.map((v) => v.dataset!))];
+  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   for (const name of names) {
-    const extra = attach(name);
-    for (let year = firstYear; year <= lastYear; year++) {
+    for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++) {
       const spans = new Map<string, RowSpan>();
       for (const dataset of datasets) {
         const partition = source.partitionsByYear.get(dataset)?.get(year);
         if (!partition) continue;
-        // the day flags come with the first dataset's rows (every dataset's file holds the same)
         const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
         const files = partition.files.filter((f) => fileHoldsNames(f, name, name, startText, endText));
         if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
       }
-      const block = alignSpans(spans, variables);
-      if (block.days.length === 0) continue;
-      const out: unknown[] = [];
-      emitWithFlags(builder, out, name, block, extra, flagsOf(spans, block, flags));
-      yield out;
+      yield [name, spans];
     }
+  }
+}
+
+// names (sorted) read in groups of about VALUES_PER_GROUP values, each name's rows over the whole range at once
+async function* spansInGroups(source: TimeseriesSource, plan: Plan): AsyncGenerator<[string, Map<string, RowSpan>]> {
+  const { names, columns: variables, startDay, endDay, flags } = plan;
+  const datasets = [...new Set(variables.map((v) => v.dataset!))];
+  const columns = new Map(datasets.map((d, i) => [d, [...variables.filter((v) => v.dataset === d).map((v) => v.name), ...(i === 0 ? flags : [])]]));
+  const size = Math.max(1, Math.floor(VALUES_PER_GROUP / ((endDay - startDay + 1) * Math.max(1, variables.length + flags.length))));
+  for (let from = 0; from < names.length; from += size) {
+    const group = names.slice(from, from + size);
+    const read = await readNamesRows(source, group, columns, startDay, endDay);
+    for (const name of group) yield [name, read.get(name)!];
   }
 }
 
