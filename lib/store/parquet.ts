@@ -124,7 +124,28 @@ export type ColumnValues = ArrayLike<number | string | null>;
 
 /** Decodes a column chunk's bytes (exactly its range) into the values of its row group's rows. */
 export function decodeChunk(footer: Footer, group: number, column: string, bytes: Uint8Array): ColumnValues {
-  const { decoder, rows, numeric } = chunkDecoder(footer, group, column);
+  return decodeInline(chunkDecoder(footer, group, column), bytes);
+}
+
+/**
+ * decodeChunk, with the gzip pages of a date or double chunk inflated in zlib's thread pool: the columns of a row
+ * group asked together inflate on every core, and the event loop stays free meanwhile (inflating was most of a cold
+ * answer of every reservoir on one date).
+ */
+export async function decodeChunkAsync(footer: Footer, group: number, column: string, bytes: Uint8Array): Promise<ColumnValues> {
+  const chunk = chunkDecoder(footer, group, column);
+  const pages = chunk.numeric && chunk.decoder.codec === 'GZIP' ? plainPages(bytes, chunk.rows) : undefined;
+  if (!pages) return decodeInline(chunk, bytes);
+  const inflated = await Promise.all(pages.map((p) => gunzipAsync(p.compressed)));
+  inflated.forEach((page, i) => {
+    if (page.byteLength !== pages[i]!.size) throw new Error(`parquet page inflates to ${page.byteLength} bytes, its header says ${pages[i]!.size}`);
+  });
+  const direct = numbersOf(chunk.decoder, pages, (_, i) => new Uint8Array(inflated[i]!.buffer, inflated[i]!.byteOffset, inflated[i]!.byteLength), chunk.rows);
+  return direct ?? decodeInline(chunk, bytes);
+}
+
+// a chunk decoded on this thread: plain date and double pages straight into a typed array, anything else by hyparquet
+function decodeInline({ decoder, rows, numeric }: ChunkDecoder, bytes: Uint8Array): ColumnValues {
   const pages = numeric ? plainPages(bytes, rows) : undefined;
   const direct = pages && numbersOf(decoder, pages, (p) => decompressPage(p.compressed, p.size, decoder.codec, decoder.compressors), rows);
   if (direct) return direct;
@@ -136,26 +157,15 @@ export function decodeChunk(footer: Footer, group: number, column: string, bytes
   return out;
 }
 
-/**
- * decodeChunk, with the gzip pages of a date or double chunk inflated in zlib's thread pool: the columns of a row
- * group asked together inflate on every core, and the event loop stays free meanwhile (inflating was most of a cold
- * answer of every reservoir on one date).
- */
-export async function decodeChunkAsync(footer: Footer, group: number, column: string, bytes: Uint8Array): Promise<ColumnValues> {
-  const { decoder, rows, numeric } = chunkDecoder(footer, group, column);
-  const pages = numeric && decoder.codec === 'GZIP' ? plainPages(bytes, rows) : undefined;
-  if (!pages) return decodeChunk(footer, group, column, bytes);
-  const inflated = await Promise.all(pages.map((p) => gunzipAsync(p.compressed)));
-  inflated.forEach((page, i) => {
-    if (page.byteLength !== pages[i]!.size) throw new Error(`parquet page inflates to ${page.byteLength} bytes, its header says ${pages[i]!.size}`);
-  });
-  const direct = numbersOf(decoder, pages, (_, i) => new Uint8Array(inflated[i]!.buffer, inflated[i]!.byteOffset, inflated[i]!.byteLength), rows);
-  return direct ?? decodeChunk(footer, group, column, bytes);
-}
-
 const gunzipAsync = promisify(gunzip);
 
-function chunkDecoder(footer: Footer, group: number, column: string): { decoder: ColumnDecoder; rows: number; numeric: boolean } {
+interface ChunkDecoder {
+  decoder: ColumnDecoder;
+  rows: number;
+  numeric: boolean; // a flat DOUBLE or date column: numbersOf may read it
+}
+
+function chunkDecoder(footer: Footer, group: number, column: string): ChunkDecoder {
   const index = footer.columns.get(column);
   if (index === undefined) throw new Error(`parquet column not found: ${column}`);
   const meta = footer.metadata.row_groups[group]!.columns[index]!.meta_data!;
