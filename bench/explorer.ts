@@ -19,12 +19,12 @@ import { buildExplorer } from '../scripts/build-explorer.js';
 import { createHandler } from '../server/app.js';
 import { KeyRing } from '../server/auth.js';
 import { serve } from '../server/node.js';
+import { percentile } from './timing.js';
 import { makeWideStore } from './wide-store.js';
 
 const { values } = parseArgs({ options: { reservoirs: { type: 'string', default: '44000' }, runs: { type: 'string', default: '3' } } });
 const key = 'bench-key';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 async function listen(storeDir: string | undefined, explorerDir: string) {
   const store = await openStore(storeDir);
@@ -116,7 +116,7 @@ try {
         `${reservoirs} reservoirs: page loaded median ${median(wideTimes.map((t) => t.loaded))} ms, every name drawn median ${median(wideTimes.map((t) => t.ready))} ms`,
       );
       console.log(
-        `frames while zooming and panning: median ${median(paced.intervals).toFixed(1)} ms apart, 95th percentile ${pct(paced.intervals, 0.95).toFixed(1)} ms, slowest ${pct(paced.intervals, 1).toFixed(1)} ms (${paced.intervals.length} frames); full redraw after it: ${paced.full.map((t) => t.toFixed(0)).join(', ')} ms`,
+        `frames while zooming and panning: median ${median(paced.intervals).toFixed(1)} ms apart, 95th percentile ${percentile(paced.intervals, 0.95)!.toFixed(1)} ms, slowest ${percentile(paced.intervals, 1)!.toFixed(1)} ms (${paced.intervals.length} frames); full redraw after it: ${paced.full.map((t) => t.toFixed(0)).join(', ')} ms`,
       );
       const search = await page.evaluate(() => {
         const input = document.getElementById('search') as HTMLInputElement;
@@ -129,7 +129,7 @@ try {
         }
         return times;
       });
-      console.log(`search: median ${median(search).toFixed(1)} ms a keystroke, slowest ${pct(search, 1).toFixed(1)} ms`);
+      console.log(`search: median ${median(search).toFixed(1)} ms a keystroke, slowest ${percentile(search, 1)!.toFixed(1)} ms`);
       for (const label of ['first', 'next']) {
         const t = Date.now();
         if (label === 'first') await page.locator('#colour-variable').selectOption('nete-volume-calcs|NetE');

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { startServer } from './http.js';
 import { curveScales, scaleStoreDir } from './store.js';
+import { percentile } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,15 +56,14 @@ try {
     })(),
   ]);
   const seconds = (performance.now() - began) / 1000;
-  const at = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))]!;
   const row = {
     clients: Number(values.clients),
     dates: values.dates,
     maxHeavy: values['max-heavy'] ?? 'default',
     heavyPerSecond: +(heavy.length / seconds).toFixed(2),
     firstHeavyMs: Math.round(Math.min(...heavy)),
-    heavyP50Ms: Math.round(at(heavy, 0.5)),
-    smallP50Ms: Math.round(at(light, 0.5)),
+    heavyP50Ms: Math.round(percentile(heavy, 0.5)!),
+    smallP50Ms: Math.round(percentile(light, 0.5)!),
     smallMaxMs: Math.round(Math.max(...light)),
     peakRssMB: Math.round((server.peakRssBytes() ?? 0) / 2 ** 20),
   };

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { probeSmallQuery, startHostileClients } from './hostile.js';
+import { percentile } from './timing.js';
 
 // autocannon's `requests` option (a sequence each connection cycles through), which bench/autocannon.d.ts leaves out
 type SoakRequest = { method: string; path: string; headers: Record<string, string>; body?: Buffer };
@@ -132,8 +133,7 @@ async function main(): Promise<void> {
     const rssEnd = rssBytes(pid);
     const errors = result.errors + result.timeouts + result.non2xx + warm.errors + warm.timeouts + warm.non2xx;
     const smallFailed = small.statuses.filter((status) => status !== 200).length;
-    const sorted = [...small.latenciesMs].sort((a, b) => a - b);
-    const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(0);
+    const at = (q: number) => (percentile(small.latenciesMs, q) ?? NaN).toFixed(0);
     const split = Math.floor((samples.length * 2) / 3);
     const early = Math.max(rssWarm, ...samples.slice(0, split));
     const late = Math.max(rssEnd, ...samples.slice(split));

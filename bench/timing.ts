@@ -26,3 +26,9 @@ export function median(values: readonly number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/** The value at fraction `p` (0..1) of the sorted values (1: the largest); undefined when there are none. */
+export function percentile(values: readonly number[], p: number): number | undefined {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
