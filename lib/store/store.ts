@@ -65,7 +65,6 @@ export class EvapStore {
   private origin: EvapStore = this; // a view's: the store it was asked of, whose views and history it shares
   private readonly views = new SharedViews<number, Snapshot>(KEPT_VIEWS); // past snapshots by sequence number
   private history: { sequence: number; manifests: Promise<Manifest[]> } | undefined; // the retained snapshots, as read while serving `sequence`
-  private endUse: () => Promise<void> = async () => {}; // a view's: ends its use of the shared view
   readonly root: string; // the folder or s3:// location
 
   constructor(
@@ -156,7 +155,7 @@ export class EvapStore {
     view.snapshot = lent.value;
     view.pinned = true;
     view.origin = this;
-    view.endUse = lent.done;
+    view.lease = new HeldLease(lent.done); // its use of the shared view, held by its streams as a lease is
     return view;
   }
 
@@ -169,12 +168,13 @@ export class EvapStore {
 
   /**
    * Gives up this store's claim on its snapshot and on the past ones it kept open: a later vacuum may retire their
-   * files. Queries still work until then. A view from asOf() ends its own use only: its snapshot stays leased while
-   * the store keeps it among the views it keeps open, or while another use of it is under way.
+   * files. Queries still work until then. A view from asOf() ends its own use only, once the answers streaming from it
+   * have ended: its snapshot stays leased while the store keeps it among the views it keeps open, or while another use
+   * of it is under way.
    */
   async close(): Promise<void> {
-    if (this.origin !== this) return this.endUse();
     await this.lease.retire();
+    if (this.origin !== this) return;
     await this.views.close();
     await this.source.close?.();
   }
