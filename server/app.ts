@@ -12,6 +12,7 @@ import type { IncomingRequest } from './incoming.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
+import { markData, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
 import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { type Route, routes } from './routes.js';
@@ -47,14 +48,14 @@ export function createHandler(options: HandlerOptions): Handler {
     if (!table.has(route.path)) table.set(route.path, new Map());
     table.get(route.path)!.set(route.method, route);
   }
-  const docs = createDocs(buildOpenApi(routes));
+  const docs = createDocs(withDataNote(buildOpenApi(routes), options.store), options.store.synthetic ? SYNTHETIC_DOCS_NOTE : undefined);
   const explorer = createExplorer(options.explorerDir);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const gate = new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
 
-  return async (request) => {
+  const handle: Handler = async (request) => {
     let query: QueryParams | undefined; // the route's parameters once read
     try {
       const path = normalizePath(request.url.pathname);
@@ -83,4 +84,5 @@ export function createHandler(options: HandlerOptions): Handler {
       return errorResponse(error, logError, (name) => sent.one(name));
     }
   };
+  return async (request) => markData(options.store, await handle(request));
 }

@@ -7,6 +7,7 @@ import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
 import { flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import type { MetadataRow } from '../types.js';
+import type { StoreAbout } from './about.js';
 import { sha256, storePath } from './disk.js';
 import { publishSnapshot, readManifestFile } from './history.js';
 import { openStorage } from './location.js';
@@ -89,6 +90,11 @@ export class StoreWriter {
   /** The snapshot being built (a copy: callers cannot change what commit() writes). */
   get current(): Manifest {
     return structuredClone(this.manifest);
+  }
+
+  /** Sets the store's provenance and citation, which later snapshots carry on unless they set it again. */
+  setAbout(about: StoreAbout): void {
+    this.manifest.about = { ...about };
   }
 
   /** Writes (or replaces) every row of one dataset and year. */

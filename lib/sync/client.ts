@@ -4,6 +4,7 @@
 import { defaults } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
+import type { StoreAbout } from '../store/about.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -92,6 +93,11 @@ export class EvapClient {
   /** Station normals by calendar month or day of the year. */
   stationNormals(query: StationNormalsQuery = {}): Promise<WireRecord[]> {
     return this.ask('stationNormals', '/timeseries/normals/stations', query);
+  }
+
+  /** The server's provenance and citation (GET /info/about, an evap server's; the public service has no such path). */
+  about(): Promise<StoreAbout> {
+    return this.ask('about', '/info/about', {});
   }
 
   /** The datasets the server holds. */

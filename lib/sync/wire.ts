@@ -269,6 +269,7 @@ export const wireOperations = {
   reservoirMetadata: ['placesFormat', 'RES_NAMES'],
   stationMetadata: ['placesFormat', 'metadataStaNames'],
   listSnapshots: ['output_format'],
+  about: ['output_format'],
 } as const satisfies Record<string, readonly ParameterId[]>;
 
 export type WireOperation = keyof typeof wireOperations;

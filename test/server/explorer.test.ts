@@ -271,6 +271,21 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it("says the data are synthetic in a banner, and gives the data's provenance and citation in the footer", async () => {
+    const { page, errors } = await open();
+    await enterKey(page, key);
+    await page.locator('body[data-ready=true]').waitFor();
+    await page.locator('#about p').first().waitFor();
+    expect(await page.locator('#data-banner').isVisible()).toBe(true);
+    expect(await page.locator('#data-banner').textContent()).toMatch(/^Synthetic data: .*not OperEvap estimates/);
+    const about = (await (await api('/info/about')).json()) as { citation: string; title: string };
+    const footer = await page.locator('#about').textContent();
+    expect(footer).toContain(`Cite as: ${about.citation}`);
+    expect(footer).toContain(about.title);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('offers the aggregate intervals /openapi.json lists, and fits a 400-pixel-wide screen', async () => {
     {
       const { page, errors } = await open('/#reservoir=LAKE%20POWELL', { width: 400, height: 800 });

@@ -46,3 +46,19 @@ describe('evap info', () => {
     expect(typo.stderr).toContain('unknown dataset "lemm" (did you mean "lem"?)');
   });
 });
+
+describe('evap info about', () => {
+  it('gives where the data come from, and says on stderr when the demo store answers for want of a store', async () => {
+    const [about, summary, fallback, named] = await Promise.all([
+      evap(['info', 'about', '--store', dir, '--format', 'csv']),
+      evap(['info', '--from', url, '--api-key', key]),
+      evap(['info', 'datasets']),
+      evap(['info', 'datasets', '--store', dir]),
+    ]);
+    expect(about.stdout).toBe(await api('/info/about?output_format=csv'));
+    expect(about.stdout).toContain('data,synthetic\n');
+    expect(summary.stderr).toMatch(/^data: SYNTHETIC DATA: .*\ncite: /m);
+    expect(fallback.stderr).toMatch(/no store given, answering from the demo store at .*SYNTHETIC values/);
+    expect(named.stderr).not.toMatch(/demo store/);
+  });
+});
