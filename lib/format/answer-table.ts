@@ -4,7 +4,7 @@ import * as wasm from 'parquet-wasm';
 import { floatVector, utf8Vector } from '../store/vectors.js';
 import type { WireRecord } from '../types.js';
 
-const intColumns = new Set(['n_days', 'month']);
+const intColumns = new Set(['n_days', 'month', 'n_qflag_M', 'n_qflag_S', 'n_qflag_R']);
 const textColumns = new Set(['RES_NAME', 'STA_NAME', 'start_date', 'end_date', 'day']);
 
 /** A column's type from its name (so an empty answer keeps its schema), else from its values. */

@@ -137,7 +137,7 @@ describe('README.md quick start', () => {
     expect(rows).toHaveLength(1 + 2 * 366);
     const monthlyLine = block.split('\n').find((l) => l.startsWith('npx evap query ') && l.includes('--interval monthly'))!;
     const monthly = (await evap(argv(monthlyLine))).stdout.trimEnd().split('\n');
-    expect(monthly[0]).toBe('RES_NAME,start_date,end_date,n_days,E_volume (acre-ft)');
+    expect(monthly[0]).toBe('RES_NAME,start_date,end_date,n_days,n_qflag_M,n_qflag_S,n_qflag_R,E_volume (acre-ft),E_volume (acre-ft) n');
     expect(monthly.slice(1).map((r) => r.split(',').slice(0, 4).join(','))).toEqual(
       Array.from(
         { length: 12 },

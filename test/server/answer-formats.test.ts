@@ -74,8 +74,13 @@ describe('output_format=parquet', () => {
       'start_date:Utf8',
       'end_date:Utf8',
       'n_days:Int32',
+      'n_qflag_M:Int32',
+      'n_qflag_S:Int32',
+      'n_qflag_R:Int32',
       'NetE (mm):Float64',
       'E_volume (m3):Float64',
+      'NetE (mm) n:Int32',
+      'E_volume (m3) n:Int32',
     ]);
   });
 });

@@ -1,0 +1,34 @@
+// How many days of a period are flagged: a total over modelled, static or removed days is visibly partial.
+import { type QFlag, qflagValues } from '../flags.js';
+import type { Period } from './periods.js';
+
+/** The qflag codes counted per period, and the column each count is answered in. */
+export const countedFlags = ['M', 'S', 'R'] as const satisfies readonly QFlag[];
+export const flagCountColumns = countedFlags.map((flag) => `n_qflag_${flag}`);
+
+const codes = countedFlags.map((flag) => qflagValues.indexOf(flag));
+
+/**
+ * The days of `period` flagged M, S and R, from the day flag codes (index in qflagValues, NaN for none) of a name's
+ * days (ascending); null each when the store holds no day flags (files written before them).
+ */
+export function countFlags(days: ArrayLike<number>, flags: ArrayLike<number> | undefined, period: Period): (number | null)[] {
+  if (!flags) return codes.map(() => null);
+  const counts = codes.map(() => 0);
+  for (let i = firstAtOrAfter(days, period.start); i < days.length && days[i]! <= period.end; i++) {
+    const at = codes.indexOf(flags[i]!);
+    if (at >= 0) counts[at]!++;
+  }
+  return counts;
+}
+
+function firstAtOrAfter(days: ArrayLike<number>, day: number): number {
+  let lo = 0;
+  let hi = days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid]! < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
