@@ -4,6 +4,7 @@ import type { Interval } from '../../lib/query/periods.js';
 import type { CommonQuery, WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, listFlag, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import { describeEmpty, watchText } from '../empty.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
@@ -69,13 +70,18 @@ export async function run(argv: string[]): Promise<number> {
     const local = 'streamReservoirTimeseries' in current;
     if (asOf !== undefined && local) source = await current.asOf(asOf);
     const answer = await intervals[interval](source, kind, local ? { ...values, 'as-of': undefined } : values);
+    let empty: boolean;
     if ('stream' in answer && (format === 'csv' || format === 'json')) {
-      await writeText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), out);
+      const text = watchText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), format);
+      await writeText(text.chunks, out);
+      empty = text.empty();
     } else {
       const records = 'records' in answer ? answer.records : await answer.stream.records();
       const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
       await writeRecords(records, columns, format, out);
+      empty = records.length === 0;
     }
+    if (empty) process.stderr.write(`${await describeEmpty(source, kind, values)}\n`);
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();

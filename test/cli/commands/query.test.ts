@@ -168,9 +168,58 @@ describe('evap query', () => {
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toContain('usage: evap query [reservoirs|stations]');
     }
-    expect(badFlag.stderr).toContain("Unknown option '--name'");
+    expect(badFlag.stderr).toContain(`Unknown option '--name' (did you mean "--names"?)`);
     expect(monthly.stderr).toContain('--interval monthly needs --start and --end, not --date');
     expect(parquet.stderr).toContain('--format parquet needs --out FILE');
+  });
+
+  it('names the flags the user typed in errors, not the wire names', async () => {
+    const [badStart, badEnd, remote] = await Promise.all([
+      evap(['query', '--store', dir, '--names', names[0]!, '--start', '2021-02-30']),
+      evap(['query', '--store', dir, '--names', names[0]!, '--start', '2021-01-02', '--end', '2021-01-01']),
+      evap(['query', '--from', url, '--api-key', key, '--names', names[0]!, '--end', 'yesterday']),
+    ]);
+    expect(badStart.stderr).toBe('evap query: --start is not a calendar date: 2021-02-30 does not exist\n');
+    for (const run of [badStart, badEnd, remote]) {
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).not.toMatch(/start_date|end_date/);
+    }
+    expect(badEnd.stderr).toMatch(/--end/);
+    expect(remote.stderr).toMatch(/--end/);
+  });
+
+  it('says on stderr when nothing matched, with the dates the data hold, and exits 0', async () => {
+    const [reservoirs, json, stationRun, matched] = await Promise.all([
+      evap(['query', '--store', dir, '--names', names[0]!, '--datasets', 'lem', '--start', '1990-01-01', '--end', '1990-12-31']),
+      evap(['query', '--from', url, '--api-key', key, '--names', names[0]!, '--start', '1990-01-01', '--end', '1990-12-31', '--format', 'json']),
+      evap(['query', 'stations', '--store', dir, '--names', stations[0]!, '--start', '1990-01-01', '--end', '1990-12-31', '--format', 'table']),
+      evap(['query', '--store', dir, '--names', names[0]!, '--start', '2021-01-01', '--end', '2021-01-01']),
+    ]);
+    const [lem] = JSON.parse(await api('/info/list_dates?dataset=lem&variable=E_hs')) as { start_date: string; end_date: string }[];
+    expect(reservoirs.code).toBe(0);
+    expect(reservoirs.stdout.split('\n')).toHaveLength(2); // the header only
+    expect(reservoirs.stderr).toBe(
+      `evap query: nothing matched from 1990-01-01 to 1990-12-31; the data hold ${lem!.start_date} to ${lem!.end_date} (lem) (evap info dates); the answer is empty\n`,
+    );
+    expect([json.code, json.stdout]).toEqual([0, '[]\n']);
+    expect(json.stderr).toMatch(/^evap query: nothing matched from 1990-01-01 to 1990-12-31; the data hold \d{4}-\d\d-\d\d to /);
+    expect(stationRun.stderr).toMatch(/nothing matched .* for those stations/);
+    expect(matched.stderr).toBe('');
+  });
+
+  it('writes the format of --out FILE when --format is left out, and refuses a contradiction', async () => {
+    const folder = await tempDir();
+    const [parquet, json, clash] = await Promise.all([
+      evap(['query', '--store', dir, ...flags(), '--out', join(folder, 'a.parquet')]),
+      evap(['query', '--store', dir, ...flags(), '--out', join(folder, 'a.JSON')]),
+      evap(['query', '--store', dir, ...flags(), '--format', 'csv', '--out', join(folder, 'b.parquet')]),
+    ]);
+    expect([parquet.code, json.code]).toEqual([0, 0]);
+    expect((await readFile(join(folder, 'a.parquet'))).subarray(0, 4).toString()).toBe('PAR1');
+    expect(JSON.parse(await readFile(join(folder, 'a.JSON'), 'utf8'))).toEqual(JSON.parse(await api(path())));
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain('--format csv contradicts --out');
+    await expect(readFile(join(folder, 'b.parquet'))).rejects.toThrow(/ENOENT/);
   });
 
   it('prints with --as-of the records as they were before a revision, with their day flags', async () => {
