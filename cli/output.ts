@@ -52,11 +52,17 @@ export async function writeText(chunks: AsyncIterable<string> | Iterable<string>
 }
 
 /** Writes whole records in the format (columns: the CSV header and table columns, in order). */
-export async function writeRecords(records: readonly WireRecord[], columns: readonly string[], format: Format, out?: string): Promise<void> {
+export async function writeRecords(
+  records: readonly WireRecord[],
+  columns: readonly string[],
+  format: Format,
+  out?: string,
+  metadata?: ReadonlyMap<string, string>, // a Parquet file's key-value metadata: the data's provenance
+): Promise<void> {
   if (format === 'parquet') {
     // the table the server's parquet answers are made of: every column kept (one of gaps only too), typed by its name
     const { recordsToTable, tableToParquet } = await import('../lib/format/answer-table.js');
-    await writeFile(out!, tableToParquet(recordsToTable(records, columns)));
+    await writeFile(out!, tableToParquet(recordsToTable(records, columns, metadata)));
     return;
   }
   const text = format === 'json' ? `${JSON.stringify(records)}\n` : format === 'csv' ? recordsToCsv(records, columns) : formatTable(records, columns);

@@ -1,4 +1,5 @@
 // evap info: what a store or server holds, as the API's /info paths answer it.
+import { type DatasetName, reservoirDatasets } from '../../lib/catalogue.js';
 import { aboutEntries, type StoreAbout } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
 import { listFlag, readArgs, stringFlag } from '../args.js';
@@ -10,7 +11,7 @@ export const usage = `evap info [about | datasets | variables | dates | reservoi
   Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are (and, on
   stderr, where the data come from).
   about                   where the data come from and how to cite them (GET /info/about)
-  datasets                the datasets                          (GET /info/list_datasets)
+  datasets                the datasets, each with what it holds (GET /info/list_datasets)
   variables               a dataset's variables, --dataset D    (GET /info/list_variables)
   dates                   a variable's first and last date, --dataset D --variable V   (GET /info/list_dates)
   reservoirs, stations    the names                             (POST /info/list_RES_NAMES, list_STA_NAMES)
@@ -26,7 +27,7 @@ const named = (key: string) => async (names: Promise<string[]> | string[]) => (a
 // topic -> its records
 const topics: Record<string, (source: Source, dataset?: string, variable?: string, names?: string[]) => Records> = {
   about: async (s) => aboutEntries(await s.about()).map(([field, value]) => ({ field, value })),
-  datasets: async (s) => named('dataset')(s.listDatasets()),
+  datasets: async (s) => (await s.listDatasets()).map((dataset) => ({ dataset, description: describeDataset(dataset) })),
   variables: (s, dataset) => rows(s.listVariables(dataset)),
   dates: (s, dataset, variable) => rows(s.listDates(dataset, variable)),
   reservoirs: (s) => named('RES_NAME')(s.listReservoirNames()),
@@ -61,6 +62,11 @@ export async function run(argv: string[]): Promise<number> {
     await close();
   }
   return 0;
+}
+
+// what a dataset holds, from the catalogue (a server's dataset unknown here: null)
+function describeDataset(dataset: string): string | null {
+  return Object.hasOwn(reservoirDatasets, dataset) ? reservoirDatasets[dataset as DatasetName].description : null;
 }
 
 // the provenance in two lines: what the data are, and how to cite them

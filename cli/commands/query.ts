@@ -1,6 +1,7 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
 import type { RecordStream } from '../../lib/format/stream.js';
 import type { Interval } from '../../lib/query/periods.js';
+import { aboutMetadata } from '../../lib/store/about.js';
 import type { CommonQuery, WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, listFlag, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
@@ -78,7 +79,9 @@ export async function run(argv: string[]): Promise<number> {
     } else {
       const records = 'records' in answer ? answer.records : await answer.stream.records();
       const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
-      await writeRecords(records, columns, format, out);
+      // a server without /info/about (the public one) has no provenance to give
+      const about = format === 'parquet' ? await Promise.resolve(source.about()).catch(() => undefined) : undefined;
+      await writeRecords(records, columns, format, out, about && aboutMetadata(about));
       empty = records.length === 0;
     }
     if (empty) process.stderr.write(`${await describeEmpty(source, kind, values)}\n`);

@@ -89,3 +89,8 @@ export function aboutEntries(about: StoreAbout): [string, string][] {
 export function demoFallbackNote(dir: string): string {
   return `evap: no store given, answering from the demo store at ${dir}: SYNTHETIC values (real names, made-up numbers), not OperEvap data; give a store (--store DIR, openStore(DIR)) for real data`;
 }
+
+/** The provenance as key/value metadata of a Parquet or Arrow answer: `evap.data`, `evap.title`, ..., `evap.citation`. */
+export function aboutMetadata(about: StoreAbout): Map<string, string> {
+  return new Map(aboutEntries(about).map(([field, value]) => [`evap.${field}`, value]));
+}

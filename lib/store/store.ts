@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
 import { defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
+import { withTableMetadata } from '../format/answer-table.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
@@ -22,7 +23,7 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
-import { demoFallbackNote, type StoreAbout, syntheticAbout, unknownAbout } from './about.js';
+import { aboutMetadata, demoFallbackNote, type StoreAbout, syntheticAbout, unknownAbout } from './about.js';
 import { demoOptions, ensureDemoStore, findDemoStore } from './demo.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { HeldLease, takeLease } from './lease.js';
@@ -212,9 +213,12 @@ export class EvapStore {
   private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
 
   // the stream's outputs hold the lease of the snapshot they read while they run
+  // and a Parquet or Arrow answer carries the provenance in its metadata
   private held(stream: RecordStream): RecordStream {
     const lease = this.lease;
-    return aroundOutputs(stream, () => lease.enter());
+    const about = aboutMetadata(this.about());
+    const outer = aroundOutputs(stream, () => lease.enter());
+    return { ...outer, table: async (maxValues) => withTableMetadata(await outer.table(maxValues), about) };
   }
 
   private load(manifest: Manifest): Promise<Snapshot> {

@@ -3,7 +3,7 @@
 // set is closed, and a line of description. The server reads its parameters from here and generates /openapi.json
 // from it; the remote client sends from it. Defaults and allowed values come from the catalogue and the query
 // modules, so nothing here is written twice.
-import { type DatasetName, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from '../catalogue.js';
+import { attributeUnit, type DatasetName, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from '../catalogue.js';
 import type { InvalidReason } from '../errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
 import { statistics } from '../query/aggregate.js';
@@ -58,8 +58,14 @@ const alsoReturn = (values: readonly string[], note: string): WireParameter => (
   shape: 'list',
   limit: 'values',
   values,
-  description: `Attributes added to every record (comma-separated): ${joined(values)}. ${note}`,
+  description: `Attributes added to every record (comma-separated): ${joined(values)}. ${note}${note.endsWith('.') ? '' : '.'} ${attributeUnitsNote(values)}`,
 });
+// the units of the numeric attributes, which stay metric whatever units says
+const attributeUnitsNote = (values: readonly string[]) =>
+  `Units (never converted): ${values
+    .filter((v) => attributeUnit(v) !== undefined)
+    .map((v) => `${v} ${attributeUnit(v)}`)
+    .join(', ')}.`;
 
 export const wireParameters = {
   RES_NAMES: {

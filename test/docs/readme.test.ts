@@ -74,6 +74,24 @@ describe('README.md and docs/', () => {
     expect(rows).toEqual(expected);
   });
 
+  it('shows the units of the metadata attributes (docs/units.md) as /openapi.json gives them', async () => {
+    const table = unitsPage.split('<!-- attributes:start -->')[1]!.split('<!-- attributes:end -->')[0]!;
+    const shown = Object.fromEntries(
+      table
+        .split('\n')
+        .filter((l) => l.startsWith('| ') && !l.startsWith('| attribute'))
+        .map((l) => l.split('|').map((c) => c.trim()))
+        .map(([, name, , unit]) => [name!, unit!]),
+    );
+    expect(shown).toMatchObject({ Shape_Area: 'm2', ELEV_M: 'm', MAX_DEPTH_M: 'm', CAPACITY_M3: 'm3', STATE: '' });
+    const { buildOpenApi } = await import('../../server/openapi.js');
+    const { routes } = await import('../../server/routes.js');
+    const schemas = (buildOpenApi(routes) as { components: { schemas: Record<string, { properties: Record<string, { 'x-unit'?: string }> }> } }).components
+      .schemas;
+    for (const schema of [schemas.ReservoirMetadata!, schemas.StationMetadata!])
+      for (const [name, property] of Object.entries(schema.properties)) expect([name, property['x-unit'] ?? '']).toEqual([name, shown[name]]);
+  });
+
   it('runs the library example as written, with the output it shows', async () => {
     const code = readme.split('```js\n')[1]!.split('```')[0]!;
     const shown = code.split('\n').find((l) => l.startsWith('// 366'))!;
