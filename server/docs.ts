@@ -1,7 +1,10 @@
-// The open pages: /openapi.json and /docs, an interactive Swagger UI served offline from the installed swagger-ui-dist.
+// The open pages: /openapi.json and /docs, an interactive Swagger UI served offline from its assets copied into
+// dist/docs at build time (scripts/build-docs.ts), or from swagger-ui-dist in a clone that has not been built.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { packageRoot } from '../lib/store/demo.js';
 import { WholeResponse } from './body.js';
 import { HttpError } from './errors.js';
 
@@ -48,7 +51,7 @@ export function createDocs(openapi: object, note?: string): (path: string, metho
   const html = page(
     note === undefined ? '' : `<p role="note" style="margin:0;padding:8px 16px;background:#fff3cd;font:600 14px sans-serif">${escapeHtml(note)}</p>\n  `,
   );
-  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const dir = swaggerDir();
   const cache = new Map<string, Promise<Buffer>>();
   return async (path, method) => {
     if (path !== '/openapi.json' && path !== '/docs' && !path.startsWith('/docs/')) return undefined;
@@ -67,4 +70,11 @@ export function createDocs(openapi: object, note?: string): (path: string, metho
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// the built copy the package ships; a development checkout before `npm run build` has the package itself
+function swaggerDir(): string {
+  const built = join(packageRoot(), 'dist', 'docs');
+  if (existsSync(join(built, 'swagger-ui-bundle.js'))) return built;
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }

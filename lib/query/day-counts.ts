@@ -1,6 +1,7 @@
 // How many days of a period are flagged: a total over modelled, static or removed days is visibly partial.
 import { type QFlag, qflagValues } from '../flags.js';
 import type { Period } from './periods.js';
+import { rowsWithin } from './search.js';
 
 /** The qflag codes counted per period, and the column each count is answered in. */
 export const countedFlags = ['M', 'S', 'R'] as const satisfies readonly QFlag[];
@@ -15,20 +16,10 @@ const codes = countedFlags.map((flag) => qflagValues.indexOf(flag));
 export function countFlags(days: ArrayLike<number>, flags: ArrayLike<number> | undefined, period: Period): (number | null)[] {
   if (!flags) return codes.map(() => null);
   const counts = codes.map(() => 0);
-  for (let i = firstAtOrAfter(days, period.start); i < days.length && days[i]! <= period.end; i++) {
+  const [from, to] = rowsWithin(days, period.start, period.end);
+  for (let i = from; i < to; i++) {
     const at = codes.indexOf(flags[i]!);
     if (at >= 0) counts[at]!++;
   }
   return counts;
-}
-
-function firstAtOrAfter(days: ArrayLike<number>, day: number): number {
-  let lo = 0;
-  let hi = days.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (days[mid]! < day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
