@@ -191,6 +191,9 @@ export const defaults = {
   ALL_STATIONS: 'ALL_STATIONS',
 } as const;
 
+/** The one name that asks a timeseries for every reservoir (or station; stations also take ALL_STATIONS) over a range. */
+export const ALL_NAMES = 'ALL';
+
 /** The answer formats (output_format) of each kind of path: listings, places (metadata and name listings), series. */
 export const outputFormats = {
   list: ['json', 'csv'],

@@ -12,7 +12,7 @@ import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js'
 export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DATE --end DATE | --date DATE] [options]
   Timeseries as the API's /timeseries paths answer them: one record per name and date.
   reservoirs | stations   what to query (default reservoirs)
-  --names "A,B"           reservoir or station names (default as the API: LAKE ALICE, LAKE ESTES)
+  --names "A,B"           reservoir or station names (default as the API: LAKE ALICE, LAKE ESTES); ALL for every one
   --datasets A,B          reservoir datasets: rtma, res, lem, nete-volume-calcs (default all)
   --variables A,B         variables (default every variable of the datasets; for stations what they measure)
   --start DATE --end DATE a date range, YYYY-MM-DD, inclusive (default 2020-01-01 to 2020-01-31)

@@ -1,14 +1,14 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
 import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
-import { defaults } from '../catalogue.js';
+import { ALL_NAMES, defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { withTableMetadata } from '../format/answer-table.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
@@ -380,7 +380,10 @@ export class EvapStore {
   /** Metadata of reservoirs (default LAKE ALICE, LAKE ESTES), sorted by name. */
   reservoirMetadata(names?: readonly string[]): WireRecord[] {
     const s = this.snapshot;
-    return resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir').map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
+    const list = asksAll(names, s.reservoirNames, [ALL_NAMES])
+      ? s.manifest.reservoirs.names
+      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+    return list.map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
   }
 
   /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */

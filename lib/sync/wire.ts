@@ -3,7 +3,17 @@
 // set is closed, and a line of description. The server reads its parameters from here and generates /openapi.json
 // from it; the remote client sends from it. Defaults and allowed values come from the catalogue and the query
 // modules, so nothing here is written twice.
-import { attributeUnit, type DatasetName, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from '../catalogue.js';
+import {
+  ALL_NAMES,
+  attributeUnit,
+  type DatasetName,
+  datasetNames,
+  defaults,
+  outputFormats,
+  reservoirAttributes,
+  stationAttributes,
+  unitSystems,
+} from '../catalogue.js';
 import type { InvalidReason } from '../errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
 import { statistics } from '../query/aggregate.js';
@@ -74,9 +84,9 @@ export const wireParameters = {
     shape: 'list',
     limit: 'names',
     default: defaults.RES_NAMES,
-    description: 'One or more reservoir names (comma-separated); see /info/list_RES_NAMES',
+    description: `One or more reservoir names (comma-separated); see /info/list_RES_NAMES. ${ALL_NAMES} alone: every reservoir (a large answer, streamed)`,
   },
-  STA_NAMES: staNames(defaults.STA_NAMES),
+  STA_NAMES: staNames(defaults.STA_NAMES, `, or ${ALL_NAMES} (or ${defaults.ALL_STATIONS}) alone for every station`),
   metadataStaNames: staNames(defaults.STA_NAMES_METADATA),
   staNamesOrAll: staNames(defaults.ALL_STATIONS, `, or ${defaults.ALL_STATIONS}`),
   datasets: {
