@@ -69,6 +69,20 @@ export function mirrorAbout(baseUrl: string, retrieved: string, previous?: Store
   };
 }
 
+/** The provenance of a store first loaded from files by `evap ingest`, naming them; what else is known, its maker adds. */
+export function ingestedAbout(files: readonly string[], loaded: string): StoreAbout {
+  const named = files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
+  return {
+    data: 'ingested',
+    title: `loaded from files by evap ingest: ${named}`,
+    source: `files: ${named}`,
+    retrieved: loaded,
+    licence: "as the files' source states (not recorded by evap ingest)",
+    citation: "cite the files' source; evap ingest records only the file names and the time they were loaded",
+    dayTimeZone: "as the files' source defines its days",
+  };
+}
+
 /** What a store without provenance (written before it was recorded) is described as. */
 export const unknownAbout: StoreAbout = {
   data: 'unknown',

@@ -295,7 +295,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     const search = page.locator('#search');
     for (const typed of ['maed', 'mead lake', 'lake maed']) {
       await search.fill(typed);
-      await expect.poll(() => page.locator('#search-list [role=option]').allTextContents(), typed).toContain('LAKE MEAD NV');
+      await expect.poll(() => page.locator('#search-list [role=option]').allTextContents(), { message: typed }).toContain('LAKE MEAD NV');
     }
     const apiSuggestion = (await (await api('/metadata/reservoirs?RES_NAMES=LAKE%20MAED')).json()) as { detail: string };
     const meant = /did you mean "([^"]+)"/.exec(apiSuggestion.detail)![1]!;

@@ -1,5 +1,7 @@
 // A store's provenance: written by the generator, carried by every later snapshot and by a mirror, checked on read.
 import { describe, expect, it } from 'vitest';
+import { recordsToCsv } from '../../../lib/format/csv.js';
+import { ingest, textSource } from '../../../lib/ingest/ingest.js';
 import { mirrorAbout, OPEREVAP_URL, syntheticAbout } from '../../../lib/store/about.js';
 import { parseManifest } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
@@ -53,5 +55,21 @@ describe('store provenance', () => {
     expect(about.title).toContain(`copied from ${small.server.url}`);
     expect(about.retrieved! >= began).toBe(true);
     expect(copy.synthetic).toBe(true);
+  });
+});
+
+describe('ingest provenance', () => {
+  it('records a store first made from files as ingested, naming them, and keeps a provenance already there', async () => {
+    const rows = await small.store.reservoirTimeseries({ names: [small.names[0]!], start: '2020-12-28', end: '2020-12-30' });
+    const csv = recordsToCsv(rows, Object.keys(rows[0]!));
+    const places = small.store.reservoirMetadata([small.names[0]!]);
+    const metadata = recordsToCsv(places, Object.keys(places[0]!));
+    const fresh = await tempDir();
+    await ingest(fresh, [textSource('mead-metadata.csv', metadata), textSource('mead-2020.csv', csv)]);
+    expect((await openStore(fresh)).about()).toMatchObject({ data: 'ingested', source: 'files: mead-metadata.csv, mead-2020.csv' });
+    const copy = await tempDir();
+    await mirror(copy, { baseUrl: small.server.url, apiKey: small.server.key });
+    await ingest(copy, [textSource('revision.csv', csv)]);
+    expect((await openStore(copy)).about().data).toBe('synthetic'); // a copy of synthetic data revised from files is still that copy
   });
 });
