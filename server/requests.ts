@@ -33,6 +33,10 @@ export const keyRequestFields = {
   justification: { max: 2000, description: 'What you will use the data for' },
 } as const;
 
+// What a field may not hold: control characters (C0 and C1), line and paragraph separators (a label line in the keys
+// file would end there for some readers) and the bidirectional overrides and isolates that reorder what an operator reads.
+const unsafeInField = /[\p{Cc}\p{Zl}\p{Zp}\p{Cs}\u202a-\u202e\u2066-\u2069]/u;
+
 /** The handler of GET /auth/request_key, appending to `file`; without a file every request is refused (503). */
 export function createKeyRequests(file: string | undefined, options: KeyRequestOptions = {}): (request: IncomingRequest) => Promise<Response> {
   const maxFileBytes = options.maxFileBytes ?? 2 ** 20;
@@ -47,8 +51,8 @@ export function createKeyRequests(file: string | undefined, options: KeyRequestO
       const value = (request.url.searchParams.getAll(field).pop() ?? '').trim(); // the last, as for every other parameter
       if (value === '') throw new InvalidParameterError(field, `${field} is required`, 'empty');
       if (value.length > max) throw new InvalidParameterError(field, `${field} is longer than ${max} characters`, 'too-many', value);
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-      if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidParameterError(field, `${field} contains control characters`, 'malformed', value);
+      if (unsafeInField.test(value))
+        throw new InvalidParameterError(field, `${field} contains a control, line-separator or text-direction character`, 'malformed', value);
       entry[field] = value;
     }
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(entry.email)) throw new InvalidParameterError('email', 'email is not an email address', 'malformed', entry.email);

@@ -26,7 +26,9 @@ export function announce(url: string, workers?: number): void {
 /** Serves the store in this process until SIGTERM or SIGINT, then finishes the requests under way and exits. */
 export async function startProcess(config: Config, options: ProcessOptions = {}): Promise<{ url: string }> {
   const store = await openStore(config.store);
-  const digests = config.keysFile ? await readKeysFile(config.keysFile) : [];
+  const fromFile = config.keysFile ? await readKeysFile(config.keysFile) : { digests: [], problems: [] };
+  for (const problem of fromFile.problems) consoleLogger.error(problem);
+  const digests = fromFile.digests;
   const plain = [...KeyRing.fromKeys(config.keys).digestList(), ...(options.keyDigests ?? [])];
   let keys = new KeyRing([...plain, ...digests]);
   if (keys.size === 0) {
@@ -88,8 +90,9 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     const reload = (why: string) =>
       readKeysFile(keysFile).then(
         (fresh) => {
-          keys.replace([...plain, ...fresh]);
-          console.log(`${why}: keys file reloaded, ${fresh.length} keys`);
+          keys.replace([...plain, ...fresh.digests]);
+          for (const problem of fresh.problems) consoleLogger.error(`${why}: ${problem}`);
+          console.log(`${why}: keys file reloaded, ${fresh.digests.length} keys`);
         },
         (error: unknown) =>
           consoleLogger.error(`${why}: keys file not reloaded, the previous keys stay: ${error instanceof Error ? error.message : String(error)}`),

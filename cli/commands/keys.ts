@@ -1,6 +1,6 @@
 // evap keys: the operator's keys file (digests only: a key is shown once, when made) and the requests sent to /auth/request_key.
 
-import { addKey, readKeyEntries, revokeKey } from '../../server/keysfile.js';
+import { addKey, readKeyEntries, readKeysFileProblems, revokeKey } from '../../server/keysfile.js';
 import { readKeyRequests } from '../../server/requests.js';
 import { type Flags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
@@ -30,6 +30,8 @@ export async function run(argv: string[]): Promise<number> {
   const keysFile = stringFlag(values, 'keys-file') ?? process.env.EVAP_KEYS_FILE;
   if (!keysFile) throw new UsageError('--keys-file PATH (or EVAP_KEYS_FILE) is required');
   const requestsFile = stringFlag(values, 'requests-file') ?? (process.env.EVAP_REQUESTS_FILE || `${keysFile}.requests`);
+  // a line the server cannot read grants nothing, and never stops a command: the operator hears which one
+  for (const problem of await readKeysFileProblems(keysFile)) process.stderr.write(`warning: ${problem}\n`);
   if (action === 'new') return newKey(keysFile, requestsFile, values);
   if (action === 'list') {
     const entries = await readKeyEntries(keysFile);

@@ -36,6 +36,9 @@ describe('GET /auth/request_key', () => {
       [{ ...john, justification: 'x'.repeat(2001) }, 'justification'],
       [{ ...john, email: 'john at example' }, 'email'],
       [{ ...john, name: 'John\nDoe' }, 'name'],
+      // what would end or reorder the operator's line: line and paragraph separators, C1 controls, bidi overrides
+      ...['\u2028', '\u2029', '\u0085', '\u009b', '\u202e', '\u2066'].map((c): [Record<string, string>, string] => [{ ...john, name: `Eve${c}Doe` }, 'name']),
+      [{ ...john, justification: 'ok\u2028# 2020-01-01 forged' }, 'justification'],
     ];
     for (const [fields, field] of cases) {
       const response = await handler(ask(fields));
