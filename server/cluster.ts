@@ -10,6 +10,9 @@ import { announce, startProcess } from './start.js';
 
 // The one key made by the primary when none is configured, as its digest, for the workers (never the key itself).
 const keyDigestVariable = 'EVAP_CLUSTER_KEY_SHA256';
+// The port the first workers were given for --port 0, for the workers that replace them: once every worker has died
+// the primary closes the listening socket, and port 0 again would move the server to a port nobody was told of.
+const portVariable = 'EVAP_CLUSTER_PORT';
 
 type RateAsk = { evap: 'rate'; id: number; digest: string };
 type RateAnswer = { evap: 'rate'; id: number; wait: number };
@@ -22,7 +25,8 @@ export async function runServer(config: Config): Promise<void> {
   }
   if (cluster.isWorker) {
     const given = process.env[keyDigestVariable];
-    await startProcess(config, {
+    const port = process.env[portVariable];
+    await startProcess(port ? { ...config, port: Number(port) } : config, {
       keyDigests: given ? [Buffer.from(given, 'hex')] : [],
       rateLimiter: config.rateLimitPerMinute > 0 ? askPrimary() : undefined,
       announce: false,
@@ -36,7 +40,7 @@ export async function runServer(config: Config): Promise<void> {
 // keyed request. Splitting the limit N ways instead would be wrong: a keep-alive client stays on one worker.
 async function runPrimary(config: Config): Promise<void> {
   const env: Record<string, string> = {};
-  const configured = config.keys.length + (config.keysFile ? (await readKeysFile(config.keysFile)).length : 0);
+  const configured = config.keys.length + (config.keysFile ? (await readKeysFile(config.keysFile)).digests.length : 0);
   if (configured === 0) {
     const key = generateKey();
     env[keyDigestVariable] = digestKey(key).toString('hex');
@@ -54,12 +58,16 @@ async function runPrimary(config: Config): Promise<void> {
     worker.on('message', (message: RateAsk) => {
       if (message?.evap !== 'rate' || !take) return;
       const answer: RateAnswer = { evap: 'rate', id: message.id, wait: take(message.digest) };
-      worker.send(answer);
+      // the worker may have died with asks still queued here: its answer has nobody to go to, and its 'exit' replaces it
+      if (worker.isConnected()) worker.send(answer, () => undefined);
     });
+    // a send that fails on a channel closing under it (EPIPE) is reported here; without a listener it would kill the primary
+    worker.on('error', (error) => consoleLogger.error(`worker ${worker.process.pid}: ${error.message}`));
     return worker;
   };
   cluster.on('listening', (worker, address) => {
     listening.add(worker);
+    env[portVariable] = String(address.port);
     if (ready || listening.size < config.workers) return;
     ready = true;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
