@@ -61,7 +61,23 @@ export function parseAsOf(text: string): number {
 export function snapshotAt(history: readonly Manifest[], asOf: string): Manifest {
   const time = parseAsOf(asOf);
   let found: Manifest | undefined;
-  for (const m of history) if (Date.parse(m.created) <= time) found = m;
+  let next: Manifest | undefined; // the retained snapshot after `found`
+  for (const m of history) {
+    if (Date.parse(m.created) <= time) found = m;
+    else if (next === undefined) next = m;
+  }
+  // Sequence numbers run without holes, so a hole after `found` is snapshots a vacuum retired (a reader's lease kept
+  // `found`, older than them): one of those, not `found`, may have been current at that time, and their data is gone.
+  if (found && next && next.sequence > found.sequence + 1) {
+    const retired = next.sequence - found.sequence === 2 ? `${found.sequence + 1}` : `${found.sequence + 1}-${next.sequence - 1}`;
+    throw new InvalidParameterError(
+      'as_of',
+      `as_of ${asOf} falls after snapshot ${found.sequence} (published ${found.created}) and before ${next.sequence} (published ${next.created}), ` +
+        `where snapshots ${retired} were retired by a vacuum, so which one was current then is no longer known; the retained snapshots are ${retainedRanges(history)}`,
+      'malformed',
+      asOf,
+    );
+  }
   if (!found) {
     const oldest = history[0]!;
     throw new InvalidParameterError(
@@ -72,4 +88,15 @@ export function snapshotAt(history: readonly Manifest[], asOf: string): Manifest
     );
   }
   return found;
+}
+
+// "1, 3-5" for the sequence numbers of the retained snapshots
+function retainedRanges(history: readonly Manifest[]): string {
+  const runs: [number, number][] = [];
+  for (const { sequence } of history) {
+    const last = runs.at(-1);
+    if (last && last[1] === sequence - 1) last[1] = sequence;
+    else runs.push([sequence, sequence]);
+  }
+  return runs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
 }

@@ -184,4 +184,26 @@ describe('snapshotAt', () => {
     );
     expect(snapshotAt(history, history[1]!.created).sequence).toBe(2);
   });
+
+  it('answers from a retained snapshot only when it was the one current, refusing a time in a vacuum gap', () => {
+    // a history of consecutive snapshots at increasing times; a vacuum keeps the current one and any others
+    const published = fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 12 }).map((gaps) => {
+      let time = Date.parse('2025-01-01T00:00:00Z');
+      return gaps.map((gap, i) => ({ sequence: i + 1, created: new Date((time += gap)).toISOString() }) as Manifest);
+    });
+    fc.assert(
+      fc.property(published, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), fc.integer({ min: 0, max: 13_000 }), (all, keep, offset) => {
+        const retained = all.filter((_, i) => keep[i] || i === all.length - 1);
+        const time = Date.parse(all[0]!.created) - 1000 + offset;
+        let current: Manifest | undefined; // the oracle: the last published at or before the time, in the whole history
+        for (const m of all) if (Date.parse(m.created) <= time) current = m;
+        const text = new Date(time).toISOString();
+        if (!current || !retained.includes(current)) expect(() => snapshotAt(retained, text)).toThrow(InvalidParameterError);
+        // when the one after it was retired too, its time is unknown, so the answer may be refused, but never another's
+        else if (retained.includes(all[current.sequence]!) || current === all.at(-1)) expect(snapshotAt(retained, text)).toBe(current);
+        else expect(() => snapshotAt(retained, text)).toThrow(/were retired by a vacuum/);
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

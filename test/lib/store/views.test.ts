@@ -172,6 +172,30 @@ describe('EvapStore.asOf', () => {
     expect(await readersOf(dir)).toEqual([]);
   });
 
+  it('refuses a time whose snapshot a vacuum retired, naming what is retained, and never answers from an older kept one', async () => {
+    const { dir, times } = await storeWithHistory(4); // snapshots 1 .. 5, the last current; 2 to 5 hold ATemp 20 .. 50
+    const store = await openStore(dir);
+    const kept = await store.asOf(times[1]!); // holds snapshot 2 through the vacuum; the store's history read names 1 to 5
+    await vacuumStore(dir, { minAgeMs: 0 }); // retires 1, 3 and 4
+    const fresh = await openStore(dir);
+    expect(atemps(await store.stationTimeseries({ ...station, asOf: times[1]! }))).toEqual([20]); // its history knows when 3 came
+    // a history read after the vacuum lost snapshot 3's time with it: 3 may have been current by then, so refused
+    await expect(fresh.asOf(times[1]!)).rejects.toThrow(/snapshots 3-4 were retired by a vacuum/);
+    for (const asker of [store, fresh]) {
+      for (const time of [times[2]!, times[3]!]) {
+        await expect(asker.asOf(time)).rejects.toThrow(InvalidParameterError);
+        await expect(asker.asOf(time)).rejects.toThrow(
+          /falls after snapshot 2 .* and before 5 .* snapshots 3-4 were retired by a vacuum, so which one was current then is no longer known; the retained snapshots are 2, 5$/,
+        );
+      }
+      expect(atemps(await asker.stationTimeseries({ ...station, asOf: times[4]! }))).toEqual([50]);
+      if (asker !== store) await asker.close();
+    }
+    expect(atemps(await kept.stationTimeseries(station))).toEqual([20]); // the view taken before still answers, from its files
+    await kept.close();
+    await store.close();
+  });
+
   it('reads the history once per served snapshot: a repeated as_of reads no manifest and takes no lease', async () => {
     const { dir, times } = await storeWithHistory(2);
     const counts = { readText: 0, list: 0, mark: 0 };
