@@ -24,7 +24,13 @@ export interface ClientOptions {
   backoffMs?: number; // first wait before a retry, doubled each time unless Retry-After says otherwise (default 500)
   signal?: AbortSignal; // aborts every request and wait of this client
   timeoutMs?: number; // a request with no complete answer this long fails as a network failure would (retried); default none
+  maxAnswerBytes?: number; // an answer larger than this once inflated is refused, not retried (default MAX_ANSWER_BYTES)
 }
+
+/** The largest answer read by default: 256 MiB, far above the largest real one (every reservoir's metadata, a few MB). */
+export const MAX_ANSWER_BYTES = 256 * 2 ** 20;
+const MAX_REDIRECTS = 10;
+const MAX_DETAIL_BYTES = 64 * 1024; // an error's body: enough for any FastAPI detail
 
 /** A status other than 200, 404 and 422 from the server, with its `detail`. */
 export class RemoteError extends Error {
@@ -162,31 +168,63 @@ export class EvapClient {
     url.searchParams.set('output_format', defaults.output_format);
     const retries = this.options.retries ?? 3;
     for (let attempt = 0; ; attempt++) {
-      let response: Response;
+      const deadline = this.attemptSignal();
+      let status: number;
+      let detail: unknown;
+      let retryAfter: string | null;
       try {
-        const signal = this.requestSignal();
-        response = await this.fetch(url, { method, body, headers: { 'api-key': this.options.apiKey, accept: 'application/json' }, signal });
-        if (response.ok) return (await response.json()) as T;
+        const response = await this.follow(url, method, body, deadline.signal);
+        if (response.ok) return JSON.parse(await readBounded(response, this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES, `${url.origin}${url.pathname}`)) as T;
+        [status, detail, retryAfter] = [response.status, await readDetail(response), response.headers.get('retry-after')];
       } catch (error) {
-        if (this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);
+        if (error instanceof AnswerTooLargeError || this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);
         await this.wait(attempt, null);
         continue;
+      } finally {
+        deadline.clear();
       }
-      const detail = await readDetail(response);
-      if ((response.status === 429 || response.status >= 500) && attempt < retries) {
-        await this.wait(attempt, response.headers.get('retry-after'));
+      if ((status === 429 || status >= 500) && attempt < retries) {
+        await this.wait(attempt, retryAfter);
         continue;
       }
-      throw toError(response.status, detail, url.toString(), nameParameter, names);
+      throw toError(status, detail, url.toString(), nameParameter, names);
     }
   }
 
-  // the caller's signal, and a timer over the whole request (headers and body) when timeoutMs is set
-  private requestSignal(): AbortSignal | undefined {
+  // Redirects are followed here, not by fetch, which sends every header but Authorization to any origin a 3xx names:
+  // the api-key goes only to the origin it was given for (as browsers and curl do with Authorization).
+  private async follow(start: URL, method: string, body: FormData | undefined, signal: AbortSignal | undefined): Promise<Response> {
+    let url = start;
+    for (let hops = 0; ; hops++) {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (url.origin === start.origin) headers['api-key'] = this.options.apiKey;
+      const response = await this.fetch(url, { method, body, headers, signal, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (!redirects.has(response.status) || location === null) return response;
+      await response.body?.cancel();
+      if (hops >= MAX_REDIRECTS) throw new Error(`${start.origin}${start.pathname}: more than ${MAX_REDIRECTS} redirects`);
+      url = new URL(location, url);
+      if (response.status === 303 || (response.status <= 302 && method === 'POST')) [method, body] = ['GET', undefined]; // as fetch does
+    }
+  }
+
+  // The caller's signal and, with timeoutMs, a timer of this attempt's own over its whole answer (headers and body).
+  // Not AbortSignal.timeout inside AbortSignal.any: on Node 20 that inner signal, and its timer, can be collected.
+  private attemptSignal(): { signal: AbortSignal | undefined; clear: () => void } {
     const { signal, timeoutMs } = this.options;
-    if (timeoutMs === undefined) return signal;
-    const timer = AbortSignal.timeout(timeoutMs);
-    return signal ? AbortSignal.any([signal, timer]) : timer;
+    if (timeoutMs === undefined) return { signal, clear: () => {} };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal!.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    return {
+      signal: controller.signal,
+      clear: () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      },
+    };
   }
 
   /** Waits before a retry: Retry-After when the server gives it (seconds or a date), else exponential backoff. */
@@ -219,8 +257,33 @@ function shapefileForm(parts: ShapefileParts | undefined): FormData | undefined 
   return form;
 }
 
+const redirects = new Set([301, 302, 303, 307, 308]);
+
+/** An answer larger than the client reads. */
+class AnswerTooLargeError extends Error {}
+
+// The body as text, refused past `max` bytes as they arrive (counted once inflated: a small gzip body may inflate without end).
+async function readBounded(response: Response, max: number, where: string): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for (let bytes = 0; ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError(`${where}: the answer is larger than ${max} bytes (maxAnswerBytes); stopped reading it`);
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
 async function readDetail(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+  const text = await readBounded(response, MAX_DETAIL_BYTES, 'an error answer').catch(() => '');
   try {
     const body = JSON.parse(text) as { detail?: unknown };
     return body?.detail ?? body;
