@@ -92,6 +92,12 @@ export function snapshotPath(sequence: number): string {
   return `${SNAPSHOTS_FOLDER}/${String(sequence).padStart(10, '0')}.json`;
 }
 
+/** The sequence number of a history path written by snapshotPath, or undefined for any other file. */
+export function snapshotSequence(path: string): number | undefined {
+  const match = /^snapshots\/(\d{10})\.json$/.exec(path);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Every file a manifest names. */
 export function manifestFiles(manifest: Manifest): FileEntry[] {
   const files: FileEntry[] = [];

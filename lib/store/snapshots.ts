@@ -1,7 +1,7 @@
 // The retained history of a store: its published snapshots, what each changed, and which one was current at a time.
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { readCurrentManifest } from './history.js';
-import { type Manifest, manifestFiles, parseManifest, SNAPSHOTS_FOLDER } from './manifest.js';
+import { type Manifest, manifestFiles, parseManifest, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
 import type { Storage } from './storage.js';
 
 /** One retained snapshot, as `describeSnapshots` lists them (oldest first). */
@@ -14,19 +14,38 @@ export interface SnapshotInfo {
   removed: number; // files of the snapshot before that it no longer names
 }
 
-/** The published snapshots still on record (vacuum retires old ones), oldest first, ending with the current one. */
-export async function readSnapshots(storage: Storage): Promise<Manifest[]> {
+/**
+ * The published snapshots still on record (vacuum retires old ones), oldest first, ending with the current one. Files
+ * of snapshots/ not named as a snapshot (someone's copy, a note) are no snapshot: left out, and passed to `foreign`.
+ */
+export async function readSnapshots(storage: Storage, foreign?: (path: string) => void): Promise<Manifest[]> {
   const current = await readCurrentManifest(storage);
   if (current === undefined) throw new StoreError(`no store at ${storage.location}: manifest.json is missing`);
   const found = new Map<number, Manifest>([[current.sequence, current]]);
   for (const file of await storage.list(SNAPSHOTS_FOLDER)) {
-    if (!file.path.endsWith('.json')) continue;
+    const sequence = snapshotSequence(file.path);
+    if (sequence === undefined) {
+      if (file.path.endsWith('.json')) foreign?.(file.path); // a killed commit's .tmp is a vacuum's to remove, not news
+      continue;
+    }
+    if (sequence >= current.sequence) continue;
     const text = await storage.readText(file.path);
     if (text === undefined) continue; // retired by a vacuum meanwhile
-    const manifest = parseManifest(text.text);
-    if (manifest.sequence < current.sequence) found.set(manifest.sequence, manifest);
+    found.set(sequence, parseSnapshotFile(text.text, file.path, sequence));
   }
   return [...found.values()].sort((a, b) => a.sequence - b.sequence);
+}
+
+// a numbered snapshot that does not read as one is damage to report, naming the file (not manifest.json)
+function parseSnapshotFile(text: string, path: string, sequence: number): Manifest {
+  let manifest: Manifest;
+  try {
+    manifest = parseManifest(text);
+  } catch (error) {
+    throw new StoreError(`${path} is not a readable snapshot: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (manifest.sequence !== sequence) throw new StoreError(`${path} holds snapshot number ${manifest.sequence}, not ${sequence}`);
+  return manifest;
 }
 
 /** What each retained snapshot changed against the one before it (the oldest against nothing). */
