@@ -13,6 +13,7 @@ import { createKeyRequests } from './requests.js';
 export interface ProcessOptions {
   keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed
   rateLimiter?: RateLimiter; // shared counters (a cluster's primary); default: counters in this process
+  keyRequestLimiter?: RateLimiter; // the same for GET /auth/request_key
   announce?: boolean; // print `listening on ...` (default true; a cluster's primary prints it once for all)
   onStopped?: (code: number) => void; // after draining (default process.exit)
 }
@@ -37,7 +38,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
   }
   const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute, maxHeavy } = config;
-  const keyRequests = createKeyRequests(config.requestsFile);
+  const keyRequests = createKeyRequests(config.requestsFile, { limiter: options.keyRequestLimiter });
   const handler = createHandler({
     store,
     keys,

@@ -2,9 +2,11 @@
 // worker, and the rate limit counted once for the whole cluster.
 import { readFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
 import { createStoreWriter } from '../../lib/store/write.js';
+import { readKeyRequests } from '../../server/requests.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
 import { type SpawnedServer, spawnMain } from './harness.js';
 
@@ -213,6 +215,20 @@ describe('npm start -- --workers N', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     for (let i = 0; i < 4; i++) expect((await ask(cluster.url, '/info/list_datasets', 'k')).status).toBe(200);
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  }, 120_000);
+  it('counts key requests once for the whole cluster: 10 a minute, whichever worker takes them', async () => {
+    const dir = await tempDir();
+    const cluster = await startCluster({ EVAP_API_KEYS: 'k', EVAP_REQUESTS_FILE: join(dir, 'requests') }, ['--workers', '2']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const fields = new URLSearchParams({ name: `Client ${i}`, email: `c${i}@example.com`, justification: 'reservoir losses' });
+      statuses.push((await ask(cluster.url, `/auth/request_key?${fields}`, '')).status); // each on a new connection: round the workers
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10); // each worker counting its own took 20
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    expect(await readKeyRequests(join(dir, 'requests'))).toHaveLength(10);
     cluster.child.kill('SIGTERM');
     expect(await cluster.exited).toBe(0);
   }, 120_000);
