@@ -5,6 +5,7 @@ import { readKeyRequests } from '../../server/requests.js';
 import { type Flags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, writeRecords } from '../output.js';
+import { spreadsheetText, visibleText } from '../safe-text.js';
 
 export const usage = `evap keys <new | list | revoke | requests> --keys-file PATH [options]
   new --label TEXT        make a key: printed once on stdout; its SHA-256 is appended to the keys file with the
@@ -52,8 +53,18 @@ export async function run(argv: string[]): Promise<number> {
   if (action === 'requests') {
     const issued = (await readKeyEntries(keysFile)).map((e) => e.label);
     const requests = await readKeyRequests(requestsFile);
-    const rows = requests.map((r) => ({ ...r, key: issued.some((l) => l.startsWith(`request ${r.id}:`)) ? 'issued' : 'pending' }));
-    await writeRecords(rows, ['id', 'received', 'name', 'email', 'justification', 'key'], chooseFormat(stringFlag(values, 'format'), undefined));
+    const format = chooseFormat(stringFlag(values, 'format'), undefined);
+    // what strangers sent: shown as visible escapes, and never as a formula in a spreadsheet
+    const safe = (text: string) => (format === 'csv' ? spreadsheetText(text) : visibleText(text));
+    const rows = requests.map((r) => ({
+      id: r.id,
+      received: r.received,
+      name: safe(r.name),
+      email: safe(r.email),
+      justification: safe(r.justification),
+      key: issued.some((l) => l.startsWith(`request ${r.id}:`)) ? 'issued' : 'pending',
+    }));
+    await writeRecords(rows, ['id', 'received', 'name', 'email', 'justification', 'key'], format);
     return 0;
   }
   throw new UsageError(
