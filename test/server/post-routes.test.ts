@@ -1,5 +1,8 @@
 // POST twins: the same answer as GET, with the parameters in a JSON or urlencoded body, over real HTTP.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromFetchRequest } from '../../server/incoming.js';
+import { bodyQuery } from '../../server/post-routes.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -68,5 +71,31 @@ describe('POST with parameters in the body', () => {
     expect(unknown.status).toBe(404);
     const long = await post('/metadata/reservoirs', 'application/json', JSON.stringify({ RES_NAMES: Array.from({ length: 400 }, (_, i) => `LAKE ${i}`) }));
     expect(long.status).toBe(413);
+  });
+});
+
+describe('a body of parameters', () => {
+  const limits = { maxUploadBytes: 50 * 2 ** 20, maxNames: 500, maxVariables: 50 };
+  const read = (body: string) =>
+    bodyQuery(fromFetchRequest(new Request('http://x/metadata/reservoirs', { method: 'POST', headers: { 'content-type': 'application/json' }, body })), limits);
+
+  it('is bounded to what parameters need, far under the upload limit, and its shape is checked before it is parsed', async () => {
+    const deep = `{"RES_NAMES": ${'['.repeat(2000)}${']'.repeat(2000)}}`;
+    await expect(read(deep)).rejects.toThrow(/nests deeper than an object of lists/);
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 'x'])));
+    await expect(read(wide)).rejects.toThrow(/more than 64 parameters/);
+    const huge = JSON.stringify({ RES_NAMES: Array.from({ length: 60_000 }, (_, i) => `LAKE ${i}`) }); // over 800 KB
+    await expect(read(huge)).rejects.toMatchObject({ status: 413, message: expect.stringMatching(/at most 577536 bytes/) });
+  });
+
+  it('reads any object of strings, numbers and lists as JSON.parse does, whatever brackets, colons and escapes its strings hold', async () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '[', ']', '{', '}', ':', '"', '\\', ',', ' ', 'é') });
+    const value = fc.oneof(text, fc.integer(), fc.array(fc.oneof(text, fc.integer()), { maxLength: 5 }));
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 10 }), async (parameters) => {
+        const query = await read(JSON.stringify(parameters));
+        for (const [name, v] of Object.entries(parameters)) expect(query.one(name)).toBe(Array.isArray(v) ? v.join(',') : String(v));
+      }),
+    );
   });
 });
