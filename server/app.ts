@@ -1,7 +1,7 @@
 // The server as one handler (a request with its target parsed -> a Response): route, check the key, call the library, format, map errors.
 import type { RecordStream } from '../lib/format/stream.js';
 import type { EvapStore } from '../lib/store/store.js';
-import { AnswerGate } from './admission.js';
+import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
 import type { KeyRing } from './auth.js';
 import { settingDefault } from './config.js';
 import { createDocs } from './docs.js';
@@ -30,6 +30,7 @@ export interface HandlerOptions {
   explorerDir?: string; // the built explorer page (default dist/explorer)
   maxHeavy?: number; // answers decoding millions of rows produced at once (admission.ts); default the max-heavy setting
   heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
+  gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
 }
 
 /** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
@@ -52,7 +53,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
-  const gate = new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
+  const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
 
   return async (request) => {
     let query: QueryParams | undefined; // the route's parameters once read
@@ -75,7 +76,8 @@ export function createHandler(options: HandlerOptions): Handler {
       if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
       // a POST twin takes the parameters in its body too; read here, so a 422 can say what was sent
       query = route.body === 'parameters' ? await bodyQuery(request, limits) : new QueryParams(request.url.searchParams, limits);
-      const admit = (stream: RecordStream) => gate.admit(stream, request.signal);
+      const whole = ['parquet', 'arrow'].includes(query.one('output_format') ?? '');
+      const admit = (stream: RecordStream) => gate.admit(stream, request.signal, whole ? WHOLE_ANSWER_WEIGHT : 1);
       const response = await route.run({ store: options.store, query, request, limits, admit });
       return compress(request, response);
     } catch (error) {
