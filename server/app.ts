@@ -8,7 +8,7 @@ import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
 import { compress } from './format.js';
-import type { IncomingRequest } from './incoming.js';
+import { fromFetchRequest, type IncomingRequest } from './incoming.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
@@ -30,6 +30,15 @@ export interface HandlerOptions {
   explorerDir?: string; // the built explorer page (default dist/explorer)
   maxHeavy?: number; // answers decoding millions of rows produced at once (admission.ts); default the max-heavy setting
   heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
+}
+
+/** The handler called as fetch is, no socket (hono's `app.request()`): a path (on http://localhost) or a Request in, its Response out. */
+export function fetchFrom(handler: Handler): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return (input, init) => {
+    // a path is appended, not resolved: `//info/...` stays a path, as the node adapter keeps it
+    const url = typeof input === 'string' && input.startsWith('/') ? `http://localhost${input}` : input;
+    return handler(fromFetchRequest(new Request(url, init)));
+  };
 }
 
 /** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
