@@ -2,8 +2,8 @@
 
 import type { outputFormats } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
+import { type Parameter, parameters } from '../lib/operations.js';
 import { didYouMean } from '../lib/suggest.js';
-import { fromWire, type WireParameter, wireParameters } from '../lib/sync/wire.js';
 import type { ShapefileParts } from '../lib/types.js';
 import { settingDefault } from './config.js';
 import { BodyParameterError, HttpError } from './errors.js';
@@ -24,24 +24,13 @@ export const defaultRequestLimits: RequestLimits = {
 };
 
 export type OutputFormat = (typeof outputFormats.list)[number];
-// which limit a list counts against, from the wire table; a list the table does not know counts as values
+// which limit a list counts against, from the operations table; a list the table does not know counts as values
 const namesLists = new Set(
-  Object.values(wireParameters as Record<string, WireParameter>)
+  Object.values(parameters as Record<string, Parameter>)
     .filter((p) => p.limit === 'names')
     .map((p) => p.name),
 );
 const limitOf = (name: string): keyof RequestLimits => (namesLists.has(name) ? 'maxNames' : 'maxVariables');
-
-// answered by the server itself, not options of the library's query: as_of by as-of.ts, output_format by answer-formats.ts
-const serverParameters = new Set(['as_of', 'output_format']);
-
-/** The library options of a query from the request, as the wire table describes its parameters. */
-export function readOptions<Q>(q: QueryParams, parameters: readonly WireParameter[]): Q {
-  return fromWire<Q>(
-    parameters.filter((p) => !serverParameters.has(p.name)),
-    (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)),
-  );
-}
 
 /** The query parameters of one request; a repeated parameter takes its last value, as FastAPI does for a `str`. */
 export class QueryParams {

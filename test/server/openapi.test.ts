@@ -1,10 +1,10 @@
-// /openapi.json against the wire table and against the server itself, through the app (no socket): every route lists exactly the
+// /openapi.json against the operations table and against the server itself, through the app (no socket): every route lists exactly the
 // parameters the server reads, with the table's defaults, allowed values and descriptions; every allowed value is
 // answered and any other is a 422 naming them.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DatasetName, defaults, reservoirDatasets, stationVariables } from '../../lib/catalogue.js';
-import { monthlyOnly, type WireParameter, wireOperations, wireParameters } from '../../lib/sync/wire.js';
+import { monthlyOnly, operations, type Parameter, parameters } from '../../lib/operations.js';
 import { type Route, routes } from '../../server/routes.js';
 import { type TestApp, testApp } from './harness.js';
 
@@ -45,13 +45,12 @@ function companions(route: Route, name: string, value: string): Record<string, s
 }
 
 describe('/openapi.json', () => {
-  it("lists every route with exactly the wire table's parameters, defaults, allowed values and descriptions", () => {
+  it("lists every route with exactly the operations table's parameters, defaults, allowed values and descriptions", () => {
     for (const route of routes) {
       const operation = spec.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${route.path}`).toBeDefined();
-      const ids = wireOperations[route.operation].filter((id) => !(annualLike(route) && monthlyOnly.includes(id)));
-      const expected = ids.map((id): Operation['parameters'][number] => {
-        const p: WireParameter = wireParameters[id];
+      const listed = operations[route.operation].parameters.filter((p: Parameter) => p.in !== 'path' && !(annualLike(route) && monthlyOnly.includes(p)));
+      const expected = listed.map((p: Parameter): Operation['parameters'][number] => {
         const fallback = p.default === undefined ? {} : { default: typeof p.default === 'string' ? p.default : p.default.join(', ') };
         return {
           name: p.name,
@@ -62,7 +61,7 @@ describe('/openapi.json', () => {
           schema: {
             type: 'string',
             ...fallback,
-            ...(p.values ? (p.shape === 'one' ? { enum: [...p.values] } : { pattern: expect.any(String) }) : {}),
+            ...(p.values ? (p.kind === 'one' ? { enum: [...p.values] } : { pattern: expect.any(String) }) : {}),
           },
         };
       });
@@ -112,8 +111,8 @@ describe('/openapi.json', () => {
 
 describe('the server reads the parameters /openapi.json lists, and no other', () => {
   // a value every parameter refuses: more entries than the limit for a list, a word no closed set or date has for one
-  const bad = (name: string) => (wireParameterByName(name).shape === 'list' ? 'a,b,c,d' : 'zz-not-allowed');
-  const wireNames = [...new Set(Object.values(wireParameters as Record<string, WireParameter>).map((p) => p.name))];
+  const bad = (name: string) => (wireParameterByName(name).kind === 'list' ? 'a,b,c,d' : 'zz-not-allowed');
+  const wireNames = [...new Set(Object.values(parameters as Record<string, Parameter>).map((p) => p.name))];
 
   it.each(asked.map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s',
@@ -160,8 +159,8 @@ describe('allowed values', () => {
   );
 });
 
-function wireParameterByName(name: string): WireParameter {
-  return Object.values(wireParameters as Record<string, WireParameter>).find((p) => p.name === name)!;
+function wireParameterByName(name: string): Parameter {
+  return Object.values(parameters as Record<string, Parameter>).find((p) => p.name === name)!;
 }
 
 // The same description read only as a client reads it: every documented operation is served, every documented default
@@ -258,10 +257,10 @@ describe('closed lists in /openapi.json', () => {
     return { status: response.status, body: await response.text() };
   };
   const lists = asked.flatMap((route) =>
-    route.parameters.filter((p) => p.shape === 'list' && p.values).map((p) => [`${route.method} ${route.path} ${p.name}`, route, p] as const),
+    route.parameters.filter((p) => p.kind === 'list' && p.values).map((p) => [`${route.method} ${route.path} ${p.name}`, route, p] as const),
   );
 
-  it('are the lists of the wire table with allowed values', () => {
+  it('are the lists of the operations table with allowed values', () => {
     expect(new Set(lists.map(([, , p]) => p.name))).toEqual(new Set(['datasets', 'also_return']));
   });
 
