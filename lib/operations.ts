@@ -6,10 +6,12 @@
 // are derived from it, and the library refuses an option no operation of its kind names. Defaults and allowed values
 // come from the catalogue and the query modules, so nothing here is written twice.
 import { datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from './catalogue.js';
+import { InvalidParameterError } from './errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
 import { statistics } from './query/aggregate.js';
 import { normalPeriods } from './query/normals.js';
 import { intervals } from './query/periods.js';
+import { didYouMean } from './suggest.js';
 
 /** One parameter of an operation and the library option it carries. */
 export interface Parameter {
@@ -395,3 +397,44 @@ export function fromWire<O extends OperationName>(operation: O, read: (parameter
   }
   return options as OptionsOf<O>; // the keys are the library parameters' options, as OptionsOf says
 }
+
+/** The option keys the library takes for an operation: its parameters' options (as_of's and a path's included), but the answer format. */
+export function optionsOf(operation: OperationName): string[] {
+  return parametersOf(operation)
+    .filter((p) => p.name !== 'output_format')
+    .map((p) => p.option);
+}
+
+/**
+ * An operation's options as the library reads them: an option no parameter of the operation names is refused (a typed
+ * script cannot pass one; a JavaScript one learns of its typo instead of getting the defaults), a single string where
+ * a list is taken is a list of one, and a Date where a day is taken is its UTC day (YYYY-MM-DD), where a time its ISO time.
+ */
+export function checkOptions<Q extends object>(operation: OperationName, options: Q): Q {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new InvalidParameterError('options', `the options of ${operation} must be an object, e.g. { names: ['LAKE MEAD'] }; got ${describe(options)}`);
+  const known = optionsOf(operation);
+  const checked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    const parameter = parametersOf(operation).find((p) => p.option === key && p.name !== 'output_format');
+    if (!parameter)
+      throw new InvalidParameterError(
+        key,
+        `unknown option ${JSON.stringify(key)}${didYouMean(key, known)}; the options of ${operation} are ${known.join(', ')}`,
+        'not-allowed',
+        key,
+      );
+    checked[key] = parameter.kind === 'list' && typeof value === 'string' ? [value] : value instanceof Date ? fromDate(value, parameter) : value;
+  }
+  return checked as Q; // the same options, a string list and a Date written as the rest of the library reads them
+}
+
+function fromDate(date: Date, parameter: Parameter): string {
+  if (Number.isNaN(date.getTime())) throw new InvalidParameterError(parameter.name, `${parameter.option} is an invalid Date`, 'not-a-date', String(date));
+  if (parameter.unit === 'time') return date.toISOString();
+  if (parameter.unit === 'day') return date.toISOString().slice(0, 10);
+  throw new InvalidParameterError(parameter.name, `${parameter.option} takes text, not a Date`, 'malformed', date.toISOString());
+}
+
+const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`);

@@ -3,6 +3,9 @@
 import type { outputFormats } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
 import { type Parameter, parameters } from '../lib/operations.js';
+
+export { IGNORED_HEADER } from '../lib/sync/client.js'; // the response header naming the parameters a path does not take
+
 import { didYouMean } from '../lib/suggest.js';
 import type { ShapefileParts } from '../lib/types.js';
 import { settingDefault } from './config.js';
@@ -39,6 +42,11 @@ export class QueryParams {
     private readonly limits: RequestLimits,
   ) {}
 
+  /** The names of the parameters sent, each once. */
+  names(): string[] {
+    return [...new Set(this.params.keys())];
+  }
+
   /** One value, or undefined when absent (the library then applies the public service's default). */
   one(name: string): string | undefined {
     const values = this.params.getAll(name);
@@ -56,6 +64,21 @@ export class QueryParams {
     }
     return items;
   }
+}
+
+/**
+ * The header's value for the parameters sent that are not `known`: each name, with the known one it most likely
+ * meant (`RES_NAME (did you mean "RES_NAMES"?)`), comma-separated; undefined when every parameter is known. A name
+ * is percent-encoded where it holds what a header may not (it is the client's text); at most ten are named.
+ */
+export function ignoredParameters(sent: QueryParams, known: readonly string[]): string | undefined {
+  const ignored = sent.names().filter((name) => !known.includes(name));
+  if (ignored.length === 0) return undefined;
+  const shown = ignored.slice(0, 10).map((name) => {
+    const text = /^[\x21-\x7e]+$/.test(name) && !/[",]/.test(name) ? name.slice(0, 60) : encodeURIComponent(name.slice(0, 60));
+    return `${text}${didYouMean(name, known)}`;
+  });
+  return ignored.length > 10 ? `${shown.join(', ')}, and ${ignored.length - 10} more` : shown.join(', ');
 }
 
 /** What reading a body needs of a request: its headers (length, type) and the body itself. */

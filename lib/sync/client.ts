@@ -3,7 +3,7 @@
 
 import { defaults } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
-import { type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
+import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type {
   DateRange,
@@ -24,7 +24,11 @@ export interface ClientOptions {
   backoffMs?: number; // first wait before a retry, doubled each time unless Retry-After says otherwise (default 500)
   signal?: AbortSignal; // aborts every request and wait of this client
   timeoutMs?: number; // a request with no complete answer this long fails as a network failure would (retried); default none
+  warn?: (message: string) => void; // told when a server ignored parameters it was sent (another or an older server); default none
 }
+
+/** The header in which a server names the parameters it ignored (this project's server; FastAPI ignores them silently). */
+export const IGNORED_HEADER = 'x-evap-ignored-parameters';
 
 /** A status other than 200, 404 and 422 from the server, with its `detail`. */
 export class RemoteError extends Error {
@@ -149,7 +153,8 @@ export class EvapClient {
   }
 
   // `operation` asked at its method and path with the query's options under their wire names (lib/operations.ts); a 404 names its names list
-  private ask<T>(operation: OperationName, query: object, body?: FormData): Promise<T> {
+  private async ask<T>(operation: OperationName, options: object, body?: FormData): Promise<T> {
+    const query = checkOptions(operation, options); // refused, or a list of one and Dates written, as the store does
     const names = parametersOf(operation).find((p) => p.limit === 'names');
     const { method } = operations[operation];
     return this.request<T>(method, pathOf(operation, query), toWire(operation, query), body, names?.name, (query as { names?: readonly string[] }).names);
@@ -174,7 +179,11 @@ export class EvapClient {
       try {
         const signal = this.requestSignal();
         response = await this.fetch(url, { method, body, headers: { 'api-key': this.options.apiKey, accept: 'application/json' }, signal });
-        if (response.ok) return (await response.json()) as T;
+        if (response.ok) {
+          const ignored = response.headers.get(IGNORED_HEADER);
+          if (ignored !== null) this.options.warn?.(`${url.pathname} ignored the parameters ${ignored}`);
+          return (await response.json()) as T;
+        }
       } catch (error) {
         if (this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);
         await this.wait(attempt, null);
