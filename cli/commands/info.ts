@@ -1,18 +1,22 @@
 // evap info: what a store or server holds, as the API's /info paths answer it.
+import { type OperationName, operations } from '../../lib/operations.js';
 import type { WireRecord } from '../../lib/types.js';
 import { listFlag, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, formatUsage, writeRecords } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
+// the path each topic answers as, from the operations table
+const at = (operation: OperationName) => `${operations[operation].method} ${operations[operation].path}`;
+
 export const usage = `evap info [datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
   Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are.
-  datasets                the datasets                          (GET /info/list_datasets)
-  variables               a dataset's variables, --dataset D    (GET /info/list_variables)
-  dates                   a variable's first and last date, --dataset D --variable V   (GET /info/list_dates)
-  reservoirs, stations    the names                             (POST /info/list_RES_NAMES, list_STA_NAMES)
-  station-variables       what stations measure, --names A,B (default all)  (GET /info/list_stations_variables)
-  station-dates           the stations' first and last date, --names A,B    (GET /info/list_stations_dates)
+  datasets                the datasets                          (${at('listDatasets')})
+  variables               a dataset's variables, --dataset D    (${at('listVariables')})
+  dates                   a variable's first and last date, --dataset D --variable V   (${at('listDates')})
+  reservoirs, stations    the names                             (${at('listReservoirNames')}, ${at('listStationNames')})
+  station-variables       what stations measure, --names A,B (default all)  (${at('listStationVariables')})
+  station-dates           the stations' first and last date, --names A,B    (${at('listStationDates')})
 ${formatUsage}
 ${sourceUsage}`;
 

@@ -3,6 +3,7 @@
 
 import { defaults } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
+import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type {
   DateRange,
@@ -14,7 +15,6 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
-import { parametersOf, toWire, validationTypes, type WireOperation, type WireOption } from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string; // e.g. https://operevap.dri.edu or http://127.0.0.1:8080
@@ -25,12 +25,16 @@ export interface ClientOptions {
   signal?: AbortSignal; // aborts every request and wait of this client
   timeoutMs?: number; // a request with no complete answer this long fails as a network failure would (retried); default none
   maxAnswerBytes?: number; // an answer larger than this once inflated is refused, not retried (default MAX_ANSWER_BYTES)
+  warn?: (message: string) => void; // told when a server ignored parameters it was sent (another or an older server); default none
 }
 
 /** The largest answer read by default: 256 MiB, far above the largest real one (every reservoir's metadata, a few MB). */
 export const MAX_ANSWER_BYTES = 256 * 2 ** 20;
 const MAX_REDIRECTS = 10;
 const MAX_DETAIL_BYTES = 64 * 1024; // an error's body: enough for any FastAPI detail
+
+/** The header in which a server names the parameters it ignored (this project's server; FastAPI ignores them silently). */
+export const IGNORED_HEADER = 'x-evap-ignored-parameters';
 
 /** A status other than 200, 404 and 422 from the server, with its `detail`. */
 export class RemoteError extends Error {
@@ -45,6 +49,15 @@ export class RemoteError extends Error {
 }
 
 type Params = Record<string, string | readonly string[] | undefined>;
+
+/** The wire's name of each reason a value is refused: the "type" of a FastAPI validation error, as the server writes it and the client reads it. */
+export const validationTypes: Record<InvalidReason, string> = {
+  'not-allowed': 'enum',
+  empty: 'missing',
+  'not-a-date': 'date_from_datetime_parsing',
+  'too-many': 'too_long',
+  malformed: 'value_error',
+};
 
 /** A client whose methods mirror EvapStore's query methods (async), so a script switches by one line. */
 export function createClient(options: ClientOptions): EvapClient {
@@ -62,95 +75,95 @@ export class EvapClient {
 
   /** Reservoir records over a date range. */
   reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirTimeseries', '/timeseries/daily/reservoirs/daterange', query);
+    return this.ask('reservoirTimeseries', query);
   }
 
   /** Every reservoir's records on one date. */
   reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirTimeseriesOnDate', '/timeseries/daily/reservoirs/date', query);
+    return this.ask('reservoirTimeseriesOnDate', query);
   }
 
   /** Station records over a date range. */
   stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationTimeseries', '/timeseries/stations/daterange', query);
+    return this.ask('stationTimeseries', query);
   }
 
   /** Every station's records on one date. */
   stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationTimeseriesOnDate', '/timeseries/stations/date', query);
+    return this.ask('stationTimeseriesOnDate', query);
   }
 
   /** Reservoir records per month, year or water year (the store's reservoirAggregates over HTTP). */
   reservoirAggregates(query: ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirAggregates', `/timeseries/${query.interval ?? 'monthly'}/reservoirs/daterange`, query);
+    return this.ask('reservoirAggregates', query);
   }
 
   /** Station records per month, year or water year. */
   stationAggregates(query: StationAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationAggregates', `/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, query);
+    return this.ask('stationAggregates', query);
   }
 
   /** Reservoir normals by calendar month or day of the year (the store's reservoirNormals over HTTP). */
   reservoirNormals(query: ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirNormals', '/timeseries/normals/reservoirs', query);
+    return this.ask('reservoirNormals', query);
   }
 
   /** Station normals by calendar month or day of the year. */
   stationNormals(query: StationNormalsQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationNormals', '/timeseries/normals/stations', query);
+    return this.ask('stationNormals', query);
   }
 
   /** The datasets the server holds. */
   listDatasets(): Promise<string[]> {
-    return this.ask('listDatasets', '/info/list_datasets', {});
+    return this.ask('listDatasets', {});
   }
 
   /** The variables of a dataset (default nete-volume-calcs). */
   listVariables(dataset?: string): Promise<VariableInfo[]> {
-    return this.ask('listVariables', '/info/list_variables', { dataset });
+    return this.ask('listVariables', { dataset });
   }
 
   /** The date range of a dataset variable. */
   listDates(dataset?: string, variable?: string): Promise<DateRange[]> {
-    return this.ask('listDates', '/info/list_dates', { dataset, variable });
+    return this.ask('listDates', { dataset, variable });
   }
 
   /** Reservoir names; only those inside the shapefile's polygons when one is given. */
   async listReservoirNames(shapefile?: ShapefileParts): Promise<string[]> {
-    const answer = await this.request<{ RES_NAMES: string[] }>('POST', '/info/list_RES_NAMES', toWire({}, 'listReservoirNames'), shapefileForm(shapefile));
-    return answer.RES_NAMES;
+    return (await this.ask<{ RES_NAMES: string[] }>('listReservoirNames', {}, shapefileForm(shapefile))).RES_NAMES;
   }
 
   /** Station names; only those inside the shapefile's polygons when one is given. */
   async listStationNames(shapefile?: ShapefileParts): Promise<string[]> {
-    const answer = await this.request<{ STA_NAMES: string[] }>('POST', '/info/list_STA_NAMES', toWire({}, 'listStationNames'), shapefileForm(shapefile));
-    return answer.STA_NAMES;
+    return (await this.ask<{ STA_NAMES: string[] }>('listStationNames', {}, shapefileForm(shapefile))).STA_NAMES;
   }
 
   /** The variables held by the given stations, or by every station. */
   listStationVariables(names?: readonly string[]): Promise<VariableInfo[]> {
-    return this.ask('listStationVariables', '/info/list_stations_variables', { names });
+    return this.ask('listStationVariables', { names });
   }
 
   /** The first and last date with data over the given stations, or over every station. */
   listStationDates(names?: readonly string[]): Promise<DateRange[]> {
-    return this.ask('listStationDates', '/info/list_stations_dates', { names });
+    return this.ask('listStationDates', { names });
   }
 
   /** Metadata of reservoirs. */
   reservoirMetadata(names?: readonly string[]): Promise<WireRecord[]> {
-    return this.ask('reservoirMetadata', '/metadata/reservoirs', { names });
+    return this.ask('reservoirMetadata', { names });
   }
 
   /** Metadata of stations. */
   stationMetadata(names?: readonly string[]): Promise<WireRecord[]> {
-    return this.ask('stationMetadata', '/metadata/stations', { names });
+    return this.ask('stationMetadata', { names });
   }
 
-  // a GET of `operation` with the query's options under their wire names (lib/sync/wire.ts); a 404 names its names list
-  private ask<T>(operation: WireOperation, path: string, query: Partial<Record<WireOption, unknown>> & { names?: readonly string[] }): Promise<T> {
+  // `operation` asked at its method and path with the query's options under their wire names (lib/operations.ts); a 404 names its names list
+  private async ask<T>(operation: OperationName, options: object, body?: FormData): Promise<T> {
+    const query = checkOptions(operation, options); // refused, or a list of one and Dates written, as the store does
     const names = parametersOf(operation).find((p) => p.limit === 'names');
-    return this.request<T>('GET', path, toWire(query, operation), undefined, names?.name, query.names);
+    const { method } = operations[operation];
+    return this.request<T>(method, pathOf(operation, query), toWire(operation, query), body, names?.name, (query as { names?: readonly string[] }).names);
   }
 
   private async request<T>(
@@ -174,7 +187,11 @@ export class EvapClient {
       let retryAfter: string | null;
       try {
         const response = await this.follow(url, method, body, deadline.signal);
-        if (response.ok) return JSON.parse(await readBounded(response, this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES, `${url.origin}${url.pathname}`)) as T;
+        if (response.ok) {
+          const ignored = response.headers.get(IGNORED_HEADER);
+          if (ignored !== null) this.options.warn?.(`${url.pathname} ignored the parameters ${ignored}`);
+          return JSON.parse(await readBounded(response, this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES, `${url.origin}${url.pathname}`)) as T;
+        }
         [status, detail, retryAfter] = [response.status, await readDetail(response), response.headers.get('retry-after')];
       } catch (error) {
         if (error instanceof AnswerTooLargeError || this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);

@@ -1,17 +1,16 @@
-// POST twins: the same answer as GET, with the parameters in a JSON or urlencoded body, over real HTTP.
+// POST twins: the same answer as GET, with the parameters in a JSON or urlencoded body, through the app (no socket).
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fromFetchRequest } from '../../server/incoming.js';
 import { bodyQuery } from '../../server/post-routes.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { type TestApp, testApp } from './harness.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer({ limits: { maxUploadBytes: 4096 } });
+  app = await testApp({ limits: { maxUploadBytes: 4096 } });
 });
-afterAll(() => server.close());
 
-const post = (path: string, type: string, body: string) => server.get(path, { method: 'POST', headers: { 'content-type': type }, body });
+const post = (path: string, type: string, body: string) => app.get(path, { method: 'POST', headers: { 'content-type': type }, body });
 const text = async (response: Response) => {
   expect(response.status).toBe(200);
   return response.text();
@@ -40,7 +39,7 @@ describe('POST with parameters in the body', () => {
     ];
     for (const [path, parameters] of cases) {
       const query = new URLSearchParams(Object.entries(parameters).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
-      const expected = await text(await server.get(`${path}?${query}`));
+      const expected = await text(await app.get(`${path}?${query}`));
       expect(await text(await post(path, 'application/json', JSON.stringify(parameters))), path).toBe(expected);
       expect(await text(await post(path, 'application/x-www-form-urlencoded; charset=utf-8', query.toString())), path).toBe(expected);
     }
@@ -49,7 +48,7 @@ describe('POST with parameters in the body', () => {
   it('lets the body override the query string, and takes an empty body as no parameters', async () => {
     const fromBody = await text(await post('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', 'application/json', '{"RES_NAMES": "LAKE MEAD"}'));
     expect(JSON.parse(fromBody).map((r: { RES_NAME: string }) => r.RES_NAME)).toEqual(['LAKE MEAD']);
-    const empty = await server.get('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', { method: 'POST' });
+    const empty = await app.get('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', { method: 'POST' });
     expect((await empty.json()).map((r: { RES_NAME: string }) => r.RES_NAME)).toEqual(['LAKE ALICE']);
   });
 
