@@ -37,7 +37,9 @@ export async function expireTablesLocked(storage: Storage, retained: readonly nu
       stored = await readTable(storage, name);
     }
     if (!stored) continue;
-    const needed = new Set<string>([stored.file, ...stored.metadata['metadata-log'].map((e) => e['metadata-file'])].map((f) => storagePath(stored!.metadata.location, name, f)));
+    const needed = new Set<string>(
+      [stored.file, ...stored.metadata['metadata-log'].map((e) => e['metadata-file'])].map((f) => storagePath(stored!.metadata.location, name, f)),
+    );
     for (const snapshot of stored.metadata.snapshots) {
       const list = storagePath(stored.metadata.location, name, snapshot['manifest-list']);
       needed.add(list);
