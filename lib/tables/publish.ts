@@ -114,7 +114,8 @@ class TableUpdate {
     const schemaId = useSchema(metadata, fields);
     const same = hashes.length === this.entries.size && hashes.every((h) => this.entries.has(h));
     const currentSchema = metadata.snapshots.at(-1)?.['schema-id'];
-    if (metadata.snapshots.length > 0 ? same && currentSchema === schemaId : table.groups.length === 0) {
+    // a table gets a snapshot from the store's first one on, even empty, so that time travel reads it as empty, not as absent
+    if (metadata.snapshots.length > 0 && same && currentSchema === schemaId) {
       this.changed ||= this.fresh; // a new or moved table still gets its metadata file
       return false;
     }
