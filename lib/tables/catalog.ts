@@ -80,5 +80,6 @@ export async function writeTable(
   }
   await storage.replace(`${folder}/version-hint.text`, `${version}\n`);
   await count(`${folder}/v${version}.metadata.json`, text);
+  await count(`${folder}/version-hint.text`, `${version}\n`);
   return version;
 }

@@ -41,10 +41,13 @@ export async function publishTablesLocked(storage: Storage): Promise<PublishSumm
   const base = tablesBase(storage);
   const level = await readLevel(storage);
   const summary: PublishSummary = { sequence: current.sequence, tables: [], snapshots: 0, files: 0, bytes: 0 };
-  const write = async (path: string, bytes: Uint8Array | string) => {
-    await storage.write(path, bytes);
+  const count = (bytes: Uint8Array | string) => {
     summary.files++;
     summary.bytes += typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength;
+  };
+  const write = async (path: string, bytes: Uint8Array | string) => {
+    await storage.write(path, bytes);
+    count(bytes);
   };
   const snapshots = new SnapshotSource(storage, current);
   for (const name of tableNames) {
@@ -56,7 +59,7 @@ export async function publishTablesLocked(storage: Storage): Promise<PublishSumm
     if (!fresh && history.length === 0) continue;
     const table = new TableUpdate(storage, name, location, stored, fresh, write);
     for (const manifest of history) if (await table.apply(manifest)) summary.snapshots++;
-    if (await table.finish(write)) summary.tables.push(name);
+    if (await table.finish((_path, bytes) => count(bytes))) summary.tables.push(name);
   }
   if (level?.sequence !== current.sequence || level.location !== base) {
     await storage.replace(LEVEL_FILE, `${JSON.stringify({ sequence: current.sequence, location: base })}\n`);
@@ -163,9 +166,9 @@ class TableUpdate {
   }
 
   /** Writes the new metadata file, then the version hint; true if the table changed. */
-  async finish(write: (path: string, bytes: Uint8Array | string) => Promise<void>): Promise<boolean> {
+  async finish(count: (path: string, bytes: string) => void): Promise<boolean> {
     if (!this.changed || !this.metadata) return false;
-    await writeTable(this.storage, this.name, this.stored, nextVersion(this.metadata, this.stored?.file), write);
+    await writeTable(this.storage, this.name, this.stored, nextVersion(this.metadata, this.stored?.file), count);
     return true;
   }
 
