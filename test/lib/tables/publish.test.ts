@@ -1,10 +1,13 @@
 // Publishing: a revision writes metadata for what it changed only; the tables follow the store when it is moved or
 // copied, and are rebuilt whole (one Iceberg snapshot per retained store snapshot) when missing.
-import { cp, readFile, rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
+import { sha256 } from '../../../lib/store/disk.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
 import { openStorage } from '../../../lib/store/location.js';
+import { manifestFiles } from '../../../lib/store/manifest.js';
 import { readSnapshots } from '../../../lib/store/snapshots.js';
 import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
@@ -102,5 +105,46 @@ describe('listTableFiles', () => {
     expect(now[1]!.path).not.toBe(then[1]!.path);
     expect(now.reduce((n, f) => n + f.rows, 0)).toBe(clickhouseRows(dir, 'reservoir_nete_volume_calcs').length);
     await expect(listTableFiles(dir, { table: 'reservoirs' })).rejects.toThrow(/unknown table "reservoirs"; the tables are reservoir_rtma/);
+  });
+});
+
+describe('a store written before field ids', () => {
+  it('is read through the name mapping: every file rewritten without ids, the tables still equal the library', async () => {
+    const dir = `${await workDir()}/store`;
+    await writeTinyStore(dir);
+    await revise2021(dir, 4);
+    const store = await openStore(dir);
+    const expected = await libraryTables(store);
+    await store.close();
+    // DuckDB rewrites each file with the same columns and no field ids; the manifests are patched to the new bytes
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    const patched = new Map<string, Record<string, unknown>>();
+    for (const file of manifestFiles((await readCurrentManifest(dir))!)) {
+      const path = join(dir, file.path);
+      await connection.run(`copy (select * from read_parquet('${path}')) to '${path}.new' (format parquet)`);
+      await rename(`${path}.new`, path);
+      const reader = await connection.runAndReadAll(`select count(*) as n from parquet_schema('${path}') where field_id is not null`);
+      expect(Number(reader.getRowObjectsJson()[0]!.n)).toBe(0);
+      const bytes = await readFile(path);
+      const footerBytes = bytes.readUInt32LE(bytes.byteLength - 8) + 8;
+      patched.set(file.path, {
+        bytes: bytes.byteLength,
+        sha256: sha256(bytes),
+        footerBytes,
+        footerSha256: sha256(bytes.subarray(bytes.byteLength - footerBytes)),
+      });
+    }
+    connection.closeSync();
+    for (const name of ['manifest.json', ...(await readdir(join(dir, 'snapshots'))).map((f) => `snapshots/${f}`)]) {
+      const text = (await readFile(join(dir, name), 'utf8')).replace(/\{"path":"([^"]+)"[^{}]*?\}/g, (entry, path: string) =>
+        patched.has(path) ? JSON.stringify({ ...JSON.parse(entry), ...patched.get(path) }) : entry,
+      );
+      await writeFile(join(dir, name), text);
+    }
+    await rm(join(dir, 'tables'), { recursive: true });
+    await publishTables(dir);
+    const mapping = JSON.parse((await readTable(openStorage(dir), 'reservoir_nete_volume_calcs'))!.metadata.properties['schema.name-mapping.default']!);
+    expect(mapping[0]).toEqual({ 'field-id': 1, names: ['RES_NAME'] });
+    for (const [table, rows] of expected) expect(clickhouseRows(dir, table), table).toEqual(rows);
   });
 });
