@@ -75,7 +75,7 @@ export async function libraryTables(store: EvapStore): Promise<Map<string, Row[]
   return tables;
 }
 
-function sortRows(rows: Row[]): Row[] {
+export function sortRows(rows: Row[]): Row[] {
   const keyed = rows.map((r) => [JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), r] as const);
   return keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }
