@@ -58,8 +58,15 @@ export async function readTable(storage: Storage, name: string): Promise<StoredT
     if (version === 0) return undefined;
   }
   while (await storage.exists(`${folder}/v${version + 1}.metadata.json`)) version++;
-  const text = await storage.readText(`${folder}/v${version}.metadata.json`);
-  if (!text) throw new StoreError(`table ${name}: ${folder}/version-hint.text names version ${version}, which is missing; run evap tables`);
+  let text = await storage.readText(`${folder}/v${version}.metadata.json`);
+  if (!text) {
+    // a hint naming a missing version (a damaged or hand-edited folder): the newest version there is, if any
+    const versions = (await storage.list(folder)).flatMap((f) => /\/v(\d+)\.metadata\.json$/.exec(f.path)?.slice(1) ?? []).map(Number);
+    if (versions.length === 0) return undefined;
+    version = Math.max(...versions);
+    text = await storage.readText(`${folder}/v${version}.metadata.json`);
+    if (!text) throw new StoreError(`table ${name}: ${folder}/v${version}.metadata.json disappeared while read; run evap tables again`);
+  }
   const metadata = JSON.parse(text.text) as TableMetadata;
   return { version, metadata, file: `${metadata.location}/${METADATA}/v${version}.metadata.json` };
 }

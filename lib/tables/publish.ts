@@ -109,19 +109,18 @@ class TableUpdate {
   /** Adds the Iceberg snapshot of a store snapshot if this table's files changed in it; true if added. */
   async apply(manifest: Manifest): Promise<boolean> {
     await this.load();
-    const table = snapshotTables(manifest).find((t) => t.name === this.name)!;
-    const fields = table.fields ?? (await metadataFields(this.storage, table));
-    if (!this.metadata) this.metadata = emptyTableMetadata(this.location, table.kind, fields);
-    const metadata = this.metadata;
+    const table = tablesOf(manifest).find((t) => t.name === this.name)!;
     const hashes = table.groups.map((g) => groupHash(this.name, g.key, g.files));
-    const schemaId = useSchema(metadata, fields);
     const same = hashes.length === this.entries.size && hashes.every((h) => this.entries.has(h));
-    const currentSchema = metadata.snapshots.at(-1)?.['schema-id'];
     // a table gets a snapshot from the store's first one on, even empty, so that time travel reads it as empty, not as absent
-    if (metadata.snapshots.length > 0 && same && currentSchema === schemaId) {
+    if (this.metadata && this.metadata.snapshots.length > 0 && same) {
       this.changed ||= this.fresh; // a new or moved table still gets its metadata file
       return false;
     }
+    const fields = table.fields ?? (await metadataFields(this.storage, table)); // a schema changes only with the files
+    if (!this.metadata) this.metadata = emptyTableMetadata(this.location, table.kind, fields);
+    const metadata = this.metadata;
+    const schemaId = useSchema(metadata, fields);
     const id = manifest.sequence;
     const entries = new Map<string, ManifestListEntry>();
     let added = 0;
@@ -194,6 +193,15 @@ class TableUpdate {
     const list = await this.storage.read(storagePath(this.location, this.name, snapshot['manifest-list']), 0, 1 << 30);
     for (const entry of decodeManifestList(list)) this.entries.set(hashOf(entry.manifest_path), entry);
   }
+}
+
+const tablesOfManifest = new WeakMap<Manifest, ReturnType<typeof snapshotTables>>();
+
+/** The tables of a store snapshot, worked out once for all seven. */
+function tablesOf(manifest: Manifest): ReturnType<typeof snapshotTables> {
+  let tables = tablesOfManifest.get(manifest);
+  if (!tables) tablesOfManifest.set(manifest, (tables = snapshotTables(manifest)));
+  return tables;
 }
 
 /** A manifest's identity: its table, partition and files (paths and sizes). */

@@ -172,5 +172,8 @@ describe('the Iceberg tables, read by ClickHouse', () => {
     expect(clickhouseRows(dir, 'station_timeseries', Date.parse(manifest.created)).map((r) => r.ATemp)).toEqual([5, 6]);
     expect(clickhouseRows(dir, 'station_timeseries', Date.parse(history[0]!.created)).map((r) => r.ATemp)).toEqual([0, 1, 2, 3]);
     expect(clickhouseRows(dir, 'reservoir_metadata', Date.parse(manifest.created))).toEqual(meta);
+    // a snapshot id is the store's sequence number
+    expect(clickhouseRows(dir, 'station_timeseries', undefined, 1).map((r) => r.ATemp)).toEqual([0, 1, 2, 3]);
+    expect(clickhouseRows(dir, 'station_timeseries', undefined, manifest.sequence).map((r) => r.ATemp)).toEqual([5, 6]);
   });
 });

@@ -19,10 +19,15 @@ export async function workDir(): Promise<string> {
   return dir;
 }
 
-/** A table's rows as ClickHouse reads them with icebergLocal, at a time if given (iceberg_timestamp_ms). */
-export function clickhouseRows(storeDir: string, table: string, timestampMs?: number): Row[] {
+/** A table's rows as ClickHouse reads them with icebergLocal, at a time (iceberg_timestamp_ms) or snapshot id if given. */
+export function clickhouseRows(storeDir: string, table: string, timestampMs?: number, snapshotId?: number): Row[] {
   const path = relative(process.cwd(), join(storeDir, 'tables', table)).replaceAll("'", "\\'");
-  const settings = timestampMs === undefined ? '' : ` SETTINGS iceberg_timestamp_ms = ${timestampMs}`;
+  const settings =
+    snapshotId !== undefined
+      ? ` SETTINGS iceberg_snapshot_id = ${snapshotId}`
+      : timestampMs === undefined
+        ? ''
+        : ` SETTINGS iceberg_timestamp_ms = ${timestampMs}`;
   const text = query(`SELECT * FROM icebergLocal('${path}')${settings}`, 'JSONEachRow');
   return sortRows(
     text
