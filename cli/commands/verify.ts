@@ -23,11 +23,13 @@ export async function run(argv: string[]): Promise<number> {
     await store.close();
   }
   for (const problem of summary.problems) process.stdout.write(`${problem}\n`);
-  const tables = await publishTables(dir); // derived metadata: a writer stopped after its commit left it behind
-  if (tables.tables.length > 0) process.stdout.write(`tables brought level with snapshot ${tables.sequence}: ${tables.tables.join(', ')}\n`);
+  // derived metadata: a writer stopped after its commit left it behind
+  const tables = await publishTables(dir).catch((error: Error) => error);
+  if (tables instanceof Error) process.stdout.write(`the Iceberg tables could not be brought level: ${tables.message}\n`);
+  else if (tables.tables.length > 0) process.stdout.write(`tables brought level with snapshot ${tables.sequence}: ${tables.tables.join(', ')}\n`);
   const seconds = ((performance.now() - began) / 1000).toFixed(1);
   process.stdout.write(
     `snapshot ${store.manifest.snapshot}: ${summary.files} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB read in ${seconds} s; ${summary.problems.length === 0 ? 'every file is whole' : `${summary.problems.length} files damaged`}\n`,
   );
-  return summary.problems.length > 0 ? 1 : 0;
+  return summary.problems.length > 0 || tables instanceof Error ? 1 : 0;
 }

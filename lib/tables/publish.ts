@@ -70,6 +70,7 @@ export async function publishTablesLocked(storage: Storage): Promise<PublishSumm
 /** The store snapshots to apply: those after a sequence number still on record, oldest first, the current last. */
 class SnapshotSource {
   private retained: Manifest[] | undefined;
+  private readonly read = new Map<number, Manifest | undefined>(); // by sequence number, read once for all tables
   constructor(
     private readonly storage: Storage,
     private readonly current: Manifest,
@@ -83,8 +84,12 @@ class SnapshotSource {
     }
     const found: Manifest[] = [];
     for (let s = sequence + 1; s < this.current.sequence; s++) {
-      const file = await this.storage.readText(snapshotPath(s));
-      if (file) found.push(parseManifest(file.text)); // a missing one was retired by vacuum: nothing to time-travel to
+      if (!this.read.has(s)) {
+        const file = await this.storage.readText(snapshotPath(s));
+        this.read.set(s, file ? parseManifest(file.text) : undefined); // a missing one was retired by vacuum: nothing to time-travel to
+      }
+      const manifest = this.read.get(s);
+      if (manifest) found.push(manifest);
     }
     return [...found, this.current];
   }
