@@ -69,7 +69,14 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
       ...(await storage.list('')).filter((f) => f.path.startsWith(`${MANIFEST_FILE}.`) && /\.(tmp|stale)$/.test(f.path) && now - f.mtimeMs >= minAgeMs),
     ];
     // the tables' metadata stops naming what goes before anything goes; their own unreferenced files go last
-    const tables = options.dryRun ? { expired: 0, garbage: [] } : await expireTablesLocked(storage, retained.map((s) => s.sequence), minAgeMs, now);
+    const tables = options.dryRun
+      ? { expired: 0, garbage: [] }
+      : await expireTablesLocked(
+          storage,
+          retained.map((s) => s.sequence),
+          minAgeMs,
+          now,
+        );
     const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1, tooRecent, expired: tables.expired };
     for (const file of [...garbage, ...retiredSnapshots, ...leftovers, ...tables.garbage]) {
       if (!options.dryRun) await storage.remove(file.path);
