@@ -1,4 +1,5 @@
 // Removes what no retained snapshot needs: files that snapshots replaced long enough ago, and leftovers of killed writers.
+import { expireTablesLocked } from '../tables/expire.js';
 import { leaseSequence, READERS_FOLDER } from './lease.js';
 import { openStorage } from './location.js';
 import { MANIFEST_FILE, manifestFiles, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
@@ -19,6 +20,7 @@ export interface VacuumSummary {
   retained: number; // snapshots kept besides the current one: replaced less than minAgeMs ago, or held by a live reader
   tooRecent: number; // files no snapshot names, kept because younger than minAgeMs or their writer still runs
   foreign: string[]; // files of snapshots/ that are no snapshot: never removed, named for the operator
+  expired: number; // Iceberg snapshots dropped from the tables' metadata (before any file went)
 }
 
 /**
@@ -69,8 +71,17 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
       ...deadLeases,
       ...(await storage.list('')).filter((f) => f.path.startsWith(`${MANIFEST_FILE}.`) && /\.(tmp|stale)$/.test(f.path) && now - f.mtimeMs >= minAgeMs),
     ];
-    const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1, tooRecent, foreign };
-    for (const file of [...garbage, ...retiredSnapshots, ...leftovers]) {
+    // the tables' metadata stops naming what goes before anything goes; their own unreferenced files go last
+    const tables = options.dryRun
+      ? { expired: 0, garbage: [] }
+      : await expireTablesLocked(
+          storage,
+          retained.map((s) => s.sequence),
+          minAgeMs,
+          now,
+        );
+    const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1, tooRecent, foreign, expired: tables.expired };
+    for (const file of [...garbage, ...retiredSnapshots, ...leftovers, ...tables.garbage]) {
       if (!options.dryRun) await storage.remove(file.path);
       summary.removed.push(file.path);
       summary.bytes += file.bytes;
