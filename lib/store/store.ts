@@ -5,6 +5,8 @@ import { InvalidParameterError, StoreError } from '../errors.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
+import { storeLabel } from '../notebook/source.js';
+import { withDisplay } from '../notebook/stream-display.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
@@ -181,10 +183,13 @@ export class EvapStore {
 
   private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
 
-  // the stream's outputs hold the lease of the snapshot they read while they run
+  // the stream's outputs hold the lease of the snapshot they read while they run; in a notebook it shows as a table
   private held(stream: RecordStream): RecordStream {
     const lease = this.lease;
-    return aroundOutputs(stream, () => lease.enter());
+    return withDisplay(
+      aroundOutputs(stream, () => lease.enter()),
+      storeLabel(this),
+    );
   }
 
   private load(manifest: Manifest): Promise<Snapshot> {
