@@ -25,9 +25,14 @@ interface TslabDisplay {
 export function tslabDisplay(): TslabDisplay | undefined {
   if (!('__tslab__' in globalThis)) return undefined;
   try {
-    // the kernel's own instance: the loaded module whose exports carry the running cell's output channel
+    // the running kernel's own module: tslab's command hands over to a copy installed where it starts, so several
+    // copies may be loaded, and only the running one has a cell's output channel set
     const cache = createRequire(import.meta.url).cache;
-    const kernel = Object.keys(cache).find((id) => /[\\/]tslab[\\/]dist[\\/]jupyter\.js$/.test(id));
+    const kernel = Object.keys(cache).find(
+      (id) =>
+        /[\\/]tslab[\\/]dist[\\/]jupyter\.js$/.test(id) &&
+        typeof (cache[id]?.exports as { lastWriteDisplayData?: unknown } | undefined)?.lastWriteDisplayData === 'function',
+    );
     if (kernel === undefined) return undefined;
     return (createRequire(kernel)('./public.js') as { display: TslabDisplay }).display;
   } catch {
@@ -39,8 +44,12 @@ export function tslabDisplay(): TslabDisplay | undefined {
 export function showInTslab(bundle: MimeBundle): boolean {
   const display = tslabDisplay();
   if (display === undefined) return false;
-  if (bundle['image/svg+xml'] !== undefined) display.svg(bundle['image/svg+xml']);
-  else if (bundle['text/html'] !== undefined) display.html(bundle['text/html']);
-  else return false;
-  return true;
+  try {
+    if (bundle['image/svg+xml'] !== undefined) display.svg(bundle['image/svg+xml']);
+    else if (bundle['text/html'] !== undefined) display.html(bundle['text/html']);
+    else return false;
+    return true;
+  } catch {
+    return false; // not while a cell runs: the text form still shows
+  }
 }
