@@ -4,7 +4,7 @@
 // labels are those of the same query answered here in-process. UPDATE_NOTEBOOKS=1 saves the Deno run's outputs
 // into docs/notebooks/.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
@@ -157,8 +157,13 @@ describe.skipIf('missing' in tools)('docs/notebooks', () => {
     store = await openStore(defaultStoreDir());
   });
 
-  it('finds both notebooks', () => {
+  it('finds both notebooks, and the build they import is not older than the library', async () => {
     expect(notebooks).toEqual(['examples.ipynb', 'losses.ipynb']);
+    // the notebooks import dist/ (tslab cannot import TypeScript files): a stale build would test old code
+    const built = (await stat(join(root, 'dist', 'lib', 'index.js'))).mtimeMs;
+    const sources = (await readdir(join(root, 'lib'), { recursive: true })).filter((f) => f.endsWith('.ts'));
+    const newest = Math.max(...(await Promise.all(sources.map(async (f) => (await stat(join(root, 'lib', f))).mtimeMs))));
+    expect(newest <= built, 'lib/ changed since the last build: run npm run build').toBe(true);
   });
 
   for (const notebook of notebooks) {
