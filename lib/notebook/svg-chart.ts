@@ -20,8 +20,9 @@ export function niceTicks(low: number, high: number, count = 5): number[] {
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
   const ticks: number[] = [];
-  const last = Math.ceil(high / step - 1e-9) * step;
-  for (let t = Math.floor(low / step + 1e-9) * step; t <= last + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  // whole multiples of the step, counted (adding steps up would drift)
+  const last = Math.ceil(high / step - 1e-9);
+  for (let n = Math.floor(low / step + 1e-9); n <= last; n++) ticks.push(Number((n * step).toPrecision(15)));
   return ticks;
 }
 
