@@ -4,7 +4,7 @@ import type { WireRecord } from '../types.js';
 import { isRecordStream, type PlainAnswer, plainRecords } from './answers.js';
 import { type ChartKind, chartModel } from './chart-data.js';
 import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from './kernel.js';
-import { answerSource, storeLabel } from './source.js';
+import { sourceOf, storeLabel } from './source.js';
 import { renderSvg } from './svg-chart.js';
 
 export interface PlotOptions {
@@ -75,7 +75,7 @@ export function plot(answer: PlainAnswer, options?: PlotOptions): Chart;
 export function plot(answer: RecordStream, options?: PlotOptions): Promise<Chart>;
 export function plot(answer: PlainAnswer | RecordStream, options: PlotOptions = {}): Chart | Promise<Chart> {
   if (isRecordStream(answer)) {
-    const source = (answer as { [answerSource]?: string })[answerSource];
+    const source = sourceOf(answer);
     return answer.records().then((records) => chartOf(records, answer.columns, options, source));
   }
   const { columns, records } = plainRecords(answer);

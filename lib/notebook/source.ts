@@ -1,8 +1,13 @@
 // Which store an answer came from, as a title says it: the demo store's values are synthetic, and a title says so.
 import { findDemoStore } from '../store/demo.js';
 
-/** Put on a stream by the store that made it: the label of that store. */
-export const answerSource: unique symbol = Symbol('evap.answerSource') as never;
+/** Where a stream's prototype keeps its store's label (a getter: the label is made only when the stream is shown). */
+export const sourceKey: unique symbol = Symbol('evap.source') as never;
+
+/** The label of the store a stream reads, when the store made it. */
+export function sourceOf(stream: object): string | undefined {
+  return (stream as { [sourceKey]?: string })[sourceKey];
+}
 
 /** "demo store (synthetic values)" for the demo store, else the store's folder or location. */
 export function storeLabel(store: { root: string } | string): string {

@@ -1,25 +1,35 @@
 // A stream that displays itself: in Deno's kernel the cell's value is read (a fresh run of the query, so the stream
 // stays usable) and shown as view() shows it; util.inspect, which cannot wait, shows what the stream will answer.
+// The methods live on a prototype shared by a store's streams, so an answer that is never shown pays for setting
+// that prototype (bench/notebook.ts) and nothing else.
 import type { RecordStream } from '../format/stream.js';
 import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from './kernel.js';
 import { escapeMarkup } from './render.js';
-import { answerSource } from './source.js';
+import { sourceKey, sourceOf } from './source.js';
 import { view } from './view.js';
 
-/** The stream, given display methods (not enumerable: spreading or serializing the stream is unchanged) and its store's label. */
-export function withDisplay(stream: RecordStream, source: string): RecordStream {
-  Object.defineProperties(stream, {
-    [answerSource]: { value: source },
-    [jupyterDisplay]: { value: async (): Promise<MimeBundle> => (await view(stream))[jupyterDisplay]() },
-    [inspectCustom]: {
-      value: (): string => {
-        const bundle = unreadBundle(stream, source);
-        showInTslab(bundle);
-        return bundle['text/plain'];
-      },
-    },
-  });
-  return stream;
+const displayed = {
+  async [jupyterDisplay](this: RecordStream): Promise<MimeBundle> {
+    return (await view(this))[jupyterDisplay]();
+  },
+  [inspectCustom](this: RecordStream): string {
+    const bundle = unreadBundle(this, sourceOf(this) ?? 'store');
+    showInTslab(bundle);
+    return bundle['text/plain'];
+  },
+};
+
+/** The prototype of a store's streams: the display methods, and the store's label made by `labelOf` when asked. */
+export function displayPrototype(labelOf: () => string): object {
+  return Object.create(displayed, { [sourceKey]: { get: labelOf } });
+}
+
+/**
+ * The stream, given the prototype that displays it. The stream must be a fresh object of the caller's (the store's
+ * aroundOutputs copy); its own keys are unchanged, so spreading or serializing it shows no display.
+ */
+export function withDisplay(stream: RecordStream, prototype: object): RecordStream {
+  return Object.setPrototypeOf(stream, prototype) as RecordStream;
 }
 
 // what is known before reading: the columns and where from

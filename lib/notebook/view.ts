@@ -4,7 +4,7 @@ import type { RecordStream } from '../format/stream.js';
 import { isRecordStream, type PlainAnswer, plainRecords } from './answers.js';
 import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from './kernel.js';
 import { summaryHtml, summaryText } from './render.js';
-import { answerSource } from './source.js';
+import { sourceOf } from './source.js';
 import { type AnswerSummary, summarizeBatches, summarizeRecords } from './summary.js';
 
 export interface ViewOptions {
@@ -52,7 +52,7 @@ export function view(answer: PlainAnswer, options?: ViewOptions): AnswerView;
 export function view(answer: RecordStream, options?: ViewOptions): Promise<AnswerView>;
 export function view(answer: PlainAnswer | RecordStream, options: ViewOptions = {}): AnswerView | Promise<AnswerView> {
   if (isRecordStream(answer)) {
-    const source = (answer as { [answerSource]?: string })[answerSource];
+    const source = sourceOf(answer);
     const title = options.title ?? (source ? `evap answer from the ${source}` : 'evap answer');
     return summarizeBatches(answer.batches, answer.columns).then((summary) => new AnswerView(title, summary));
   }

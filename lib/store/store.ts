@@ -6,7 +6,7 @@ import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import { storeLabel } from '../notebook/source.js';
-import { withDisplay } from '../notebook/stream-display.js';
+import { displayPrototype, withDisplay } from '../notebook/stream-display.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
@@ -188,9 +188,11 @@ export class EvapStore {
     const lease = this.lease;
     return withDisplay(
       aroundOutputs(stream, () => lease.enter()),
-      storeLabel(this),
+      this.shown,
     );
   }
+
+  private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
 
   private load(manifest: Manifest): Promise<Snapshot> {
     return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
