@@ -44,11 +44,16 @@ export class Chart {
   }
 }
 
-const kindWords: Record<ChartKind, string> = { daily: 'daily', periods: 'totals by period', normals: 'normals' };
+// "monthly" totals from their labels (2020-01), "water-year" (WY2020), else "annual" (2020)
+function kindWords(kind: ChartKind, categories: readonly string[]): string {
+  if (kind !== 'periods') return kind;
+  const first = categories[0] ?? '';
+  return first.startsWith('WY') ? 'water-year totals of' : first.length === 7 ? 'monthly totals of' : 'annual totals of';
+}
 
-function defaultTitle(records: readonly WireRecord[], kind: ChartKind, variables: readonly string[], store: string | undefined): string {
+function defaultTitle(records: readonly WireRecord[], kind: string, variables: readonly string[], store: string | undefined): string {
   const names = [...new Set(records.map((r) => String(r.RES_NAME ?? r.STA_NAME ?? '')))];
-  const what = `${names.length <= 3 ? names.join(', ') : `${names.length} names`}: ${kindWords[kind]} ${variables.map((v) => v.replace(/ \([^)]*\)$/, '')).join(', ')}`;
+  const what = `${names.length <= 3 ? names.join(', ') : `${names.length} names`}: ${kind} ${variables.map((v) => v.replace(/ \([^)]*\)$/, '')).join(', ')}`;
   return store ? `${what} · ${store}` : what;
 }
 
@@ -57,7 +62,7 @@ function chartOf(records: readonly WireRecord[], columns: readonly string[], opt
   const model = chartModel(records, columns, { normals, variables: options.variables });
   const store = options.store !== undefined ? storeLabel(options.store) : source;
   const variables = [...new Set(model.series.map((s) => s.variable))];
-  const title = options.title ?? defaultTitle(records, model.kind, variables, store);
+  const title = options.title ?? defaultTitle(records, kindWords(model.kind, model.categories), variables, store);
   return new Chart(
     renderSvg(model, title),
     title,

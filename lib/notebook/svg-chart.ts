@@ -52,22 +52,35 @@ function dateTicks(first: number, last: number): { day: number; label: string }[
 /** The chart as SVG text. */
 export function renderSvg(model: ChartModel, title: string): string {
   const units = [...new Set(model.series.map((s) => s.unit))];
-  const legendRows = Math.ceil(model.series.length / 3);
-  const top = 34 + legendRows * 16 + 10;
+  // the title's last " · " part (the store) on a second line; the legend in as many columns as its labels allow
+  const cut = title.lastIndexOf(' · ');
+  const [heading, subtitle] = cut > 0 ? [title.slice(0, cut), title.slice(cut + 3)] : [title, ''];
+  const labels = model.series.map((s) => `${s.name} · ${s.variable}`);
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  const columns = Math.max(1, Math.min(4, Math.floor(plotWidth / (longest * 6.2 + 28))));
+  const legendTop = subtitle ? 50 : 34;
+  const banded = model.series.some((s) => s.points.some((p) => p.band));
+  const legendBottom = legendTop + Math.ceil(model.series.length / columns) * 16;
+  const top = legendBottom + (banded ? 16 : 0) + 10;
   const height = top + units.length * (panelHeight + panelGap);
   const colour = (i: number) => seriesColours[i % seriesColours.length]!;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    `<text class="title" x="${left}" y="20" font-size="14" font-weight="bold">${escapeMarkup(title)}</text>`,
+    `<text class="title" x="${left}" y="20" font-size="14" font-weight="bold">${escapeMarkup(heading)}</text>`,
   ];
-  model.series.forEach((s, i) => {
-    const x = left + (i % 3) * (plotWidth / 3);
-    const y = 34 + Math.floor(i / 3) * 16;
+  if (subtitle) out.push(`<text class="subtitle" x="${left}" y="37" font-size="12" fill="#555">${escapeMarkup(subtitle)}</text>`);
+  labels.forEach((label, i) => {
+    const x = left + (i % columns) * (plotWidth / columns);
+    const y = legendTop + Math.floor(i / columns) * 16;
     out.push(
-      `<g class="legend-item"><rect x="${x}" y="${y}" width="12" height="10" fill="${colour(i)}"/><text x="${x + 16}" y="${y + 9}">${escapeMarkup(`${s.name} · ${s.variable}`)}</text></g>`,
+      `<g class="legend-item"><rect x="${x}" y="${y}" width="12" height="10" fill="${colour(i)}"/><text x="${x + 16}" y="${y + 9}">${escapeMarkup(label)}</text></g>`,
     );
   });
+  if (banded) {
+    const what = model.kind === 'normals' ? 'line: the mean; shaded' : 'dashed boxes';
+    out.push(`<text class="note" x="${left}" y="${legendBottom + 9}" fill="#555">${what}: the normal's 10th to 90th percentile</text>`);
+  }
   // x positions shared by every panel
   const xs = model.series.flatMap((s) => s.points.map((p) => p.x));
   const first = xs.length ? Math.min(...xs) : 0;

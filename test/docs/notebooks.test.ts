@@ -108,13 +108,13 @@ function readSvg(svg: string): { series: SvgSeries[]; axisLabels: string[]; titl
         if (key === 'g' && cls === 'series')
           series.push({ name: String(child['data-name']), variable: String(child['data-variable']), points: Number(child['data-points']) });
         if (key === 'text' && cls.split(' ').includes('axis-label')) axisLabels.push(text(child));
-        if (key === 'text' && cls === 'title') titles.push(text(child));
+        if (key === 'text' && (cls === 'title' || cls === 'subtitle')) titles.push(text(child));
         walk(child);
       }
     }
   };
   walk(doc.svg[0]!);
-  return { series, axisLabels, title: titles[0] ?? '' };
+  return { series, axisLabels, title: titles.join(' · ') };
 }
 
 /** The series an answer holds: each name with each "<variable> (<unit>)" key, and the name's record count. */
