@@ -69,7 +69,7 @@ export function renderSvg(model: ChartModel, title: string): string {
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text class="title" x="${left}" y="20" font-size="14" font-weight="bold">${escapeMarkup(heading)}</text>`,
   ];
-  if (subtitle) out.push(`<text class="subtitle" x="${left}" y="37" font-size="12" fill="#555">${escapeMarkup(subtitle)}</text>`);
+  if (subtitle) out.push(`<text class="subtitle" x="${left}" y="37" font-size="12" fill="#666">${escapeMarkup(subtitle)}</text>`);
   labels.forEach((label, i) => {
     const x = left + (i % columns) * (plotWidth / columns);
     const y = legendTop + Math.floor(i / columns) * 16;
@@ -79,7 +79,7 @@ export function renderSvg(model: ChartModel, title: string): string {
   });
   if (banded) {
     const what = model.kind === 'normals' ? 'line: the mean; shaded' : 'dashed boxes';
-    out.push(`<text class="note" x="${left}" y="${legendBottom + 9}" fill="#555">${what}: the normal's 10th to 90th percentile</text>`);
+    out.push(`<text class="note" x="${left}" y="${legendBottom + 9}" fill="#666">${what}: the normal's 10th to 90th percentile</text>`);
   }
   // x positions shared by every panel
   const xs = model.series.flatMap((s) => s.points.map((p) => p.x));
