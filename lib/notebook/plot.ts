@@ -46,6 +46,7 @@ export class Chart {
 
 // "monthly" totals from their labels (2020-01), "water-year" (WY2020), else "annual" (2020)
 function kindWords(kind: ChartKind, categories: readonly string[]): string {
+  if (kind === 'normals') return categories[0]?.includes('-') ? 'daily normals of' : 'monthly normals of';
   if (kind !== 'periods') return kind;
   const first = categories[0] ?? '';
   return first.startsWith('WY') ? 'water-year totals of' : first.length === 7 ? 'monthly totals of' : 'annual totals of';
