@@ -5,6 +5,8 @@ import { InvalidParameterError, StoreError } from '../errors.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
+import { storeLabel } from '../notebook/source.js';
+import { displayPrototype, withDisplay } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
@@ -182,11 +184,16 @@ export class EvapStore {
 
   private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
 
-  // the stream's outputs hold the lease of the snapshot they read while they run
+  // the stream's outputs hold the lease of the snapshot they read while they run; in a notebook it shows as a table
   private held(stream: RecordStream): RecordStream {
     const lease = this.lease;
-    return aroundOutputs(stream, () => lease.enter());
+    return withDisplay(
+      aroundOutputs(stream, () => lease.enter()),
+      this.shown,
+    );
   }
+
+  private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
 
   private load(manifest: Manifest): Promise<Snapshot> {
     return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
