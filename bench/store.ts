@@ -102,7 +102,7 @@ async function readInfo(dir: string): Promise<{ scale: StoreScale; format?: numb
 async function clearLeftovers(dir: string): Promise<void> {
   if (!existsSync(dir)) return;
   const entries = await readdir(dir);
-  const ours = new Set(['reservoirs', 'stations', 'snapshots', 'writing', 'readers', INFO]);
+  const ours = new Set(['reservoirs', 'stations', 'snapshots', 'writing', 'readers', 'tables', INFO]);
   if (entries.some((e) => !ours.has(e))) throw new Error(`${dir} is not empty and is not a bench store; pass --store with another folder`);
   for (const e of entries) await rm(join(dir, e), { recursive: true, force: true });
 }

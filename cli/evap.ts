@@ -18,6 +18,8 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   vacuum: { summary: 'delete files no retained snapshot needs', load: () => import('./commands/vacuum.js') },
   verify: { summary: 'check every byte of every file of a store', load: () => import('./commands/verify.js') },
   copy: { summary: 'copy a store between a folder and a bucket (s3://), verified and resumable', load: () => import('./commands/copy.js') },
+  tables: { summary: 'publish a store as Apache Iceberg tables (metadata only)', load: () => import('./commands/tables.js') },
+  files: { summary: "the current data files of a store's tables", load: () => import('./commands/files.js') },
   keys: { summary: 'API keys of a server: new, list, revoke, requests', load: () => import('./commands/keys.js') },
 };
 

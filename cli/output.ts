@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { formatNumber, recordsToCsv } from '../lib/format/csv.js';
 import type { WireRecord, WireValue } from '../lib/types.js';
 import { UsageError } from './command.js';
+import { visibleText } from './safe-text.js';
 
 export const formats = ['table', 'csv', 'json', 'parquet'] as const;
 export type Format = (typeof formats)[number];
@@ -71,7 +72,7 @@ export async function writeRecords(
 
 /** Records as aligned columns: a header, a rule, numbers right-aligned, missing values blank. */
 export function formatTable(records: readonly WireRecord[], columns: readonly string[]): string {
-  const cell = (v: WireValue | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? formatNumber(v) : String(v));
+  const cell = (v: WireValue | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? formatNumber(v) : visibleText(String(v)));
   const rows = records.map((r) => columns.map((c) => cell(r[c])));
   const numeric = columns.map((c) => records.some((r) => typeof r[c] === 'number'));
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));

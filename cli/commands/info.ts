@@ -1,5 +1,6 @@
 // evap info: what a store or server holds, as the API's /info paths answer it.
 import { type DatasetName, reservoirDatasets } from '../../lib/catalogue.js';
+import { type OperationName, operations } from '../../lib/operations.js';
 import { aboutEntries, type StoreAbout } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
 import { listFlag, readArgs, stringFlag } from '../args.js';
@@ -7,16 +8,19 @@ import { UsageError } from '../command.js';
 import { chooseFormat, formatUsage, writeRecords } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
+// the path each topic answers as, from the operations table
+const at = (operation: OperationName) => `${operations[operation].method} ${operations[operation].path}`;
+
 export const usage = `evap info [about | datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
   Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are (and, on
   stderr, where the data come from).
-  about                   where the data come from and how to cite them (GET /info/about)
-  datasets                the datasets, each with what it holds (GET /info/list_datasets)
-  variables               a dataset's variables, --dataset D    (GET /info/list_variables)
-  dates                   a variable's first and last date, --dataset D --variable V   (GET /info/list_dates)
-  reservoirs, stations    the names                             (POST /info/list_RES_NAMES, list_STA_NAMES)
-  station-variables       what stations measure, --names A,B (default all)  (GET /info/list_stations_variables)
-  station-dates           the stations' first and last date, --names A,B    (GET /info/list_stations_dates)
+  about                   where the data come from and how to cite them (${at('about')})
+  datasets                the datasets, each with what it holds (${at('listDatasets')})
+  variables               a dataset's variables, --dataset D    (${at('listVariables')})
+  dates                   a variable's first and last date, --dataset D --variable V   (${at('listDates')})
+  reservoirs, stations    the names                             (${at('listReservoirNames')}, ${at('listStationNames')})
+  station-variables       what stations measure, --names A,B (default all)  (${at('listStationVariables')})
+  station-dates           the stations' first and last date, --names A,B    (${at('listStationDates')})
 ${formatUsage}
 ${sourceUsage}`;
 

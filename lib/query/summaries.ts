@@ -17,6 +17,7 @@ import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './p
 import { estimateReadRows, type Selection, selectReservoirs, selectStations } from './plan.js';
 import { resolveAttributes } from './query.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
+import { VALUES_PER_GROUP } from './timeseries.js';
 
 /** What an aggregate query adds to a date-range query. */
 export interface AggregateOptions {
@@ -48,9 +49,6 @@ interface Resolved extends Selection {
   readRows: (startDay: number, endDay: number) => number; // estimateReadRows of the names over the days
   dayFlags: boolean; // the days carry a qflag of their own (reservoirs), counted per period
 }
-
-// values held at once when several names are read together (about 32 MB of doubles): many names of a year, few of 46
-const VALUES_PER_CHUNK = 4_000_000;
 
 function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start' | 'end'>): Resolved {
   const selection = selectReservoirs(s, query);
@@ -201,9 +199,9 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   });
 }
 
-// each name with days in the range and its block, names read together in chunks of about VALUES_PER_CHUNK values
+// each name with days in the range and its block, names read together in chunks of about VALUES_PER_GROUP values
 async function* namedBlocks(r: Resolved, startDay: number, endDay: number): AsyncGenerator<[string, Block]> {
-  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.columns.length))));
+  const chunk = Math.max(1, Math.floor(VALUES_PER_GROUP / ((endDay - startDay + 1) * Math.max(1, r.columns.length))));
   for (let c = 0; c < r.names.length; c += chunk) {
     const group = r.names.slice(c, c + chunk);
     const blocks = r.seriesMany && group.length > 1 ? await r.seriesMany(group, startDay, endDay) : undefined;

@@ -1,4 +1,5 @@
 // The manifest: one JSON document naming every file of a store snapshot. Readers open only what it names.
+import { createHash } from 'node:crypto';
 import { StoreError } from '../errors.js';
 import { dataKinds, type StoreAbout } from './about.js';
 
@@ -93,6 +94,12 @@ export function snapshotPath(sequence: number): string {
   return `${SNAPSHOTS_FOLDER}/${String(sequence).padStart(10, '0')}.json`;
 }
 
+/** The sequence number of a history path written by snapshotPath, or undefined for any other file. */
+export function snapshotSequence(path: string): number | undefined {
+  const match = /^snapshots\/(\d{10})\.json$/.exec(path);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Every file a manifest names. */
 export function manifestFiles(manifest: Manifest): FileEntry[] {
   const files: FileEntry[] = [];
@@ -176,8 +183,16 @@ function checkRelativePath(path: string): void {
 
 /** Encodes a name for a Hive-style path segment: percent-encoding leaves no '/', '\\' or '.' to escape with. */
 export function encodePathName(name: string): string {
-  return encodeURIComponent(name).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(name).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (encoded.length <= MAX_PATH_NAME) return encoded;
+  // a file system takes 255 bytes a name: a long one keeps a readable start and a digest of the whole name, after a
+  // '~' (escaped above, so never in a short name's folder): two long names never share a folder
+  const start = encoded.slice(0, MAX_PATH_NAME - 17).replace(/%[0-9A-F]?$/, '');
+  return `${start}~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 16)}`;
 }
+
+/** The longest encoded name a partition folder holds (with `station=`, well under the 255 bytes of a file name). */
+export const MAX_PATH_NAME = 200;
 
 /** A rectangle of names and dates; ISO dates compare as text. */
 export interface Extent {

@@ -185,7 +185,7 @@ function checkSchema(file: DataFile, footer: Footer): void {
   if (!footer.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
   for (const [name, index] of footer.columns) {
     const meta = footer.metadata.row_groups[0]?.columns[index]?.meta_data;
-    const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
+    const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' || name === 'STA_NAME' || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
     if (meta && meta.type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${meta.type}, expected ${expected}`);
   }
 }

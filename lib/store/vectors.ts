@@ -1,7 +1,8 @@
 // Arrow tables of the store's files: Float64 columns with nulls for gaps, metadata with inferred column types.
-import { Float64, makeData, makeVector, Table, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
+import { DataType, Field, Float64, makeData, makeVector, RecordBatch, Schema, Table, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
 import { WriterMisuseError } from '../errors.js';
 import { type FlagColumn, flagColumns } from '../flags.js';
+import { FIELD_ID_KEY, type TableField } from '../tables/fields.js';
 import type { MetadataRow } from '../types.js';
 import { roundValue } from '../units.js';
 import { compareText } from './manifest.js';
@@ -85,4 +86,21 @@ export function flagVector(column: FlagColumn, codes: Float64Array): Vector {
   return makeVector(
     makeData({ type: new Utf8(), length: codes.length, nullCount: nulls, nullBitmap: nulls > 0 ? bitmap : undefined, valueOffsets: offsets, data }),
   );
+}
+
+/** The same table with each column's Iceberg field id in its Arrow field metadata, which the Parquet writer keeps. */
+export function withFieldIds(table: Table, ids: ReadonlyMap<string, number>): Table {
+  const schema = new Schema(
+    table.schema.fields.map((f) => new Field(f.name, f.type, f.nullable, new Map([[FIELD_ID_KEY, String(ids.get(f.name))]]))),
+    table.schema.metadata,
+  );
+  return new Table(
+    schema,
+    table.batches.map((b) => new RecordBatch(schema, b.data)),
+  );
+}
+
+/** The Iceberg types of a metadata table's columns (numbers are doubles, everything else text). */
+export function metadataColumnTypes(table: Table): { name: string; type: TableField['type'] }[] {
+  return table.schema.fields.map((f) => ({ name: f.name, type: DataType.isFloat(f.type) ? 'double' : 'string' }));
 }

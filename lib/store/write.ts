@@ -6,6 +6,8 @@ import { type DatasetName, findReservoirVariable, findStationVariable, reservoir
 import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
 import { flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../tables/fields.js';
+import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
 import type { MetadataRow } from '../types.js';
 import type { StoreAbout } from './about.js';
 import { sha256, storePath } from './disk.js';
@@ -24,7 +26,7 @@ import {
 } from './manifest.js';
 import { encodeParquet } from './parquet.js';
 import type { Storage } from './storage.js';
-import { flagVector, floatVector, metadataTable, utf8Vector } from './vectors.js';
+import { flagVector, floatVector, metadataColumnTypes, metadataTable, utf8Vector, withFieldIds } from './vectors.js';
 
 const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name);
 
@@ -75,6 +77,8 @@ export class StoreWriter {
   private fileCount = 0;
   private knownNames: Set<string> | undefined;
   private releaseMarker: (() => Promise<void>) | undefined;
+  /** After commit(): what publishing the Iceberg tables did, or why it failed (the commit stands; the next one catches up). */
+  tables: PublishSummary | Error | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -141,7 +145,9 @@ export class StoreWriter {
           Float64Array.from(piece, (i) => rows.values[f]![i]!),
         );
       const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}-${String(this.fileCount++).padStart(5, '0')}.parquet`);
-      partition.files.push({ ...(await this.writeTable(path, new Table(columns), days)), first, last });
+      const table = new Table(columns);
+      const ids = fieldIdsOf(datasetFields(dataset), table.schema.names as string[]);
+      partition.files.push({ ...(await this.writeTable(path, withFieldIds(table, ids), days)), first, last });
     }
     sortFiles(partition);
     entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
@@ -168,18 +174,23 @@ export class StoreWriter {
     }
     checkAscending(rows.days, `station ${name}`);
     checkLengths(rows.days.length, rows.values, `station ${name}`);
-    const columns: Record<string, Vector> = { date: makeVector({ type: new DateDay(), data: rows.days }) };
+    const columns: Record<string, Vector> = {
+      STA_NAME: utf8Vector(Array.from(rows.days, () => name)), // for engines: the library knows it from the path
+      date: makeVector({ type: new DateDay(), data: rows.days }),
+    };
     for (const v of variables) columns[v] = floatVector(rows.values[v]!);
     for (const f of flags) columns[f] = flagVector(f, rows.values[f]!);
     const path = storePath('stations', `station=${encodePathName(name)}`, `part-${this.snapshot}.parquet`);
-    this.manifest.stations.partitions[name] = { ...(await this.writeTable(path, new Table(columns), rows.days)), variables };
+    const table = new Table(columns);
+    const ids = fieldIdsOf(stationFields(), table.schema.names as string[]);
+    this.manifest.stations.partitions[name] = { ...(await this.writeTable(path, withFieldIds(table, ids), rows.days)), variables };
   }
 
   /** Writes the reservoir metadata table; its RES_NAME column becomes the store's list of reservoirs. */
   async writeReservoirMetadata(rows: readonly MetadataRow[]): Promise<void> {
     const names = checkMetadata(rows, 'RES_NAME');
     const path = storePath('reservoirs', 'metadata', `part-${this.snapshot}.parquet`);
-    this.manifest.reservoirs = { names, metadata: await this.writeTable(path, metadataTable(rows, 'RES_NAME')) };
+    this.manifest.reservoirs = { names, metadata: await this.writeTable(path, metadataWithIds(rows, 'RES_NAME')) };
     this.knownNames = undefined;
   }
 
@@ -188,7 +199,7 @@ export class StoreWriter {
     const names = checkMetadata(rows, 'STA_NAME');
     const path = storePath('stations', 'metadata', `part-${this.snapshot}.parquet`);
     this.manifest.stations.names = names;
-    this.manifest.stations.metadata = await this.writeTable(path, metadataTable(rows, 'STA_NAME'));
+    this.manifest.stations.metadata = await this.writeTable(path, metadataWithIds(rows, 'STA_NAME'));
   }
 
   /**
@@ -246,6 +257,8 @@ export class StoreWriter {
     }
     this.manifest.created = new Date().toISOString();
     await publishSnapshot(this.storage, this.manifest, manifestTag); // one writer only can take a sequence number, even if the lock were broken
+    // the tables are derived from the snapshot just committed: a failure here loses nothing, the next publish catches up
+    this.tables = await publishTablesLocked(this.storage).catch((error: Error) => error);
     return this.current;
   }
 
@@ -267,6 +280,12 @@ export class StoreWriter {
       end: dated ? formatDay(maxOf(days)) : '',
     };
   }
+}
+
+/** A metadata table with its columns' field ids. */
+function metadataWithIds(rows: readonly MetadataRow[], key: 'RES_NAME' | 'STA_NAME'): Table {
+  const table = metadataTable(rows, key);
+  return withFieldIds(table, new Map(metadataFieldIds(key, metadataColumnTypes(table)).map((f) => [f.name, f.id])));
 }
 
 /** Row indices of each file to write: by period (rows sorted by name then date), then in runs of whole names up to `limit` rows. */

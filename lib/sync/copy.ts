@@ -8,6 +8,7 @@ import { publishSnapshot, readCurrentManifest, readManifestFile } from '../store
 import { openStorage } from '../store/location.js';
 import { type FileEntry, MANIFEST_FILE, manifestFiles } from '../store/manifest.js';
 import type { Storage } from '../store/storage.js';
+import { publishTablesLocked } from '../tables/publish.js';
 import { runPool } from './pool.js';
 
 export interface CopyOptions {
@@ -77,6 +78,7 @@ export async function copyStore(from: string | Storage, to: string | Storage, op
         throw new StoreError(`${target.location}/${file.path} disappeared during the copy (a vacuum?); nothing was published, run the copy again`);
     }
     await publishSnapshot(target, manifest, now?.tag);
+    await publishTablesLocked(target); // the target's own tables: their metadata names the target's files
   });
   options.onProgress?.(files.length + 1, files.length + 1, MANIFEST_FILE);
   return summary;

@@ -8,6 +8,7 @@ import { applyStaging, type StagedMetadata } from '../ingest/apply.js';
 import type { IngestProblem } from '../ingest/ingest.js';
 import { metadataRow, WideReader } from '../ingest/records.js';
 import { Staging } from '../ingest/stage.js';
+import { pathOf } from '../operations.js';
 import { mirrorAbout, OPEREVAP_URL, type StoreAbout } from '../store/about.js';
 import { openStorage } from '../store/location.js';
 import { openReadback, type Readback } from '../store/readback.js';
@@ -263,7 +264,8 @@ async function fetchMetadata(client: EvapClient): Promise<StagedMetadata> {
       const rows = key === 'RES_NAME' ? await client.reservoirMetadata(batch) : await client.stationMetadata(batch);
       for (const record of rows) {
         const row = metadataRow(Object.entries(record), key, false);
-        if (typeof row === 'string') throw new Error(`metadata from ${key === 'RES_NAME' ? '/metadata/reservoirs' : '/metadata/stations'} is unusable: ${row}`);
+        if (typeof row === 'string')
+          throw new Error(`metadata from ${pathOf(key === 'RES_NAME' ? 'reservoirMetadata' : 'stationMetadata')} is unusable: ${row}`);
         into.set(row[key] as string, row);
       }
     }

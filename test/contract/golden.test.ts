@@ -1,22 +1,21 @@
-// Golden answers: every documented path of the tiny store over real HTTP, compared byte for byte with test/golden/;
+// Golden answers: every documented path of the tiny store through the app (no socket), compared byte for byte with test/golden/;
 // REGEN=1 rewrites them. The last block checks the golden files themselves against values known by construction.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
-import { parseCsv, startTestServer, type TestServer } from '../server/harness.js';
+import { parseCsv, type TestApp, testApp } from '../server/harness.js';
 
 const goldenDir = join(import.meta.dirname, '../golden');
 const regen = process.env.REGEN === '1';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
   const dir = await tempDir();
   await writeTinyStore(dir);
-  server = await startTestServer({ store: await openStore(dir) });
+  app = await testApp({ store: await openStore(dir) });
 });
-afterAll(() => server?.close());
 
 const both = 'RES_NAMES=ALPHA%20LAKE,BETA%20RESERVOIR';
 const res = `${both}&datasets=nete-volume-calcs&variables=NetE,E_volume`;
@@ -49,7 +48,7 @@ describe('golden answers of the tiny store', () => {
   for (const [name, [method, path]] of Object.entries(cases)) {
     for (const format of ['json', 'csv'] as const) {
       it(`answers ${method} ${path.split('?')[0]} as ${format} like ${name}.${format}`, async () => {
-        const response = await server.get(`${path}&output_format=${format}`, { method });
+        const response = await app.get(`${path}&output_format=${format}`, { method });
         expect(response.status).toBe(200);
         expect(response.headers.get('content-type')).toBe(types[format]);
         const body = Buffer.from(await response.arrayBuffer());

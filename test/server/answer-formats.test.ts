@@ -1,4 +1,4 @@
-// Parquet, Arrow and GeoJSON answers over real HTTP, read back by other readers: parquet-wasm and DuckDB for
+// Parquet, Arrow and GeoJSON answers through the app (no socket), read back by other readers: parquet-wasm and DuckDB for
 // Parquet, apache-arrow and parquet-wasm (arrow-rs) for the Arrow stream; GeoJSON checked against RFC 7946.
 
 import { writeFile } from 'node:fs/promises';
@@ -6,25 +6,24 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tableRecords, tempDir } from '../helpers.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { type TestApp, testApp } from './harness.js';
 
-let server: TestServer;
+let app: TestApp;
 let dir: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await testApp();
   dir = await tempDir();
 });
-afterAll(() => server.close());
 
 const bytesOf = async (path: string, type: string) => {
-  const response = await server.get(path);
+  const response = await app.get(path);
   expect(response.status, path).toBe(200);
   expect(response.headers.get('content-type')).toBe(type);
   return new Uint8Array(await response.arrayBuffer());
 };
-const jsonOf = async (path: string) => (await (await server.get(path)).json()) as Record<string, unknown>[];
+const jsonOf = async (path: string) => (await (await app.get(path)).json()) as Record<string, unknown>[];
 // rows of an Arrow table as plain objects (Int32 and Float64 as numbers, nulls as null, dates as YYYY-MM-DD)
 const plain = tableRecords;
 
@@ -75,7 +74,7 @@ describe('output_format=parquet', () => {
       ['end_date', 'DATE'],
     ]);
     const kv = (await duck.runAndReadAll(`select decode(key) as k, decode(value) as v from parquet_kv_metadata('${file}')`)).getRowObjectsJson();
-    const about = (await (await server.get('/info/about')).json()) as Record<string, string>;
+    const about = (await (await app.get('/info/about')).json()) as Record<string, string>;
     expect(kv).toContainEqual({ k: 'evap.data', v: about.data });
     expect(kv).toContainEqual({ k: 'evap.citation', v: about.citation });
     duck.closeSync();
@@ -131,21 +130,21 @@ describe('output_format=arrow', () => {
   });
 
   it('refuses a format the path does not offer, naming those it does', async () => {
-    const response = await server.get('/timeseries/monthly/reservoirs/daterange?output_format=geojson');
+    const response = await app.get('/timeseries/monthly/reservoirs/daterange?output_format=geojson');
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
       detail: [
         { type: 'enum', loc: ['query', 'output_format'], msg: 'output_format must be one of json, csv, parquet, arrow; got "geojson"', input: 'geojson' },
       ],
     });
-    expect((await server.get('/metadata/reservoirs?output_format=parquet')).status).toBe(422);
+    expect((await app.get('/metadata/reservoirs?output_format=parquet')).status).toBe(422);
   });
 });
 
 describe('output_format=geojson', () => {
   type Feature = { type: string; id: string; geometry: { type: string; coordinates: number[] } | null; properties: Record<string, unknown> };
   const collection = async (path: string, init?: RequestInit) => {
-    const response = await server.get(path, init);
+    const response = await app.get(path, init);
     expect(response.status, path).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/geo+json');
     const value = (await response.json()) as { type: string; features: Feature[]; crs?: unknown };
@@ -176,10 +175,10 @@ describe('output_format=geojson', () => {
   it('answers station metadata and both name listings as points', async () => {
     const stations = await collection('/metadata/stations?STA_NAMES=LAKE%20MEAD_STATION&output_format=geojson');
     expect(stations.map((f) => f.id)).toEqual(['LAKE MEAD_STATION']);
-    const names = ((await (await server.get('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;
+    const names = ((await (await app.get('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;
     const all = await collection('/info/list_RES_NAMES?output_format=geojson', { method: 'POST' });
     expect(all.map((f) => f.id)).toEqual(names);
     const everyStation = await collection('/info/list_STA_NAMES?output_format=geojson', { method: 'POST' });
-    expect(everyStation.length).toBe(server.store.manifest.stations.names.length);
+    expect(everyStation.length).toBe(app.store.manifest.stations.names.length);
   });
 });

@@ -432,8 +432,7 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
       console.log(
         `explorer at 44,000 reservoirs: metadata loaded in ${loadedMs} ms; ${quick.length} frames while zooming and panning, median ${middle(quick).toFixed(1)} ms, slowest ${quick.at(-1)!.toFixed(1)} ms; full redraw ${middle(full).toFixed(1)} ms`,
       );
-      expect(middle(quick)).toBeLessThan(30); // measured under 1 ms of script a frame
-      expect(middle(full)).toBeLessThan(2_000); // measured 0.1-0.45 s with software rasterisation on a busy machine
+      // how fast they are is bench/explorer.ts's to say: a time bound here fails at random on a loaded machine
 
       // search among 44,000 names, by keyboard
       const names = ((await (await wideApi('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;

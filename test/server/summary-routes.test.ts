@@ -1,18 +1,17 @@
-// The aggregate and normals paths over real HTTP, each checked against a plain loop over the daily answers of the same
+// The aggregate and normals paths through the app (no socket), each checked against a plain loop over the daily answers of the same
 // server: periods cut by hand, sums, means, circular means, minima and maxima, percentiles (type 7) written out here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { directionVariables, summedVariables } from '../helpers.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { type TestApp, testApp } from './harness.js';
 
 type Row = Record<string, string | number | null>;
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await testApp();
 });
-afterAll(() => server.close());
 
 const get = async (path: string, params: Record<string, string>): Promise<Row[]> => {
-  const response = await server.get(`${path}?${new URLSearchParams(params)}`);
+  const response = await app.get(`${path}?${new URLSearchParams(params)}`);
   const body = await response.json();
   expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
   return body as Row[];
@@ -162,7 +161,7 @@ describe('monthly, annual and water-year aggregates', () => {
       ['/timeseries/monthly/reservoirs/daterange', { statistic: 'median' }],
       ['/timeseries/annual/reservoirs/daterange', { compare_to: 'normal' }],
     ] as const) {
-      const response = await server.get(`${path}?${new URLSearchParams({ ...reservoirs, ...extra })}`);
+      const response = await app.get(`${path}?${new URLSearchParams({ ...reservoirs, ...extra })}`);
       expect(response.status, path).toBe(422);
     }
   });

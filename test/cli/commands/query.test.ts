@@ -115,7 +115,8 @@ describe('evap query', () => {
       units: 'english',
       output_format: 'csv',
     };
-    const [monthly, remoteMonthly, waterYear, stationMax] = await Promise.all([
+    const normal = ['--compare-to', 'normal', '--base-start', '2020-12-25', '--base-end', '2021-01-05'];
+    const [monthly, remoteMonthly, waterYear, stationMax, compared, dailyCompared] = await Promise.all([
       evap(['query', '--store', dir, ...range, '--interval', 'monthly']),
       evap(['query', '--from', url, '--api-key', key, ...range, '--interval', 'monthly']),
       evap(['query', '--store', dir, ...range, '--interval', 'water-year']),
@@ -135,8 +136,16 @@ describe('evap query', () => {
         '--statistic',
         'max',
       ]),
+      evap(['query', '--store', dir, ...range, '--interval', 'monthly', ...normal]),
+      evap(['query', '--store', dir, ...range, ...normal]),
     ]);
     const expected = await api(`/timeseries/monthly/reservoirs/daterange?${q(params)}`);
+    // every option of the table is a flag: compare_to and the base period too, and one the operation does not take is a mistake
+    expect(compared.stdout).toBe(
+      await api(`/timeseries/monthly/reservoirs/daterange?${q({ ...params, compare_to: 'normal', base_start: '2020-12-25', base_end: '2021-01-05' })}`),
+    );
+    expect(compared.stdout).toMatch(/pct_of_normal/);
+    expect([dailyCompared.code, dailyCompared.stderr.split('\n')[0]]).toEqual([2, 'evap query: --compare-to is not an option of a daily reservoir query']);
     expect(expected.split('\n')).toHaveLength(2 * 2 + 2); // December and January (both clipped), two names
     expect(monthly.stdout).toBe(expected);
     expect(remoteMonthly.stdout).toBe(expected);

@@ -1,23 +1,22 @@
-// The store is plain Hive-partitioned Parquet: DuckDB, given the docs' own line (docs/store.md), reads the values the library serves.
-
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// The store's files are plain Parquet: DuckDB, given the files `evap files` lists (the route for readers without
+// Iceberg), reads the values the library serves, every dataset at once, one row per day.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../lib/store/store.js';
+import { listTableFiles } from '../../../lib/tables/files.js';
 
 describe('the store files', () => {
-  it('are read by DuckDB with the line of docs/store.md, every dataset at once, with the same values', async () => {
-    const readme = await readFile(join(import.meta.dirname, '../../../docs/store.md'), 'utf8');
-    const line = readme.match(/`(select \* from read_parquet\('data\/reservoirs\/[^`]+)`/)![1]!;
+  it('listed by listTableFiles are read by DuckDB with the same values as the library', async () => {
     const store = await openStore();
-    const root = store.root.replaceAll("'", "''");
     const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    const list = async (table: string) => `[${(await listTableFiles(store.root, { table })).map((f) => `'${f.path.replaceAll("'", "''")}'`).join(', ')}]`;
     const reader = await connection.runAndReadAll(
-      `select RES_NAME, strftime(date, '%Y-%m-%d') as day, NetE, E_volume, pr, depth_m
-       from (${line.replace("'data/", `'${root}/`)})
-       where RES_NAME = 'LAKE POWELL' and date between '2020-12-30' and '2021-01-02' and year in (2020, 2021)
-       order by day, dataset`,
+      `select n.RES_NAME, strftime(n.date, '%Y-%m-%d') as day, NetE, E_volume, pr, depth_m
+       from read_parquet(${await list('reservoir_nete_volume_calcs')}) n
+       join read_parquet(${await list('reservoir_rtma')}) r using (RES_NAME, date)
+       join read_parquet(${await list('reservoir_res')}) s using (RES_NAME, date)
+       where n.RES_NAME = 'LAKE POWELL' and n.date between '2020-12-30' and '2021-01-02'
+       order by day`,
     );
     const ours = await store.reservoirTimeseries({
       names: ['LAKE POWELL'],
@@ -25,14 +24,7 @@ describe('the store files', () => {
       start: '2020-12-30',
       end: '2021-01-02',
     });
-    // DuckDB gives one row per dataset and day (null where the dataset lacks the column); fold them into one per day
-    const folded = new Map<string, Record<string, unknown>>();
-    for (const row of reader.getRowObjectsJson()) {
-      const day = folded.get(row.day as string) ?? { RES_NAME: row.RES_NAME, day: row.day };
-      for (const key of ['NetE', 'E_volume', 'pr', 'depth_m']) if (row[key] !== null) day[key] = row[key];
-      folded.set(row.day as string, day);
-    }
-    expect([...folded.values()]).toEqual(
+    expect(reader.getRowObjectsJson()).toEqual(
       ours.map((r) => ({
         RES_NAME: r.RES_NAME,
         day: r.start_date,
@@ -43,12 +35,14 @@ describe('the store files', () => {
       })),
     );
     const stations = await connection.runAndReadAll(
-      `select station, count(*) as n from read_parquet('${join(root, 'stations/station=*/*.parquet')}', hive_partitioning = true, union_by_name = true) group by station order by station`,
+      `select parse_path(filename, 'system')[-2] as folder, count(*) as n from read_parquet(${await list('station_timeseries')}, filename = true, union_by_name = true) group by folder order by folder`,
     );
-    const expected = Object.entries(store.manifest.stations.partitions)
-      .filter(([, p]) => p.rows > 0)
-      .map(([name, p]) => ({ station: name, n: String(p.rows) }));
+    const expected = Object.values(store.manifest.stations.partitions)
+      .filter((p) => p.rows > 0)
+      .map((p) => ({ folder: p.path.split('/').at(-2), n: String(p.rows) }))
+      .sort((a, b) => (a.folder! < b.folder! ? -1 : 1));
     expect(stations.getRowObjectsJson()).toEqual(expected);
     connection.closeSync();
+    await store.close();
   });
 });

@@ -42,12 +42,17 @@ describe('vacuumStore', () => {
     await writeFile(join(dir, 'writing', 'deadbeef.pid'), '999999999'); // a writer that died
     await age(dir, await allFiles(dir), 60);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
-    expect(summary.removed.sort()).toEqual([replaced, 'manifest.json.123.456.tmp', 'snapshots/0000000001.json', 'writing/deadbeef.pid'].sort());
+    const [tables, others] = [summary.removed.filter((p) => p.startsWith('tables/')), summary.removed.filter((p) => !p.startsWith('tables/'))];
+    expect(others.sort()).toEqual([replaced, 'manifest.json.123.456.tmp', 'snapshots/0000000001.json', 'writing/deadbeef.pid'].sort());
+    // the station table's expired snapshot: its manifest list and the manifest of the replaced file
+    expect(tables.map((p) => p.replace(/m-\w+-/, 'm-*-')).sort()).toEqual(
+      ['tables/station_timeseries/metadata/m-*-1.avro', 'tables/station_timeseries/metadata/snap-1.avro'].sort(),
+    );
     const store = await openStore(dir);
     const referenced = manifestFiles(store.manifest).map((f) => f.path);
     const rows = await store.stationTimeseries({ names: ['ALPHA_STATION'], start: '2021-01-01', end: '2021-01-01' });
     await store.close();
-    expect(await allFiles(dir)).toEqual(['manifest.json', 'snapshots/0000000002.json', ...referenced].sort());
+    expect((await allFiles(dir)).filter((p) => !p.startsWith('tables/'))).toEqual(['manifest.json', 'snapshots/0000000002.json', ...referenced].sort());
     expect(rows[0]!['ATemp (degC)']).toBe(5);
   });
 

@@ -1,0 +1,86 @@
+// Test aid: a table read two ways, by ClickHouse (chdb, the Iceberg reader of a real engine) and by the library
+// (the store's own reader of the same snapshot), as sorted rows of JSON values that compare with toEqual.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { query } from 'chdb';
+import { afterAll } from 'vitest';
+import { type DatasetName, datasetNames } from '../../../lib/catalogue.js';
+import { formatDay } from '../../../lib/dates.js';
+import { decodeFlag, type FlagColumn } from '../../../lib/flags.js';
+import type { EvapStore } from '../../../lib/store/store.js';
+import { datasetFields, datasetTable, RESERVOIR_METADATA_TABLE, STATION_METADATA_TABLE, STATION_TABLE, stationFields } from '../../../lib/tables/fields.js';
+
+type Row = Record<string, unknown>;
+
+/** A fresh folder under the working directory (chdb reads local files only there), removed after the test file. */
+export async function workDir(): Promise<string> {
+  const dir = await mkdtemp(join(process.cwd(), '.tmp-tables-'));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A table's rows as ClickHouse reads them with icebergLocal, at a time (iceberg_timestamp_ms) or snapshot id if given. */
+export function clickhouseRows(storeDir: string, table: string, timestampMs?: number, snapshotId?: number): Row[] {
+  const path = relative(process.cwd(), join(storeDir, 'tables', table)).replaceAll("'", "\\'");
+  const settings =
+    snapshotId !== undefined
+      ? ` SETTINGS iceberg_snapshot_id = ${snapshotId}`
+      : timestampMs === undefined
+        ? ''
+        : ` SETTINGS iceberg_timestamp_ms = ${timestampMs}`;
+  const text = query(`SELECT * FROM icebergLocal('${path}')${settings}`, 'JSONEachRow');
+  return sortRows(
+    text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Row),
+  );
+}
+
+/** Every table's rows as the library reads the snapshot a store (or an as-of view) serves, by table name. */
+export async function libraryTables(store: EvapStore): Promise<Map<string, Row[]>> {
+  const tables = new Map<string, Row[]>();
+  const flag = (column: FlagColumn, code: number | undefined) => (code === undefined ? null : decodeFlag(column, code));
+  const num = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : v);
+  for (const dataset of datasetNames as DatasetName[]) {
+    const fields = datasetFields(dataset);
+    const rows: Row[] = [];
+    for (const p of store.manifest.datasets[dataset]?.partitions ?? []) {
+      const data = (await store.readReservoirPartition(dataset, p.year))!;
+      for (let i = 0; i < data.days.length; i++) {
+        const row: Row = {};
+        for (const f of fields) {
+          if (f.name === 'RES_NAME') row[f.name] = data.names[i];
+          else if (f.name === 'date') row[f.name] = formatDay(data.days[i]!);
+          else if (f.name === 'qflag' || f.name === 'status') row[f.name] = flag(f.name, data.values[f.name]?.[i]);
+          else row[f.name] = num(data.values[f.name]?.[i]);
+        }
+        rows.push(row);
+      }
+    }
+    tables.set(datasetTable(dataset), sortRows(rows));
+  }
+  const stationRows: Row[] = [];
+  for (const name of Object.keys(store.manifest.stations.partitions)) {
+    const data = await store.readStationPartition(name);
+    for (let i = 0; i < (data?.days.length ?? 0); i++) {
+      const row: Row = {};
+      for (const f of stationFields()) {
+        if (f.name === 'STA_NAME') row[f.name] = name;
+        else if (f.name === 'date') row[f.name] = formatDay(data!.days[i]!);
+        else if (f.name === 'status') row[f.name] = flag('status', data!.values.status?.[i]);
+        else row[f.name] = num(data!.values[f.name]?.[i]);
+      }
+      stationRows.push(row);
+    }
+  }
+  tables.set(STATION_TABLE, sortRows(stationRows));
+  tables.set(RESERVOIR_METADATA_TABLE, sortRows(store.metadataRows('reservoirs')));
+  tables.set(STATION_METADATA_TABLE, sortRows(store.metadataRows('stations')));
+  return tables;
+}
+
+export function sortRows(rows: Row[]): Row[] {
+  const keyed = rows.map((r) => [JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), r] as const);
+  return keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}
