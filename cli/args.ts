@@ -3,6 +3,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parseWholeNumber } from '../lib/integer.js';
 import { type OperationName, parametersOf } from '../lib/operations.js';
 import { UsageError } from './command.js';
+import { withFlagSuggestion } from './wording.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
@@ -13,7 +14,7 @@ export function readArgs(argv: string[], options: FlagSpec): { values: Flags; po
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { values: values as Flags, positionals };
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+    throw new UsageError(withFlagSuggestion((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''), Object.keys(options)));
   }
 }
 

@@ -5,7 +5,7 @@
 // here (OptionsOf); the server's routes and /openapi.json, the remote client, the CLI's flags and the bench's targets
 // are derived from it, and the library refuses an option no operation of its kind names. Defaults and allowed values
 // come from the catalogue and the query modules, so nothing here is written twice.
-import { datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from './catalogue.js';
+import { ALL_NAMES, attributeUnit, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from './catalogue.js';
 import { InvalidParameterError } from './errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
 import { statistics } from './query/aggregate.js';
@@ -63,8 +63,14 @@ const alsoReturn = (values: readonly string[], note: string) =>
     limit: 'values',
     values,
     side: 'library',
-    description: `Attributes added to every record (comma-separated): ${joined(values)}. ${note}`,
+    description: `Attributes added to every record (comma-separated): ${joined(values)}. ${note}${note.endsWith('.') ? '' : '.'} ${attributeUnitsNote(values)}`,
   }) as const;
+// the units of the numeric attributes, which stay metric whatever units says
+const attributeUnitsNote = (values: readonly string[]) =>
+  `Units (never converted): ${values
+    .filter((v) => attributeUnit(v) !== undefined)
+    .map((v) => `${v} ${attributeUnit(v)}`)
+    .join(', ')}.`;
 
 /** Every parameter entry, by an id the operations list them by. */
 export const parameters = {
@@ -75,9 +81,9 @@ export const parameters = {
     limit: 'names',
     default: defaults.RES_NAMES,
     side: 'library',
-    description: 'One or more reservoir names (comma-separated); see /info/list_RES_NAMES',
+    description: `One or more reservoir names (comma-separated); see /info/list_RES_NAMES. ${ALL_NAMES} alone: every reservoir (a large answer, streamed)`,
   },
-  STA_NAMES: staNames(defaults.STA_NAMES),
+  STA_NAMES: staNames(defaults.STA_NAMES, `, or ${ALL_NAMES} (or ${defaults.ALL_STATIONS}) alone for every station`),
   metadataStaNames: staNames(defaults.STA_NAMES_METADATA),
   staNamesOrAll: staNames(defaults.ALL_STATIONS, `, or ${defaults.ALL_STATIONS}`),
   datasets: {
@@ -339,6 +345,7 @@ export const operations = {
     ],
   },
   listSnapshots: { method: 'GET', path: '/info/list_snapshots', answer: 'list', parameters: [p.output_format] },
+  about: { method: 'GET', path: '/info/about', answer: 'list', parameters: [p.output_format] },
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof operations;

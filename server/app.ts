@@ -13,6 +13,7 @@ import { fromFetchRequest, type IncomingRequest } from './incoming.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
+import { markData, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
 import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { type Route, routes } from './routes.js';
@@ -59,14 +60,14 @@ export function createHandler(options: HandlerOptions): Handler {
     table.get(route.path)!.set(route.method, route);
   }
   const known = new Map(routes.map((route) => [route, parametersOf(route.operation).map((p) => p.name)])); // all it reads, monthly-only ones too
-  const docs = createDocs(buildOpenApi(routes));
+  const docs = createDocs(withDataNote(buildOpenApi(routes), options.store), options.store.synthetic ? SYNTHETIC_DOCS_NOTE : undefined);
   const explorer = createExplorer(options.explorerDir);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
 
-  return async (request) => {
+  const handle: Handler = async (request) => {
     let query: QueryParams | undefined; // the route's parameters once read
     let ignored: string | undefined; // those of them the route does not take
     try {
@@ -103,6 +104,7 @@ export function createHandler(options: HandlerOptions): Handler {
       );
     }
   };
+  return async (request) => markData(options.store, await handle(request));
 }
 
 function withIgnored(response: Response, ignored: string | undefined): Response {

@@ -1,7 +1,9 @@
 // /openapi.json, generated from the route table, the operations table (lib/operations.ts) and the catalogue so that nothing is
 // written twice.
+
 import { reservoirDatasets, stationVariables, units } from '../lib/catalogue.js';
 import type { Parameter } from '../lib/operations.js';
+import { attributeSchemas } from './attribute-schemas.js';
 import { keyHeader } from './auth.js';
 import { shapefileParts } from './params.js';
 import { keyRequestFields, REQUEST_KEY_PATH } from './requests.js';
@@ -44,7 +46,7 @@ export function buildOpenApi(routes: readonly Route[], version = '0.1.0'): objec
       description: `Daily reservoir and station evaporation data, wire-compatible with the OperEvap API. Send your key in the \`${keyHeader}\` header (the Authorize button). ${describeCatalogue()}`,
     },
     paths,
-    components: { securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: keyHeader } } },
+    components: { securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: keyHeader } }, schemas: attributeSchemas() },
     security: [{ APIKeyHeader: [] }],
   };
 }

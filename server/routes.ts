@@ -8,6 +8,7 @@ import { withAsOf } from './as-of.js';
 import { listResponse } from './format.js';
 import { readShapefileParts } from './params.js';
 import { withPostTwins } from './post-routes.js';
+import { aboutResponse } from './provenance.js';
 import { type Route, recordsRoute, tableRoute } from './route.js';
 import { summaryRoutes } from './summary-routes.js';
 
@@ -96,6 +97,15 @@ export const routes: readonly Route[] = withPostTwins(
         const records = (await store.listSnapshots()) as unknown as WireRecord[];
         return listResponse(format, records, records, snapshotColumns);
       },
+    ),
+    tableRoute(
+      'about',
+      {
+        tag: 'Info',
+        summary:
+          "The data's provenance and citation: synthetic or where it came from, when it was retrieved, the model, licence, citation, the time zone of a day",
+      },
+      ({ format }, { store }) => aboutResponse(format, store.about()),
     ),
   ]),
 );

@@ -1,16 +1,18 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
 import type { RecordStream } from '../../lib/format/stream.js';
 import type { RecordsOperation } from '../../lib/operations.js';
+import { aboutMetadata } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import { describeEmpty, watchText } from '../empty.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
 export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DATE --end DATE | --date DATE] [options]
   Timeseries as the API's /timeseries paths answer them: one record per name and date.
   reservoirs | stations   what to query (default reservoirs)
-  --names "A,B"           reservoir or station names (default as the API: LAKE ALICE, LAKE ESTES)
+  --names "A,B"           reservoir or station names (default as the API: LAKE ALICE, LAKE ESTES); ALL for every one
   --datasets A,B          reservoir datasets: rtma, res, lem, nete-volume-calcs (default all)
   --variables A,B         variables (default every variable of the datasets; for stations what they measure)
   --start DATE --end DATE a date range, YYYY-MM-DD, inclusive (default 2020-01-01 to 2020-01-31)
@@ -58,13 +60,20 @@ export async function run(argv: string[]): Promise<number> {
     const local = 'streamReservoirTimeseries' in current;
     if (asOf !== undefined && local) source = await current.asOf(asOf);
     const answer = await answerOf(source, kind, interval, local ? { ...values, 'as-of': undefined } : values);
+    let empty: boolean;
     if ('stream' in answer && (format === 'csv' || format === 'json')) {
-      await writeText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), out);
+      const text = watchText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), format);
+      await writeText(text.chunks, out);
+      empty = text.empty();
     } else {
       const records = 'records' in answer ? answer.records : await answer.stream.records();
       const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
-      await writeRecords(records, columns, format, out);
+      // a server without /info/about (the public one) has no provenance to give
+      const about = format === 'parquet' ? await Promise.resolve(source.about()).catch(() => undefined) : undefined;
+      await writeRecords(records, columns, format, out, about && aboutMetadata(about));
+      empty = records.length === 0;
     }
+    if (empty) process.stderr.write(`${await describeEmpty(source, kind, values)}\n`);
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();

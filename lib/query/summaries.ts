@@ -10,6 +10,7 @@ import type { Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { roundValue } from '../units.js';
 import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodValues, resolveStatistic } from './aggregate.js';
+import { countFlags, flagCountColumns } from './day-counts.js';
 import { firstReservoirDay, firstStationDay } from './latest.js';
 import { normalOf, normalPeriods, normalStatistics } from './normals.js';
 import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './periods.js';
@@ -46,18 +47,22 @@ interface Resolved extends Selection {
   series: (name: string, startDay: number, endDay: number) => Promise<Block>;
   seriesMany?: (names: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>; // several names, each row group read once
   readRows: (startDay: number, endDay: number) => number; // estimateReadRows of the names over the days
+  dayFlags: boolean; // the days carry a qflag of their own (reservoirs), counted per period
 }
 
 function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start' | 'end'>): Resolved {
   const selection = selectReservoirs(s, query);
   const { columns } = selection;
   const used = [...new Set(columns.map((v) => v.dataset!))];
+  // the day flags are read with the first dataset's values, as the daily answers read them, as one more column
+  const read = columns.length > 0 ? [...columns, { ...columns[0]!, name: 'qflag', key: 'qflag' }] : columns;
   return {
     ...selection,
     first: () => firstReservoirDay(s.manifest, used),
-    series: (name, a, b) => reservoirSeries(s, name, columns, a, b),
-    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, columns, a, b),
+    series: (name, a, b) => reservoirSeries(s, name, read, a, b),
+    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, read, a, b),
     readRows: (startDay, endDay) => estimateReadRows(s, { ...selection, startDay, endDay }),
+    dayFlags: columns.length > 0,
   };
 }
 
@@ -69,6 +74,7 @@ function resolveStations(s: Snapshot, query: Omit<StationRangeQuery, 'start' | '
     first: () => firstStationDay(s.manifest, names),
     series: (name, a, b) => stationSeries(s, name, columns, a, b),
     readRows: (startDay, endDay) => estimateReadRows(s, { ...selection, startDay, endDay }),
+    dayFlags: false,
   };
 }
 
@@ -108,7 +114,19 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   const base = compare ? resolveBase(r, query) : undefined;
   const methods = r.columns.map((v) => methodOf(v, statistic));
   const pctKeys = compare ? r.columns.map((v) => `${v.key} pct_of_normal`) : [];
-  const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.columns.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
+  const countKeys = r.columns.map((v) => `${v.key} n`); // the days with a value, beside n_days (calendar days)
+  const flagKeys = r.dayFlags ? flagCountColumns : [];
+  const columns = [
+    r.nameKey,
+    'start_date',
+    'end_date',
+    'n_days',
+    ...flagKeys,
+    ...r.columns.map((v) => v.key),
+    ...countKeys,
+    ...pctKeys,
+    ...attributes.filter((a) => a !== r.nameKey),
+  ];
   const periods = periodsOf(startDay, endDay, interval);
   const readRows = r.readRows(startDay, endDay) + (base ? r.readRows(base.startDay, base.endDay) : 0); // compare_to reads the base too
   return summaryStream(columns, readRows, async function* () {
@@ -129,11 +147,13 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
         end_date: formatDay(pv.period.end),
         n_days: pv.period.end - pv.period.start + 1,
       };
+      if (r.dayFlags) countFlags(block.days, block.columns[r.columns.length], pv.period).forEach((n, k) => (record[flagKeys[k]!] = n));
       for (let j = 0; j < values.length; j++) {
         const v = r.columns[j]!;
         values[j] = convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!);
         record[v.key] = wire(values[j]!, methods[j]!);
       }
+      for (let j = 0; j < values.length; j++) record[countKeys[j]!] = block.columns[j] ? pv.counts[j]! : 0;
       for (let j = 0; normal && j < values.length; j++) {
         const mean = normal[pv.period.month - 1]![j]!.mean;
         const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;

@@ -1,6 +1,7 @@
 // The manifest: one JSON document naming every file of a store snapshot. Readers open only what it names.
 import { createHash } from 'node:crypto';
 import { StoreError } from '../errors.js';
+import { dataKinds, type StoreAbout } from './about.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const FORMAT_VERSION = 2;
@@ -50,6 +51,7 @@ export interface Manifest {
   reservoirs: { names: string[]; metadata: FileEntry | null };
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
   datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[] }>;
+  about?: StoreAbout; // provenance and citation, carried from snapshot to snapshot (absent in stores written before it)
 }
 
 /** An empty manifest for a new store. */
@@ -142,6 +144,7 @@ function checkShape(m: Manifest): void {
   if (!Number.isSafeInteger(m.sequence) || m.sequence < 0 || typeof m.snapshot !== 'string' || !count(m.rowGroupSize))
     fail('snapshot, sequence or rowGroupSize');
   if (!isObject(m.reservoirs) || !isObject(m.stations) || !isObject(m.datasets) || !isObject(m.stations.partitions)) fail('reservoirs, stations or datasets');
+  if (m.about !== undefined) checkAbout(m.about, fail);
   names(m.reservoirs.names, 'reservoirs.names');
   names(m.stations.names, 'stations.names');
   if (m.reservoirs.metadata !== null) file(m.reservoirs.metadata, 'reservoirs.metadata', false);
@@ -162,6 +165,13 @@ function checkShape(m: Manifest): void {
     file(p, `the file of station ${name}`, true);
     names((p as StationPartition).variables, `station ${name} variables`);
   }
+}
+
+function checkAbout(about: unknown, fail: (what: string) => void): void {
+  const a = about as Record<string, unknown>;
+  if (typeof about !== 'object' || about === null || !(dataKinds as readonly unknown[]).includes(a.data)) return fail('about.data');
+  for (const [key, value] of Object.entries(a)) if (typeof value !== 'string') fail(`about.${key} is not text`);
+  for (const key of ['title', 'source', 'licence', 'citation', 'dayTimeZone']) if (typeof a[key] !== 'string') fail(`about.${key} is missing`);
 }
 
 function checkRelativePath(path: string): void {

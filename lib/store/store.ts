@@ -1,7 +1,9 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
+import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
-import { defaults } from '../catalogue.js';
+import { ALL_NAMES, defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
+import { withTableMetadata } from '../format/answer-table.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
@@ -9,7 +11,7 @@ import { storeLabel } from '../notebook/source.js';
 import { displayPrototype, withDisplay } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
@@ -24,7 +26,8 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
-import { ensureDemoStore } from './demo.js';
+import { aboutMetadata, demoFallbackNote, type StoreAbout, syntheticAbout, unknownAbout } from './about.js';
+import { demoOptions, ensureDemoStore, findDemoStore } from './demo.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { HeldLease, takeLease } from './lease.js';
 import { openStorage } from './location.js';
@@ -51,11 +54,23 @@ export interface OpenStoreOptions {
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN). Default: the demo store, made on first use when the package has none.
  */
 export async function openStore(location?: string | Storage, options: OpenStoreOptions = {}): Promise<EvapStore> {
-  const storage = openStorage(location ?? (await ensureDemoStore()));
+  const demo = location === undefined ? await ensureDemoStore() : undefined;
+  if (demo !== undefined) noteDemoFallback(demo);
+  const storage = openStorage(location ?? demo!);
   const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.footerCacheBytes ?? 64 * 2 ** 20);
   const store = new EvapStore(storage, caches, options.source ?? storage, options.codegen ?? true);
+  // the demo folder named as a store (--store data, EVAP_STORE) is the demo store too, even if written before provenance was
+  store.isDemo = demo !== undefined || (typeof location === 'string' && resolve(location) === findDemoStore());
   await store.refresh();
   return store;
+}
+
+// said once a process: a script's loop opening the demo store many times hears it once
+let demoNoted = false;
+function noteDemoFallback(dir: string): void {
+  if (demoNoted) return;
+  demoNoted = true;
+  console.error(demoFallbackNote(dir));
 }
 
 /** How many views of past snapshots (as_of) a store keeps open while unused, each holding a lease, for the requests to come. */
@@ -82,6 +97,21 @@ export class EvapStore {
   /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
   readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
     return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
+  }
+
+  /** Whether the store was opened as the demo store because no location was given. */
+  isDemo = false;
+
+  /** The store's provenance and citation: the manifest's, else synthetic for the demo store, else unknown. */
+  about(): StoreAbout {
+    const recorded = this.snapshot.manifest.about;
+    if (recorded) return { ...recorded };
+    return this.isDemo ? syntheticAbout(demoOptions.seed) : { ...unknownAbout };
+  }
+
+  /** Whether the store's values are synthetic (made by the generator, not observed or modelled for real). */
+  get synthetic(): boolean {
+    return this.about().data === 'synthetic';
   }
 
   /** The manifest of the snapshot being served. */
@@ -158,6 +188,7 @@ export class EvapStore {
     view.snapshot = lent.value;
     view.pinned = true;
     view.origin = this;
+    view.isDemo = this.isDemo;
     view.lease = new HeldLease(lent.done); // its use of the shared view, held by its streams as a lease is
     return view;
   }
@@ -184,13 +215,12 @@ export class EvapStore {
 
   private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
 
-  // the stream's outputs hold the lease of the snapshot they read while they run; in a notebook it shows as a table
+  // the stream's outputs hold the lease of the snapshot they read while they run; a Parquet or Arrow answer carries
+  // the provenance in its metadata; in a notebook the stream shows as a table
   private held(stream: RecordStream): RecordStream {
     const lease = this.lease;
-    return withDisplay(
-      aroundOutputs(stream, () => lease.enter()),
-      this.shown,
-    );
+    const outer = aroundOutputs(stream, () => lease.enter());
+    return withDisplay({ ...outer, table: async (maxValues) => withTableMetadata(await outer.table(maxValues), aboutMetadata(this.about())) }, this.shown);
   }
 
   private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
@@ -365,7 +395,10 @@ export class EvapStore {
   /** Metadata of reservoirs (default LAKE ALICE, LAKE ESTES), sorted by name. */
   reservoirMetadata(names?: readonly string[]): WireRecord[] {
     const s = this.snapshot;
-    return resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir').map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
+    const list = asksAll(names, s.reservoirNames, [ALL_NAMES])
+      ? s.manifest.reservoirs.names
+      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+    return list.map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
   }
 
   /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */

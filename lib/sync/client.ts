@@ -5,6 +5,7 @@ import { defaults } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
 import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
+import type { StoreAbout } from '../store/about.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -111,6 +112,11 @@ export class EvapClient {
   /** Station normals by calendar month or day of the year. */
   stationNormals(query: StationNormalsQuery = {}): Promise<WireRecord[]> {
     return this.ask('stationNormals', query);
+  }
+
+  /** The server's provenance and citation (GET /info/about, an evap server's; the public service has no such path). */
+  about(): Promise<StoreAbout> {
+    return this.ask('about', {});
   }
 
   /** The datasets the server holds. */

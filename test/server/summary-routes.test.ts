@@ -91,8 +91,10 @@ function aggregateByHand(daily: Row[], nameKey: string, interval: string, start:
         rows.map((r) => r[key]).filter((v): v is number => typeof v === 'number'),
         methodOf(key, statistic),
       );
-      out[`${key} n`] = rows.filter((r) => typeof r[key] === 'number').length; // for the tolerance only
+      out[`${key} n`] = rows.filter((r) => typeof r[key] === 'number').length; // the days with a value
     }
+    // with the daily records' own qflag (also_return=qflag): the days flagged modelled, static and removed
+    if ('qflag' in rows[0]!) for (const flag of ['M', 'S', 'R']) out[`n_qflag_${flag}`] = rows.filter((r) => r.qflag === flag).length;
     return out;
   });
 }
@@ -103,9 +105,13 @@ function expectAggregates(actual: Row[], expected: Row[], statistic?: string): v
   );
   actual.forEach((record, i) => {
     const keys = Object.keys(expected[i]!).filter((k) => k.includes(' (') && !k.endsWith(' n'));
-    expect(Object.keys(record).filter((k) => k.includes(' ('))).toEqual(keys);
+    expect(Object.keys(record).filter((k) => k.includes(' (') && !k.endsWith(' n'))).toEqual(keys);
     for (const key of keys)
       expectClose(record[key], expected[i]![key] as number | null, methodOf(key, statistic), expected[i]![`${key} n`] as number, `${record.start_date} ${key}`);
+    const counts = Object.keys(expected[i]!).filter((k) => k.endsWith(' n') || k.startsWith('n_qflag_'));
+    expect(Object.fromEntries(counts.map((k) => [k, record[k]])), `${record.start_date} counts`).toEqual(
+      Object.fromEntries(counts.map((k) => [k, expected[i]![k]])),
+    );
   });
 }
 
@@ -115,7 +121,8 @@ const stations = { STA_NAMES: 'BLW_STATION,LAKE MEAD_STATION', start_date: '2018
 describe('monthly, annual and water-year aggregates', () => {
   for (const interval of ['monthly', 'annual', 'water-year']) {
     it(`${interval}: every variable of reservoirs and stations as a plain loop over the daily answer`, async () => {
-      const daily = await get('/timeseries/daily/reservoirs/daterange', reservoirs);
+      const daily = await get('/timeseries/daily/reservoirs/daterange', { ...reservoirs, also_return: 'qflag' });
+      expect(['M', 'R'].map((flag) => daily.some((r) => r.qflag === flag))).toEqual([true, true]); // flagged days are there to be counted
       expectAggregates(
         await get(`/timeseries/${interval}/reservoirs/daterange`, reservoirs),
         aggregateByHand(daily, 'RES_NAME', interval, reservoirs.start_date, reservoirs.end_date),

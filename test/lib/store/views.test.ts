@@ -9,10 +9,10 @@ import { InvalidParameterError } from '../../../lib/errors.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { Storage } from '../../../lib/store/storage.js';
 import { KEPT_VIEWS, openStore } from '../../../lib/store/store.js';
-import { TABLES_FOLDER } from '../../../lib/tables/catalog.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { type Lent, SharedViews } from '../../../lib/store/views.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
+import { TABLES_FOLDER } from '../../../lib/tables/catalog.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 const KEPT = KEPT_VIEWS;
