@@ -50,7 +50,6 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     maxHeavy,
   });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
-  if (options.announce !== false) announce(serving.url);
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
   if (config.refreshMs > 0) {
     setInterval(() => {
@@ -107,5 +106,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // ready only now: a SIGTERM sent on reading the line finds its handler (before, it killed the process undrained)
+  if (options.announce !== false) announce(serving.url);
   return { url: serving.url };
 }
