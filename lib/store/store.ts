@@ -8,7 +8,7 @@ import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import { storeLabel } from '../notebook/source.js';
-import { displayPrototype, withDisplay } from '../notebook/stream-display.js';
+import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
@@ -225,12 +225,16 @@ export class EvapStore {
   private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
 
   // the stream's outputs hold the lease of the snapshot they read while they run; a Parquet or Arrow answer carries
-  // the provenance in its metadata; in a notebook it shows as a table
+  // the provenance in its metadata; in a notebook the stream shows as a table
   private held(stream: RecordStream): RecordStream {
     const lease = this.lease;
     const about = this.provenance().metadata;
     const outer = aroundOutputs(stream, () => lease.enter());
-    return withDisplay({ ...outer, table: async (maxValues) => withTableMetadata(await outer.table(maxValues), about) }, this.shown);
+    // withDisplay's one line, written here: the request path runs no notebook file (test/docs/request-path.test.ts)
+    return Object.setPrototypeOf(
+      { ...outer, table: async (maxValues: number | undefined) => withTableMetadata(await outer.table(maxValues), about) },
+      this.shown,
+    );
   }
 
   private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams

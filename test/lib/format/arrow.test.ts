@@ -15,7 +15,13 @@ describe('recordsToArrow', () => {
       qflag: fc.oneof(fc.constantFrom('O', 'M'), fc.constant(null)),
     });
     const kind = (type: DataType): string =>
-      DataType.isFloat(type) ? 'float' : DataType.isDate(type) ? 'date' : DataType.isUtf8(type) || (DataType.isDictionary(type) && DataType.isUtf8(type.dictionary)) ? 'text' : String(type);
+      DataType.isFloat(type)
+        ? 'float'
+        : DataType.isDate(type)
+          ? 'date'
+          : DataType.isUtf8(type) || (DataType.isDictionary(type) && DataType.isUtf8(type.dictionary))
+            ? 'text'
+            : String(type);
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 20 }), (records) => {
         const table = tableFromIPC(tableToIPC(recordsToArrow(records)));

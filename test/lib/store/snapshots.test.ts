@@ -58,6 +58,18 @@ async function snapshotFiles(): Promise<{ sequence: number; snapshot: string; cr
 }
 const pathsIn = (text: string) => new Set([...text.matchAll(/"path":"([^"]+)"/g)].map((m) => m[1]!));
 
+// the tiny store, then a second snapshot rewriting its station
+async function storeOfTwoSnapshots(): Promise<string> {
+  const copy = await tempDir();
+  await writeTinyStore(copy);
+  const store = await openStore(copy);
+  const writer = createStoreWriter(copy, { base: store.manifest });
+  await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 1), values: { ATemp: Float64Array.of(1) } });
+  await writer.commit();
+  await store.close();
+  return copy;
+}
+
 describe('readSnapshots', () => {
   it('gives every published snapshot, oldest first, as its file says', async () => {
     const files = await snapshotFiles();
@@ -66,25 +78,14 @@ describe('readSnapshots', () => {
   });
 
   it('skips a snapshot vacuum retired, and refuses a folder without a store', async () => {
-    const copy = await tempDir();
-    await writeTinyStore(copy);
-    const store = await openStore(copy);
-    const writer = createStoreWriter(copy, { base: store.manifest });
-    await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 1), values: { ATemp: Float64Array.of(1) } });
-    await writer.commit();
+    const copy = await storeOfTwoSnapshots();
     await rm(join(copy, 'snapshots', (await readdir(join(copy, 'snapshots'))).sort()[0]!));
     expect((await readSnapshots(openStorage(copy))).map((m) => m.sequence)).toEqual([2]);
     await expect(readSnapshots(openStorage(await tempDir()))).rejects.toThrow(/manifest.json is missing/);
   });
 
   it('leaves out and names a file of snapshots/ that is no snapshot; a vacuum keeps it; a damaged snapshot is named', async () => {
-    const copy = await tempDir();
-    await writeTinyStore(copy);
-    const store = await openStore(copy);
-    const writer = createStoreWriter(copy, { base: store.manifest });
-    await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 1), values: { ATemp: Float64Array.of(1) } });
-    await writer.commit();
-    await store.close();
+    const copy = await storeOfTwoSnapshots();
     const foreign = ['snapshots/backup.json', 'snapshots/0000000001 copy.json', 'snapshots/notes.txt'];
     for (const path of foreign) await writeFile(join(copy, path), '{"not": "a snapshot"}');
     const named: string[] = [];
