@@ -13,7 +13,7 @@ import { fromFetchRequest, type IncomingRequest } from './incoming.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
-import { markData, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
+import { DATA_HEADER, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
 import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { type Route, routes } from './routes.js';
@@ -104,7 +104,13 @@ export function createHandler(options: HandlerOptions): Handler {
       );
     }
   };
-  return async (request) => markData(options.store, await handle(request));
+  // every answer of a synthetic store says so (provenance.ts)
+  const dataHeader = DATA_HEADER;
+  return async (request) => {
+    const response = await handle(request);
+    if (options.store.synthetic) response.headers.set(dataHeader, 'synthetic');
+    return response;
+  };
 }
 
 function withIgnored(response: Response, ignored: string | undefined): Response {

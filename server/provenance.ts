@@ -8,12 +8,6 @@ import type { OutputFormat } from './params.js';
 /** The header every answer of a synthetic store carries, so no client can take its numbers for real ones. */
 export const DATA_HEADER = 'x-evap-data';
 
-/** Marks the response with the store's kind of data when it is synthetic; other stores' answers are left as they are. */
-export function markData(store: EvapStore, response: Response): Response {
-  if (store.synthetic) response.headers.set(DATA_HEADER, 'synthetic');
-  return response;
-}
-
 /** GET /info/about: the provenance as one JSON object, or as CSV rows of `field,value`. */
 export function aboutResponse(format: OutputFormat, about: StoreAbout): Response {
   const rows = aboutEntries(about).map(([field, value]) => ({ field, value }));

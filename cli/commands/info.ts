@@ -14,7 +14,7 @@ const at = (operation: OperationName) => `${operations[operation].method} ${oper
 export const usage = `evap info [about | datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
   Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are (and, on
   stderr, where the data come from).
-  about                   where the data come from and how to cite them (GET /info/about)
+  about                   where the data come from and how to cite them (${at('about')})
   datasets                the datasets, each with what it holds (${at('listDatasets')})
   variables               a dataset's variables, --dataset D    (${at('listVariables')})
   dates                   a variable's first and last date, --dataset D --variable V   (${at('listDates')})

@@ -1,5 +1,5 @@
 // The answers a notebook shows, told apart by shape: records, Arrow tables, and the library's streams.
-import type { Table } from 'apache-arrow';
+import { DataType, type Table } from 'apache-arrow';
 import type { RecordStream } from '../format/stream.js';
 import type { WireRecord, WireValue } from '../types.js';
 
@@ -18,19 +18,26 @@ export function isRecordStream(value: unknown): value is RecordStream {
   return typeof s === 'object' && s !== null && Array.isArray(s.columns) && typeof s.records === 'function' && s.batches !== undefined;
 }
 
-/** An Arrow table's column names and its rows as records (64-bit integers as numbers). */
+/** An Arrow table's column names and its rows as records (64-bit integers as numbers, dates as YYYY-MM-DD as the wire has them). */
 export function tableRecords(table: Table): { columns: string[]; records: WireRecord[] } {
   const columns = table.schema.fields.map((f) => f.name);
+  const dates = table.schema.fields.map((f) => DataType.isDate(f.type)); // answers type start_date and end_date as Date32
   const vectors = columns.map((c) => table.getChild(c));
   const records: WireRecord[] = [];
   for (let i = 0; i < table.numRows; i++) {
     const r: WireRecord = {};
     columns.forEach((c, j) => {
-      r[c] = wireValue(vectors[j]?.get(i));
+      const value = vectors[j]?.get(i);
+      r[c] = dates[j] && value !== null && value !== undefined ? dayText(value) : wireValue(value);
     });
     records.push(r);
   }
   return { columns, records };
+}
+
+// a Date32 value as apache-arrow reads it (epoch milliseconds, or a Date) as the wire's day
+function dayText(value: unknown): string {
+  return new Date(value instanceof Date ? value.getTime() : Number(value)).toISOString().slice(0, 10);
 }
 
 function wireValue(value: unknown): WireValue {

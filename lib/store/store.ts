@@ -8,7 +8,7 @@ import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import { storeLabel } from '../notebook/source.js';
-import { displayPrototype, withDisplay } from '../notebook/stream-display.js';
+import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
@@ -104,15 +104,24 @@ export class EvapStore {
 
   /** The store's provenance and citation: the manifest's, else synthetic for the demo store, else unknown. */
   about(): StoreAbout {
-    const recorded = this.snapshot.manifest.about;
-    if (recorded) return { ...recorded };
-    return this.isDemo ? syntheticAbout(demoOptions.seed) : { ...unknownAbout };
+    return { ...this.provenance().about };
   }
 
   /** Whether the store's values are synthetic (made by the generator, not observed or modelled for real). */
   get synthetic(): boolean {
-    return this.about().data === 'synthetic';
+    return this.provenance().about.data === 'synthetic';
   }
+
+  // worked out once per snapshot served, not per answer (every answer's header and table metadata read it)
+  private provenance(): { about: StoreAbout; metadata: Map<string, string> } {
+    if (this.known?.snapshot !== this.snapshot) {
+      const recorded = this.snapshot.manifest.about;
+      const about = recorded ?? (this.isDemo ? syntheticAbout(demoOptions.seed) : unknownAbout);
+      this.known = { snapshot: this.snapshot, about, metadata: aboutMetadata(about) };
+    }
+    return this.known;
+  }
+  private known: { snapshot: Snapshot; about: StoreAbout; metadata: Map<string, string> } | undefined;
 
   /** The manifest of the snapshot being served. */
   get manifest(): Manifest {
@@ -219,8 +228,13 @@ export class EvapStore {
   // the provenance in its metadata; in a notebook the stream shows as a table
   private held(stream: RecordStream): RecordStream {
     const lease = this.lease;
+    const about = this.provenance().metadata;
     const outer = aroundOutputs(stream, () => lease.enter());
-    return withDisplay({ ...outer, table: async (maxValues) => withTableMetadata(await outer.table(maxValues), aboutMetadata(this.about())) }, this.shown);
+    // withDisplay's one line, written here: the request path runs no notebook file (test/docs/request-path.test.ts)
+    return Object.setPrototypeOf(
+      { ...outer, table: async (maxValues: number | undefined) => withTableMetadata(await outer.table(maxValues), about) },
+      this.shown,
+    );
   }
 
   private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams

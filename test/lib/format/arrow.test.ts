@@ -4,9 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordsToArrow } from '../../../lib/format/arrow.js';
 import { openStore } from '../../../lib/store/store.js';
+import { tableRecords } from '../../helpers.js';
 
 describe('recordsToArrow', () => {
-  it('holds one row per record and one column per key: numbers as Float64, text as UTF-8, null where a value is null', () => {
+  it('holds one row per record and one column per key: numbers as Float64, text as UTF-8, dates as Date32, null where a value is null', () => {
     const row = fc.record({
       RES_NAME: fc.string({ minLength: 1, maxLength: 10 }),
       start_date: fc.constantFrom('2020-01-01', '2021-12-31'),
@@ -14,18 +15,24 @@ describe('recordsToArrow', () => {
       qflag: fc.oneof(fc.constantFrom('O', 'M'), fc.constant(null)),
     });
     const kind = (type: DataType): string =>
-      DataType.isFloat(type) ? 'float' : DataType.isUtf8(type) || (DataType.isDictionary(type) && DataType.isUtf8(type.dictionary)) ? 'text' : String(type);
+      DataType.isFloat(type)
+        ? 'float'
+        : DataType.isDate(type)
+          ? 'date'
+          : DataType.isUtf8(type) || (DataType.isDictionary(type) && DataType.isUtf8(type.dictionary))
+            ? 'text'
+            : String(type);
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 20 }), (records) => {
         const table = tableFromIPC(tableToIPC(recordsToArrow(records)));
         // every key a column, even where every value is null: a measurement Float64, an attribute text
         expect(table.schema.fields.map((f) => [f.name, kind(f.type)])).toEqual([
           ['RES_NAME', 'text'],
-          ['start_date', 'text'],
+          ['start_date', 'date'],
           ['NetE (mm)', 'float'],
           ['qflag', 'text'],
         ]);
-        expect(table.toArray().map((r) => r.toJSON())).toEqual(records);
+        expect(tableRecords(table)).toEqual(records);
       }),
     );
   });
@@ -36,7 +43,7 @@ describe('recordsToArrow', () => {
     const records = await store.reservoirTimeseries(query);
     const table = tableFromIPC(tableToIPC(await store.reservoirTimeseriesTable(query)));
     expect(table.numRows).toBe(20);
-    expect(table.toArray().map((r) => r.toJSON())).toEqual(records);
+    expect(tableRecords(table)).toEqual(records);
     // one records -> Arrow path: the same types as the stream's table() and the Parquet and Arrow answers
     const streamed = await store.streamReservoirTimeseries(query).table();
     expect(table.schema.fields.map((f) => `${f.name}: ${f.type}`)).toEqual(streamed.schema.fields.map((f) => `${f.name}: ${f.type}`));
