@@ -7,19 +7,28 @@ import avro from 'avsc';
 export type AvroSchema = Record<string, unknown>;
 
 const MAGIC = Buffer.from([0x4f, 0x62, 0x6a, 0x01]); // "Obj" 1
-const headerType = avro.Type.forSchema({
-  type: 'record',
-  name: 'org.apache.avro.file.Header',
-  fields: [
-    { name: 'magic', type: { type: 'fixed', name: 'Magic', size: 4 } },
-    { name: 'meta', type: { type: 'map', values: 'bytes' } },
-    { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
-  ],
-});
-const longType = avro.Type.forSchema('long');
+// made on first use: avsc compiles its encoders with new Function, which a process may forbid (the library's readers
+// then still load; only writing the tables' metadata needs them)
+let types: { header: avro.Type; long: avro.Type } | undefined;
+function containerTypes(): { header: avro.Type; long: avro.Type } {
+  types ??= {
+    header: avro.Type.forSchema({
+      type: 'record',
+      name: 'org.apache.avro.file.Header',
+      fields: [
+        { name: 'magic', type: { type: 'fixed', name: 'Magic', size: 4 } },
+        { name: 'meta', type: { type: 'map', values: 'bytes' } },
+        { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
+      ],
+    }),
+    long: avro.Type.forSchema('long'),
+  };
+  return types;
+}
 
 /** Encodes records as one uncompressed block of an Avro container file, with the schema and `meta` in its header. */
 export function encodeAvroFile(schema: AvroSchema, records: readonly unknown[], meta: Record<string, string> = {}): Uint8Array {
+  const { header: headerType, long: longType } = containerTypes();
   const type = avro.Type.forSchema(schema as avro.Schema);
   const body = Buffer.concat(records.map((r) => type.toBuffer(r)));
   const sync = createHash('sha256').update(body).update(JSON.stringify(meta)).digest().subarray(0, 16); // the same content gives the same bytes
@@ -36,6 +45,7 @@ export function encodeAvroFile(schema: AvroSchema, records: readonly unknown[], 
 
 /** The records and header metadata of an Avro container file (uncompressed, as encodeAvroFile writes them). */
 export function decodeAvroFile(bytes: Uint8Array): { records: unknown[]; meta: Record<string, string> } {
+  const { header: headerType, long: longType } = containerTypes();
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { value: header, offset } = headerType.decode(buffer, 0);
   if (offset < 0 || !Buffer.from(header.magic).equals(MAGIC)) throw new Error('not an Avro container file');
