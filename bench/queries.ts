@@ -11,6 +11,7 @@ import {
 } from '../lib/catalogue.js';
 import { recordsToCsv } from '../lib/format/csv.js';
 import type { RecordStream } from '../lib/format/stream.js';
+import { type OperationName, pathOf, toWire } from '../lib/operations.js';
 import { encodePathName, type Manifest } from '../lib/store/manifest.js';
 import type { EvapStore } from '../lib/store/store.js';
 import type { WireRecord } from '../lib/types.js';
@@ -236,39 +237,25 @@ from read_parquet(${lit(glob)}, hive_partitioning = true, union_by_name = true, 
   }
 }
 
-/** The server path and query string of a query. */
-export function httpTarget(spec: QuerySpec, format: 'json' | 'csv'): string {
-  const params = new URLSearchParams();
-  const add = (name: string, value: string | readonly string[]) => params.set(name, typeof value === 'string' ? value : value.join(','));
-  let path: string;
+/** A query as the operation of the table it is and that operation's options. */
+function operationOf(spec: QuerySpec): [OperationName, object] {
   switch (spec.kind) {
     case 'reservoir-range':
-      path = '/timeseries/daily/reservoirs/daterange';
-      add('RES_NAMES', spec.names);
-      add('datasets', spec.datasets);
-      add('variables', spec.variables);
-      add('start_date', spec.start);
-      add('end_date', spec.end);
-      break;
+      return ['reservoirTimeseries', { names: spec.names, datasets: spec.datasets, variables: spec.variables, start: spec.start, end: spec.end }];
     case 'reservoir-date':
-      path = '/timeseries/daily/reservoirs/date';
-      add('datasets', spec.datasets);
-      add('variables', spec.variables);
-      add('date', spec.date);
-      break;
+      return ['reservoirTimeseriesOnDate', { datasets: spec.datasets, variables: spec.variables, date: spec.date }];
     case 'station-range':
-      path = '/timeseries/stations/daterange';
-      add('STA_NAMES', spec.names);
-      add('variables', spec.variables);
-      add('start_date', spec.start);
-      add('end_date', spec.end);
-      break;
+      return ['stationTimeseries', { names: spec.names, variables: spec.variables, start: spec.start, end: spec.end }];
     case 'station-date':
-      path = '/timeseries/stations/date';
-      add('variables', spec.variables);
-      add('date', spec.date);
-      break;
+      return ['stationTimeseriesOnDate', { variables: spec.variables, date: spec.date }];
   }
-  if (format === 'csv') add('output_format', 'csv');
-  return `${path}?${params.toString()}`;
+}
+
+/** The server path and query string of a query, as the operations table writes it (the remote client's way). */
+export function httpTarget(spec: QuerySpec, format: 'json' | 'csv'): string {
+  const [operation, options] = operationOf(spec);
+  const params = new URLSearchParams();
+  const wire = toWire(operation, { ...options, ...(format === 'csv' ? { format } : {}) });
+  for (const [name, value] of Object.entries(wire)) if (value !== undefined) params.set(name, typeof value === 'string' ? value : value.join(','));
+  return `${pathOf(operation)}?${params.toString()}`;
 }

@@ -4,6 +4,9 @@
 // the server's resident memory does not level off (its last third past the peak of the first two by a bound). The
 // small query's latency is reported, not bounded.
 // Options: --duration S (60), --warmup S (10), --connections N (32), --store DIR (the demo store), --no-hostile.
+// --kill-worker-every S: serve with two workers and a rate limit (every keyed request asks the primary) and SIGKILL a
+// worker every S seconds; then the run passes when the primary is alive at the end and the small query answers again
+// (answers cut by a kill are counted, not failed on, and the memory bound is not checked).
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -66,14 +69,19 @@ function rssBytes(pid: number): number {
   return Number(match[1]) * 1024;
 }
 
-async function startServer(store: string | undefined, key: string, connections: number): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(
+  store: string | undefined,
+  key: string,
+  connections: number,
+  extra: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   // each client address (the load on 127.0.0.1, each kind of hostile client on its own) may hold twice the load's
   // connections (a slot is given back a moment after its answer reached the client, which may have asked again);
   // together they stay under the server's bound, so the load is never refused for what the hostile clients hold
   const limits = { EVAP_MAX_PER_CLIENT: String(2 * connections), EVAP_MAX_CONCURRENT: String(9 * connections), EVAP_STALL_TIMEOUT_MS: '5000' };
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
     cwd: root,
-    env: { ...process.env, ...(store ? { EVAP_STORE: store } : {}), ...limits, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1' },
+    env: { ...process.env, ...(store ? { EVAP_STORE: store } : {}), ...limits, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1', ...extra },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -94,6 +102,47 @@ async function startServer(store: string | undefined, key: string, connections: 
 }
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const pauseMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Every `everyMs`, a busy primary (stopped 300 ms, so keyed requests' asks queue in its channels) and one of its
+// workers, the first and the second in turn, SIGKILLed meanwhile; stop() gives the count
+function killWorkers(primary: number, everyMs: number): { stop(): Promise<number> } {
+  let kills = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await pauseMs(everyMs);
+      const workers = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      const victim = workers[kills % Math.max(1, workers.length)];
+      if (victim === undefined) continue;
+      process.kill(primary, 'SIGSTOP');
+      await pauseMs(300);
+      try {
+        process.kill(victim, 'SIGKILL');
+        kills++;
+      } catch {
+        // it died on its own meanwhile
+      }
+      process.kill(primary, 'SIGCONT');
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return kills;
+    },
+  };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -103,11 +152,14 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '32' },
       store: { type: 'string' },
       'no-hostile': { type: 'boolean', default: false },
+      'kill-worker-every': { type: 'string' },
     },
   });
   const [duration, warmup, connections] = [Number(values.duration), Number(values.warmup), Number(values.connections)];
+  const killEveryMs = values['kill-worker-every'] === undefined ? undefined : Number(values['kill-worker-every']) * 1000;
   const key = randomBytes(16).toString('hex');
-  const { child, url } = await startServer(values.store, key, connections);
+  const cluster: Record<string, string> = killEveryMs === undefined ? {} : { EVAP_WORKERS: '2', EVAP_RATE_LIMIT_PER_MINUTE: '100000000' };
+  const { child, url } = await startServer(values.store, key, connections, cluster);
   const pid = child.pid!;
   const requests = mixedRequests(key);
   const run = (seconds: number) => {
@@ -126,7 +178,11 @@ async function main(): Promise<void> {
     const rssWarm = rssBytes(pid);
     const samples: number[] = [];
     const sampler = setInterval(() => samples.push(rssBytes(pid)), 1000);
+    const killer = killEveryMs === undefined ? undefined : killWorkers(pid, killEveryMs);
     const result = await run(duration);
+    const kills = await killer?.stop();
+    let recovered = true; // the replacements answer again: asked until they do
+    if (killer) for (const end = Date.now() + 30_000; !(recovered = (await probeOnce(url, key)) === 200) && Date.now() < end; ) await pauseMs(200);
     const small = await probe.stop();
     const hostileStats = await hostile?.stop();
     clearInterval(sampler);
@@ -161,11 +217,15 @@ async function main(): Promise<void> {
     console.log(
       `  RSS       at start ${mb(rssStart)}, after warm-up ${mb(rssWarm)}, peak ${mb(early)} in the first two thirds and ${mb(late)} in the last (bound ${mb(bound)}), at the end ${mb(rssEnd)}`,
     );
-    const failures = [
-      ...(errors > 0 ? [`${errors} errors`] : []),
-      ...(smallFailed > 0 ? [`the small query failed ${smallFailed} times`] : []),
-      ...(late > bound ? [`RSS still grew in the last third of the run, to ${mb(late)}, past ${mb(bound)}`] : []),
-    ];
+    if (kills !== undefined) console.log(`  killed    ${kills} workers (one every ${killEveryMs} ms); primary ${alive(pid) ? 'alive' : 'DEAD'} at the end`);
+    const failures =
+      kills === undefined
+        ? [
+            ...(errors > 0 ? [`${errors} errors`] : []),
+            ...(smallFailed > 0 ? [`the small query failed ${smallFailed} times`] : []),
+            ...(late > bound ? [`RSS still grew in the last third of the run, to ${mb(late)}, past ${mb(bound)}`] : []),
+          ]
+        : [...(alive(pid) ? [] : ['the primary died']), ...(recovered ? [] : ['the small query did not answer again within 30 s of the last kill'])];
     if (failures.length > 0) {
       console.error(`soak failed: ${failures.join('; ')}`);
       process.exitCode = 1;
@@ -173,6 +233,13 @@ async function main(): Promise<void> {
   } finally {
     child.kill('SIGTERM');
   }
+}
+
+async function probeOnce(url: string, key: string): Promise<number> {
+  return fetch(`${url}/info/list_datasets`, { headers: { 'api-key': key } }).then(
+    (r) => r.status,
+    () => 0,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,9 @@
 // Flag reading shared by the commands: node:util parseArgs, with mistakes thrown as UsageError.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parseWholeNumber } from '../lib/integer.js';
+import { type OperationName, parametersOf } from '../lib/operations.js';
 import { UsageError } from './command.js';
+import { withFlagSuggestion } from './wording.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
@@ -12,7 +14,7 @@ export function readArgs(argv: string[], options: FlagSpec): { values: Flags; po
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { values: values as Flags, positionals };
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+    throw new UsageError(withFlagSuggestion((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''), Object.keys(options)));
   }
 }
 
@@ -53,4 +55,28 @@ export function choiceFlag<T extends string>(values: Flags, name: string, allowe
   const value = stringFlag(values, name) ?? fallback;
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
   return value as T;
+}
+
+/** The flag of a library option: its name in kebab-case (`alsoReturn` -> `also-return`). */
+export const flagOf = (option: string): string => option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+// the operations' query options a command takes as flags: the library's and as_of, not the answer format or the path's
+const flagParameters = (operation: OperationName) => parametersOf(operation).filter((p) => p.in !== 'path' && p.name !== 'output_format');
+
+/** A string flag for every query option of the operations (the operations table's). */
+export function optionFlags(operations: readonly OperationName[]): FlagSpec {
+  return Object.fromEntries(operations.flatMap((o) => flagParameters(o).map((p) => [flagOf(p.option), { type: 'string' as const }])));
+}
+
+/** The options of `operation` from its flags: a list split at commas, one value as it is; a given flag it does not take is a UsageError. */
+export function optionsFromFlags(operation: OperationName, values: Flags, flags: readonly string[], what: string): Record<string, string | string[]> {
+  const taken = flagParameters(operation);
+  for (const flag of flags)
+    if (values[flag] !== undefined && !taken.some((p) => flagOf(p.option) === flag)) throw new UsageError(`--${flag} is not an option of ${what}`);
+  const options: Record<string, string | string[]> = {};
+  for (const p of taken) {
+    const value = p.kind === 'list' ? listFlag(values, flagOf(p.option)) : stringFlag(values, flagOf(p.option));
+    if (value !== undefined) options[p.option] = value;
+  }
+  return options;
 }

@@ -3,6 +3,7 @@
 import { packageVersion } from '../lib/store/demo.js';
 import { didYouMean } from '../lib/suggest.js';
 import { type CommandModule, describeError, UsageError } from './command.js';
+import { inFlagWords, queryCommands } from './wording.js';
 
 // name -> one line for `evap --help`, and the module (its `usage` and `run`); a new command is one line here
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
@@ -49,7 +50,8 @@ if (name === '--version' || name === '-v') {
         process.stderr.write(`evap ${name}: ${error.message}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
         process.exitCode = 2;
       } else {
-        process.stderr.write(`evap ${name}: ${describeError(error)}\n`);
+        const message = describeError(error);
+        process.stderr.write(`evap ${name}: ${queryCommands.has(name) ? inFlagWords(message) : message}\n`);
         process.exitCode = 1;
       }
     }

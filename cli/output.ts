@@ -3,18 +3,32 @@ import { writeFile } from 'node:fs/promises';
 import { formatNumber, recordsToCsv } from '../lib/format/csv.js';
 import type { WireRecord, WireValue } from '../lib/types.js';
 import { UsageError } from './command.js';
+import { visibleText } from './safe-text.js';
 
 export const formats = ['table', 'csv', 'json', 'parquet'] as const;
 export type Format = (typeof formats)[number];
 
 export const formatUsage = `  --format F              table (aligned; the default on a terminal), csv (the default in a pipe), json, parquet
-  --out FILE              write there instead of stdout (required for parquet)`;
+  --out FILE              write there instead of stdout (required for parquet); FILE.parquet, .csv or .json
+                          chooses the format when --format is left out`;
 
-/** The format asked for, else table on a terminal and CSV in a pipe. */
+// the format a file name's extension says
+const extensions: Record<string, Format> = { '.parquet': 'parquet', '.csv': 'csv', '.json': 'json' };
+
+/** The format of `--out FILE`'s extension (.parquet, .csv, .json), or undefined for any other name. */
+export function formatOfFile(out: string | undefined): Format | undefined {
+  const extension = out?.match(/\.[^./\\]+$/)?.[0]?.toLowerCase();
+  return extension !== undefined && Object.hasOwn(extensions, extension) ? extensions[extension] : undefined;
+}
+
+/** The format asked for, else the --out file's extension's, else table on a terminal and CSV in a pipe; a contradiction is a UsageError. */
 export function chooseFormat(value: string | undefined, out: string | undefined): Format {
   if (value !== undefined && !(formats as readonly string[]).includes(value))
     throw new UsageError(`--format must be one of ${formats.join(', ')}; got ${JSON.stringify(value)}`);
-  const format = (value as Format | undefined) ?? (process.stdout.isTTY && out === undefined ? 'table' : 'csv');
+  const byFile = formatOfFile(out);
+  if (value !== undefined && byFile !== undefined && value !== byFile)
+    throw new UsageError(`--format ${value} contradicts --out ${out} (a ${byFile} file name); leave one out or make them agree`);
+  const format = (value as Format | undefined) ?? byFile ?? (process.stdout.isTTY && out === undefined ? 'table' : 'csv');
   if (format === 'parquet' && out === undefined) throw new UsageError('--format parquet needs --out FILE');
   return format;
 }
@@ -39,11 +53,17 @@ export async function writeText(chunks: AsyncIterable<string> | Iterable<string>
 }
 
 /** Writes whole records in the format (columns: the CSV header and table columns, in order). */
-export async function writeRecords(records: readonly WireRecord[], columns: readonly string[], format: Format, out?: string): Promise<void> {
+export async function writeRecords(
+  records: readonly WireRecord[],
+  columns: readonly string[],
+  format: Format,
+  out?: string,
+  metadata?: ReadonlyMap<string, string>, // a Parquet file's key-value metadata: the data's provenance
+): Promise<void> {
   if (format === 'parquet') {
     // the table the server's parquet answers are made of: every column kept (one of gaps only too), typed by its name
     const { recordsToTable, tableToParquet } = await import('../lib/format/answer-table.js');
-    await writeFile(out!, tableToParquet(recordsToTable(records, columns)));
+    await writeFile(out!, tableToParquet(recordsToTable(records, columns, metadata)));
     return;
   }
   const text = format === 'json' ? `${JSON.stringify(records)}\n` : format === 'csv' ? recordsToCsv(records, columns) : formatTable(records, columns);
@@ -52,7 +72,7 @@ export async function writeRecords(records: readonly WireRecord[], columns: read
 
 /** Records as aligned columns: a header, a rule, numbers right-aligned, missing values blank. */
 export function formatTable(records: readonly WireRecord[], columns: readonly string[]): string {
-  const cell = (v: WireValue | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? formatNumber(v) : String(v));
+  const cell = (v: WireValue | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? formatNumber(v) : visibleText(String(v)));
   const rows = records.map((r) => columns.map((c) => cell(r[c])));
   const numeric = columns.map((c) => records.some((r) => typeof r[c] === 'number'));
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));

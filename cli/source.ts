@@ -33,7 +33,10 @@ export async function openSource(values: Flags): Promise<{ source: Source; close
     const text = stringFlag(values, 'timeout-ms');
     const timeout = text === undefined ? 60_000 : parseWholeNumber(text);
     if (timeout === undefined || timeout <= 0) throw new UsageError('--timeout-ms must be a positive integer');
-    return { source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1 }), close: async () => {} };
+    return {
+      source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1, warn: (message) => process.stderr.write(`evap: warning: ${message}\n`) }),
+      close: async () => {},
+    };
   }
   const { openStore } = await import('../lib/store/store.js');
   const store = await openStore(stringFlag(values, 'store'));

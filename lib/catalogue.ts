@@ -191,6 +191,9 @@ export const defaults = {
   ALL_STATIONS: 'ALL_STATIONS',
 } as const;
 
+/** The one name that asks a timeseries for every reservoir (or station; stations also take ALL_STATIONS) over a range. */
+export const ALL_NAMES = 'ALL';
+
 /** The answer formats (output_format) of each kind of path: listings, places (metadata and name listings), series. */
 export const outputFormats = {
   list: ['json', 'csv'],
@@ -201,3 +204,28 @@ export const outputFormats = {
 /** Metadata attributes of reservoirs and stations (stored in metadata.parquet, returned as they are). */
 export const reservoirAttributes = ['RES_NAME', 'STATE', 'LAT', 'LON', 'Shape_Area', 'ELEV_M', 'MAX_DEPTH_M', 'CAPACITY_M3', 'qflag'] as const;
 export const stationAttributes = ['STA_NAME', 'STATION_TYPE', 'STATUS', 'LAT', 'LON', 'ELEV_M', 'RES_NAME', 'qflag'] as const;
+
+/**
+ * What each metadata attribute is, and the unit of the numeric ones. Metadata are returned as stored, in these units
+ * whatever `units` says (a conversion applies to the variables only).
+ */
+export const attributeInfo = {
+  RES_NAME: { description: 'Reservoir name' },
+  STA_NAME: { description: 'Station name' },
+  STATE: { description: 'US state (two-letter code)' },
+  STATION_TYPE: { description: 'Kind of station' },
+  STATUS: { description: 'Whether the station still reports' },
+  LAT: { description: 'Latitude, WGS 84', unit: 'degrees_north' },
+  LON: { description: 'Longitude, WGS 84', unit: 'degrees_east' },
+  Shape_Area: { description: 'Surface area of the reservoir polygon', unit: 'm2' },
+  ELEV_M: { description: 'Elevation above sea level (of the full pool for a reservoir)', unit: 'm' },
+  MAX_DEPTH_M: { description: 'Maximum depth', unit: 'm' },
+  CAPACITY_M3: { description: 'Storage capacity at full pool', unit: 'm3' },
+  qflag: { description: 'Data quality flag: O observed, M missing and filled, S static, R outlier removed' },
+} as const satisfies Record<(typeof reservoirAttributes)[number] | (typeof stationAttributes)[number], { description: string; unit?: string }>;
+
+/** The unit of a metadata attribute, or undefined for a text attribute. */
+export function attributeUnit(name: string): string | undefined {
+  const info = (attributeInfo as Record<string, { unit?: string }>)[name];
+  return info?.unit;
+}

@@ -1,4 +1,5 @@
 // Typed errors of the library; the server maps each class to one status in one place.
+import { shortenInNotebook } from './notebook/short-errors.js';
 
 /** Why a value was refused: not among the allowed values, empty where one is needed, not a date, too many values, or malformed otherwise. */
 export type InvalidReason = 'not-allowed' | 'empty' | 'not-a-date' | 'too-many' | 'malformed';
@@ -13,6 +14,7 @@ export class InvalidParameterError extends Error {
   ) {
     super(message);
     this.name = 'InvalidParameterError';
+    shortenInNotebook(this);
   }
 }
 
@@ -25,6 +27,7 @@ export class NotFoundError extends Error {
   ) {
     super(message);
     this.name = 'NotFoundError';
+    shortenInNotebook(this);
   }
 }
 
@@ -33,6 +36,7 @@ export class StoreError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'StoreError';
+    shortenInNotebook(this);
   }
 }
 

@@ -26,8 +26,8 @@ export function didYouMean(value: string, candidates: Iterable<string>): string 
   return near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`;
 }
 
-// Optimal string alignment distance, giving up (returning `limit`) once every path costs that much.
-function editDistance(a: string, b: string, limit: number): number {
+/** Optimal string alignment distance, giving up (returning `limit`) once every path costs that much. */
+export function editDistance(a: string, b: string, limit: number): number {
   let before = new Array<number>(b.length + 1).fill(0);
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -9,6 +9,13 @@ import { HttpError } from './errors.js';
 /** Stored rows an answer may decode (RecordStream.readRows) and still start at once: about 5,500 reservoir-years of one dataset. */
 export const HEAVY_READ_ROWS = 2_000_000;
 
+/**
+ * How much more a stored row weighs in an answer built whole (Parquet, Arrow) than in a streamed one: the records,
+ * the typed table and the file are all made before the first byte, without yielding. Every demo reservoir over three
+ * years (300,000 rows, 8 MiB of Parquet) is heavy at this weight, as 16 of them at once held a small query 12-18 s.
+ */
+export const WHOLE_ANSWER_WEIGHT = 16;
+
 /** Heavy answers that may wait for a slot, per slot; more get 503 at once (a longer line would outlast the stall timeout, which closes a silent connection). */
 export const WAITING_PER_SLOT = 8;
 
@@ -22,9 +29,13 @@ export class AnswerGate {
     readonly heavyRows = HEAVY_READ_ROWS,
   ) {}
 
-  /** The stream as it is when light; else a stream whose outputs first wait for a slot and give it back when done. */
-  admit(stream: RecordStream, signal?: AbortSignal): RecordStream {
-    return stream.readRows <= this.heavyRows ? stream : aroundOutputs(stream, () => this.enter(signal));
+  /**
+   * The stream as it is when light; else a stream whose outputs first wait for a slot and give it back when done.
+   * `weight` is the cost of a stored row in the answer's format against JSON's: a Parquet or Arrow answer is built whole,
+   * on this thread, so it is heavy from fewer rows (WHOLE_ANSWER_WEIGHT).
+   */
+  admit(stream: RecordStream, signal?: AbortSignal, weight = 1): RecordStream {
+    return stream.readRows * weight <= this.heavyRows ? stream : aroundOutputs(stream, () => this.enter(signal));
   }
 
   /** Heavy answers being produced now, and waiting for a slot. */

@@ -1,17 +1,19 @@
 // The server as one handler (a request with its target parsed -> a Response): route, check the key, call the library, format, map errors.
 import type { RecordStream } from '../lib/format/stream.js';
+import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
-import { AnswerGate } from './admission.js';
+import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
 import type { KeyRing } from './auth.js';
 import { settingDefault } from './config.js';
 import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
 import { compress } from './format.js';
-import type { IncomingRequest } from './incoming.js';
+import { fromFetchRequest, type IncomingRequest } from './incoming.js';
 import { buildOpenApi } from './openapi.js';
-import { defaultRequestLimits, QueryParams, type RequestLimits } from './params.js';
+import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
+import { markData, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
 import { createRateLimiter, type RateLimiter } from './rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { type Route, routes } from './routes.js';
@@ -30,6 +32,16 @@ export interface HandlerOptions {
   explorerDir?: string; // the built explorer page (default dist/explorer)
   maxHeavy?: number; // answers decoding millions of rows produced at once (admission.ts); default the max-heavy setting
   heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
+  gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
+}
+
+/** The handler called as fetch is, no socket (hono's `app.request()`): a path (on http://localhost) or a Request in, its Response out. */
+export function fetchFrom(handler: Handler): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return (input, init) => {
+    // a path is appended, not resolved: `//info/...` stays a path, as the node adapter keeps it
+    const url = typeof input === 'string' && input.startsWith('/') ? `http://localhost${input}` : input;
+    return handler(fromFetchRequest(new Request(url, init)));
+  };
 }
 
 /** Collapses repeated slashes (clients join a base URL ending in `/` with `/info/...`) and drops a trailing slash. */
@@ -47,15 +59,17 @@ export function createHandler(options: HandlerOptions): Handler {
     if (!table.has(route.path)) table.set(route.path, new Map());
     table.get(route.path)!.set(route.method, route);
   }
-  const docs = createDocs(buildOpenApi(routes));
+  const known = new Map(routes.map((route) => [route, parametersOf(route.operation).map((p) => p.name)])); // all it reads, monthly-only ones too
+  const docs = createDocs(withDataNote(buildOpenApi(routes), options.store), options.store.synthetic ? SYNTHETIC_DOCS_NOTE : undefined);
   const explorer = createExplorer(options.explorerDir);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
-  const gate = new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
+  const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
 
-  return async (request) => {
+  const handle: Handler = async (request) => {
     let query: QueryParams | undefined; // the route's parameters once read
+    let ignored: string | undefined; // those of them the route does not take
     try {
       const path = normalizePath(request.url.pathname);
       const open = await docs(path, request.method);
@@ -75,12 +89,25 @@ export function createHandler(options: HandlerOptions): Handler {
       if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
       // a POST twin takes the parameters in its body too; read here, so a 422 can say what was sent
       query = route.body === 'parameters' ? await bodyQuery(request, limits) : new QueryParams(request.url.searchParams, limits);
-      const admit = (stream: RecordStream) => gate.admit(stream, request.signal);
+      const whole = ['parquet', 'arrow'].includes(query.one('output_format') ?? '');
+      const admit = (stream: RecordStream) => gate.admit(stream, request.signal, whole ? WHOLE_ANSWER_WEIGHT : 1);
+      // FastAPI ignores a parameter a path does not take, and so does this server; the answer, or the error the
+      // defaults led to, says which it ignored
+      ignored = ignoredParameters(query, known.get(route)!);
       const response = await route.run({ store: options.store, query, request, limits, admit });
-      return compress(request, response);
+      return compress(request, withIgnored(response, ignored));
     } catch (error) {
       const sent = query ?? new QueryParams(request.url.searchParams, limits);
-      return errorResponse(error, logError, (name) => sent.one(name));
+      return withIgnored(
+        errorResponse(error, logError, (name) => sent.one(name)),
+        ignored,
+      );
     }
   };
+  return async (request) => markData(options.store, await handle(request));
+}
+
+function withIgnored(response: Response, ignored: string | undefined): Response {
+  if (ignored !== undefined) response.headers.set(IGNORED_HEADER, ignored);
+  return response;
 }

@@ -1,4 +1,4 @@
-// as_of on every path whose wire table lists it (the timeseries paths): the route runs against the store as it was
+// as_of on every path whose operation lists it (lib/operations.ts) (the timeseries paths): the route runs against the store as it was
 // then (issue 13, docs/flags-and-history.md), a view whose snapshot stays leased (safe from vacuum) until the answer streamed
 // from it has been read to the end or given up (the library's streams hold it: lib/store/lease.ts HeldLease).
 import type { Route } from './route.js';

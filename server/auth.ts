@@ -82,19 +82,30 @@ export function parseKeyList(text: string | undefined): string[] {
   return keys;
 }
 
-/** Digests from a keys file: one hex SHA-256 per line, `#` starts a comment, blank lines ignored. */
-export function parseKeysFile(text: string, path = 'keys file'): Buffer[] {
-  const digests: Buffer[] = [];
+/** A keys file as read: the digests of its good lines, and one message per line that is not one. */
+export interface KeysFile {
+  digests: Buffer[];
+  problems: string[]; // `path:line: why`; such a line grants no key
+}
+
+/**
+ * Digests from a keys file: one hex SHA-256 per line, `#` starts a comment, blank lines ignored. A line that is not a
+ * digest grants nothing and is named in `problems`: failing closed for that line alone, so that one bad line never
+ * keeps the previous keys (a revoked one among them) in force.
+ */
+export function parseKeysFile(text: string, path = 'keys file'): KeysFile {
+  const file: KeysFile = { digests: [], problems: [] };
   text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.replace(/#.*$/, '').trim();
+    const hash = raw.indexOf('#'); // not a regex: `.` stops at U+2028 and U+2029, which a label may hold
+    const line = (hash === -1 ? raw : raw.slice(0, hash)).trim();
     if (line === '') return;
-    if (!/^[0-9a-fA-F]{64}$/.test(line)) throw new Error(`${path}:${i + 1}: expected a hex SHA-256 digest (64 characters)`);
-    digests.push(Buffer.from(line.toLowerCase(), 'hex'));
+    if (/^[0-9a-fA-F]{64}$/.test(line)) file.digests.push(Buffer.from(line.toLowerCase(), 'hex'));
+    else file.problems.push(`${path}:${i + 1}: expected a hex SHA-256 digest (64 characters); the line grants no key`);
   });
-  return digests;
+  return file;
 }
 
 /** Reads a keys file (see parseKeysFile). */
-export async function readKeysFile(path: string): Promise<Buffer[]> {
+export async function readKeysFile(path: string): Promise<KeysFile> {
   return parseKeysFile(await readFile(path, 'utf8'), path);
 }

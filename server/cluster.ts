@@ -5,13 +5,19 @@ import cluster, { type Worker } from 'node:cluster';
 import { digestKey, generateKey, readKeysFile } from './auth.js';
 import type { Config } from './config.js';
 import { consoleLogger } from './log.js';
-import { createRateLimiter, type RateLimiter } from './rate.js';
+import { createRateLimiter } from './rate.js';
+import { KEY_REQUESTS_PER_MINUTE } from './requests.js';
 import { announce, startProcess } from './start.js';
 
 // The one key made by the primary when none is configured, as its digest, for the workers (never the key itself).
 const keyDigestVariable = 'EVAP_CLUSTER_KEY_SHA256';
+// The port the first workers were given for --port 0, for the workers that replace them: once every worker has died
+// the primary closes the listening socket, and port 0 again would move the server to a port nobody was told of.
+const portVariable = 'EVAP_CLUSTER_PORT';
 
-type RateAsk = { evap: 'rate'; id: number; digest: string };
+// `bucket`: a key's requests (the --rate-limit-per-minute counters), or GET /auth/request_key's one counter for all
+type Bucket = 'key' | 'request';
+type RateAsk = { evap: 'rate'; id: number; digest: string; bucket: Bucket };
 type RateAnswer = { evap: 'rate'; id: number; wait: number };
 
 /** Serves with `config.workers` processes (one: this process, as before) until SIGTERM or SIGINT. */
@@ -22,9 +28,12 @@ export async function runServer(config: Config): Promise<void> {
   }
   if (cluster.isWorker) {
     const given = process.env[keyDigestVariable];
-    await startProcess(config, {
+    const port = process.env[portVariable];
+    const ask = askPrimary();
+    await startProcess(port ? { ...config, port: Number(port) } : config, {
       keyDigests: given ? [Buffer.from(given, 'hex')] : [],
-      rateLimiter: config.rateLimitPerMinute > 0 ? askPrimary() : undefined,
+      rateLimiter: config.rateLimitPerMinute > 0 ? (digest) => ask(digest, 'key') : undefined,
+      keyRequestLimiter: (id) => ask(id, 'request'),
       announce: false,
     });
     return;
@@ -36,13 +45,16 @@ export async function runServer(config: Config): Promise<void> {
 // keyed request. Splitting the limit N ways instead would be wrong: a keep-alive client stays on one worker.
 async function runPrimary(config: Config): Promise<void> {
   const env: Record<string, string> = {};
-  const configured = config.keys.length + (config.keysFile ? (await readKeysFile(config.keysFile)).length : 0);
+  const configured = config.keys.length + (config.keysFile ? (await readKeysFile(config.keysFile)).digests.length : 0);
   if (configured === 0) {
     const key = generateKey();
     env[keyDigestVariable] = digestKey(key).toString('hex');
     console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
   }
-  const take = config.rateLimitPerMinute > 0 ? createRateLimiter(config.rateLimitPerMinute) : undefined;
+  const take = {
+    key: config.rateLimitPerMinute > 0 ? createRateLimiter(config.rateLimitPerMinute) : undefined,
+    request: createRateLimiter(KEY_REQUESTS_PER_MINUTE),
+  };
   let stopping = false;
   let failed = false; // a worker that did not drain cleanly makes the cluster's exit status 1
   let ready = false;
@@ -52,14 +64,19 @@ async function runPrimary(config: Config): Promise<void> {
   const fork = () => {
     const worker = cluster.fork(env);
     worker.on('message', (message: RateAsk) => {
-      if (message?.evap !== 'rate' || !take) return;
-      const answer: RateAnswer = { evap: 'rate', id: message.id, wait: take(message.digest) };
-      worker.send(answer);
+      const limiter = message?.evap === 'rate' ? take[message.bucket] : undefined;
+      if (!limiter) return;
+      const answer: RateAnswer = { evap: 'rate', id: message.id, wait: limiter(message.digest) };
+      // the worker may have died with asks still queued here: its answer has nobody to go to, and its 'exit' replaces it
+      if (worker.isConnected()) worker.send(answer, () => undefined);
     });
+    // a send that fails on a channel closing under it (EPIPE) is reported here; without a listener it would kill the primary
+    worker.on('error', (error) => consoleLogger.error(`worker ${worker.process.pid}: ${error.message}`));
     return worker;
   };
   cluster.on('listening', (worker, address) => {
     listening.add(worker);
+    env[portVariable] = String(address.port);
     if (ready || listening.size < config.workers) return;
     ready = true;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -104,8 +121,8 @@ async function runPrimary(config: Config): Promise<void> {
   for (let i = 0; i < config.workers; i++) fork();
 }
 
-// A limiter whose buckets are in the primary: one IPC round trip per keyed request.
-function askPrimary(): RateLimiter {
+// Limiters whose buckets are in the primary: one IPC round trip per keyed request.
+function askPrimary(): (digest: string, bucket: Bucket) => Promise<number> {
   let next = 0;
   const waiting = new Map<number, (wait: number) => void>();
   process.on('message', (message: RateAnswer) => {
@@ -113,11 +130,11 @@ function askPrimary(): RateLimiter {
     waiting.get(message.id)?.(message.wait);
     waiting.delete(message.id);
   });
-  return (digest) =>
+  return (digest, bucket) =>
     new Promise<number>((resolve) => {
       const id = next++;
       waiting.set(id, resolve);
-      const ask: RateAsk = { evap: 'rate', id, digest };
+      const ask: RateAsk = { evap: 'rate', id, digest, bucket };
       process.send!(ask);
     });
 }

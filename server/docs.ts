@@ -1,7 +1,10 @@
-// The open pages: /openapi.json and /docs, an interactive Swagger UI served offline from the installed swagger-ui-dist.
+// The open pages: /openapi.json and /docs, an interactive Swagger UI served offline from its assets copied into
+// dist/docs at build time (scripts/build-docs.ts), or from swagger-ui-dist in a clone that has not been built.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { packageRoot } from '../lib/store/demo.js';
 import { WholeResponse } from './body.js';
 import { HttpError } from './errors.js';
 
@@ -12,7 +15,7 @@ const assets: Record<string, string> = {
   'favicon-16x16.png': 'image/png',
 };
 
-const page = `<!doctype html>
+const page = (note: string) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -21,7 +24,7 @@ const page = `<!doctype html>
   <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
 </head>
 <body>
-  <div id="swagger-ui"></div>
+  ${note}<div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>
 </body>
@@ -42,15 +45,19 @@ const init = `window.ui = SwaggerUIBundle({
 const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
 
 /** Serves /docs, its assets and /openapi.json; undefined for every other path. */
-export function createDocs(openapi: object): (path: string, method: string) => Promise<Response | undefined> {
+export function createDocs(openapi: object, note?: string): (path: string, method: string) => Promise<Response | undefined> {
   const openapiText = JSON.stringify(openapi);
-  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  // a line above the interface, in the page itself, so it is read even before (or without) the script
+  const html = page(
+    note === undefined ? '' : `<p role="note" style="margin:0;padding:8px 16px;background:#fff3cd;font:600 14px sans-serif">${escapeHtml(note)}</p>\n  `,
+  );
+  const dir = swaggerDir();
   const cache = new Map<string, Promise<Buffer>>();
   return async (path, method) => {
     if (path !== '/openapi.json' && path !== '/docs' && !path.startsWith('/docs/')) return undefined;
     if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, `method ${method} is not allowed on ${path}; allowed: GET`, { allow: 'GET, HEAD' });
     if (path === '/openapi.json') return new WholeResponse(openapiText, { headers: { 'content-type': 'application/json' } });
-    if (path === '/docs') return new WholeResponse(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } });
+    if (path === '/docs') return new WholeResponse(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } });
     const name = path.slice('/docs/'.length);
     if (name === 'init.js') return new WholeResponse(init, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
     const type = Object.hasOwn(assets, name) ? assets[name] : undefined; // a fixed list: no path from the request reaches the disk
@@ -59,4 +66,15 @@ export function createDocs(openapi: object): (path: string, method: string) => P
     const bytes = await cache.get(name)!;
     return new WholeResponse(new Uint8Array(bytes), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } });
   };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// the built copy the package ships; a development checkout before `npm run build` has the package itself
+function swaggerDir(): string {
+  const built = join(packageRoot(), 'dist', 'docs');
+  if (existsSync(join(built, 'swagger-ui-bundle.js'))) return built;
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }

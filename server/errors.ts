@@ -1,6 +1,6 @@
 // Errors -> status and a FastAPI-style {"detail": ...} body, in one place.
 import { InvalidParameterError, NotFoundError, StoreError } from '../lib/errors.js';
-import { validationTypes } from '../lib/sync/wire.js';
+import { validationTypes } from '../lib/sync/client.js';
 import { WholeResponse } from './body.js';
 
 /** An error that already knows its answer: status, detail and extra headers (Allow, Retry-After, ...). */
@@ -31,9 +31,14 @@ export function validationDetail(error: InvalidParameterError, sent?: (name: str
   return [{ type: validationTypes[error.reason], loc: [location, error.parameter], msg: error.message, input: input ?? null }];
 }
 
+/** The body of every error answer, as FastAPI writes it: `{"detail": detail}`. */
+export function detailBody(detail: unknown): string {
+  return JSON.stringify({ detail });
+}
+
 /** A JSON answer `{"detail": detail}` with the given status. */
 export function detailResponse(status: number, detail: unknown, headers: Record<string, string> = {}): Response {
-  return new WholeResponse(JSON.stringify({ detail }), {
+  return new WholeResponse(detailBody(detail), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });

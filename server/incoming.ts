@@ -11,5 +11,5 @@ export interface IncomingRequest {
 
 /** A fetch-style Request as the handler reads it (tests, other runtimes): its URL parsed here, once. */
 export function fromFetchRequest(request: Request): IncomingRequest {
-  return { method: request.method, url: new URL(request.url), headers: request.headers, body: request.body };
+  return { method: request.method, url: new URL(request.url), headers: request.headers, body: request.body, signal: request.signal };
 }

@@ -9,12 +9,11 @@ export interface KeyEntry {
   label: string;
 }
 
-/** The keys a keys file accepts, with their dates and labels (lines written by hand may have neither). */
+/** The keys a keys file accepts, with their dates and labels (lines written by hand may have neither); bad lines grant none. */
 export function parseKeyEntries(text: string): KeyEntry[] {
-  parseKeysFile(text); // the same check the server makes: a bad line is an error here too
   const entries: KeyEntry[] = [];
   for (const raw of text.split(/\r?\n/)) {
-    const match = /^\s*([0-9a-fA-F]{64})\s*(?:#\s*(\d{4}-\d{2}-\d{2})?\s*(.*))?$/.exec(raw);
+    const match = /^\s*([0-9a-fA-F]{64})\s*(?:#\s*(\d{4}-\d{2}-\d{2})?\s*(.*))?$/s.exec(raw);
     if (match) entries.push({ id: match[1]!.slice(0, 12).toLowerCase(), created: match[2] ?? '', label: (match[3] ?? '').trim() });
   }
   return entries;
@@ -25,13 +24,16 @@ export async function readKeyEntries(path: string): Promise<KeyEntry[]> {
   return parseKeyEntries(await readText(path));
 }
 
+/** The lines of a keys file the server ignores (each grants no key), as `path:line: why`. */
+export async function readKeysFileProblems(path: string): Promise<string[]> {
+  return parseKeysFile(await readText(path), path).problems;
+}
+
 /** Makes a key, appends its digest with today's date and the label, and returns the key (to be shown once). */
 export async function addKey(path: string, label: string, today = new Date().toISOString().slice(0, 10)): Promise<{ key: string; entry: KeyEntry }> {
-  await readKeyEntries(path); // refuse to append to a file the server could not read
   const key = generateKey();
   const digest = digestKey(key).toString('hex');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a label must not carry into the file
-  const clean = label.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const clean = label.replace(/[\p{Cc}\p{Zl}\p{Zp}\p{Cs}]+/gu, ' ').trim(); // what would end or break the line
   await appendFile(path, `${digest} # ${today} ${clean}\n`, { mode: 0o600 });
   return { key, entry: { id: digest.slice(0, 12), created: today, label: clean } };
 }

@@ -6,7 +6,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import type { Handler } from './app.js';
 import { WholeResponse } from './body.js';
 import { settingDefault } from './config.js';
-import { detailResponse } from './errors.js';
+import { detailBody, detailResponse } from './errors.js';
 import type { IncomingRequest } from './incoming.js';
 import { formatAccess, type Logger } from './log.js';
 
@@ -34,6 +34,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   let active = 0;
   let closing = false;
   const perClient = new Map<string, number>(); // requests in flight by client address
+  const responding = new WeakMap<Socket, ServerResponse[]>(); // the responses each keep-alive socket owes, until each closes
   const { logger } = options;
 
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -94,6 +95,16 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       requireHostHeader: false, // answered below in JSON, as every other refusal (node's own 400 has an empty body)
     },
     (req, res) => {
+      // the responses a socket owes, oldest first (pipelined requests queue theirs): a parse error (refuse) must not
+      // write into the one being written
+      const owed = responding.get(req.socket) ?? [];
+      responding.set(req.socket, [...owed, res]);
+      res.once('close', () =>
+        responding.set(
+          req.socket,
+          (responding.get(req.socket) ?? []).filter((r) => r !== res),
+        ),
+      );
       if (req.headers.host === undefined && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
       void listener(req, res);
     },
@@ -101,13 +112,8 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     answerPlain(res, 417, `unsupported Expect header: ${JSON.stringify(String(req.headers.expect).slice(0, 40))}`),
   );
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const body = JSON.stringify({ detail: 'CONNECT is not supported: this is not a proxy' });
-    socket.end(
-      `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-  });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuse(error, socket, logger));
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => socket.end(rawAnswer(405, 'CONNECT is not supported: this is not a proxy')));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuse(error, socket, responding.get(socket)?.[0], logger));
   // no socket activity for this long (a client that neither sends nor reads): node destroys the socket, freeing its slot
   if (options.stallTimeoutMs) server.setTimeout(options.stallTimeoutMs);
   await new Promise<void>((resolve, reject) => {
@@ -178,16 +184,15 @@ async function send(
 
 // A refusal before the handler (no Host, an unknown Expect): JSON like every other answer, then the connection closes.
 function answerPlain(res: ServerResponse, status: number, detail: string): void {
-  const body = JSON.stringify({ detail });
+  const body = detailBody(detail);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
 }
 
 // Requests node:http cannot parse or that time out never reach the handler: answer them in JSON too, then close.
-function refuse(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): void {
+function refuse(error: NodeJS.ErrnoException, socket: Socket, inFlight: ServerResponse | undefined, logger: Logger): void {
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   // as node's default handler: answer unless a response on this (keep-alive) socket has begun
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
     const detail =
       status === 431
@@ -195,11 +200,15 @@ function refuse(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): v
         : status === 408
           ? 'the request was not received in time'
           : `malformed HTTP request (${error.code ?? 'parse error'})`;
-    const body = JSON.stringify({ detail });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-    logger.info(formatAccess({ method: '-', target: '-', status, ms: 0, bytes: Buffer.byteLength(body), aborted: false })); // no raw bytes: they may hold a key
+    const answer = rawAnswer(status, detail);
+    socket.end(answer);
+    logger.info(formatAccess({ method: '-', target: '-', status, ms: 0, bytes: Buffer.byteLength(detailBody(detail)), aborted: false })); // no raw bytes: they may hold a key
   }
   setTimeout(() => socket.destroy(), 500).unref(); // after the answer is flushed, even if the client keeps sending
+}
+
+// A whole HTTP/1.1 answer written on a raw socket, where node:http has no response to write it with: JSON, then close.
+function rawAnswer(status: number, detail: string): string {
+  const body = detailBody(detail);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }

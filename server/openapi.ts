@@ -1,7 +1,9 @@
-// /openapi.json, generated from the route table, the wire table (lib/sync/wire.ts) and the catalogue so that nothing is
+// /openapi.json, generated from the route table, the operations table (lib/operations.ts) and the catalogue so that nothing is
 // written twice.
+
 import { reservoirDatasets, stationVariables, units } from '../lib/catalogue.js';
-import type { WireParameter } from '../lib/sync/wire.js';
+import type { Parameter } from '../lib/operations.js';
+import { attributeSchemas } from './attribute-schemas.js';
 import { keyHeader } from './auth.js';
 import { shapefileParts } from './params.js';
 import { keyRequestFields, REQUEST_KEY_PATH } from './requests.js';
@@ -44,7 +46,7 @@ export function buildOpenApi(routes: readonly Route[], version = '0.1.0'): objec
       description: `Daily reservoir and station evaporation data, wire-compatible with the OperEvap API. Send your key in the \`${keyHeader}\` header (the Authorize button). ${describeCatalogue()}`,
     },
     paths,
-    components: { securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: keyHeader } } },
+    components: { securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: keyHeader } }, schemas: attributeSchemas() },
     security: [{ APIKeyHeader: [] }],
   };
 }
@@ -76,9 +78,9 @@ function describeRoute(route: Route): object {
 // would refuse every list of two. So a closed list's entries are a pattern on the string, which openapi-generator's
 // validating clients and Swagger UI check and openapi-typescript ignores (the type stays string), and are in the
 // description. The pattern is plain (alternation and \s only, no lookaround) so that every regex engine takes it.
-function describeParameter(p: WireParameter): object {
+function describeParameter(p: Parameter): object {
   const fallback = typeof p.default === 'string' ? p.default : p.default?.join(', ');
-  const allowed = p.values ? (p.shape === 'one' ? { enum: [...p.values] } : { pattern: listPattern(p.values) }) : {};
+  const allowed = p.values ? (p.kind === 'one' ? { enum: [...p.values] } : { pattern: listPattern(p.values) }) : {};
   return {
     name: p.name,
     in: 'query',

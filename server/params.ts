@@ -2,8 +2,11 @@
 
 import type { outputFormats } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
+import { type Parameter, parameters } from '../lib/operations.js';
+
+export { IGNORED_HEADER } from '../lib/sync/client.js'; // the response header naming the parameters a path does not take
+
 import { didYouMean } from '../lib/suggest.js';
-import { fromWire, type WireParameter, wireParameters } from '../lib/sync/wire.js';
 import type { ShapefileParts } from '../lib/types.js';
 import { settingDefault } from './config.js';
 import { BodyParameterError, HttpError } from './errors.js';
@@ -24,24 +27,13 @@ export const defaultRequestLimits: RequestLimits = {
 };
 
 export type OutputFormat = (typeof outputFormats.list)[number];
-// which limit a list counts against, from the wire table; a list the table does not know counts as values
+// which limit a list counts against, from the operations table; a list the table does not know counts as values
 const namesLists = new Set(
-  Object.values(wireParameters as Record<string, WireParameter>)
+  Object.values(parameters as Record<string, Parameter>)
     .filter((p) => p.limit === 'names')
     .map((p) => p.name),
 );
 const limitOf = (name: string): keyof RequestLimits => (namesLists.has(name) ? 'maxNames' : 'maxVariables');
-
-// answered by the server itself, not options of the library's query: as_of by as-of.ts, output_format by answer-formats.ts
-const serverParameters = new Set(['as_of', 'output_format']);
-
-/** The library options of a query from the request, as the wire table describes its parameters. */
-export function readOptions<Q>(q: QueryParams, parameters: readonly WireParameter[]): Q {
-  return fromWire<Q>(
-    parameters.filter((p) => !serverParameters.has(p.name)),
-    (name, shape) => (shape === 'list' ? q.list(name) : q.one(name)),
-  );
-}
 
 /** The query parameters of one request; a repeated parameter takes its last value, as FastAPI does for a `str`. */
 export class QueryParams {
@@ -49,6 +41,11 @@ export class QueryParams {
     private readonly params: URLSearchParams,
     private readonly limits: RequestLimits,
   ) {}
+
+  /** The names of the parameters sent, each once. */
+  names(): string[] {
+    return [...new Set(this.params.keys())];
+  }
 
   /** One value, or undefined when absent (the library then applies the public service's default). */
   one(name: string): string | undefined {
@@ -67,6 +64,21 @@ export class QueryParams {
     }
     return items;
   }
+}
+
+/**
+ * The header's value for the parameters sent that are not `known`: each name, with the known one it most likely
+ * meant (`RES_NAME (did you mean "RES_NAMES"?)`), comma-separated; undefined when every parameter is known. A name
+ * is percent-encoded where it holds what a header may not (it is the client's text); at most ten are named.
+ */
+export function ignoredParameters(sent: QueryParams, known: readonly string[]): string | undefined {
+  const ignored = sent.names().filter((name) => !known.includes(name));
+  if (ignored.length === 0) return undefined;
+  const shown = ignored.slice(0, 10).map((name) => {
+    const text = /^[\x21-\x7e]+$/.test(name) && !/[",]/.test(name) ? name.slice(0, 60) : encodeURIComponent(name.slice(0, 60));
+    return `${text}${didYouMean(name, known)}`;
+  });
+  return ignored.length > 10 ? `${shown.join(', ')}, and ${ignored.length - 10} more` : shown.join(', ');
 }
 
 /** What reading a body needs of a request: its headers (length, type) and the body itself. */

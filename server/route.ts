@@ -1,11 +1,21 @@
 // One documented path and how it reads its request: the parameters a path takes, and the library option each carries,
-// are the wire table's (lib/sync/wire.ts), never written per route.
+// are the operations table's (lib/operations.ts), never written per route; an operation answering records is streamed
+// by the store's `stream<Operation>` method, found by its name.
 import type { RecordStream } from '../lib/format/stream.js';
+import {
+  type FormatOf,
+  fromWire,
+  type OperationName,
+  type OptionsOf,
+  operations,
+  type Parameter,
+  parametersOf,
+  type RecordsOperation,
+} from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
-import { parametersOf, type WireOperation, type WireParameter } from '../lib/sync/wire.js';
-import { readFormat } from './answer-formats.js';
+import { readFormat, timeseriesAnswer } from './answer-formats.js';
 import type { IncomingRequest } from './incoming.js';
-import { type QueryParams, type RequestLimits, readOptions } from './params.js';
+import type { QueryParams, RequestLimits } from './params.js';
 
 /** What a route handler gets. */
 export interface RouteContext {
@@ -22,34 +32,68 @@ export interface Route {
   path: string;
   tag: 'Info' | 'Metadata' | 'Timeseries';
   summary: string;
-  operation: WireOperation; // the query of the wire table it answers
-  parameters: readonly WireParameter[]; // those /openapi.json lists: the operation's (an annual aggregate leaves out the monthly-only ones)
+  operation: OperationName; // the operation of the table it answers
+  parameters: readonly Parameter[]; // those /openapi.json lists: the operation's query parameters (an annual aggregate leaves out the monthly-only ones)
   upload?: boolean; // accepts the four optional shapefile parts as multipart/form-data
   body?: 'parameters'; // a POST twin: the parameters also in a JSON or urlencoded body
   run(context: RouteContext): Promise<Response> | Response;
 }
 
-/** What a route answers with: the library options read from the request by the wire table, and the checked output_format. */
-export interface Asked<Q, F extends string> {
-  options: Q;
-  format: F;
+/** What a route answers with: the library options read from the request by the table, and the checked output_format. */
+export interface Asked<O extends OperationName> {
+  options: OptionsOf<O>;
+  format: FormatOf<O>;
 }
 
-/** A route answering `operation`: its options and output_format are read as the wire table says, then `answer` runs. */
-export function tableRoute<Q, F extends string = string>(
-  route: Omit<Route, 'run' | 'parameters' | 'operation'> & { parameters?: readonly WireParameter[] },
-  operation: WireOperation,
-  answer: (asked: Asked<Q, F>, context: RouteContext) => Promise<Response> | Response,
+/** How a route of `operation` is documented; `path` when its path parameters are filled in (an aggregate's interval). */
+export interface Described {
+  tag: Route['tag'];
+  summary: string;
+  path?: string;
+  parameters?: readonly Parameter[];
+  upload?: boolean;
+}
+
+/** A route answering `operation`: its options and output_format are read as the table says, then `answer` runs. */
+export function tableRoute<O extends OperationName>(
+  operation: O,
+  described: Described,
+  answer: (asked: Asked<O>, context: RouteContext) => Promise<Response> | Response,
 ): Route {
-  const read = parametersOf(operation);
-  const formats = (read.find((p) => p.name === 'output_format')?.values ?? []) as readonly F[];
+  const all = parametersOf(operation);
+  const formats = all.find((p) => p.name === 'output_format')?.values ?? [];
   return {
-    ...route,
+    method: operations[operation].method,
+    path: described.path ?? operations[operation].path,
+    tag: described.tag,
+    summary: described.summary,
     operation,
-    parameters: route.parameters ?? read,
-    run: (context) => {
-      const format = readFormat(context.query, formats);
-      return answer({ options: readOptions<Q>(context.query, read), format }, context);
+    parameters: described.parameters ?? all.filter((p) => p.in !== 'path'),
+    ...(described.upload ? { upload: true } : {}),
+    run: ({ query, ...context }) => {
+      const format = readFormat(query, formats) as FormatOf<O>; // one of the operation's formats, checked by readFormat
+      const options = fromWire(operation, (p) => (p.kind === 'list' ? query.list(p.name) : query.one(p.name)));
+      return answer({ options, format }, { query, ...context });
     },
   };
+}
+
+type StreamMethod<O extends RecordsOperation> = `stream${Capitalize<O>}`;
+// every records operation has its store method, and the options the table gives it are options that method takes
+type Fits = { [O in RecordsOperation]: OptionsOf<O> extends NonNullable<Parameters<EvapStore[StreamMethod<O>]>[0]> ? true : false }[RecordsOperation];
+const everyOperationFits: Fits extends true ? true : never = true;
+
+/** The store's stream of a records operation (`extra`: the path's options, an aggregate's interval). */
+export function streamOf<O extends RecordsOperation>(store: EvapStore, operation: O, options: OptionsOf<O>, extra: object = {}): RecordStream {
+  const method = `stream${operation[0]!.toUpperCase()}${operation.slice(1)}` as StreamMethod<O>;
+  // the method is the one Fits checked against this operation's options
+  return (store[method] as unknown as (options: object) => RecordStream).call(store, { ...options, ...extra });
+}
+
+/** A route answering records (JSON, CSV, Parquet, Arrow) streamed from the store, a heavy answer admitted in turn. */
+export function recordsRoute(operation: RecordsOperation, described: Described, extra: object = {}): Route {
+  void everyOperationFits;
+  return tableRoute(operation, described, ({ options, format }, { store, admit }) =>
+    timeseriesAnswer(format, admit(streamOf(store, operation, options, extra))),
+  );
 }

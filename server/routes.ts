@@ -1,13 +1,15 @@
 // The documented paths: each maps its parameters onto one library call and formats the answer. Which parameters a path
-// takes, and how each maps onto the library's options, is the wire table's (lib/sync/wire.ts), never written here.
+// takes, and how each maps onto the library's options, is the operations table's (lib/operations.ts), never written
+// here; an operation answering records needs only its summary (recordsRoute).
 import type { EvapStore } from '../lib/store/store.js';
-import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../lib/types.js';
-import { metadataAnswer, type ListFormat as Places, type TimeseriesFormat as Series, timeseriesAnswer } from './answer-formats.js';
+import type { WireRecord } from '../lib/types.js';
+import { metadataAnswer, type ListFormat as Places } from './answer-formats.js';
 import { withAsOf } from './as-of.js';
 import { listResponse } from './format.js';
-import { type OutputFormat, readShapefileParts } from './params.js';
+import { readShapefileParts } from './params.js';
 import { withPostTwins } from './post-routes.js';
-import { type Route, tableRoute } from './route.js';
+import { aboutResponse } from './provenance.js';
+import { type Route, recordsRoute, tableRoute } from './route.js';
 import { summaryRoutes } from './summary-routes.js';
 
 export type { Route, RouteContext } from './route.js';
@@ -31,127 +33,79 @@ const names = (key: 'RES_NAME' | 'STA_NAME', values: string[], format: Places, s
 const variableColumns = ['api_name', 'description', 'dataset', 'units_metric', 'units_english'];
 const dateColumns = ['start_date', 'end_date'];
 
-type Listing = { dataset?: string; variable?: string; names?: string[] };
-
 /** Every documented path of the public service, in the order its documentation lists them, then aggregates and normals (issue 14), then POST twins. */
 export const routes: readonly Route[] = withPostTwins(
   withAsOf([
-    tableRoute<ReservoirRangeQuery, Series>(
-      { method: 'GET', path: '/timeseries/daily/reservoirs/daterange', tag: 'Timeseries', summary: 'Reservoir timeseries over a date range' },
-      'reservoirTimeseries',
-      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamReservoirTimeseries(options))),
-    ),
-    tableRoute<ReservoirDateQuery, Series>(
-      { method: 'GET', path: '/timeseries/daily/reservoirs/date', tag: 'Timeseries', summary: 'Every reservoir on one date' },
-      'reservoirTimeseriesOnDate',
-      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamReservoirTimeseriesOnDate(options))),
-    ),
-    tableRoute<StationRangeQuery, Series>(
-      { method: 'GET', path: '/timeseries/stations/daterange', tag: 'Timeseries', summary: 'Station timeseries over a date range' },
-      'stationTimeseries',
-      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamStationTimeseries(options))),
-    ),
-    tableRoute<StationDateQuery, Series>(
-      { method: 'GET', path: '/timeseries/stations/date', tag: 'Timeseries', summary: 'Every station on one date' },
-      'stationTimeseriesOnDate',
-      ({ options, format }, { store, admit }) => timeseriesAnswer(format, admit(store.streamStationTimeseriesOnDate(options))),
-    ),
-    tableRoute<Listing, OutputFormat>(
-      { method: 'GET', path: '/info/list_datasets', tag: 'Info', summary: 'The datasets (a JSON list of names)' },
-      'listDatasets',
-      ({ format }, { store }) => {
-        const names = store.listDatasets();
-        return listResponse(
-          format,
-          names,
-          names.map((d) => ({ dataset: d })),
-          ['dataset'],
-        );
-      },
-    ),
-    tableRoute<Listing, OutputFormat>(
-      { method: 'GET', path: '/info/list_variables', tag: 'Info', summary: 'The variables of a dataset' },
-      'listVariables',
-      ({ options, format }, { store }) => {
-        const records = store.listVariables(options.dataset);
-        return listResponse(format, records, records, variableColumns);
-      },
-    ),
-    tableRoute<Listing, OutputFormat>(
-      { method: 'GET', path: '/info/list_dates', tag: 'Info', summary: 'The first and last date of a dataset variable' },
-      'listDates',
-      ({ options, format }, { store }) => {
-        const records = store.listDates(options.dataset, options.variable);
-        return listResponse(format, records, records, dateColumns);
-      },
-    ),
-    tableRoute<Listing, Places>(
-      {
-        method: 'POST',
-        path: '/info/list_RES_NAMES',
-        tag: 'Info',
-        summary: 'Reservoir names, optionally only those inside an uploaded shapefile',
-        upload: true,
-      },
+    recordsRoute('reservoirTimeseries', { tag: 'Timeseries', summary: 'Reservoir timeseries over a date range' }),
+    recordsRoute('reservoirTimeseriesOnDate', { tag: 'Timeseries', summary: 'Every reservoir on one date' }),
+    recordsRoute('stationTimeseries', { tag: 'Timeseries', summary: 'Station timeseries over a date range' }),
+    recordsRoute('stationTimeseriesOnDate', { tag: 'Timeseries', summary: 'Every station on one date' }),
+    tableRoute('listDatasets', { tag: 'Info', summary: 'The datasets (a JSON list of names)' }, ({ format }, { store }) => {
+      const names = store.listDatasets();
+      return listResponse(
+        format,
+        names,
+        names.map((d) => ({ dataset: d })),
+        ['dataset'],
+      );
+    }),
+    tableRoute('listVariables', { tag: 'Info', summary: 'The variables of a dataset' }, ({ options, format }, { store }) => {
+      const records = store.listVariables(options.dataset);
+      return listResponse(format, records, records, variableColumns);
+    }),
+    tableRoute('listDates', { tag: 'Info', summary: 'The first and last date of a dataset variable' }, ({ options, format }, { store }) => {
+      const records = store.listDates(options.dataset, options.variable);
+      return listResponse(format, records, records, dateColumns);
+    }),
+    tableRoute(
       'listReservoirNames',
+      { tag: 'Info', summary: 'Reservoir names, optionally only those inside an uploaded shapefile', upload: true },
       async ({ format }, { store, request, limits }) => {
         const parts = await readShapefileParts(request, limits);
         return names('RES_NAME', await store.listReservoirNames(parts), format, store);
       },
     ),
-    tableRoute<Listing, Places>(
-      { method: 'POST', path: '/info/list_STA_NAMES', tag: 'Info', summary: 'Station names, optionally only those inside an uploaded shapefile', upload: true },
+    tableRoute(
       'listStationNames',
+      { tag: 'Info', summary: 'Station names, optionally only those inside an uploaded shapefile', upload: true },
       async ({ format }, { store, request, limits }) => {
         const parts = await readShapefileParts(request, limits);
         return names('STA_NAME', await store.listStationNames(parts), format, store);
       },
     ),
-    tableRoute<Listing, OutputFormat>(
-      { method: 'GET', path: '/info/list_stations_variables', tag: 'Info', summary: 'The variables that stations hold' },
-      'listStationVariables',
-      ({ options, format }, { store }) => {
-        const records = store.listStationVariables(options.names);
-        return listResponse(format, records, records, variableColumns);
-      },
-    ),
-    tableRoute<Listing, OutputFormat>(
-      { method: 'GET', path: '/info/list_stations_dates', tag: 'Info', summary: 'The first and last date with station data' },
-      'listStationDates',
-      ({ options, format }, { store }) => {
-        const records = store.listStationDates(options.names);
-        return listResponse(format, records, records, dateColumns);
-      },
-    ),
-    tableRoute<Listing, Places>(
-      { method: 'GET', path: '/metadata/reservoirs', tag: 'Metadata', summary: 'Reservoir metadata' },
-      'reservoirMetadata',
-      ({ options, format }, { store }) => {
-        const records = store.reservoirMetadata(options.names);
-        return metadataAnswer(format, records, records, columnsOf(records, ['RES_NAME']), 'RES_NAME');
-      },
-    ),
-    tableRoute<Listing, Places>(
-      { method: 'GET', path: '/metadata/stations', tag: 'Metadata', summary: 'Station metadata' },
-      'stationMetadata',
-      ({ options, format }, { store }) => {
-        const records = store.stationMetadata(options.names);
-        return metadataAnswer(format, records, records, columnsOf(records, ['STA_NAME']), 'STA_NAME');
-      },
-    ),
+    tableRoute('listStationVariables', { tag: 'Info', summary: 'The variables that stations hold' }, ({ options, format }, { store }) => {
+      const records = store.listStationVariables(options.names);
+      return listResponse(format, records, records, variableColumns);
+    }),
+    tableRoute('listStationDates', { tag: 'Info', summary: 'The first and last date with station data' }, ({ options, format }, { store }) => {
+      const records = store.listStationDates(options.names);
+      return listResponse(format, records, records, dateColumns);
+    }),
+    tableRoute('reservoirMetadata', { tag: 'Metadata', summary: 'Reservoir metadata' }, ({ options, format }, { store }) => {
+      const records = store.reservoirMetadata(options.names);
+      return metadataAnswer(format, records, records, columnsOf(records, ['RES_NAME']), 'RES_NAME');
+    }),
+    tableRoute('stationMetadata', { tag: 'Metadata', summary: 'Station metadata' }, ({ options, format }, { store }) => {
+      const records = store.stationMetadata(options.names);
+      return metadataAnswer(format, records, records, columnsOf(records, ['STA_NAME']), 'STA_NAME');
+    }),
     ...summaryRoutes(),
-    tableRoute<Listing, OutputFormat>(
-      {
-        method: 'GET',
-        path: '/info/list_snapshots',
-        tag: 'Info',
-        summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added',
-      },
+    tableRoute(
       'listSnapshots',
+      { tag: 'Info', summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added' },
       async ({ format }, { store }) => {
         const records = (await store.listSnapshots()) as unknown as WireRecord[];
         return listResponse(format, records, records, snapshotColumns);
       },
+    ),
+    tableRoute(
+      'about',
+      {
+        tag: 'Info',
+        summary:
+          "The data's provenance and citation: synthetic or where it came from, when it was retrieved, the model, licence, citation, the time zone of a day",
+      },
+      ({ format }, { store }) => aboutResponse(format, store.about()),
     ),
   ]),
 );

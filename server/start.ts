@@ -13,6 +13,7 @@ import { createKeyRequests } from './requests.js';
 export interface ProcessOptions {
   keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed
   rateLimiter?: RateLimiter; // shared counters (a cluster's primary); default: counters in this process
+  keyRequestLimiter?: RateLimiter; // the same for GET /auth/request_key
   announce?: boolean; // print `listening on ...` (default true; a cluster's primary prints it once for all)
   onStopped?: (code: number) => void; // after draining (default process.exit)
 }
@@ -26,7 +27,9 @@ export function announce(url: string, workers?: number): void {
 /** Serves the store in this process until SIGTERM or SIGINT, then finishes the requests under way and exits. */
 export async function startProcess(config: Config, options: ProcessOptions = {}): Promise<{ url: string }> {
   const store = await openStore(config.store);
-  const digests = config.keysFile ? await readKeysFile(config.keysFile) : [];
+  const fromFile = config.keysFile ? await readKeysFile(config.keysFile) : { digests: [], problems: [] };
+  for (const problem of fromFile.problems) consoleLogger.error(problem);
+  const digests = fromFile.digests;
   const plain = [...KeyRing.fromKeys(config.keys).digestList(), ...(options.keyDigests ?? [])];
   let keys = new KeyRing([...plain, ...digests]);
   if (keys.size === 0) {
@@ -35,7 +38,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     console.log(`api-key: ${key}`); // the only place a key is ever written: the operator needs it once
   }
   const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute, maxHeavy } = config;
-  const keyRequests = createKeyRequests(config.requestsFile);
+  const keyRequests = createKeyRequests(config.requestsFile, { limiter: options.keyRequestLimiter });
   const handler = createHandler({
     store,
     keys,
@@ -47,7 +50,6 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     maxHeavy,
   });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
-  if (options.announce !== false) announce(serving.url);
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
   if (config.refreshMs > 0) {
     setInterval(() => {
@@ -88,8 +90,9 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     const reload = (why: string) =>
       readKeysFile(keysFile).then(
         (fresh) => {
-          keys.replace([...plain, ...fresh]);
-          console.log(`${why}: keys file reloaded, ${fresh.length} keys`);
+          keys.replace([...plain, ...fresh.digests]);
+          for (const problem of fresh.problems) consoleLogger.error(`${why}: ${problem}`);
+          console.log(`${why}: keys file reloaded, ${fresh.digests.length} keys`);
         },
         (error: unknown) =>
           consoleLogger.error(`${why}: keys file not reloaded, the previous keys stay: ${error instanceof Error ? error.message : String(error)}`),
@@ -103,5 +106,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // ready only now: a SIGTERM sent on reading the line finds its handler (before, it killed the process undrained)
+  if (options.announce !== false) announce(serving.url);
   return { url: serving.url };
 }

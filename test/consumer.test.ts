@@ -21,12 +21,23 @@ describe('the packed package', () => {
     const [{ filename, size, files }] = JSON.parse(packed) as [{ filename: string; size: number; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['dist/cli/evap.js', 'dist/server/main.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'README.md', 'LICENSE', 'package.json']),
+      expect.arrayContaining([
+        'dist/cli/evap.js',
+        'dist/server/main.js',
+        'dist/lib/index.js',
+        'dist/lib/index.d.ts',
+        'dist/docs/swagger-ui-bundle.js', // /docs's assets, copied at build time: no swagger-ui-dist to install
+        'dist/docs/LICENSE',
+        'docs/screenshots/explorer-1280.png', // the README's screenshot
+        'README.md',
+        'LICENSE',
+        'package.json',
+      ]),
     );
     expect(
       paths.filter((p) => /^(test|bench|data|cli|lib|server|\.ci)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')) || p.endsWith('.map')),
     ).toEqual([]);
-    expect(size).toBeLessThan(400_000);
+    expect(size).toBeLessThan(1_200_000); // about 450 KB of it the Swagger UI bundle /docs serves, 135 KB the screenshot
 
     const consumer = join(dir, 'consumer');
     await run('mkdir', [consumer]);
@@ -34,7 +45,20 @@ describe('the packed package', () => {
     const began = performance.now();
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, filename)], { cwd: consumer, env });
     console.log(`consumer install: ${((performance.now() - began) / 1000).toFixed(1)} s, package ${(size / 1024).toFixed(0)} KiB`);
-    for (const dev of ['typescript', 'tsx', 'vitest']) expect(existsSync(join(consumer, 'node_modules', dev)), dev).toBe(false);
+    for (const dev of ['typescript', 'tsx', 'vitest', 'swagger-ui-dist', '@scarf/scarf'])
+      expect(existsSync(join(consumer, 'node_modules', dev)), dev).toBe(false);
+    // no installed package has an install script (npm records hasInstallScript in the lock of what it installed)
+    const lock = JSON.parse(await readFile(join(consumer, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    expect(Object.keys(lock.packages).length).toBeGreaterThan(5);
+    expect(
+      Object.entries(lock.packages)
+        .filter(([, p]) => p.hasInstallScript)
+        .map(([path]) => path),
+    ).toEqual([]);
+    const readme = await readFile(join(consumer, 'node_modules', 'evap', 'README.md'), 'utf8');
+    for (const [, image] of readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) {
+      if (!/^https?:/.test(image!)) expect(existsSync(join(consumer, 'node_modules', 'evap', image!)), image).toBe(true);
+    }
     const npx = (args: string[], extra: NodeJS.ProcessEnv = {}) => run('npx', ['--no', '--', 'evap', ...args], { cwd: consumer, env: { ...env, ...extra } });
 
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -68,6 +92,8 @@ describe('the packed package', () => {
       });
       const api = await (await fetch(`${url}/timeseries/daily/reservoirs/daterange?${params}`, { headers: { 'api-key': 'consumer-key' } })).text();
       expect(api.split('\n')).toHaveLength(2 * 366 + 2);
+      const swagger = await fetch(`${url}/docs/swagger-ui-bundle.js`);
+      expect([swagger.status, (await swagger.text()).length > 100_000]).toEqual([200, true]);
       const flags = [
         '--names',
         'LAKE MEAD,LAKE POWELL',
@@ -85,6 +111,50 @@ describe('the packed package', () => {
     } finally {
       process.kill(-server.pid!, 'SIGTERM'); // npx runs evap under a shell of its own: stop the whole group
     }
+
+    // the README's quick start, line by line exactly as written, in this project that depends on the tarball
+    // (PORT=0: the server's own environment variable, so the line stays as written and no fixed port is taken)
+    const quickStart = (await readFile(join(root, 'README.md'), 'utf8')).split('## Quick start')[1]!.split('```sh\n')[1]!.split('```')[0]!;
+    const lines = quickStart.split('\n').filter((l) => l.trim() !== '');
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    await run('rm', ['-rf', join(consumer, 'demo')]);
+    for (const line of lines) {
+      if (/^npx evap serve /.test(line)) {
+        const shell = spawn('sh', ['-c', `exec ${line}`], { cwd: consumer, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const ready = await new Promise<string>((ok, fail) => {
+          let out = '';
+          shell.stdout.on('data', (d) => {
+            out += d;
+            if (/api-key: \S+[\s\S]*listening on http:\/\/127\.0\.0\.1:\d+[\s\S]*explorer: http/.test(out)) ok(out); // the lines it promises
+          });
+          shell.on('exit', (code) => fail(new Error(`${line}: exited with ${code}: ${out}`)));
+        });
+        process.kill(-shell.pid!, 'SIGTERM');
+        expect(ready).not.toMatch(/error/i);
+        continue;
+      }
+      const done = await run('sh', ['-c', line], { cwd: consumer, env });
+      if (line.startsWith('npx evap demo ')) expect(existsSync(join(consumer, 'demo', 'manifest.json'))).toBe(true);
+      else expect(done.stdout.length, line).toBeGreaterThan(0);
+      if (line.includes('--interval monthly')) expect(done.stdout.split('\n')[0]).toContain('E_volume (acre-ft)');
+    }
+
+    // as a service runs it: `exec node_modules/.bin/evap serve`, stopped by SIGTERM to that one process, exits 0
+    const service = spawn('sh', ['-c', 'exec node_modules/.bin/evap serve --store demo --port 0'], {
+      cwd: consumer,
+      env: { ...env, EVAP_API_KEYS: 'consumer-key' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const stopped = new Promise<number | null>((done) => service.on('exit', (code) => done(code)));
+    await new Promise<void>((ok) => {
+      let out = '';
+      service.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('listening on')) ok();
+      });
+    });
+    service.kill('SIGTERM');
+    expect(await stopped).toBe(0);
 
     // openStore() with no folder: the package has no data/, so the demo store is made in the cache on first use
     const script =

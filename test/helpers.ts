@@ -137,3 +137,13 @@ export const integerLike = fc.oneof(
   fc.stringMatching(/^[-+ \t]?(0[xXbBoO])?[0-9a-fA-F]{0,6}(\.[0-9]*)?([eE][-+]?[0-9]{1,3})?[ \t\n]?$/),
   fc.constantFrom('0x10', '1e3', ' 5 ', '5.0', '+5', '-0', '5_000', '１２', 'Infinity', '', '9007199254740991', '9007199254740992'),
 );
+
+/** An Arrow table's rows as the JSON answer's records: Date32 days (read as epoch milliseconds) back to YYYY-MM-DD. */
+export function tableRecords(table: import('apache-arrow').Table): Record<string, unknown>[] {
+  const dates = table.schema.fields.filter((f) => String(f.type) === 'Date32<DAY>').map((f) => f.name);
+  return table.toArray().map((row) => {
+    const record: Record<string, unknown> = { ...row.toJSON() };
+    for (const d of dates) record[d] = record[d] === null ? null : new Date(record[d] as number).toISOString().slice(0, 10);
+    return record;
+  });
+}

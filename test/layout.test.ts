@@ -1,6 +1,7 @@
 // The shape of lib/ as a newcomer reads it: no import cycles (type-only imports too), no way up into server/ or cli/,
-// writing apart from the public Store, one binary search, node:fs in one file, and no HTTP words outside lib/sync/
-// (the remote client and its wire table speak HTTP).
+// writing apart from the public Store, one binary search, node:fs in one file, and no HTTP words but in the remote
+// client (lib/sync/client.ts), the one file of lib/ that speaks HTTP; the operations table (lib/operations.ts) names
+// each operation's path, as data, and nothing else of HTTP.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -74,7 +75,9 @@ function wordsOf(file: string): { strings: string[]; identifiers: string[] } {
   return words;
 }
 
-const speaksHttp = (file: string) => file.startsWith('lib/sync/');
+const speaksHttp = (file: string) => file === 'lib/sync/client.ts';
+// the paths of the operations, which the routes and the client read from it
+const namesPaths = (file: string) => file === 'lib/operations.ts';
 // the object-storage client talks S3's HTTP protocol, whose status codes its messages name (`answered 200, not 412`)
 const speaksS3 = (file: string) => file === 'lib/store/s3.ts' || file === 'lib/store/bucket.ts';
 
@@ -152,7 +155,7 @@ describe('lib/', () => {
     expect(fsUsers).toEqual(['lib/store/disk.ts']);
   });
 
-  it('speaks no HTTP outside lib/sync/: no status codes or API paths in messages, no request locations', () => {
+  it("speaks no HTTP outside the remote client: no status codes, API paths (but the operations table's), or request locations", () => {
     const found = [...graph.keys()]
       .filter((file) => !speaksHttp(file))
       .flatMap((file) => {
@@ -160,7 +163,7 @@ describe('lib/', () => {
         return [
           ...strings.filter((text) => !speaksS3(file) && /\b[45]\d\d\b/.test(text)).map((text) => `${file}: status code in ${JSON.stringify(text)}`),
           ...strings
-            .filter((text) => /(^|[\s(`'"])\/(info|timeseries|metadata)\/|openapi\.json/.test(text))
+            .filter((text) => (!namesPaths(file) && /(^|[\s(`'"])\/(info|timeseries|metadata)\/|openapi\.json/.test(text)) || /openapi\.json/.test(text))
             .map((text) => `${file}: API path in ${JSON.stringify(text)}`),
           ...strings.filter((text) => text === 'query' || text === 'body').map((text) => `${file}: request location ${JSON.stringify(text)}`),
           ...identifiers.filter((name) => name === 'loc').map(() => `${file}: loc`),

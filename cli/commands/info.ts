@@ -1,18 +1,26 @@
 // evap info: what a store or server holds, as the API's /info paths answer it.
+import { type DatasetName, reservoirDatasets } from '../../lib/catalogue.js';
+import { type OperationName, operations } from '../../lib/operations.js';
+import { aboutEntries, type StoreAbout } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
 import { listFlag, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, formatUsage, writeRecords } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
-export const usage = `evap info [datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
-  Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are.
-  datasets                the datasets                          (GET /info/list_datasets)
-  variables               a dataset's variables, --dataset D    (GET /info/list_variables)
-  dates                   a variable's first and last date, --dataset D --variable V   (GET /info/list_dates)
-  reservoirs, stations    the names                             (POST /info/list_RES_NAMES, list_STA_NAMES)
-  station-variables       what stations measure, --names A,B (default all)  (GET /info/list_stations_variables)
-  station-dates           the stations' first and last date, --names A,B    (GET /info/list_stations_dates)
+// the path each topic answers as, from the operations table
+const at = (operation: OperationName) => `${operations[operation].method} ${operations[operation].path}`;
+
+export const usage = `evap info [about | datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
+  Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are (and, on
+  stderr, where the data come from).
+  about                   where the data come from and how to cite them (GET /info/about)
+  datasets                the datasets, each with what it holds (${at('listDatasets')})
+  variables               a dataset's variables, --dataset D    (${at('listVariables')})
+  dates                   a variable's first and last date, --dataset D --variable V   (${at('listDates')})
+  reservoirs, stations    the names                             (${at('listReservoirNames')}, ${at('listStationNames')})
+  station-variables       what stations measure, --names A,B (default all)  (${at('listStationVariables')})
+  station-dates           the stations' first and last date, --names A,B    (${at('listStationDates')})
 ${formatUsage}
 ${sourceUsage}`;
 
@@ -22,7 +30,8 @@ const named = (key: string) => async (names: Promise<string[]> | string[]) => (a
 
 // topic -> its records
 const topics: Record<string, (source: Source, dataset?: string, variable?: string, names?: string[]) => Records> = {
-  datasets: async (s) => named('dataset')(s.listDatasets()),
+  about: async (s) => aboutEntries(await s.about()).map(([field, value]) => ({ field, value })),
+  datasets: async (s) => (await s.listDatasets()).map((dataset) => ({ dataset, description: describeDataset(dataset) })),
   variables: (s, dataset) => rows(s.listVariables(dataset)),
   dates: (s, dataset, variable) => rows(s.listDates(dataset, variable)),
   reservoirs: (s) => named('RES_NAME')(s.listReservoirNames()),
@@ -52,10 +61,22 @@ export async function run(argv: string[]): Promise<number> {
         ? await summary(source)
         : await topics[topic]!(source, stringFlag(values, 'dataset'), stringFlag(values, 'variable'), listFlag(values, 'names'));
     await writeRecords(records, Object.keys(records[0] ?? {}), format, out);
+    if (topic === undefined) process.stderr.write(`${describeAbout(await source.about())}\n`);
   } finally {
     await close();
   }
   return 0;
+}
+
+// what a dataset holds, from the catalogue (a server's dataset unknown here: null)
+function describeDataset(dataset: string): string | null {
+  return Object.hasOwn(reservoirDatasets, dataset) ? reservoirDatasets[dataset as DatasetName].description : null;
+}
+
+// the provenance in two lines: what the data are, and how to cite them
+function describeAbout(about: StoreAbout): string {
+  const marker = about.data === 'synthetic' ? 'SYNTHETIC DATA: ' : '';
+  return `data: ${marker}${about.title} (${about.source}${about.retrieved ? `, retrieved ${about.retrieved}` : ''})\ncite: ${about.citation}`;
 }
 
 // one row per dataset (and one for the stations): its variables and the span of its first variable's dates

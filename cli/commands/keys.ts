@@ -1,10 +1,11 @@
 // evap keys: the operator's keys file (digests only: a key is shown once, when made) and the requests sent to /auth/request_key.
 
-import { addKey, readKeyEntries, revokeKey } from '../../server/keysfile.js';
+import { addKey, readKeyEntries, readKeysFileProblems, revokeKey } from '../../server/keysfile.js';
 import { readKeyRequests } from '../../server/requests.js';
 import { type Flags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, writeRecords } from '../output.js';
+import { spreadsheetText, visibleText } from '../safe-text.js';
 
 export const usage = `evap keys <new | list | revoke | requests> --keys-file PATH [options]
   new --label TEXT        make a key: printed once on stdout; its SHA-256 is appended to the keys file with the
@@ -30,6 +31,8 @@ export async function run(argv: string[]): Promise<number> {
   const keysFile = stringFlag(values, 'keys-file') ?? process.env.EVAP_KEYS_FILE;
   if (!keysFile) throw new UsageError('--keys-file PATH (or EVAP_KEYS_FILE) is required');
   const requestsFile = stringFlag(values, 'requests-file') ?? (process.env.EVAP_REQUESTS_FILE || `${keysFile}.requests`);
+  // a line the server cannot read grants nothing, and never stops a command: the operator hears which one
+  for (const problem of await readKeysFileProblems(keysFile)) process.stderr.write(`warning: ${problem}\n`);
   if (action === 'new') return newKey(keysFile, requestsFile, values);
   if (action === 'list') {
     const entries = await readKeyEntries(keysFile);
@@ -50,8 +53,18 @@ export async function run(argv: string[]): Promise<number> {
   if (action === 'requests') {
     const issued = (await readKeyEntries(keysFile)).map((e) => e.label);
     const requests = await readKeyRequests(requestsFile);
-    const rows = requests.map((r) => ({ ...r, key: issued.some((l) => l.startsWith(`request ${r.id}:`)) ? 'issued' : 'pending' }));
-    await writeRecords(rows, ['id', 'received', 'name', 'email', 'justification', 'key'], chooseFormat(stringFlag(values, 'format'), undefined));
+    const format = chooseFormat(stringFlag(values, 'format'), undefined);
+    // what strangers sent: shown as visible escapes, and never as a formula in a spreadsheet
+    const safe = (text: string) => (format === 'csv' ? spreadsheetText(text) : visibleText(text));
+    const rows = requests.map((r) => ({
+      id: r.id,
+      received: r.received,
+      name: safe(r.name),
+      email: safe(r.email),
+      justification: safe(r.justification),
+      key: issued.some((l) => l.startsWith(`request ${r.id}:`)) ? 'issued' : 'pending',
+    }));
+    await writeRecords(rows, ['id', 'received', 'name', 'email', 'justification', 'key'], format);
     return 0;
   }
   throw new UsageError(

@@ -1,16 +1,18 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
 import type { RecordStream } from '../../lib/format/stream.js';
-import type { Interval } from '../../lib/query/periods.js';
-import type { CommonQuery, WireRecord } from '../../lib/types.js';
-import { choiceFlag, type Flags, listFlag, readArgs, stringFlag } from '../args.js';
+import type { RecordsOperation } from '../../lib/operations.js';
+import { aboutMetadata } from '../../lib/store/about.js';
+import type { WireRecord } from '../../lib/types.js';
+import { choiceFlag, type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import { describeEmpty, watchText } from '../empty.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
 export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DATE --end DATE | --date DATE] [options]
   Timeseries as the API's /timeseries paths answer them: one record per name and date.
   reservoirs | stations   what to query (default reservoirs)
-  --names "A,B"           reservoir or station names (default as the API: LAKE ALICE, LAKE ESTES)
+  --names "A,B"           reservoir or station names (default as the API: LAKE ALICE, LAKE ESTES); ALL for every one
   --datasets A,B          reservoir datasets: rtma, res, lem, nete-volume-calcs (default all)
   --variables A,B         variables (default every variable of the datasets; for stations what they measure)
   --start DATE --end DATE a date range, YYYY-MM-DD, inclusive (default 2020-01-01 to 2020-01-31)
@@ -20,34 +22,23 @@ export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DA
   --as-of TIME            the data as published then: an ISO date (end of that day, UTC) or time
   --interval I            daily (default), monthly, annual or water-year (October-September, named by its end year)
   --statistic S           with an aggregate interval: sum, mean, min or max for every variable (default: each its own)
+  --compare-to normal     with --interval monthly: adds each value's percent of its calendar month's normal
+  --base-start DATE --base-end DATE   the base period of those normals (default: every day held)
 ${formatUsage}
 ${sourceUsage}
   e.g. evap query --names "LAKE MEAD,LAKE POWELL" --datasets nete-volume-calcs --variables NetE,E_volume --start 2020-01-01 --end 2020-12-31`;
 
-const flags = {
-  ...sourceFlags,
-  names: { type: 'string' },
-  datasets: { type: 'string' },
-  variables: { type: 'string' },
-  start: { type: 'string' },
-  end: { type: 'string' },
-  date: { type: 'string' },
-  units: { type: 'string' },
-  'also-return': { type: 'string' },
-  'as-of': { type: 'string' },
-  interval: { type: 'string' },
-  statistic: { type: 'string' },
-  format: { type: 'string' },
-  out: { type: 'string' },
-} as const;
+// kind, then interval -> the operation answering it over a range, and on one date (an aggregate has none)
+const operationsOf = {
+  reservoirs: { daily: ['reservoirTimeseries', 'reservoirTimeseriesOnDate'], aggregate: 'reservoirAggregates' },
+  stations: { daily: ['stationTimeseries', 'stationTimeseriesOnDate'], aggregate: 'stationAggregates' },
+} as const satisfies Record<string, { daily: readonly [RecordsOperation, RecordsOperation]; aggregate: RecordsOperation }>;
+const queried = Object.values(operationsOf).flatMap((o): RecordsOperation[] => [...o.daily, o.aggregate]);
+const intervals = ['daily', 'monthly', 'annual', 'water-year'] as const;
 
-// interval -> how its answer is made
-const intervals = {
-  daily: dailyAnswer,
-  monthly: aggregateAnswer('monthly'),
-  annual: aggregateAnswer('annual'),
-  'water-year': aggregateAnswer('water-year'),
-} as const;
+// a flag per option of the operations (lib/operations.ts), then the command's own
+const optionFlagSpec = optionFlags(queried);
+export const flags = { ...sourceFlags, ...optionFlagSpec, interval: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } } as const;
 
 /** An answer: streamed from a local store (its CSV and JSON text made from the columns), or whole from a server. */
 type Answer = { stream: RecordStream } | { records: WireRecord[] };
@@ -57,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
   const kind = positionals[0] ?? 'reservoirs';
   if (kind !== 'reservoirs' && kind !== 'stations') throw new UsageError(`query reservoirs or stations, not ${JSON.stringify(kind)}`);
   if (positionals.length > 1) throw new UsageError(`unexpected ${JSON.stringify(positionals[1])}; names go in --names "A,B"`);
-  const interval = choiceFlag(values, 'interval', Object.keys(intervals) as (keyof typeof intervals)[], 'daily');
+  const interval = choiceFlag(values, 'interval', intervals, 'daily');
   const out = stringFlag(values, 'out');
   const format = chooseFormat(stringFlag(values, 'format'), out);
   checkCombination(values, kind);
@@ -68,14 +59,21 @@ export async function run(argv: string[]): Promise<number> {
     const asOf = stringFlag(values, 'as-of');
     const local = 'streamReservoirTimeseries' in current;
     if (asOf !== undefined && local) source = await current.asOf(asOf);
-    const answer = await intervals[interval](source, kind, local ? { ...values, 'as-of': undefined } : values);
+    const answer = await answerOf(source, kind, interval, local ? { ...values, 'as-of': undefined } : values);
+    let empty: boolean;
     if ('stream' in answer && (format === 'csv' || format === 'json')) {
-      await writeText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), out);
+      const text = watchText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), format);
+      await writeText(text.chunks, out);
+      empty = text.empty();
     } else {
       const records = 'records' in answer ? answer.records : await answer.stream.records();
       const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
-      await writeRecords(records, columns, format, out);
+      // a server without /info/about (the public one) has no provenance to give
+      const about = format === 'parquet' ? await Promise.resolve(source.about()).catch(() => undefined) : undefined;
+      await writeRecords(records, columns, format, out, about && aboutMetadata(about));
+      empty = records.length === 0;
     }
+    if (empty) process.stderr.write(`${await describeEmpty(source, kind, values)}\n`);
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();
@@ -93,62 +91,19 @@ function checkCombination(values: Flags, kind: string): void {
   if (interval === 'daily' && values.statistic !== undefined) throw new UsageError('--statistic needs an aggregate --interval: monthly, annual or water-year');
 }
 
-function dailyAnswer(source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer {
-  const common: CommonQuery = {
-    variables: listFlag(values, 'variables'),
-    units: stringFlag(values, 'units'),
-    alsoReturn: listFlag(values, 'also-return'),
-    asOf: stringFlag(values, 'as-of'),
-  };
-  const range = { names: listFlag(values, 'names'), start: stringFlag(values, 'start'), end: stringFlag(values, 'end') };
-  const date = stringFlag(values, 'date');
-  const datasets = listFlag(values, 'datasets');
-  if ('streamReservoirTimeseries' in source) {
-    if (kind === 'reservoirs')
-      return {
-        stream: date
-          ? source.streamReservoirTimeseriesOnDate({ ...common, datasets, date })
-          : source.streamReservoirTimeseries({ ...common, datasets, ...range }),
-      };
-    return { stream: date ? source.streamStationTimeseriesOnDate({ ...common, date }) : source.streamStationTimeseries({ ...common, ...range }) };
-  }
-  const records =
-    kind === 'reservoirs'
-      ? date
-        ? source.reservoirTimeseriesOnDate({ ...common, datasets, date })
-        : source.reservoirTimeseries({ ...common, datasets, ...range })
-      : date
-        ? source.stationTimeseriesOnDate({ ...common, date })
-        : source.stationTimeseries({ ...common, ...range });
-  return records.then((r) => ({ records: r }));
+// the operation the flags ask, its options read from them as the table says, asked of a store (streamed) or a server
+function answerOf(source: Source, kind: 'reservoirs' | 'stations', interval: (typeof intervals)[number], values: Flags): Promise<Answer> | Answer {
+  const date = stringFlag(values, 'date') !== undefined;
+  const operation = interval === 'daily' ? operationsOf[kind].daily[date ? 1 : 0] : operationsOf[kind].aggregate;
+  const what = `a ${interval} ${kind === 'reservoirs' ? 'reservoir' : 'station'} query${date ? ' on a date' : ''}`;
+  const options = { ...optionsFromFlags(operation, values, Object.keys(optionFlagSpec), what), ...(interval === 'daily' ? {} : { interval }) };
+  const method = `${operation[0]!.toUpperCase()}${operation.slice(1)}`;
+  // the store's stream<Operation> and the client's <operation>, which take the operation's options (checked as they start)
+  if ('streamReservoirTimeseries' in source) return { stream: (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options) };
+  return (source as unknown as Calls<Promise<WireRecord[]>>)[operation]!.call(source, options).then((records) => ({ records }));
 }
 
-// monthly, annual or water-year records: the same flags as a daily range, plus --statistic
-function aggregateAnswer(interval: Interval) {
-  return (source: Source, kind: 'reservoirs' | 'stations', values: Flags): Promise<Answer> | Answer => {
-    const query = {
-      interval,
-      variables: listFlag(values, 'variables'),
-      units: stringFlag(values, 'units'),
-      alsoReturn: listFlag(values, 'also-return'),
-      asOf: stringFlag(values, 'as-of'),
-      statistic: stringFlag(values, 'statistic'),
-      names: listFlag(values, 'names'),
-      start: stringFlag(values, 'start'),
-      end: stringFlag(values, 'end'),
-    };
-    if ('streamReservoirAggregates' in source) {
-      return {
-        stream:
-          kind === 'reservoirs'
-            ? source.streamReservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') })
-            : source.streamStationAggregates(query),
-      };
-    }
-    const records = kind === 'reservoirs' ? source.reservoirAggregates({ ...query, datasets: listFlag(values, 'datasets') }) : source.stationAggregates(query);
-    return records.then((r) => ({ records: r }));
-  };
-}
+type Calls<T> = Record<string, ((options: object) => T) | undefined>;
 
 // the JSON array as the API sends it, then a newline for the terminal
 async function* jsonLines(stream: RecordStream): AsyncGenerator<string> {

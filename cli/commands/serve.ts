@@ -3,6 +3,7 @@
 import { readConfig, usage as serverUsage } from '../../server/config.js';
 import { startServer } from '../../server/main.js';
 import { UsageError } from '../command.js';
+import { startedByNpm, stopWhenOrphaned } from '../orphan.js';
 
 export const usage = `${serverUsage.replace(/^usage: /, '')}
   Serves the OperEvap API on http://HOST:PORT; prints "listening on ..." when ready; stops on SIGTERM or SIGINT.`;
@@ -14,5 +15,6 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   await startServer(argv, process.env);
+  if (startedByNpm()) stopWhenOrphaned(); // npx does not pass SIGTERM on (docs/deploying.md)
   return new Promise<number>(() => {}); // serves until a signal stops the process
 }

@@ -20,6 +20,7 @@ export async function run(argv: string[]): Promise<number> {
   const retainDays = intFlag(values['retain-days'], 'retain-days', 0);
   const summary = await vacuumStore(store, { minAgeMs: minutes * 60_000, retainMs: retainDays * 86_400_000, dryRun });
   for (const path of summary.removed) process.stdout.write(`${dryRun ? 'would remove' : 'removed'} ${path}\n`);
+  for (const path of summary.foreign) process.stderr.write(`warning: ${path} is not a snapshot of this store (left as it is)\n`);
   process.stdout.write(
     `${summary.removed.length} files, ${(summary.bytes / 2 ** 20).toFixed(1)} MiB ${dryRun ? 'to free' : 'freed'}; ` +
       `${summary.retained} earlier snapshots kept (replaced under ${retainDays ? `${retainDays} days` : `${minutes} minutes`} ago, or open in a reader); ` +

@@ -1,5 +1,6 @@
 // Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
 import { formatDay } from '../dates.js';
+import type { StoreAbout } from '../store/about.js';
 import { compareText, overlapsExtent, type ReservoirFile } from '../store/manifest.js';
 import { type Readback, readMetadataRows, readReservoirFiles, readStationPartition } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
@@ -29,10 +30,12 @@ export async function applyStaging(
   staging: Staging,
   metadata: StagedMetadata,
   onPartition?: (what: string) => void,
+  about?: StoreAbout, // the store's provenance, set with the rows (a mirror's source and retrieval time)
 ): Promise<Applied> {
   const applied: Applied = { added: 0, replaced: 0, metadata: metadata.reservoirs.size + metadata.stations.size, partitions: 0, snapshot: null };
   if (staging.partitions.size === 0 && applied.metadata === 0) return applied;
   const writer = createStoreWriter(dir, { base: base?.manifest });
+  if (about) writer.setAbout(about);
   if (metadata.reservoirs.size > 0) await writer.writeReservoirMetadata(await upsertMetadata(base, 'reservoirs', metadata.reservoirs, 'RES_NAME'));
   if (metadata.stations.size > 0) await writer.writeStationMetadata(await upsertMetadata(base, 'stations', metadata.stations, 'STA_NAME'));
   for (const [key, part] of [...staging.partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -2,6 +2,7 @@
 // Upsert: a (name, dataset, date) row given by a file replaces the stored one (the variables it carries; the others
 // are kept); partitions not touched are carried over unchanged; readers see the old snapshot until the commit.
 
+import { ingestedAbout } from '../store/about.js';
 import { openStorage } from '../store/location.js';
 import { openReadback } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
@@ -134,7 +135,14 @@ export async function ingest(location: string | Storage, sources: readonly Inges
 
   total += staging.partitions.size;
   try {
-    const applied = await applyStaging(dir, base, staging, metadata, progress);
+    // a store first made from files says so; one that has its provenance (a mirror, say) keeps it
+    const about = base?.manifest.about
+      ? undefined
+      : ingestedAbout(
+          sources.map((s) => s.name),
+          new Date().toISOString(),
+        );
+    const applied = await applyStaging(dir, base, staging, metadata, progress, about);
     return { ...summary, ...applied };
   } finally {
     await base?.close(); // its lease: a bucket's would otherwise hold the replaced snapshot until it expires

@@ -179,6 +179,7 @@ export function stageLongRow(staging: Staging, known: KnownNames, row: Record<(t
   if (typeof day === 'string') return day;
   const number = numberOf(value);
   if (number === undefined) return `non-numeric value ${JSON.stringify(clip(value, 40))}`;
+  if (number === Infinity || number === -Infinity) return `value ${JSON.stringify(clip(value, 40))} is beyond the range of a number`;
   (station ? staging.station(name) : staging.reservoir(dataset as DatasetName, day)).set(name, day, index, number);
   staging.records++;
   return undefined;
@@ -192,10 +193,16 @@ export function metadataRow(entries: readonly (readonly [string, unknown])[], ke
     else if (typeof raw === 'number') row[k] = Number.isFinite(raw) ? raw : null;
     else if (typeof raw === 'boolean') row[k] = String(raw);
     else if (typeof raw !== 'string') return `attribute ${k} is not a plain value`;
-    else row[k] = fromCsv && k !== key && NUMBER.test(raw.trim()) ? Number(raw) : raw;
+    else if (fromCsv && k !== key && NUMBER.test(raw.trim())) {
+      row[k] = Number(raw);
+      if (!Number.isFinite(row[k])) return `attribute ${k} value ${JSON.stringify(clip(raw, 40))} is beyond the range of a number`;
+    } else row[k] = raw;
   }
   const name = row[key];
   if (typeof name !== 'string' || name.trim() === '') return `${key} is missing or empty`;
+  // the API's name lists are comma-separated and trimmed: a name it could never ask for is refused here, not listed forever
+  if (name.includes(',')) return `${key} ${JSON.stringify(clip(name, 60))} holds a comma, which the API's ${key}S lists cannot carry`;
+  if (name !== name.trim()) return `${key} ${JSON.stringify(clip(name, 60))} begins or ends with white space, which the API trims from names asked`;
   for (const [attribute, limit] of [
     ['LAT', 90],
     ['LON', 180],

@@ -2,6 +2,7 @@
 import { type DatasetName, datasetNames, reservoirDatasets } from '../catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from '../dates.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
+import { syntheticAbout } from '../store/about.js';
 import type { Manifest } from '../store/manifest.js';
 import { createStoreWriter, ROWS_PER_FILE } from '../store/write.js';
 import type { MetadataRow } from '../types.js';
@@ -49,6 +50,7 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
   const progress = (what: string) => options.onProgress?.(++done, total, what);
   const origin = startDay - SPIN_UP_DAYS;
 
+  writer.setAbout(syntheticAbout(options.seed));
   await writer.writeReservoirMetadata(reservoirs.map(reservoirMetadata));
   await writer.writeStationMetadata(stations.map(stationMetadata));
 

@@ -1,7 +1,7 @@
 // One query, checked once against a snapshot, as one typed plan: what every timeseries path (range, date, aggregates,
 // normals) reads and emits. The store's query methods are one-liners over it.
 
-import { defaults, type UnitSystem, variableKey } from '../catalogue.js';
+import { ALL_NAMES, defaults, type UnitSystem, variableKey } from '../catalogue.js';
 import { yearOfDay } from '../dates.js';
 import { dayAttributesOf, type FlagColumn, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
 import { type MetadataTable, pickAttributes } from '../store/metadata.js';
@@ -56,10 +56,18 @@ export interface Plan extends Selection {
 
 type Selecting = Pick<ReservoirRangeQuery, 'names' | 'datasets' | 'variables' | 'units'>;
 
+/** Whether `ALL` (stations also `ALL_STATIONS`) alone names every held name; never when a name is that word itself. */
+export function asksAll(names: readonly string[] | undefined, known: ReadonlySet<string>, words: readonly string[]): boolean {
+  return names?.length === 1 && words.includes(names[0]!) && !known.has(names[0]!);
+}
+
 /** Reservoirs and their variables; `every` (a query on one date) takes every held name instead of `names`. */
 export function selectReservoirs(s: Snapshot, query: Selecting, every = false): Selection {
   const system = resolveUnits(query.units);
-  const names = every ? s.manifest.reservoirs.names : resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+  const names =
+    every || asksAll(query.names, s.reservoirNames, [ALL_NAMES])
+      ? s.manifest.reservoirs.names
+      : resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
   const columns = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
   const used = [...new Set(columns.map((v) => v.dataset!))];
   return { nameKey: 'RES_NAME', names, columns, system, metadata: s.reservoirs, latest: () => latestReservoirDay(s.manifest, used) };
@@ -68,8 +76,9 @@ export function selectReservoirs(s: Snapshot, query: Selecting, every = false): 
 /** Stations and their variables (by default those the stations hold); `every` as for reservoirs. */
 export function selectStations(s: Snapshot, query: Omit<Selecting, 'datasets'>, every = false): Selection {
   const system = resolveUnits(query.units);
-  const names = every ? s.manifest.stations.names : resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
-  const held = every ? s.stationVariablesAll : heldBy(s.stationVariablesHeld, names);
+  const all = every || asksAll(query.names, s.stationNames, [ALL_NAMES, defaults.ALL_STATIONS]);
+  const names = all ? s.manifest.stations.names : resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
+  const held = all ? s.stationVariablesAll : heldBy(s.stationVariablesHeld, names);
   const columns = withKeys(resolveStationVariables(query.variables, held), system);
   return { nameKey: 'STA_NAME', names, columns, system, metadata: s.stations, latest: () => latestStationDay(s.manifest, names) };
 }

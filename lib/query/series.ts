@@ -1,9 +1,9 @@
 // One name's daily values over a range, as aligned columns: what aggregates and normals are computed from.
-import { formatDay, yearOfDay } from '../dates.js';
+import { formatDay } from '../dates.js';
 import type { Block } from '../format/emit.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { ResolvedVariable } from './query.js';
-import { alignSpans, fileHoldsNames, overlaps, type RowSpan, readNameRows, readNamesRows } from './timeseries.js';
+import { alignSpans, overlaps, readNameRows, readNamesRows, readReservoirSpans } from './timeseries.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */
 export async function reservoirSeries(
@@ -13,22 +13,7 @@ export async function reservoirSeries(
   startDay: number,
   endDay: number,
 ): Promise<Block> {
-  const datasets = [...new Set(variables.map((v) => v.dataset!))];
-  const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
-  const spans = new Map<string, RowSpan>();
-  for (const dataset of datasets) {
-    const byYear = source.partitionsByYear.get(dataset);
-    if (!byYear) continue;
-    const files = [];
-    for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++) {
-      for (const f of byYear.get(year)?.files ?? []) {
-        if (fileHoldsNames(f, name, name, startText, endText)) files.push(f);
-      }
-    }
-    const columns = variables.filter((v) => v.dataset === dataset).map((v) => v.name);
-    if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
-  }
-  return alignSpans(spans, variables);
+  return alignSpans(await readReservoirSpans(source, name, variables, [], startDay, endDay), variables);
 }
 
 /** A station's days in [startDay, endDay] with one column per variable (undefined where it does not measure one). */

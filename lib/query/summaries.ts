@@ -10,12 +10,14 @@ import type { Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { roundValue } from '../units.js';
 import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodValues, resolveStatistic } from './aggregate.js';
+import { countFlags, flagCountColumns } from './day-counts.js';
 import { firstReservoirDay, firstStationDay } from './latest.js';
 import { normalOf, normalPeriods, normalStatistics } from './normals.js';
 import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './periods.js';
 import { estimateReadRows, type Selection, selectReservoirs, selectStations } from './plan.js';
 import { resolveAttributes } from './query.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
+import { VALUES_PER_GROUP } from './timeseries.js';
 
 /** What an aggregate query adds to a date-range query. */
 export interface AggregateOptions {
@@ -45,21 +47,22 @@ interface Resolved extends Selection {
   series: (name: string, startDay: number, endDay: number) => Promise<Block>;
   seriesMany?: (names: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>; // several names, each row group read once
   readRows: (startDay: number, endDay: number) => number; // estimateReadRows of the names over the days
+  dayFlags: boolean; // the days carry a qflag of their own (reservoirs), counted per period
 }
-
-// values held at once when several names are read together (about 32 MB of doubles): many names of a year, few of 46
-const VALUES_PER_CHUNK = 4_000_000;
 
 function resolveReservoirs(s: Snapshot, query: Omit<ReservoirRangeQuery, 'start' | 'end'>): Resolved {
   const selection = selectReservoirs(s, query);
   const { columns } = selection;
   const used = [...new Set(columns.map((v) => v.dataset!))];
+  // the day flags are read with the first dataset's values, as the daily answers read them, as one more column
+  const read = columns.length > 0 ? [...columns, { ...columns[0]!, name: 'qflag', key: 'qflag' }] : columns;
   return {
     ...selection,
     first: () => firstReservoirDay(s.manifest, used),
-    series: (name, a, b) => reservoirSeries(s, name, columns, a, b),
-    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, columns, a, b),
+    series: (name, a, b) => reservoirSeries(s, name, read, a, b),
+    seriesMany: (group, a, b) => reservoirSeriesMany(s, group, read, a, b),
     readRows: (startDay, endDay) => estimateReadRows(s, { ...selection, startDay, endDay }),
+    dayFlags: columns.length > 0,
   };
 }
 
@@ -71,6 +74,7 @@ function resolveStations(s: Snapshot, query: Omit<StationRangeQuery, 'start' | '
     first: () => firstStationDay(s.manifest, names),
     series: (name, a, b) => stationSeries(s, name, columns, a, b),
     readRows: (startDay, endDay) => estimateReadRows(s, { ...selection, startDay, endDay }),
+    dayFlags: false,
   };
 }
 
@@ -110,7 +114,19 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   const base = compare ? resolveBase(r, query) : undefined;
   const methods = r.columns.map((v) => methodOf(v, statistic));
   const pctKeys = compare ? r.columns.map((v) => `${v.key} pct_of_normal`) : [];
-  const columns = [r.nameKey, 'start_date', 'end_date', 'n_days', ...r.columns.map((v) => v.key), ...pctKeys, ...attributes.filter((a) => a !== r.nameKey)];
+  const countKeys = r.columns.map((v) => `${v.key} n`); // the days with a value, beside n_days (calendar days)
+  const flagKeys = r.dayFlags ? flagCountColumns : [];
+  const columns = [
+    r.nameKey,
+    'start_date',
+    'end_date',
+    'n_days',
+    ...flagKeys,
+    ...r.columns.map((v) => v.key),
+    ...countKeys,
+    ...pctKeys,
+    ...attributes.filter((a) => a !== r.nameKey),
+  ];
   const periods = periodsOf(startDay, endDay, interval);
   const readRows = r.readRows(startDay, endDay) + (base ? r.readRows(base.startDay, base.endDay) : 0); // compare_to reads the base too
   return summaryStream(columns, readRows, async function* () {
@@ -131,11 +147,13 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
         end_date: formatDay(pv.period.end),
         n_days: pv.period.end - pv.period.start + 1,
       };
+      if (r.dayFlags) countFlags(block.days, block.columns[r.columns.length], pv.period).forEach((n, k) => (record[flagKeys[k]!] = n));
       for (let j = 0; j < values.length; j++) {
         const v = r.columns[j]!;
         values[j] = convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!);
         record[v.key] = wire(values[j]!, methods[j]!);
       }
+      for (let j = 0; j < values.length; j++) record[countKeys[j]!] = block.columns[j] ? pv.counts[j]! : 0;
       for (let j = 0; normal && j < values.length; j++) {
         const mean = normal[pv.period.month - 1]![j]!.mean;
         const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;
@@ -181,9 +199,9 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   });
 }
 
-// each name with days in the range and its block, names read together in chunks of about VALUES_PER_CHUNK values
+// each name with days in the range and its block, names read together in chunks of about VALUES_PER_GROUP values
 async function* namedBlocks(r: Resolved, startDay: number, endDay: number): AsyncGenerator<[string, Block]> {
-  const chunk = Math.max(1, Math.floor(VALUES_PER_CHUNK / ((endDay - startDay + 1) * Math.max(1, r.columns.length))));
+  const chunk = Math.max(1, Math.floor(VALUES_PER_GROUP / ((endDay - startDay + 1) * Math.max(1, r.columns.length))));
   for (let c = 0; c < r.names.length; c += chunk) {
     const group = r.names.slice(c, c + chunk);
     const blocks = r.seriesMany && group.length > 1 ? await r.seriesMany(group, startDay, endDay) : undefined;

@@ -20,8 +20,8 @@ export interface RowSpan {
 /** Names read together when a range asks for many (sorted) names: each row group is then read once, not once a name. */
 const MANY_NAMES = 32;
 
-/** Values (days x columns x names) a group of names read together may hold: about 32 MB of doubles. */
-const VALUES_PER_GROUP = 4_000_000;
+/** Values (days x columns x names) a group of names read together may hold: about 32 MB of doubles (aggregates and normals read in such groups too). */
+export const VALUES_PER_GROUP = 4_000_000;
 
 /**
  * Reservoir records over [startDay, endDay] in name then date order: one batch per reservoir and year, or, when many
@@ -40,25 +40,40 @@ export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind
   }
 }
 
-// each name's rows by dataset, a year at a time; the day flags come with the first dataset's rows (every dataset's
-// file holds the same)
+// each name's rows by dataset, a year at a time
 async function* spansByNameAndYear(source: TimeseriesSource, plan: Plan): AsyncGenerator<[string, Map<string, RowSpan>]> {
   const { names, columns: variables, startDay, endDay, flags } = plan;
+  for (const name of names) {
+    for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++)
+      yield [name, await readReservoirSpans(source, name, variables, flags, startDay, endDay, [year, year])];
+  }
+}
+
+/**
+ * One reservoir's rows over [startDay, endDay] by dataset, from the files of the years given (by default every year
+ * of the range, read at once); the day flags come with the first dataset's rows (every dataset's file holds the same).
+ */
+export async function readReservoirSpans(
+  source: TimeseriesSource,
+  name: string,
+  variables: readonly ResolvedVariable[],
+  flags: readonly string[],
+  startDay: number,
+  endDay: number,
+  [firstYear, lastYear] = [yearOfDay(startDay), yearOfDay(endDay)],
+): Promise<Map<string, RowSpan>> {
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
-  for (const name of names) {
-    for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++) {
-      const spans = new Map<string, RowSpan>();
-      for (const dataset of datasets) {
-        const partition = source.partitionsByYear.get(dataset)?.get(year);
-        if (!partition) continue;
-        const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
-        const files = partition.files.filter((f) => fileHoldsNames(f, name, name, startText, endText));
-        if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
-      }
-      yield [name, spans];
-    }
+  const spans = new Map<string, RowSpan>();
+  for (const dataset of datasets) {
+    const byYear = source.partitionsByYear.get(dataset);
+    const files: DataFile[] = [];
+    for (let year = firstYear; year <= lastYear; year++)
+      for (const f of byYear?.get(year)?.files ?? []) if (fileHoldsNames(f, name, name, startText, endText)) files.push(f);
+    const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
+    if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
   }
+  return spans;
 }
 
 // names (sorted) read in groups of about VALUES_PER_GROUP values, each name's rows over the whole range at once

@@ -1,5 +1,7 @@
 // The manifest: one JSON document naming every file of a store snapshot. Readers open only what it names.
+import { createHash } from 'node:crypto';
 import { StoreError } from '../errors.js';
+import { dataKinds, type StoreAbout } from './about.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const FORMAT_VERSION = 2;
@@ -49,6 +51,7 @@ export interface Manifest {
   reservoirs: { names: string[]; metadata: FileEntry | null };
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
   datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[] }>;
+  about?: StoreAbout; // provenance and citation, carried from snapshot to snapshot (absent in stores written before it)
 }
 
 /** An empty manifest for a new store. */
@@ -89,6 +92,12 @@ export const SNAPSHOTS_FOLDER = 'snapshots';
 /** The history path of the snapshot with this sequence number; zero-padded so names sort in sequence order. */
 export function snapshotPath(sequence: number): string {
   return `${SNAPSHOTS_FOLDER}/${String(sequence).padStart(10, '0')}.json`;
+}
+
+/** The sequence number of a history path written by snapshotPath, or undefined for any other file. */
+export function snapshotSequence(path: string): number | undefined {
+  const match = /^snapshots\/(\d{10})\.json$/.exec(path);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Every file a manifest names. */
@@ -135,6 +144,7 @@ function checkShape(m: Manifest): void {
   if (!Number.isSafeInteger(m.sequence) || m.sequence < 0 || typeof m.snapshot !== 'string' || !count(m.rowGroupSize))
     fail('snapshot, sequence or rowGroupSize');
   if (!isObject(m.reservoirs) || !isObject(m.stations) || !isObject(m.datasets) || !isObject(m.stations.partitions)) fail('reservoirs, stations or datasets');
+  if (m.about !== undefined) checkAbout(m.about, fail);
   names(m.reservoirs.names, 'reservoirs.names');
   names(m.stations.names, 'stations.names');
   if (m.reservoirs.metadata !== null) file(m.reservoirs.metadata, 'reservoirs.metadata', false);
@@ -157,6 +167,13 @@ function checkShape(m: Manifest): void {
   }
 }
 
+function checkAbout(about: unknown, fail: (what: string) => void): void {
+  const a = about as Record<string, unknown>;
+  if (typeof about !== 'object' || about === null || !(dataKinds as readonly unknown[]).includes(a.data)) return fail('about.data');
+  for (const [key, value] of Object.entries(a)) if (typeof value !== 'string') fail(`about.${key} is not text`);
+  for (const key of ['title', 'source', 'licence', 'citation', 'dayTimeZone']) if (typeof a[key] !== 'string') fail(`about.${key} is missing`);
+}
+
 function checkRelativePath(path: string): void {
   const parts = typeof path === 'string' ? path.split('/') : [];
   if (typeof path !== 'string' || path.startsWith('/') || path.includes('\\') || parts.some((p) => p === '..' || p === '.' || p === '')) {
@@ -166,8 +183,16 @@ function checkRelativePath(path: string): void {
 
 /** Encodes a name for a Hive-style path segment: percent-encoding leaves no '/', '\\' or '.' to escape with. */
 export function encodePathName(name: string): string {
-  return encodeURIComponent(name).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(name).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (encoded.length <= MAX_PATH_NAME) return encoded;
+  // a file system takes 255 bytes a name: a long one keeps a readable start and a digest of the whole name, after a
+  // '~' (escaped above, so never in a short name's folder): two long names never share a folder
+  const start = encoded.slice(0, MAX_PATH_NAME - 17).replace(/%[0-9A-F]?$/, '');
+  return `${start}~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 16)}`;
 }
+
+/** The longest encoded name a partition folder holds (with `station=`, well under the 255 bytes of a file name). */
+export const MAX_PATH_NAME = 200;
 
 /** A rectangle of names and dates; ISO dates compare as text. */
 export interface Extent {

@@ -54,11 +54,6 @@ function sumsText(sums: string[][]): string {
   return sums.map((group) => group.join(',')).join(';');
 }
 
-/** Any Arrow table as a Parquet file (gzip, row groups of 8192 rows), e.g. a query answer for another engine. */
-export function tableToParquet(table: Table): Uint8Array {
-  return writeParquet(tableToIPC(table, 'stream'), 8192);
-}
-
 function writeParquet(ipc: Uint8Array, rowGroupSize: number, keyValues?: Map<string, string>): Uint8Array {
   // statistics only where readers prune by them (the sorted name and the date): a smaller footer is a faster first read
   let builder = new wasm.WriterPropertiesBuilder()

@@ -1,7 +1,7 @@
 // The retained history of a store: its published snapshots, what each changed, and which one was current at a time.
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { readCurrentManifest } from './history.js';
-import { type Manifest, manifestFiles, parseManifest, SNAPSHOTS_FOLDER } from './manifest.js';
+import { type Manifest, manifestFiles, parseManifest, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
 import type { Storage } from './storage.js';
 
 /** One retained snapshot, as `describeSnapshots` lists them (oldest first). */
@@ -14,19 +14,38 @@ export interface SnapshotInfo {
   removed: number; // files of the snapshot before that it no longer names
 }
 
-/** The published snapshots still on record (vacuum retires old ones), oldest first, ending with the current one. */
-export async function readSnapshots(storage: Storage): Promise<Manifest[]> {
+/**
+ * The published snapshots still on record (vacuum retires old ones), oldest first, ending with the current one. Files
+ * of snapshots/ not named as a snapshot (someone's copy, a note) are no snapshot: left out, and passed to `foreign`.
+ */
+export async function readSnapshots(storage: Storage, foreign?: (path: string) => void): Promise<Manifest[]> {
   const current = await readCurrentManifest(storage);
   if (current === undefined) throw new StoreError(`no store at ${storage.location}: manifest.json is missing`);
   const found = new Map<number, Manifest>([[current.sequence, current]]);
   for (const file of await storage.list(SNAPSHOTS_FOLDER)) {
-    if (!file.path.endsWith('.json')) continue;
+    const sequence = snapshotSequence(file.path);
+    if (sequence === undefined) {
+      if (file.path.endsWith('.json')) foreign?.(file.path); // a killed commit's .tmp is a vacuum's to remove, not news
+      continue;
+    }
+    if (sequence >= current.sequence) continue;
     const text = await storage.readText(file.path);
     if (text === undefined) continue; // retired by a vacuum meanwhile
-    const manifest = parseManifest(text.text);
-    if (manifest.sequence < current.sequence) found.set(manifest.sequence, manifest);
+    found.set(sequence, parseSnapshotFile(text.text, file.path, sequence));
   }
   return [...found.values()].sort((a, b) => a.sequence - b.sequence);
+}
+
+// a numbered snapshot that does not read as one is damage to report, naming the file (not manifest.json)
+function parseSnapshotFile(text: string, path: string, sequence: number): Manifest {
+  let manifest: Manifest;
+  try {
+    manifest = parseManifest(text);
+  } catch (error) {
+    throw new StoreError(`${path} is not a readable snapshot: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (manifest.sequence !== sequence) throw new StoreError(`${path} holds snapshot number ${manifest.sequence}, not ${sequence}`);
+  return manifest;
 }
 
 /** What each retained snapshot changed against the one before it (the oldest against nothing). */
@@ -61,7 +80,23 @@ export function parseAsOf(text: string): number {
 export function snapshotAt(history: readonly Manifest[], asOf: string): Manifest {
   const time = parseAsOf(asOf);
   let found: Manifest | undefined;
-  for (const m of history) if (Date.parse(m.created) <= time) found = m;
+  let next: Manifest | undefined; // the retained snapshot after `found`
+  for (const m of history) {
+    if (Date.parse(m.created) <= time) found = m;
+    else if (next === undefined) next = m;
+  }
+  // Sequence numbers run without holes, so a hole after `found` is snapshots a vacuum retired (a reader's lease kept
+  // `found`, older than them): one of those, not `found`, may have been current at that time, and their data is gone.
+  if (found && next && next.sequence > found.sequence + 1) {
+    const retired = next.sequence - found.sequence === 2 ? `${found.sequence + 1}` : `${found.sequence + 1}-${next.sequence - 1}`;
+    throw new InvalidParameterError(
+      'as_of',
+      `as_of ${asOf} falls after snapshot ${found.sequence} (published ${found.created}) and before ${next.sequence} (published ${next.created}), ` +
+        `where snapshots ${retired} were retired by a vacuum, so which one was current then is no longer known; the retained snapshots are ${retainedRanges(history)}`,
+      'malformed',
+      asOf,
+    );
+  }
   if (!found) {
     const oldest = history[0]!;
     throw new InvalidParameterError(
@@ -72,4 +107,15 @@ export function snapshotAt(history: readonly Manifest[], asOf: string): Manifest
     );
   }
   return found;
+}
+
+// "1, 3-5" for the sequence numbers of the retained snapshots
+function retainedRanges(history: readonly Manifest[]): string {
+  const runs: [number, number][] = [];
+  for (const { sequence } of history) {
+    const last = runs.at(-1);
+    if (last && last[1] === sequence - 1) last[1] = sequence;
+    else runs.push([sequence, sequence]);
+  }
+  return runs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
 }

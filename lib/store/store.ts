@@ -1,12 +1,17 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
+import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
-import { defaults } from '../catalogue.js';
+import { ALL_NAMES, defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
+import { withTableMetadata } from '../format/answer-table.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
+import { storeLabel } from '../notebook/source.js';
+import { displayPrototype, withDisplay } from '../notebook/stream-display.js';
+import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { resolveNames } from '../query/query.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
@@ -21,7 +26,8 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
-import { ensureDemoStore } from './demo.js';
+import { aboutMetadata, demoFallbackNote, type StoreAbout, syntheticAbout, unknownAbout } from './about.js';
+import { demoOptions, ensureDemoStore, findDemoStore } from './demo.js';
 import { readCurrentManifest, readNextManifest } from './history.js';
 import { HeldLease, takeLease } from './lease.js';
 import { openStorage } from './location.js';
@@ -48,11 +54,23 @@ export interface OpenStoreOptions {
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN). Default: the demo store, made on first use when the package has none.
  */
 export async function openStore(location?: string | Storage, options: OpenStoreOptions = {}): Promise<EvapStore> {
-  const storage = openStorage(location ?? (await ensureDemoStore()));
+  const demo = location === undefined ? await ensureDemoStore() : undefined;
+  if (demo !== undefined) noteDemoFallback(demo);
+  const storage = openStorage(location ?? demo!);
   const caches = createReaderCaches(options.cacheBytes ?? 256 * 2 ** 20, options.footerCacheBytes ?? 64 * 2 ** 20);
   const store = new EvapStore(storage, caches, options.source ?? storage, options.codegen ?? true);
+  // the demo folder named as a store (--store data, EVAP_STORE) is the demo store too, even if written before provenance was
+  store.isDemo = demo !== undefined || (typeof location === 'string' && resolve(location) === findDemoStore());
   await store.refresh();
   return store;
+}
+
+// said once a process: a script's loop opening the demo store many times hears it once
+let demoNoted = false;
+function noteDemoFallback(dir: string): void {
+  if (demoNoted) return;
+  demoNoted = true;
+  console.error(demoFallbackNote(dir));
 }
 
 /** How many views of past snapshots (as_of) a store keeps open while unused, each holding a lease, for the requests to come. */
@@ -79,6 +97,21 @@ export class EvapStore {
   /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
   readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
     return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
+  }
+
+  /** Whether the store was opened as the demo store because no location was given. */
+  isDemo = false;
+
+  /** The store's provenance and citation: the manifest's, else synthetic for the demo store, else unknown. */
+  about(): StoreAbout {
+    const recorded = this.snapshot.manifest.about;
+    if (recorded) return { ...recorded };
+    return this.isDemo ? syntheticAbout(demoOptions.seed) : { ...unknownAbout };
+  }
+
+  /** Whether the store's values are synthetic (made by the generator, not observed or modelled for real). */
+  get synthetic(): boolean {
+    return this.about().data === 'synthetic';
   }
 
   /** The manifest of the snapshot being served. */
@@ -155,6 +188,7 @@ export class EvapStore {
     view.snapshot = lent.value;
     view.pinned = true;
     view.origin = this;
+    view.isDemo = this.isDemo;
     view.lease = new HeldLease(lent.done); // its use of the shared view, held by its streams as a lease is
     return view;
   }
@@ -181,11 +215,15 @@ export class EvapStore {
 
   private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
 
-  // the stream's outputs hold the lease of the snapshot they read while they run
+  // the stream's outputs hold the lease of the snapshot they read while they run; a Parquet or Arrow answer carries
+  // the provenance in its metadata; in a notebook the stream shows as a table
   private held(stream: RecordStream): RecordStream {
     const lease = this.lease;
-    return aroundOutputs(stream, () => lease.enter());
+    const outer = aroundOutputs(stream, () => lease.enter());
+    return withDisplay({ ...outer, table: async (maxValues) => withTableMetadata(await outer.table(maxValues), aboutMetadata(this.about())) }, this.shown);
   }
+
+  private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
 
   private load(manifest: Manifest): Promise<Snapshot> {
     return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
@@ -193,46 +231,51 @@ export class EvapStore {
 
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
   streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {
-    return this.stream(query, planReservoirRange, reservoirRange);
+    return this.stream('reservoirTimeseries', query, planReservoirRange, reservoirRange);
   }
 
   /** Reservoir records over a date range: `[{RES_NAME, start_date, end_date, "NetE (mm)": ...}, ...]`. */
   reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamReservoirTimeseries(q));
+    return this.answer('reservoirTimeseries', query, (store, q) => store.streamReservoirTimeseries(q));
   }
 
   /** Every reservoir's records on one date. */
   streamReservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): RecordStream {
-    return this.stream(query, planReservoirDate, reservoirsOnDate);
+    return this.stream('reservoirTimeseriesOnDate', query, planReservoirDate, reservoirsOnDate);
   }
 
   /** Every reservoir's records on one date, as an array. */
   reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamReservoirTimeseriesOnDate(q));
+    return this.answer('reservoirTimeseriesOnDate', query, (store, q) => store.streamReservoirTimeseriesOnDate(q));
   }
 
   /** Station records over a date range, streamed in batches. */
   streamStationTimeseries(query: StationRangeQuery = {}): RecordStream {
-    return this.stream(query, planStationRange, stationRange);
+    return this.stream('stationTimeseries', query, planStationRange, stationRange);
   }
 
   /** Station records over a date range, as an array. */
   stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamStationTimeseries(q));
+    return this.answer('stationTimeseries', query, (store, q) => store.streamStationTimeseries(q));
   }
 
   /** Every station's records on one date. */
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
-    return this.stream(query, planStationDate, stationRange); // a plan on a date names every station
+    return this.stream('stationTimeseriesOnDate', query, planStationDate, stationRange); // a plan on a date names every station
   }
 
   /** Every station's records on one date, as an array. */
   stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamStationTimeseriesOnDate(q));
+    return this.answer('stationTimeseriesOnDate', query, (store, q) => store.streamStationTimeseriesOnDate(q));
   }
 
   // a streamed query's records as an array, from the snapshot current at `asOf` when one is given
-  private async answer<Q extends { asOf?: string }>(query: Q, stream: (store: EvapStore, query: Q) => RecordStream): Promise<WireRecord[]> {
+  private async answer<Q extends { asOf?: string }>(
+    operation: OperationName,
+    options: Q,
+    stream: (store: EvapStore, query: Q) => RecordStream,
+  ): Promise<WireRecord[]> {
+    const query = checkOptions(operation, options);
     if (query.asOf === undefined) return stream(this, query).records();
     const view = await this.asOf(query.asOf);
     try {
@@ -244,11 +287,13 @@ export class EvapStore {
 
   // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
   private stream<Q extends { asOf?: string }>(
-    query: Q,
+    operation: OperationName,
+    options: Q,
     plan: (s: Snapshot, query: Q) => Plan,
     read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>,
   ): RecordStream {
     const s = this.snapshot;
+    const query = checkOptions(operation, options);
     refuseAsOf(query.asOf);
     const planned = plan(s, query);
     return this.held(recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned)));
@@ -265,47 +310,51 @@ export class EvapStore {
   }
 
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
-  streamReservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): RecordStream {
+  streamReservoirAggregates(options: summaries.ReservoirAggregateQuery = {}): RecordStream {
+    const query = checkOptions('reservoirAggregates', options);
     refuseAsOf(query.asOf);
     return this.held(summaries.streamReservoirAggregates(this.snapshot, query));
   }
 
   /** Monthly, annual or water-year aggregates of stations. */
-  streamStationAggregates(query: summaries.StationAggregateQuery = {}): RecordStream {
+  streamStationAggregates(options: summaries.StationAggregateQuery = {}): RecordStream {
+    const query = checkOptions('stationAggregates', options);
     refuseAsOf(query.asOf);
     return this.held(summaries.streamStationAggregates(this.snapshot, query));
   }
 
   /** Reservoir aggregates as an array; the stream's table() gives any answer as an Arrow table. */
   reservoirAggregates(query: summaries.ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamReservoirAggregates(q));
+    return this.answer('reservoirAggregates', query, (store, q) => store.streamReservoirAggregates(q));
   }
 
   /** Station aggregates as an array. */
   stationAggregates(query: summaries.StationAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamStationAggregates(q));
+    return this.answer('stationAggregates', query, (store, q) => store.streamStationAggregates(q));
   }
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
-  streamReservoirNormals(query: summaries.ReservoirNormalsQuery = {}): RecordStream {
+  streamReservoirNormals(options: summaries.ReservoirNormalsQuery = {}): RecordStream {
+    const query = checkOptions('reservoirNormals', options);
     refuseAsOf(query.asOf);
     return this.held(summaries.streamReservoirNormals(this.snapshot, query));
   }
 
   /** Normals of stations by calendar month or day of the year. */
-  streamStationNormals(query: summaries.StationNormalsQuery = {}): RecordStream {
+  streamStationNormals(options: summaries.StationNormalsQuery = {}): RecordStream {
+    const query = checkOptions('stationNormals', options);
     refuseAsOf(query.asOf);
     return this.held(summaries.streamStationNormals(this.snapshot, query));
   }
 
   /** Reservoir normals as an array. */
   reservoirNormals(query: summaries.ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamReservoirNormals(q));
+    return this.answer('reservoirNormals', query, (store, q) => store.streamReservoirNormals(q));
   }
 
   /** Station normals as an array. */
   stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
-    return this.answer(query, (store, q) => store.streamStationNormals(q));
+    return this.answer('stationNormals', query, (store, q) => store.streamStationNormals(q));
   }
 
   /** The datasets the store holds. */
@@ -346,7 +395,10 @@ export class EvapStore {
   /** Metadata of reservoirs (default LAKE ALICE, LAKE ESTES), sorted by name. */
   reservoirMetadata(names?: readonly string[]): WireRecord[] {
     const s = this.snapshot;
-    return resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir').map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
+    const list = asksAll(names, s.reservoirNames, [ALL_NAMES])
+      ? s.manifest.reservoirs.names
+      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+    return list.map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
   }
 
   /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */

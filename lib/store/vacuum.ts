@@ -2,7 +2,7 @@
 import { expireTablesLocked } from '../tables/expire.js';
 import { leaseSequence, READERS_FOLDER } from './lease.js';
 import { openStorage } from './location.js';
-import { MANIFEST_FILE, manifestFiles, SNAPSHOTS_FOLDER } from './manifest.js';
+import { MANIFEST_FILE, manifestFiles, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
 import { readSnapshots } from './snapshots.js';
 import type { Storage } from './storage.js';
 import { WRITING_FOLDER } from './write.js';
@@ -19,6 +19,7 @@ export interface VacuumSummary {
   bytes: number;
   retained: number; // snapshots kept besides the current one: replaced less than minAgeMs ago, or held by a live reader
   tooRecent: number; // files no snapshot names, kept because younger than minAgeMs or their writer still runs
+  foreign: string[]; // files of snapshots/ that are no snapshot: never removed, named for the operator
   expired: number; // Iceberg snapshots dropped from the tables' metadata (before any file went)
 }
 
@@ -34,7 +35,8 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
   const storage = openStorage(location);
   return storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
     const now = Date.now();
-    const history = await readSnapshots(storage);
+    const foreign: string[] = [];
+    const history = await readSnapshots(storage, (path) => foreign.push(path));
     const leases = await storage.list(READERS_FOLDER);
     const held = new Set<number>();
     const deadLeases = [];
@@ -60,8 +62,9 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
       return old;
     });
     const retiredSnapshots = (await storage.list(SNAPSHOTS_FOLDER)).filter((f) => {
-      const sequence = Number(f.path.slice(SNAPSHOTS_FOLDER.length + 1, -'.json'.length));
-      return f.path.endsWith('.json') ? !retained.some((s) => s.sequence === sequence) : now - f.mtimeMs >= minAgeMs; // a killed commit's .tmp
+      const sequence = snapshotSequence(f.path);
+      if (sequence !== undefined) return !retained.some((s) => s.sequence === sequence);
+      return f.path.endsWith('.tmp') && now - f.mtimeMs >= minAgeMs; // a killed commit's; anything else is not ours to remove
     });
     const leftovers = [
       ...markers.filter((m) => !busy.has(writerOf(m.path))),
@@ -77,7 +80,7 @@ export async function vacuumStore(location: string | Storage, options: VacuumOpt
           minAgeMs,
           now,
         );
-    const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1, tooRecent, expired: tables.expired };
+    const summary: VacuumSummary = { removed: [], bytes: 0, retained: retained.length - 1, tooRecent, foreign, expired: tables.expired };
     for (const file of [...garbage, ...retiredSnapshots, ...leftovers, ...tables.garbage]) {
       if (!options.dryRun) await storage.remove(file.path);
       summary.removed.push(file.path);

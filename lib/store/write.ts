@@ -9,6 +9,7 @@ import { flagColumns, reservoirDayAttributes, stationDayAttributes } from '../fl
 import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../tables/fields.js';
 import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
 import type { MetadataRow } from '../types.js';
+import type { StoreAbout } from './about.js';
 import { sha256, storePath } from './disk.js';
 import { publishSnapshot, readManifestFile } from './history.js';
 import { openStorage } from './location.js';
@@ -93,6 +94,11 @@ export class StoreWriter {
   /** The snapshot being built (a copy: callers cannot change what commit() writes). */
   get current(): Manifest {
     return structuredClone(this.manifest);
+  }
+
+  /** Sets the store's provenance and citation, which later snapshots carry on unless they set it again. */
+  setAbout(about: StoreAbout): void {
+    this.manifest.about = { ...about };
   }
 
   /** Writes (or replaces) every row of one dataset and year. */

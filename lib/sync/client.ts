@@ -3,7 +3,9 @@
 
 import { defaults } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
+import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
+import type { StoreAbout } from '../store/about.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -14,7 +16,6 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
-import { parametersOf, toWire, validationTypes, type WireOperation, type WireOption } from './wire.js';
 
 export interface ClientOptions {
   baseUrl: string; // e.g. https://operevap.dri.edu or http://127.0.0.1:8080
@@ -24,7 +25,17 @@ export interface ClientOptions {
   backoffMs?: number; // first wait before a retry, doubled each time unless Retry-After says otherwise (default 500)
   signal?: AbortSignal; // aborts every request and wait of this client
   timeoutMs?: number; // a request with no complete answer this long fails as a network failure would (retried); default none
+  maxAnswerBytes?: number; // an answer larger than this once inflated is refused, not retried (default MAX_ANSWER_BYTES)
+  warn?: (message: string) => void; // told when a server ignored parameters it was sent (another or an older server); default none
 }
+
+/** The largest answer read by default: 256 MiB, far above the largest real one (every reservoir's metadata, a few MB). */
+export const MAX_ANSWER_BYTES = 256 * 2 ** 20;
+const MAX_REDIRECTS = 10;
+const MAX_DETAIL_BYTES = 64 * 1024; // an error's body: enough for any FastAPI detail
+
+/** The header in which a server names the parameters it ignored (this project's server; FastAPI ignores them silently). */
+export const IGNORED_HEADER = 'x-evap-ignored-parameters';
 
 /** A status other than 200, 404 and 422 from the server, with its `detail`. */
 export class RemoteError extends Error {
@@ -39,6 +50,15 @@ export class RemoteError extends Error {
 }
 
 type Params = Record<string, string | readonly string[] | undefined>;
+
+/** The wire's name of each reason a value is refused: the "type" of a FastAPI validation error, as the server writes it and the client reads it. */
+export const validationTypes: Record<InvalidReason, string> = {
+  'not-allowed': 'enum',
+  empty: 'missing',
+  'not-a-date': 'date_from_datetime_parsing',
+  'too-many': 'too_long',
+  malformed: 'value_error',
+};
 
 /** A client whose methods mirror EvapStore's query methods (async), so a script switches by one line. */
 export function createClient(options: ClientOptions): EvapClient {
@@ -56,95 +76,100 @@ export class EvapClient {
 
   /** Reservoir records over a date range. */
   reservoirTimeseries(query: ReservoirRangeQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirTimeseries', '/timeseries/daily/reservoirs/daterange', query);
+    return this.ask('reservoirTimeseries', query);
   }
 
   /** Every reservoir's records on one date. */
   reservoirTimeseriesOnDate(query: ReservoirDateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirTimeseriesOnDate', '/timeseries/daily/reservoirs/date', query);
+    return this.ask('reservoirTimeseriesOnDate', query);
   }
 
   /** Station records over a date range. */
   stationTimeseries(query: StationRangeQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationTimeseries', '/timeseries/stations/daterange', query);
+    return this.ask('stationTimeseries', query);
   }
 
   /** Every station's records on one date. */
   stationTimeseriesOnDate(query: StationDateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationTimeseriesOnDate', '/timeseries/stations/date', query);
+    return this.ask('stationTimeseriesOnDate', query);
   }
 
   /** Reservoir records per month, year or water year (the store's reservoirAggregates over HTTP). */
   reservoirAggregates(query: ReservoirAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirAggregates', `/timeseries/${query.interval ?? 'monthly'}/reservoirs/daterange`, query);
+    return this.ask('reservoirAggregates', query);
   }
 
   /** Station records per month, year or water year. */
   stationAggregates(query: StationAggregateQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationAggregates', `/timeseries/${query.interval ?? 'monthly'}/stations/daterange`, query);
+    return this.ask('stationAggregates', query);
   }
 
   /** Reservoir normals by calendar month or day of the year (the store's reservoirNormals over HTTP). */
   reservoirNormals(query: ReservoirNormalsQuery = {}): Promise<WireRecord[]> {
-    return this.ask('reservoirNormals', '/timeseries/normals/reservoirs', query);
+    return this.ask('reservoirNormals', query);
   }
 
   /** Station normals by calendar month or day of the year. */
   stationNormals(query: StationNormalsQuery = {}): Promise<WireRecord[]> {
-    return this.ask('stationNormals', '/timeseries/normals/stations', query);
+    return this.ask('stationNormals', query);
+  }
+
+  /** The server's provenance and citation (GET /info/about, an evap server's; the public service has no such path). */
+  about(): Promise<StoreAbout> {
+    return this.ask('about', {});
   }
 
   /** The datasets the server holds. */
   listDatasets(): Promise<string[]> {
-    return this.ask('listDatasets', '/info/list_datasets', {});
+    return this.ask('listDatasets', {});
   }
 
   /** The variables of a dataset (default nete-volume-calcs). */
   listVariables(dataset?: string): Promise<VariableInfo[]> {
-    return this.ask('listVariables', '/info/list_variables', { dataset });
+    return this.ask('listVariables', { dataset });
   }
 
   /** The date range of a dataset variable. */
   listDates(dataset?: string, variable?: string): Promise<DateRange[]> {
-    return this.ask('listDates', '/info/list_dates', { dataset, variable });
+    return this.ask('listDates', { dataset, variable });
   }
 
   /** Reservoir names; only those inside the shapefile's polygons when one is given. */
   async listReservoirNames(shapefile?: ShapefileParts): Promise<string[]> {
-    const answer = await this.request<{ RES_NAMES: string[] }>('POST', '/info/list_RES_NAMES', toWire({}, 'listReservoirNames'), shapefileForm(shapefile));
-    return answer.RES_NAMES;
+    return (await this.ask<{ RES_NAMES: string[] }>('listReservoirNames', {}, shapefileForm(shapefile))).RES_NAMES;
   }
 
   /** Station names; only those inside the shapefile's polygons when one is given. */
   async listStationNames(shapefile?: ShapefileParts): Promise<string[]> {
-    const answer = await this.request<{ STA_NAMES: string[] }>('POST', '/info/list_STA_NAMES', toWire({}, 'listStationNames'), shapefileForm(shapefile));
-    return answer.STA_NAMES;
+    return (await this.ask<{ STA_NAMES: string[] }>('listStationNames', {}, shapefileForm(shapefile))).STA_NAMES;
   }
 
   /** The variables held by the given stations, or by every station. */
   listStationVariables(names?: readonly string[]): Promise<VariableInfo[]> {
-    return this.ask('listStationVariables', '/info/list_stations_variables', { names });
+    return this.ask('listStationVariables', { names });
   }
 
   /** The first and last date with data over the given stations, or over every station. */
   listStationDates(names?: readonly string[]): Promise<DateRange[]> {
-    return this.ask('listStationDates', '/info/list_stations_dates', { names });
+    return this.ask('listStationDates', { names });
   }
 
   /** Metadata of reservoirs. */
   reservoirMetadata(names?: readonly string[]): Promise<WireRecord[]> {
-    return this.ask('reservoirMetadata', '/metadata/reservoirs', { names });
+    return this.ask('reservoirMetadata', { names });
   }
 
   /** Metadata of stations. */
   stationMetadata(names?: readonly string[]): Promise<WireRecord[]> {
-    return this.ask('stationMetadata', '/metadata/stations', { names });
+    return this.ask('stationMetadata', { names });
   }
 
-  // a GET of `operation` with the query's options under their wire names (lib/sync/wire.ts); a 404 names its names list
-  private ask<T>(operation: WireOperation, path: string, query: Partial<Record<WireOption, unknown>> & { names?: readonly string[] }): Promise<T> {
+  // `operation` asked at its method and path with the query's options under their wire names (lib/operations.ts); a 404 names its names list
+  private async ask<T>(operation: OperationName, options: object, body?: FormData): Promise<T> {
+    const query = checkOptions(operation, options); // refused, or a list of one and Dates written, as the store does
     const names = parametersOf(operation).find((p) => p.limit === 'names');
-    return this.request<T>('GET', path, toWire(query, operation), undefined, names?.name, query.names);
+    const { method } = operations[operation];
+    return this.request<T>(method, pathOf(operation, query), toWire(operation, query), body, names?.name, (query as { names?: readonly string[] }).names);
   }
 
   private async request<T>(
@@ -162,31 +187,67 @@ export class EvapClient {
     url.searchParams.set('output_format', defaults.output_format);
     const retries = this.options.retries ?? 3;
     for (let attempt = 0; ; attempt++) {
-      let response: Response;
+      const deadline = this.attemptSignal();
+      let status: number;
+      let detail: unknown;
+      let retryAfter: string | null;
       try {
-        const signal = this.requestSignal();
-        response = await this.fetch(url, { method, body, headers: { 'api-key': this.options.apiKey, accept: 'application/json' }, signal });
-        if (response.ok) return (await response.json()) as T;
+        const response = await this.follow(url, method, body, deadline.signal);
+        if (response.ok) {
+          const ignored = response.headers.get(IGNORED_HEADER);
+          if (ignored !== null) this.options.warn?.(`${url.pathname} ignored the parameters ${ignored}`);
+          return JSON.parse(await readBounded(response, this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES, `${url.origin}${url.pathname}`)) as T;
+        }
+        [status, detail, retryAfter] = [response.status, await readDetail(response), response.headers.get('retry-after')];
       } catch (error) {
-        if (this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);
+        if (error instanceof AnswerTooLargeError || this.options.signal?.aborted || attempt >= retries) throw networkError(error, this.options.timeoutMs, url);
         await this.wait(attempt, null);
         continue;
+      } finally {
+        deadline.clear();
       }
-      const detail = await readDetail(response);
-      if ((response.status === 429 || response.status >= 500) && attempt < retries) {
-        await this.wait(attempt, response.headers.get('retry-after'));
+      if ((status === 429 || status >= 500) && attempt < retries) {
+        await this.wait(attempt, retryAfter);
         continue;
       }
-      throw toError(response.status, detail, url.toString(), nameParameter, names);
+      throw toError(status, detail, url.toString(), nameParameter, names);
     }
   }
 
-  // the caller's signal, and a timer over the whole request (headers and body) when timeoutMs is set
-  private requestSignal(): AbortSignal | undefined {
+  // Redirects are followed here, not by fetch, which sends every header but Authorization to any origin a 3xx names:
+  // the api-key goes only to the origin it was given for (as browsers and curl do with Authorization).
+  private async follow(start: URL, method: string, body: FormData | undefined, signal: AbortSignal | undefined): Promise<Response> {
+    let url = start;
+    for (let hops = 0; ; hops++) {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (url.origin === start.origin) headers['api-key'] = this.options.apiKey;
+      const response = await this.fetch(url, { method, body, headers, signal, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (!redirects.has(response.status) || location === null) return response;
+      await response.body?.cancel();
+      if (hops >= MAX_REDIRECTS) throw new Error(`${start.origin}${start.pathname}: more than ${MAX_REDIRECTS} redirects`);
+      url = new URL(location, url);
+      if (response.status === 303 || (response.status <= 302 && method === 'POST')) [method, body] = ['GET', undefined]; // as fetch does
+    }
+  }
+
+  // The caller's signal and, with timeoutMs, a timer of this attempt's own over its whole answer (headers and body).
+  // Not AbortSignal.timeout inside AbortSignal.any: on Node 20 that inner signal, and its timer, can be collected.
+  private attemptSignal(): { signal: AbortSignal | undefined; clear: () => void } {
     const { signal, timeoutMs } = this.options;
-    if (timeoutMs === undefined) return signal;
-    const timer = AbortSignal.timeout(timeoutMs);
-    return signal ? AbortSignal.any([signal, timer]) : timer;
+    if (timeoutMs === undefined) return { signal, clear: () => {} };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal!.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    return {
+      signal: controller.signal,
+      clear: () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      },
+    };
   }
 
   /** Waits before a retry: Retry-After when the server gives it (seconds or a date), else exponential backoff. */
@@ -219,8 +280,33 @@ function shapefileForm(parts: ShapefileParts | undefined): FormData | undefined 
   return form;
 }
 
+const redirects = new Set([301, 302, 303, 307, 308]);
+
+/** An answer larger than the client reads. */
+class AnswerTooLargeError extends Error {}
+
+// The body as text, refused past `max` bytes as they arrive (counted once inflated: a small gzip body may inflate without end).
+async function readBounded(response: Response, max: number, where: string): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for (let bytes = 0; ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError(`${where}: the answer is larger than ${max} bytes (maxAnswerBytes); stopped reading it`);
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
 async function readDetail(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+  const text = await readBounded(response, MAX_DETAIL_BYTES, 'an error answer').catch(() => '');
   try {
     const body = JSON.parse(text) as { detail?: unknown };
     return body?.detail ?? body;

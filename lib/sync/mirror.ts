@@ -8,6 +8,8 @@ import { applyStaging, type StagedMetadata } from '../ingest/apply.js';
 import type { IngestProblem } from '../ingest/ingest.js';
 import { metadataRow, WideReader } from '../ingest/records.js';
 import { Staging } from '../ingest/stage.js';
+import { pathOf } from '../operations.js';
+import { mirrorAbout, OPEREVAP_URL, type StoreAbout } from '../store/about.js';
 import { openStorage } from '../store/location.js';
 import { openReadback, type Readback } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
@@ -53,6 +55,14 @@ interface Unit {
   chunks: { what: string; fetch: (client: EvapClient) => Promise<WireRecord[]> }[];
 }
 
+// the copy's provenance: the public service's citation, or what another evap server says of its own data
+async function sourceAbout(client: EvapClient, baseUrl: string, previous: StoreAbout | undefined): Promise<StoreAbout> {
+  const retrieved = new Date().toISOString();
+  if (new URL(baseUrl).host === new URL(OPEREVAP_URL).host) return mirrorAbout(baseUrl, retrieved); // its documentation's citation
+  const told = await client.about().catch(() => undefined); // a server without /info/about: nothing more is known
+  return mirrorAbout(baseUrl, retrieved, told ?? previous);
+}
+
 /** Copies the server at `options.baseUrl` into the store in `dir` (created when absent); resumes an interrupted run. */
 export async function mirror(location: string | Storage, options: MirrorOptions): Promise<MirrorSummary> {
   const dir = openStorage(location);
@@ -63,6 +73,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   const done = new Set(progress.done);
   const summary: MirrorSummary = { chunks: 0, resumed: 0, records: 0, added: 0, replaced: 0, rejected: 0, problems: [], snapshot: null };
   let base = await openReadback(dir); // the snapshot each commit builds on, none for a new copy
+  const about = await sourceAbout(client, options.baseUrl, base?.manifest.about);
 
   if (options.update && !base) throw new InvalidParameterError('update', `--update needs a copy to update; ${dir.location} holds no store yet`);
   const units = options.update
@@ -75,7 +86,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   // metadata first: the timeseries records name reservoirs and stations that must have a metadata row
   if (!done.has('metadata')) {
     const metadata = await fetchMetadata(client);
-    const applied = await applyStaging(dir, base, new Staging(), metadata);
+    const applied = await applyStaging(dir, base, new Staging(), metadata, undefined, about);
     summary.snapshot = applied.snapshot ?? summary.snapshot;
     base = await reopen(dir, base);
     await markDone(dir, progress, 'metadata');
@@ -85,7 +96,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   let commits = Promise.resolve();
   const commit = (unit: Unit, staging: Staging) => {
     commits = commits.then(async () => {
-      const applied = await applyStaging(dir, base, staging, { reservoirs: new Map(), stations: new Map() });
+      const applied = await applyStaging(dir, base, staging, { reservoirs: new Map(), stations: new Map() }, undefined, about);
       summary.added += applied.added;
       summary.replaced += applied.replaced;
       summary.snapshot = applied.snapshot ?? summary.snapshot;
@@ -253,7 +264,8 @@ async function fetchMetadata(client: EvapClient): Promise<StagedMetadata> {
       const rows = key === 'RES_NAME' ? await client.reservoirMetadata(batch) : await client.stationMetadata(batch);
       for (const record of rows) {
         const row = metadataRow(Object.entries(record), key, false);
-        if (typeof row === 'string') throw new Error(`metadata from ${key === 'RES_NAME' ? '/metadata/reservoirs' : '/metadata/stations'} is unusable: ${row}`);
+        if (typeof row === 'string')
+          throw new Error(`metadata from ${pathOf(key === 'RES_NAME' ? 'reservoirMetadata' : 'stationMetadata')} is unusable: ${row}`);
         into.set(row[key] as string, row);
       }
     }

@@ -13,7 +13,8 @@ export interface ChartInput {
   bands?: Map<string, { low: (day: string) => number | null; high: (day: string) => number | null }>; // by variable, for names[0]
 }
 
-const colours = ['#1c6fb8', '#d9480f', '#2b8a3e', '#6a3d9a', '#c2255c', '#5f3dc4'];
+// one colour per series (name x variable), then dashes tell variables apart once the colours repeat
+const colours = ['#1c6fb8', '#d9480f', '#2b8a3e', '#6a3d9a', '#c2255c', '#e8a202', '#0b7285', '#5c940d', '#862e9c', '#495057'];
 const dashes: (number[] | undefined)[] = [undefined, [6, 3], [2, 3], [10, 3, 2, 3]];
 
 /** The key of a variable in a record: `"<variable> (<unit>)"`. */
@@ -49,9 +50,9 @@ export class Chart {
     const series: uPlot.Series[] = [{ label: 'date', value: (_u, v) => (v == null ? '' : new Date(v * 1000).toISOString().slice(0, 10)) }];
     const data: (number | null)[][] = [x];
     const scales = new Map<string, string>(); // unit -> scale key
-    names.forEach((name, n) => {
+    names.forEach((name) => {
       const own = records.filter((r) => r[nameKey] === name);
-      variables.forEach((variable, v) => {
+      variables.forEach((variable) => {
         const key = keyOf(own[0] ?? records[0], variable);
         if (!key) return;
         const unit = unitOf(key);
@@ -68,8 +69,8 @@ export class Chart {
         data.push(column);
         series.push({
           label: names.length > 1 ? `${name} ${key}` : key,
-          stroke: colours[n % colours.length],
-          dash: dashes[v % dashes.length],
+          stroke: colours[(series.length - 1) % colours.length],
+          dash: dashes[Math.floor((series.length - 1) / colours.length) % dashes.length],
           width: 1.5,
           scale: scales.get(unit),
           spanGaps: false,

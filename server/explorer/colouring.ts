@@ -31,11 +31,16 @@ export class Colouring {
   /** Fills the "Colour by" list: every variable of every dataset. */
   async fill(datasets: string[]): Promise<void> {
     const select = $<HTMLSelectElement>('colour-variable');
-    const lists = await Promise.all(datasets.map((d) => getJson<{ api_name: string }[]>(apiUrl('/info/list_variables', { dataset: d }))));
+    const lists = await Promise.all(
+      datasets.map((d) => getJson<{ api_name: string; description?: string; units_metric?: string }[]>(apiUrl('/info/list_variables', { dataset: d }))),
+    );
     datasets.forEach((d, n) => {
       const group = document.createElement('optgroup');
       group.label = d;
-      for (const v of lists[n]!) group.append(new Option(v.api_name, `${d}|${v.api_name}`));
+      // the code as the API names it, then what it is: "NetE: Net evaporation (mm)"
+      const text = (v: { api_name: string; description?: string; units_metric?: string }) =>
+        v.description ? `${v.api_name}: ${v.description}${v.units_metric ? ` (${v.units_metric})` : ''}` : v.api_name;
+      for (const v of lists[n]!) group.append(new Option(text(v), `${d}|${v.api_name}`));
       select.append(group);
     });
   }

@@ -3,6 +3,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import type { Topology } from 'topojson-specification';
+import { showAbout } from './about.js';
 import { ApiError, apiFetch, apiUrl, changeKey, currentKey, getJson } from './api.js';
 import { Bodies, type Kind, type Metadata } from './bodies.js';
 import { readCapabilities } from './capabilities.js';
@@ -96,6 +97,7 @@ async function start(): Promise<void> {
   await currentKey();
   const datasetList = getJson<string[]>('/info/list_datasets'); // beside the loads: a refused key asks once for all of them
   const capabilities = readCapabilities(await openapi);
+  void showAbout(Object.keys((await openapi).paths ?? {}), $('data-banner'), $('about')).catch(() => {}); // the page works without it
   let total = 0;
   let shown = 0;
   const progress = () => {

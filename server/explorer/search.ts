@@ -1,5 +1,7 @@
-// The search box: an ARIA combobox over every name (prefix matches first), arrow keys to move, Enter to select.
+// The search box: an ARIA combobox over every name (prefix matches first, then names containing what was typed, else
+// names close to it despite typos or word order, under the API's own "did you mean"), arrow keys to move, Enter to select.
 import type { Bodies } from './bodies.js';
+import { didYouMeanName, fuzzyMatches } from './fuzzy.js';
 
 const LIMIT = 40;
 
@@ -16,10 +18,11 @@ export function setupSearch(input: HTMLInputElement, list: HTMLUListElement, bod
   };
   const highlight = (n: number) => {
     active = n;
-    [...list.children].forEach((li, m) => li.setAttribute('aria-selected', String(m === n)));
+    const options = list.querySelectorAll('[role=option]'); // after the "did you mean" line, when there is one
+    options.forEach((li, m) => li.setAttribute('aria-selected', String(m === n)));
     if (n >= 0) {
       input.setAttribute('aria-activedescendant', `search-option-${n}`);
-      list.children[n]?.scrollIntoView({ block: 'nearest' });
+      options[n]?.scrollIntoView({ block: 'nearest' });
     }
   };
   const choose = (n: number) => {
@@ -42,7 +45,21 @@ export function setupSearch(input: HTMLInputElement, list: HTMLUListElement, bod
     }
     const byName = (a: number, b: number) => bodies.names[a]!.localeCompare(bodies.names[b]!);
     matches = [...prefix.sort(byName), ...inner.sort(byName)].slice(0, LIMIT);
+    let hint: HTMLLIElement[] = [];
+    if (matches.length === 0) {
+      matches = fuzzyMatches(query, bodies.names, LIMIT);
+      const meant = didYouMeanName(query, bodies.names) ?? (matches.length ? bodies.names[matches[0]!] : undefined);
+      if (meant !== undefined) {
+        const li = Object.assign(document.createElement('li'), {
+          textContent: `no name contains "${input.value.trim()}"; did you mean "${meant}"?`,
+          className: 'none',
+        });
+        li.setAttribute('role', 'presentation');
+        hint = [li];
+      }
+    }
     list.replaceChildren(
+      ...hint,
       ...(matches.length
         ? matches.map((i, n) => {
             const li = document.createElement('li');

@@ -1,7 +1,7 @@
 // The flag readers every command uses: what they accept, and the UsageError (exit 2) naming the flag otherwise.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { choiceFlag, intFlag, listFlag, readArgs, requiredFlag, stringFlag } from '../../cli/args.js';
+import { choiceFlag, intFlag, listFlag, optionFlags, optionsFromFlags, readArgs, requiredFlag, stringFlag } from '../../cli/args.js';
 import { UsageError } from '../../cli/command.js';
 import { integerLike } from '../helpers.js';
 
@@ -108,5 +108,37 @@ describe('choiceFlag', () => {
         },
       ),
     );
+  });
+});
+
+describe('optionFlags and optionsFromFlags', () => {
+  it("gives every query option of the operations a kebab-case flag, and reads an operation's options back from them", () => {
+    expect(Object.keys(optionFlags(['stationAggregates']))).toEqual([
+      'names',
+      'variables',
+      'units',
+      'start',
+      'end',
+      'statistic',
+      'compare-to',
+      'base-start',
+      'base-end',
+      'also-return',
+      'as-of',
+    ]);
+    const values = { names: 'A, B', start: '2020-01-01', 'also-return': 'qflag', datasets: undefined };
+    expect(optionsFromFlags('reservoirTimeseries', values, ['names', 'start', 'also-return', 'datasets'], 'q')).toEqual({
+      names: ['A', 'B'],
+      start: '2020-01-01',
+      alsoReturn: ['qflag'],
+    });
+    expect(() => optionsFromFlags('stationTimeseries', { datasets: 'res' }, ['datasets'], 'a station query')).toThrow(
+      new UsageError('--datasets is not an option of a station query'),
+    );
+  });
+
+  it('is how evap query reads its flags, and its usage names each of them', async () => {
+    const { flags, usage } = await import('../../cli/commands/query.js');
+    for (const flag of Object.keys(flags)) expect(usage, flag).toContain(`--${flag}`);
   });
 });

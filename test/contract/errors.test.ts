@@ -1,21 +1,18 @@
-// Every error status over real HTTP, with its FastAPI-shaped body that names the bad value and what is allowed.
+// Every error status through the app (no socket), with its FastAPI-shaped body that names the bad value and what is allowed.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirDatasets } from '../../lib/catalogue.js';
 import { openStore } from '../../lib/store/store.js';
-import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
 import { createKeyRequests } from '../../server/requests.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
-import { startTestServer, type TestServer } from '../server/harness.js';
+import { startTestServer, type TestApp, testApp } from '../server/harness.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer({ limits: { maxNames: 5, maxUploadBytes: 64 * 1024 } });
+  app = await testApp({ limits: { maxNames: 5, maxUploadBytes: 64 * 1024 } });
 });
-afterAll(() => server.close());
 
 async function detail(response: Response, status: number): Promise<unknown> {
   expect(response.status).toBe(status);
@@ -28,19 +25,19 @@ async function detail(response: Response, status: number): Promise<unknown> {
 describe('401', () => {
   const path = '/info/list_datasets';
   it('rejects a missing key', async () => {
-    expect(await detail(await fetch(`${server.url}${path}`), 401)).toMatch(/missing API key.*api-key/);
+    expect(await detail(await app.fetch(`${path}`), 401)).toMatch(/missing API key.*api-key/);
   });
   it('rejects an empty, wrong or differently-cased key', async () => {
-    for (const key of ['', 'wrong', server.key.toUpperCase(), `${server.key} `.trim() + 'x', server.key.slice(1)]) {
-      expect(await detail(await server.get(path, { headers: { 'api-key': key } }), 401)).toMatch(/API key/);
+    for (const key of ['', 'wrong', app.key.toUpperCase(), `${app.key} `.trim() + 'x', app.key.slice(1)]) {
+      expect(await detail(await app.get(path, { headers: { 'api-key': key } }), 401)).toMatch(/API key/);
     }
   });
   it('rejects every data path without a key, and opens /docs, /openapi.json and the one way to ask for a key', async () => {
-    const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    const spec = (await (await app.fetch(`/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
     const open: string[] = [];
     for (const [path, methods] of Object.entries(spec.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
-        const status = (await fetch(`${server.url}${path}`, { method: method.toUpperCase() })).status;
+        const status = (await app.fetch(`${path}`, { method: method.toUpperCase() })).status;
         // an operation whose security is the empty list is documented as needing no key
         if (operation.security?.length === 0) {
           open.push(`${method} ${path}`);
@@ -49,54 +46,56 @@ describe('401', () => {
       }
     }
     expect(open).toEqual(['get /auth/request_key']); // how one asks for a key: it cannot need one
-    expect((await fetch(`${server.url}/docs`)).status).toBe(200);
+    expect((await app.fetch(`/docs`)).status).toBe(200);
   });
   it('never writes a key to the log', async () => {
+    const server = await startTestServer(); // the access log is the node adapter's: a real socket
     await server.get('/info/list_datasets?api-key=' + server.key);
     await server.get('/info/list_datasets', { headers: { 'api-key': 'another-secret-value' } });
     const log = server.logs.join('\n');
     expect(log).toContain('GET /info/list_datasets');
     expect(log).not.toContain(server.key);
     expect(log).not.toContain('another-secret-value');
+    await server.close();
   });
 });
 
 describe('404', () => {
   it('names the unknown reservoirs and stations', async () => {
-    const d = await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE,NO%20SUCH%20LAKE,ATLANTIS'), 404);
+    const d = await detail(await app.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE,NO%20SUCH%20LAKE,ATLANTIS'), 404);
     expect(d).toMatch(/NO SUCH LAKE/);
     expect(d).toMatch(/ATLANTIS/);
     expect(d).not.toMatch(/LAKE ALICE/);
-    expect(await detail(await server.get('/metadata/stations?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
-    expect(await detail(await server.get('/info/list_stations_dates?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
+    expect(await detail(await app.get('/metadata/stations?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
+    expect(await detail(await app.get('/info/list_stations_dates?STA_NAMES=NOWHERE_STATION'), 404)).toMatch(/NOWHERE_STATION/);
   });
   it('suggests the name meant when it differs by case or a letter or two', async () => {
-    expect(await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MAED'), 404)).toBe(
+    expect(await detail(await app.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MAED'), 404)).toBe(
       'reservoir not found: "LAKE MAED" (did you mean "LAKE MEAD"?); see /info/list_RES_NAMES',
     );
-    expect(await detail(await server.get('/metadata/stations?STA_NAMES=lake%20mead_station'), 404)).toMatch(
+    expect(await detail(await app.get('/metadata/stations?STA_NAMES=lake%20mead_station'), 404)).toMatch(
       /"lake mead_station" \(did you mean "LAKE MEAD_STATION"\?\)/,
     );
-    expect(await detail(await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=ATLANTIS'), 404)).not.toMatch(/did you mean/);
-    const [variable] = (await detail(await server.get('/timeseries/daily/reservoirs/daterange?datasets=nete-volume-calcs&variables=NetE,E_volum'), 422)) as {
+    expect(await detail(await app.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=ATLANTIS'), 404)).not.toMatch(/did you mean/);
+    const [variable] = (await detail(await app.get('/timeseries/daily/reservoirs/daterange?datasets=nete-volume-calcs&variables=NetE,E_volum'), 422)) as {
       msg: string;
     }[];
     expect(variable!.msg).toMatch(/^unknown variable "E_volum" \(did you mean "E_volume"\?\)/);
   });
   it('answers an unknown path', async () => {
-    expect(await detail(await server.get('/timeseries/daily/lakes'), 404)).toMatch(/no such path: \/timeseries\/daily\/lakes/);
-    expect(await detail(await fetch(`${server.url}/nothing`), 404)).toMatch(/\/docs/);
+    expect(await detail(await app.get('/timeseries/daily/lakes'), 404)).toMatch(/no such path: \/timeseries\/daily\/lakes/);
+    expect(await detail(await app.fetch(`/nothing`), 404)).toMatch(/\/docs/);
   });
 });
 
 describe('405', () => {
   it('answers a wrong method with Allow', async () => {
-    const get = await server.get('/info/list_RES_NAMES');
+    const get = await app.get('/info/list_RES_NAMES');
     expect(await detail(get, 405)).toMatch(/GET.*allowed: POST/);
     expect(get.headers.get('allow')).toBe('POST');
-    const post = await server.get('/info/list_datasets', { method: 'POST' }); // timeseries and metadata paths take POST too (issue 14)
+    const post = await app.get('/info/list_datasets', { method: 'POST' }); // timeseries and metadata paths take POST too (issue 14)
     expect(await detail(post, 405)).toMatch(/allowed: GET/);
-    expect((await server.get('/timeseries/stations/date', { method: 'DELETE' })).status).toBe(405);
+    expect((await app.get('/timeseries/stations/date', { method: 'DELETE' })).status).toBe(405);
   });
 });
 
@@ -117,7 +116,7 @@ describe('422', () => {
     ['/metadata/reservoirs?RES_NAMES=A,B,C,D,E,F', 'RES_NAMES', /6 values; at most 5/],
   ];
   it.each(cases)('%s', async (path, parameter, message) => {
-    const d = (await detail(await server.get(path), 422)) as { loc: string[]; msg: string; type: string; input: unknown }[];
+    const d = (await detail(await app.get(path), 422)) as { loc: string[]; msg: string; type: string; input: unknown }[];
     expect(d).toHaveLength(1);
     expect(Object.keys(d[0]!)).toEqual(['type', 'loc', 'msg', 'input']); // pydantic v2's order
     expect(d[0]!.loc).toEqual(['query', parameter]);
@@ -129,7 +128,7 @@ describe('422', () => {
 
 describe('422 input', () => {
   type Entry = { type: string; loc: string[]; msg: string; input: unknown };
-  const refused = async (path: string, init?: RequestInit) => ((await detail(await server.get(path, init), 422)) as Entry[])[0]!;
+  const refused = async (path: string, init?: RequestInit) => ((await detail(await app.get(path, init), 422)) as Entry[])[0]!;
   // any text a client can send: every Unicode character (no lone surrogate, which has no UTF-8 form), control characters included
   const text = fc.string({ unit: 'grapheme', maxLength: 30 });
   const nete = Object.keys(reservoirDatasets['nete-volume-calcs'].variables);
@@ -187,14 +186,11 @@ describe('422 input', () => {
     expect(entry.loc).toEqual(['query', 'end_date']);
     expect(entry.input).toBeNull();
     // the fields of a key request are required; an empty one was sent, a missing one was not
-    const keys = await startTestServer({
-      handler: createHandler({ store: server.store, keys: KeyRing.fromKeys([]), keyRequests: createKeyRequests(join(await tempDir(), 'requests')) }),
-    });
-    const ask = async (query: string) => ((await detail(await fetch(`${keys.url}/auth/request_key?${query}`), 422)) as Entry[])[0]!;
+    const keys = await testApp({ store: app.store, keyRequests: createKeyRequests(join(await tempDir(), 'requests')) });
+    const ask = async (query: string) => ((await detail(await keys.fetch(`/auth/request_key?${query}`), 422)) as Entry[])[0]!;
     expect(await ask('email=a%40b.cd&justification=why')).toEqual({ type: 'missing', loc: ['query', 'name'], msg: 'name is required', input: null });
     expect((await ask('name=%20&email=a%40b.cd&justification=why')).input).toBe(' ');
     expect((await ask('name=Ann&email=not%20one&justification=why')).input).toBe('not one');
-    await keys.close();
   });
 });
 
@@ -202,7 +198,7 @@ describe('413', () => {
   it('refuses an upload over the limit', async () => {
     const form = new FormData();
     form.append('shapefile_shp', new Blob([new Uint8Array(100 * 1024)]), 'big.shp');
-    const d = await detail(await server.get('/info/list_RES_NAMES', { method: 'POST', body: form }), 413);
+    const d = await detail(await app.get('/info/list_RES_NAMES', { method: 'POST', body: form }), 413);
     expect(d).toMatch(/65536 bytes/);
   });
 });
@@ -211,7 +207,7 @@ describe('500', () => {
   it('refuses to serve a corrupted partition, names the file in the log and nothing of it to the client', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
-    const tiny = await startTestServer({ store: await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 }) });
+    const tiny = await testApp({ store: await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 }) });
     const [first, second] = tiny.store.manifest.datasets['nete-volume-calcs']!.partitions.map((p) => p.files[0]!);
     const bytes = await readFile(join(dir, first!.path));
     bytes[bytes.length >> 1]! ^= 0x01;
@@ -227,6 +223,5 @@ describe('500', () => {
     expect(log).toContain(`store error: store file ${first!.path} is corrupt`);
     expect(log).toContain(`store error: store file ${second!.path} is truncated: shorter than the ${second!.bytes} bytes the manifest says`);
     expect((await tiny.get('/metadata/reservoirs?RES_NAMES=ALPHA%20LAKE')).status).toBe(200); // the rest is still served
-    await tiny.close();
   });
 });

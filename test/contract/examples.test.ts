@@ -1,19 +1,18 @@
 // The public documentation's cURL and Python examples (samapriya/evap-docs: docs/endpoints/*.md, docs/started/*.md,
 // docs/notebooks/examples.ipynb), sent as written but for the base URL and key, answered with the keys they read.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WireRecord } from '../../lib/types.js';
-import { parseCsv, startTestServer, type TestServer } from '../server/harness.js';
+import { parseCsv, type TestApp, testApp } from '../server/harness.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await testApp();
 });
-afterAll(() => server.close());
 
 // The cURL examples' URLs with https://operevap.dri.edu removed.
-const curl = (target: string, method = 'GET') => server.get(target, { method });
+const curl = (target: string, method = 'GET') => app.get(target, { method });
 // The Python examples: requests.get(url, params=...) encodes spaces as +.
-const python = (path: string, params: Record<string, string>, method = 'GET') => server.get(`${path}?${new URLSearchParams(params)}`, { method });
+const python = (path: string, params: Record<string, string>, method = 'GET') => app.get(`${path}?${new URLSearchParams(params)}`, { method });
 
 async function records(response: Response): Promise<WireRecord[]> {
   expect(response.status).toBe(200);
@@ -136,7 +135,7 @@ describe('notebook examples', () => {
   });
 
   it('gets reservoirs and their metadata', async () => {
-    const response = await server.get(`${base}/info/list_RES_NAMES`, { method: 'POST' });
+    const response = await app.get(`${base}/info/list_RES_NAMES`, { method: 'POST' });
     expect(response.status).toBe(200);
     expect(Object.keys(await response.json())).toEqual(['RES_NAMES']);
     const metadata = await records(await python(`${base}/metadata/reservoirs`, { RES_NAMES: ['LAKE ALICE', 'LAKE ESTES'].join(','), output_format: 'json' }));

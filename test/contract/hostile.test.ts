@@ -179,6 +179,9 @@ const body = fc.oneof(
     { type: 'multipart/form-data', bytes: Buffer.from('--x\r\n\r\n') }, // no boundary
     { type: 'multipart/form-data; boundary=', bytes: Buffer.from('----\r\n') },
     { type: 'application/json', bytes: Buffer.from('{"RES_NAMES": ["../../etc/passwd"]}') },
+    { type: 'application/json', bytes: Buffer.from(`{"RES_NAMES": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`) }, // nested deep: refused unparsed
+    { type: 'application/json', bytes: Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])))) }, // wide
+    { type: 'application/json', bytes: Buffer.from('{"RES_NAMES": ["LAKE MEAD\u2028", "\u202e", "=HYPERLINK(1)"], "as_of": "\u0000"}') },
     { type: 'text/plain', bytes: Buffer.from('hello') },
     { type: 'application/x-www-form-urlencoded', bytes: Buffer.from('shapefile_shp=abc&shapefile_prj=%ZZ') },
     {

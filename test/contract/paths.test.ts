@@ -1,17 +1,16 @@
-// Every documented path over real HTTP against the demo store, in both formats (and both unit systems where units apply):
+// Every documented path through the app (no socket) against the demo store, in both formats (and both unit systems where units apply):
 // the JSON answer equals the library's answer to the same query, and the CSV answer parses back to the same records.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvapStore } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
-import { parseCsv, startTestServer, type TestServer } from '../server/harness.js';
+import { parseCsv, type TestApp, testApp } from '../server/harness.js';
 
-let server: TestServer;
+let app: TestApp;
 let store: EvapStore;
 beforeAll(async () => {
-  server = await startTestServer();
-  store = server.store;
+  app = await testApp();
+  store = app.store;
 });
-afterAll(() => server.close());
 
 const json = 'application/json';
 const csv = 'text/csv; charset=utf-8';
@@ -105,7 +104,7 @@ const cases: Case[] = [
   { method: 'GET', path: '/metadata/stations', query: { STA_NAMES: 'ABERDEEN_STATION' }, expected: () => store.stationMetadata(['ABERDEEN_STATION']) },
 ];
 
-const request = (c: Case, params: Record<string, string>) => server.get(`${c.path}?${new URLSearchParams({ ...c.query, ...params })}`, { method: c.method });
+const request = (c: Case, params: Record<string, string>) => app.get(`${c.path}?${new URLSearchParams({ ...c.query, ...params })}`, { method: c.method });
 
 describe.each(cases)('$method $path', (c) => {
   const systems = c.units ? (['metric', 'english'] as const) : (['metric'] as const);
@@ -135,8 +134,8 @@ describe.each(cases)('$method $path', (c) => {
 describe('units', () => {
   it('labels and converts values in english units', async () => {
     const query = 'RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs,lem&variables=NetE,E_volume,Tw&start_date=2020-07-01&end_date=2020-07-03';
-    const metric = (await (await server.get(`/timeseries/daily/reservoirs/daterange?${query}&units=metric`)).json()) as WireRecord[];
-    const english = (await (await server.get(`/timeseries/daily/reservoirs/daterange?${query}&units=english`)).json()) as WireRecord[];
+    const metric = (await (await app.get(`/timeseries/daily/reservoirs/daterange?${query}&units=metric`)).json()) as WireRecord[];
+    const english = (await (await app.get(`/timeseries/daily/reservoirs/daterange?${query}&units=english`)).json()) as WireRecord[];
     expect(Object.keys(english[0]!)).toEqual(['RES_NAME', 'start_date', 'end_date', 'NetE (in)', 'E_volume (acre-ft)', 'Tw (degF)']);
     expect(english).toHaveLength(metric.length);
     english.forEach((e, i) => {

@@ -1,14 +1,13 @@
-// Multipart uploads to /info/list_RES_NAMES and /info/list_STA_NAMES over real HTTP, with shapefiles that ogr2ogr wrote.
+// Multipart uploads to /info/list_RES_NAMES and /info/list_STA_NAMES through the app (no socket), with shapefiles that ogr2ogr wrote.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { maxFormParts } from '../../server/params.js';
-import { startTestServer, type TestServer } from '../server/harness.js';
+import { type TestApp, testApp } from '../server/harness.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await testApp();
 });
-afterAll(() => server.close());
 
 const dir = new URL('../fixtures/shapefiles/', import.meta.url);
 const parts = ['shp', 'dbf', 'prj', 'shx'] as const;
@@ -19,7 +18,7 @@ function form(name: string, only: readonly (typeof parts)[number][] = parts): Fo
   return body;
 }
 
-const post = (path: string, body?: FormData) => server.get(path, { method: 'POST', ...(body ? { body } : {}) });
+const post = (path: string, body?: FormData) => app.get(path, { method: 'POST', ...(body ? { body } : {}) });
 
 describe('POST /info/list_RES_NAMES', () => {
   it('answers the same to a multipart body without parts as to no body', async () => {
@@ -67,7 +66,7 @@ describe('POST /info/list_RES_NAMES', () => {
     // listed by hand from the demo coordinates (test/lib/spatial/within.test.ts): Colorado's reservoirs, none elsewhere
     expect(RES_NAMES).toEqual(expect.arrayContaining(['LAKE ESTES', 'RUEDI RESERVOIR', 'BLUE MESA RESERVOIR']));
     for (const outside of ['LAKE ALICE', 'LAKE MEAD', 'LAKE POWELL', 'FLAMING GORGE RESERVOIR']) expect(RES_NAMES).not.toContain(outside);
-    const lat = (await (await server.get(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(RES_NAMES.join(','))}`)).json()) as {
+    const lat = (await (await app.get(`/metadata/reservoirs?RES_NAMES=${encodeURIComponent(RES_NAMES.join(','))}`)).json()) as {
       LAT: number;
       LON: number;
     }[];
@@ -78,7 +77,7 @@ describe('POST /info/list_RES_NAMES', () => {
       expect(r.LON).toBeLessThanOrEqual(-102.04);
     }
     expect(RES_NAMES).toEqual(
-      await server.store.listReservoirNames({ ...Object.fromEntries(parts.map((ext) => [ext, readFileSync(new URL(`${name}/${name}.${ext}`, dir))])) }),
+      await app.store.listReservoirNames({ ...Object.fromEntries(parts.map((ext) => [ext, readFileSync(new URL(`${name}/${name}.${ext}`, dir))])) }),
     );
   });
 
@@ -120,8 +119,7 @@ describe('POST /info/list_RES_NAMES', () => {
   });
 
   it('refuses a urlencoded form of more fields than the bound, and a shapefile part sent as text in one', async () => {
-    const post = (body: string) =>
-      server.get('/info/list_RES_NAMES', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = (body: string) => app.get('/info/list_RES_NAMES', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const many = await post(Array.from({ length: maxFormParts + 1 }, (_, i) => `f${i}=x`).join('&'));
     expect(many.status).toBe(422);
     expect(JSON.stringify(await many.json())).toMatch(/more than 16 fields/);
@@ -131,7 +129,7 @@ describe('POST /info/list_RES_NAMES', () => {
   });
 
   it('refuses a body that is not multipart', async () => {
-    const response = await server.get('/info/list_RES_NAMES', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const response = await app.get('/info/list_RES_NAMES', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(422);
     expect(JSON.stringify(await response.json())).toMatch(/multipart\/form-data/);
   });

@@ -1,18 +1,18 @@
-// `latest` and ISO 8601 durations over HTTP; the last day held is found independently, by DuckDB over the files.
+// `latest` and ISO 8601 durations through the app (no socket); the last day held is found independently, by DuckDB over the files.
 
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { addDays, format, parseISO, subMonths } from 'date-fns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, testApp } from '../server/harness.js';
 
-let server: TestServer;
+let app: TestApp;
 let lastReservoirDay: string;
 let lastStationDay: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await testApp();
   const duck = await (await DuckDBInstance.create(':memory:')).connect();
-  const root = server.store.root.replaceAll("'", "''");
+  const root = app.store.root.replaceAll("'", "''");
   const max = async (glob: string) =>
     (
       await duck.runAndReadAll(`select strftime(max(date), '%Y-%m-%d') as d from read_parquet('${join(root, glob)}', union_by_name = true)`)
@@ -21,10 +21,9 @@ beforeAll(async () => {
   lastStationDay = await max('stations/station=LAKE%20MEAD_STATION/*.parquet'); // names are percent-encoded in paths
   duck.closeSync();
 });
-afterAll(() => server.close());
 
 const records = async (path: string) => {
-  const response = await server.get(path);
+  const response = await app.get(path);
   expect(response.status, path).toBe(200);
   return (await response.json()) as { start_date: string; end_date: string; RES_NAME?: string }[];
 };
@@ -38,7 +37,7 @@ describe('latest', () => {
     expect(tail.at(-1)!.start_date).toBe(lastReservoirDay);
     const onDate = await records('/timeseries/daily/reservoirs/date?datasets=nete-volume-calcs&variables=NetE&date=latest');
     expect(new Set(onDate.map((r) => r.start_date))).toEqual(new Set([lastReservoirDay]));
-    expect(onDate.length).toBe(server.store.manifest.reservoirs.names.length);
+    expect(onDate.length).toBe(app.store.manifest.reservoirs.names.length);
     const station = await records('/timeseries/stations/daterange?STA_NAMES=LAKE%20MEAD_STATION&start_date=P7D&end_date=latest');
     expect(station.map((r) => r.start_date)).toEqual(Array.from({ length: 7 }, (_, i) => day(lastStationDay, i - 6)));
     const stationsOnDate = await records('/timeseries/stations/date?date=latest');
@@ -68,10 +67,10 @@ describe('durations', () => {
       ['end_date=now', 'end_date'],
       ['start_date=P0D', 'end_date'],
     ] as const) {
-      const response = await server.get(`/timeseries/daily/reservoirs/daterange?${query}`);
+      const response = await app.get(`/timeseries/daily/reservoirs/daterange?${query}`);
       expect(response.status, query).toBe(422);
       expect(((await response.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc, query).toEqual(['query', parameter]);
     }
-    expect((await server.get('/timeseries/stations/date?date=today')).status).toBe(422);
+    expect((await app.get('/timeseries/stations/date?date=today')).status).toBe(422);
   });
 });

@@ -74,6 +74,24 @@ describe('README.md and docs/', () => {
     expect(rows).toEqual(expected);
   });
 
+  it('shows the units of the metadata attributes (docs/units.md) as /openapi.json gives them', async () => {
+    const table = unitsPage.split('<!-- attributes:start -->')[1]!.split('<!-- attributes:end -->')[0]!;
+    const shown = Object.fromEntries(
+      table
+        .split('\n')
+        .filter((l) => l.startsWith('| ') && !l.startsWith('| attribute'))
+        .map((l) => l.split('|').map((c) => c.trim()))
+        .map(([, name, , unit]) => [name!, unit!]),
+    );
+    expect(shown).toMatchObject({ Shape_Area: 'm2', ELEV_M: 'm', MAX_DEPTH_M: 'm', CAPACITY_M3: 'm3', STATE: '' });
+    const { buildOpenApi } = await import('../../server/openapi.js');
+    const { routes } = await import('../../server/routes.js');
+    const schemas = (buildOpenApi(routes) as { components: { schemas: Record<string, { properties: Record<string, { 'x-unit'?: string }> }> } }).components
+      .schemas;
+    for (const schema of [schemas.ReservoirMetadata!, schemas.StationMetadata!])
+      for (const [name, property] of Object.entries(schema.properties)) expect([name, property['x-unit'] ?? '']).toEqual([name, shown[name]]);
+  });
+
   it('runs the library example as written, with the output it shows', async () => {
     const code = readme.split('```js\n')[1]!.split('```')[0]!;
     const shown = code.split('\n').find((l) => l.startsWith('// 366'))!;
@@ -137,7 +155,7 @@ describe('README.md quick start', () => {
     expect(rows).toHaveLength(1 + 2 * 366);
     const monthlyLine = block.split('\n').find((l) => l.startsWith('npx evap query ') && l.includes('--interval monthly'))!;
     const monthly = (await evap(argv(monthlyLine))).stdout.trimEnd().split('\n');
-    expect(monthly[0]).toBe('RES_NAME,start_date,end_date,n_days,E_volume (acre-ft)');
+    expect(monthly[0]).toBe('RES_NAME,start_date,end_date,n_days,n_qflag_M,n_qflag_S,n_qflag_R,E_volume (acre-ft),E_volume (acre-ft) n');
     expect(monthly.slice(1).map((r) => r.split(',').slice(0, 4).join(','))).toEqual(
       Array.from(
         { length: 12 },

@@ -7,6 +7,7 @@ import { AnswerGate, WAITING_PER_SLOT } from '../../server/admission.js';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import { HttpError } from '../../server/errors.js';
+import { fromFetchRequest } from '../../server/incoming.js';
 import { openSmallStore, smallStoreRange } from '../helpers.js';
 import { startTestServer } from './harness.js';
 
@@ -113,6 +114,45 @@ describe('AnswerGate', () => {
     await Promise.all(holding.map((h) => h.return?.(undefined)));
     expect((await Promise.all(line)).length).toBe(2 * WAITING_PER_SLOT);
     expect(log.order).not.toContain(99);
+  });
+});
+
+describe('answers built whole', () => {
+  it('count a stored row WHOLE_ANSWER_WEIGHT times: a Parquet or Arrow answer light as JSON waits for its turn', async () => {
+    const { store, names } = await openSmallStore();
+    const range = `start_date=${smallStoreRange.start}&end_date=${smallStoreRange.end}&datasets=rtma`;
+    const one = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(names[0]!)}&${range}`;
+    const rows = store.streamReservoirTimeseries({ names: [names[0]!], datasets: ['rtma'], start: smallStoreRange.start, end: smallStoreRange.end }).readRows;
+    expect(rows).toBeGreaterThan(0);
+    const gate = new AnswerGate(1, rows * 2); // one reservoir is light as JSON, heavy built whole
+    const handler = createHandler({ store, keys: KeyRing.fromKeys(['k']), gate });
+    const ask = (path: string) => handler(fromFetchRequest(new Request(`http://x${path}`, { headers: { 'api-key': 'k' } })));
+    // a heavy answer holds the one slot until released
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = gate
+      .admit(
+        recordStream(
+          ['x'],
+          async function* () {
+            yield [{ x: 1 }];
+            await released;
+          },
+          Number.POSITIVE_INFINITY,
+        ),
+      )
+      .batches[Symbol.asyncIterator]();
+    await holder.next();
+    expect(gate.load).toEqual({ running: 1, waiting: 0 });
+    const parquet = ask(`${one}&output_format=parquet`);
+    const arrow = ask(`${one}&output_format=arrow`);
+    await expect.poll(() => gate.load).toEqual({ running: 1, waiting: 2 });
+    expect((await ask(one)).status).toBe(200); // the same answer as JSON is light: it never waits
+    expect(gate.load).toEqual({ running: 1, waiting: 2 });
+    release();
+    await holder.next();
+    expect((await parquet).status).toBe(200);
+    expect((await arrow).status).toBe(200);
   });
 });
 

@@ -1,4 +1,4 @@
-// Parquet, Arrow and GeoJSON answers over real HTTP, read back by other readers: parquet-wasm and DuckDB for
+// Parquet, Arrow and GeoJSON answers through the app (no socket), read back by other readers: parquet-wasm and DuckDB for
 // Parquet, apache-arrow and parquet-wasm (arrow-rs) for the Arrow stream; GeoJSON checked against RFC 7946.
 
 import { writeFile } from 'node:fs/promises';
@@ -6,27 +6,26 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tableRecords, tempDir } from '../helpers.js';
+import { type TestApp, testApp } from './harness.js';
 
-let server: TestServer;
+let app: TestApp;
 let dir: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await testApp();
   dir = await tempDir();
 });
-afterAll(() => server.close());
 
 const bytesOf = async (path: string, type: string) => {
-  const response = await server.get(path);
+  const response = await app.get(path);
   expect(response.status, path).toBe(200);
   expect(response.headers.get('content-type')).toBe(type);
   return new Uint8Array(await response.arrayBuffer());
 };
-const jsonOf = async (path: string) => (await (await server.get(path)).json()) as Record<string, unknown>[];
-// rows of an Arrow table as plain objects (Int32 and Float64 as numbers, nulls as null)
-const plain = (table: { toArray(): { toJSON(): Record<string, unknown> }[] }) => table.toArray().map((row) => ({ ...row.toJSON() }));
+const jsonOf = async (path: string) => (await (await app.get(path)).json()) as Record<string, unknown>[];
+// rows of an Arrow table as plain objects (Int32 and Float64 as numbers, nulls as null, dates as YYYY-MM-DD)
+const plain = tableRecords;
 
 const paths = [
   '/timeseries/monthly/reservoirs/daterange?RES_NAMES=LAKE%20MEAD,LAKE%20ALICE&start_date=2019-11-15&end_date=2020-03-31&units=english&also_return=qflag,LAT',
@@ -62,6 +61,39 @@ describe('output_format=parquet', () => {
     duck.closeSync();
   });
 
+  it('types dates as DATE, gives each measured column its unit, and carries the provenance in the key-value metadata', async () => {
+    const path =
+      '/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&datasets=res,nete-volume-calcs&variables=area_m2,NetE&start_date=2020-01-01&end_date=2020-01-03&also_return=Shape_Area,ELEV_M,qflag&units=english&output_format=parquet';
+    const file = join(dir, 'typed.parquet');
+    await writeFile(file, await bytesOf(path, 'application/vnd.apache.parquet'));
+    const duck = await (await DuckDBInstance.create(':memory:')).connect();
+    const types = (await duck.runAndReadAll(`describe select * from read_parquet('${file}')`)).getRowObjectsJson().map((r) => [r.column_name, r.column_type]);
+    expect(types.slice(0, 3)).toEqual([
+      ['RES_NAME', 'VARCHAR'],
+      ['start_date', 'DATE'],
+      ['end_date', 'DATE'],
+    ]);
+    const kv = (await duck.runAndReadAll(`select decode(key) as k, decode(value) as v from parquet_kv_metadata('${file}')`)).getRowObjectsJson();
+    const about = (await (await app.get('/info/about')).json()) as Record<string, string>;
+    expect(kv).toContainEqual({ k: 'evap.data', v: about.data });
+    expect(kv).toContainEqual({ k: 'evap.citation', v: about.citation });
+    duck.closeSync();
+    const fields = tableFromIPC(wasm.readParquet(await bytesOf(path, 'application/vnd.apache.parquet')).intoIPCStream()).schema.fields;
+    expect(Object.fromEntries(fields.map((f) => [f.name, f.metadata.get('unit') ?? null]))).toEqual({
+      RES_NAME: null,
+      start_date: null,
+      end_date: null,
+      'area_m2 (acre)': 'acre',
+      'NetE (in)': 'in',
+      Shape_Area: 'm2', // metadata are never converted
+      ELEV_M: 'm',
+      qflag: null,
+    });
+    const arrow = tableFromIPC(await bytesOf(path.replace('parquet', 'arrow'), 'application/vnd.apache.arrow.stream'));
+    expect(arrow.schema.metadata.get('evap.data')).toBe(about.data);
+    expect(arrow.schema.fields.find((f) => f.name === 'Shape_Area')?.metadata.get('unit')).toBe('m2');
+  });
+
   it('keeps the columns of an empty answer', async () => {
     const bytes = await bytesOf(
       '/timeseries/monthly/reservoirs/daterange?RES_NAMES=LAKE%20MEAD&variables=NetE,E_volume&datasets=nete-volume-calcs&start_date=1990-01-01&end_date=1990-12-31&output_format=parquet',
@@ -71,11 +103,16 @@ describe('output_format=parquet', () => {
     expect(table.numRows).toBe(0);
     expect(table.schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual([
       'RES_NAME:Utf8',
-      'start_date:Utf8',
-      'end_date:Utf8',
+      'start_date:Date32<DAY>',
+      'end_date:Date32<DAY>',
       'n_days:Int32',
+      'n_qflag_M:Int32',
+      'n_qflag_S:Int32',
+      'n_qflag_R:Int32',
       'NetE (mm):Float64',
       'E_volume (m3):Float64',
+      'NetE (mm) n:Int32',
+      'E_volume (m3) n:Int32',
     ]);
   });
 });
@@ -93,21 +130,21 @@ describe('output_format=arrow', () => {
   });
 
   it('refuses a format the path does not offer, naming those it does', async () => {
-    const response = await server.get('/timeseries/monthly/reservoirs/daterange?output_format=geojson');
+    const response = await app.get('/timeseries/monthly/reservoirs/daterange?output_format=geojson');
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
       detail: [
         { type: 'enum', loc: ['query', 'output_format'], msg: 'output_format must be one of json, csv, parquet, arrow; got "geojson"', input: 'geojson' },
       ],
     });
-    expect((await server.get('/metadata/reservoirs?output_format=parquet')).status).toBe(422);
+    expect((await app.get('/metadata/reservoirs?output_format=parquet')).status).toBe(422);
   });
 });
 
 describe('output_format=geojson', () => {
   type Feature = { type: string; id: string; geometry: { type: string; coordinates: number[] } | null; properties: Record<string, unknown> };
   const collection = async (path: string, init?: RequestInit) => {
-    const response = await server.get(path, init);
+    const response = await app.get(path, init);
     expect(response.status, path).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/geo+json');
     const value = (await response.json()) as { type: string; features: Feature[]; crs?: unknown };
@@ -138,10 +175,10 @@ describe('output_format=geojson', () => {
   it('answers station metadata and both name listings as points', async () => {
     const stations = await collection('/metadata/stations?STA_NAMES=LAKE%20MEAD_STATION&output_format=geojson');
     expect(stations.map((f) => f.id)).toEqual(['LAKE MEAD_STATION']);
-    const names = ((await (await server.get('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;
+    const names = ((await (await app.get('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;
     const all = await collection('/info/list_RES_NAMES?output_format=geojson', { method: 'POST' });
     expect(all.map((f) => f.id)).toEqual(names);
     const everyStation = await collection('/info/list_STA_NAMES?output_format=geojson', { method: 'POST' });
-    expect(everyStation.length).toBe(server.store.manifest.stations.names.length);
+    expect(everyStation.length).toBe(app.store.manifest.stations.names.length);
   });
 });

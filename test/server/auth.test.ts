@@ -69,7 +69,27 @@ describe('parseKeyList', () => {
 describe('parseKeysFile', () => {
   it('reads one hex digest a line, skipping comments and blanks, and names the bad line', () => {
     const digest = createHash('sha256').update('k').digest('hex');
-    expect(parseKeysFile(`# keys\n\n${digest.toUpperCase()}  # ops\r\n`)).toEqual([Buffer.from(digest, 'hex')]);
-    expect(() => parseKeysFile(`${digest}\nnot-a-digest\n`, 'keys.txt')).toThrow(/^keys.txt:2: expected a hex SHA-256 digest/);
+    expect(parseKeysFile(`# keys\n\n${digest.toUpperCase()}  # ops\r\n`)).toEqual({ digests: [Buffer.from(digest, 'hex')], problems: [] });
+    expect(parseKeysFile(`${digest}\nnot-a-digest\n`, 'keys.txt')).toEqual({
+      digests: [Buffer.from(digest, 'hex')], // the bad line grants nothing; the others still count
+      problems: [expect.stringMatching(/^keys.txt:2: expected a hex SHA-256 digest/)],
+    });
+  });
+
+  it('reads a digest whatever its comment holds, line and paragraph separators included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 64, maxLength: 64 }),
+            fc.string({ unit: fc.constantFrom('a', ' ', '#', '\u2028', '\u2029', '\u0085', '\u202e', 'é') }),
+          ),
+        ),
+        (lines) => {
+          const text = lines.map(([digest, comment]) => `${digest} # ${comment}`).join('\n');
+          expect(parseKeysFile(text)).toEqual({ digests: lines.map(([digest]) => Buffer.from(digest, 'hex')), problems: [] });
+        },
+      ),
+    );
   });
 });

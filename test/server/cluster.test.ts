@@ -1,10 +1,12 @@
 // `npm start -- --workers N` as real processes on loopback: one port, a dead worker replaced, SIGTERM drains every
 // worker, and the rate limit counted once for the whole cluster.
 import { readFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { Agent, get as httpGet } from 'node:http';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
 import { createStoreWriter } from '../../lib/store/write.js';
+import { readKeyRequests } from '../../server/requests.js';
 import { day, tempDir, writeTinyStore } from '../helpers.js';
 import { type SpawnedServer, spawnMain } from './harness.js';
 
@@ -165,6 +167,68 @@ describe('npm start -- --workers N', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(6); // per-worker counters allowed 12
     expect(statuses.slice(6)).toEqual(Array(6).fill(429));
     expect((await ask(cluster.url, '/info/list_datasets', 'key-b')).status).toBe(200);
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  }, 120_000);
+  it('keeps the primary alive when workers die while it still owes them answers to rate-limit asks, and answers again on the port it announced for --port 0', async () => {
+    const cluster = await startCluster({ EVAP_API_KEYS: 'k', EVAP_RATE_LIMIT_PER_MINUTE: '1000' }, ['--workers', '2']);
+    const primary = cluster.child.pid!;
+    // two keep-alive connections, one on each worker (node:cluster deals connections out in turn), open before the pause
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    const keyed = () =>
+      new Promise<void>((resolve) => {
+        const req = httpGet(`${cluster.url}/info/list_datasets`, { headers: { 'api-key': 'k' }, agent }, (res) => res.resume().on('end', resolve));
+        req.on('error', () => resolve()); // the worker is killed under it
+      });
+    await Promise.all([keyed(), keyed()]);
+    const workers = cluster.workers();
+    process.kill(primary, 'SIGSTOP'); // a busy primary: the workers' asks queue in its channels
+    const pending = [keyed(), keyed(), keyed(), keyed()];
+    await new Promise((resolve) => setTimeout(resolve, 300)); // time for the workers to send their asks
+    for (const pid of workers) process.kill(pid, 'SIGKILL');
+    // dead, though unreaped while their parent is stopped: a zombie ('Z' in /proc/PID/stat)
+    const running = (pid: number) => / [^Z] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\)/, '').slice(0, 3));
+    await until(
+      () => (workers.some(running) ? undefined : true),
+      10_000,
+      () => 'workers still running',
+    );
+    process.kill(primary, 'SIGCONT'); // it now answers asks whose workers are gone
+    await Promise.all(pending);
+    agent.destroy();
+    await until(
+      () => (cluster.workers().length === 2 && cluster.workers().every((pid) => !workers.includes(pid)) ? true : undefined),
+      30_000,
+      () => `no replacements: ${cluster.output()}`,
+    );
+    expect(alive(primary)).toBe(true);
+    expect(cluster.output()).not.toMatch(/Unhandled 'error' event/);
+    // with every worker gone the port was closed: the replacements open the same one (it was port 0, made concrete)
+    for (
+      const end = Date.now() + 30_000;
+      !(await ask(cluster.url, '/info/list_datasets', 'k').then(
+        (r) => r.status === 200,
+        () => false,
+      ));
+    ) {
+      if (Date.now() > end) throw new Error(`${cluster.url} never answered again: ${cluster.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (let i = 0; i < 4; i++) expect((await ask(cluster.url, '/info/list_datasets', 'k')).status).toBe(200);
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  }, 120_000);
+  it('counts key requests once for the whole cluster: 10 a minute, whichever worker takes them', async () => {
+    const dir = await tempDir();
+    const cluster = await startCluster({ EVAP_API_KEYS: 'k', EVAP_REQUESTS_FILE: join(dir, 'requests') }, ['--workers', '2']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const fields = new URLSearchParams({ name: `Client ${i}`, email: `c${i}@example.com`, justification: 'reservoir losses' });
+      statuses.push((await ask(cluster.url, `/auth/request_key?${fields}`, '')).status); // each on a new connection: round the workers
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10); // each worker counting its own took 20
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    expect(await readKeyRequests(join(dir, 'requests'))).toHaveLength(10);
     cluster.child.kill('SIGTERM');
     expect(await cluster.exited).toBe(0);
   }, 120_000);

@@ -1,12 +1,13 @@
-// Real servers on loopback ports for tests: in this process (the handler over a store, a fresh key, captured log
-// lines) or as a child process (npm start, evap serve); every one is closed or killed after its test file.
+// The app for tests: called as fetch is, with no socket (testApp, hono's `app.request()` way), for routes, errors and
+// formats; real servers on loopback ports (startTestServer, in this process, or a child process: npm start, evap serve)
+// where the socket or the process is the subject. Every server is closed or killed after its test file.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll } from 'vitest';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
-import { createHandler, type Handler } from '../../server/app.js';
+import { createHandler, fetchFrom, type Handler, type HandlerOptions } from '../../server/app.js';
 import { KeyRing } from '../../server/auth.js';
 import type { Logger } from '../../server/log.js';
 import { type ServeOptions, serve } from '../../server/node.js';
@@ -33,6 +34,33 @@ let demo: Promise<EvapStore> | undefined;
 /** The demo store, opened once per test file. */
 export function demoStore(): Promise<EvapStore> {
   return (demo ??= openStore());
+}
+
+/** The app over a store with a fresh key, called without a socket. */
+export interface TestApp {
+  key: string;
+  logs: string[]; // every error line
+  store: EvapStore;
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>; // a path or a Request, as sent (no key added)
+  get(path: string, init?: RequestInit): Promise<Response>; // with the key, unless init.headers says otherwise
+}
+
+/** The handler over a store (the demo store unless given) with a fresh key, called as fetch is: no socket, no port. */
+export async function testApp(
+  options: { store?: EvapStore; limits?: Partial<RequestLimits> } & Partial<Omit<HandlerOptions, 'store' | 'keys'>> = {},
+): Promise<TestApp> {
+  const store = options.store ?? (await demoStore());
+  const key = randomBytes(16).toString('hex');
+  const logs: string[] = [];
+  const handler = createHandler({ logError: (line) => logs.push(line), ...options, store, keys: KeyRing.fromKeys([key]) });
+  const fetch = fetchFrom(handler);
+  return {
+    key,
+    logs,
+    store,
+    fetch,
+    get: (path, init = {}) => fetch(path, { ...init, headers: { 'api-key': key, ...(init.headers as Record<string, string>) } }),
+  };
 }
 
 /** Starts a server on 127.0.0.1 and a free port. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readKeysFile } from '../../server/auth.js';
-import { addKey, parseKeyEntries, readKeyEntries, revokeKey } from '../../server/keysfile.js';
+import { addKey, parseKeyEntries, readKeyEntries, readKeysFileProblems, revokeKey } from '../../server/keysfile.js';
 import { tempDir } from '../helpers.js';
 
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -19,7 +19,7 @@ function cleanLabel(label: string): string {
   let out = '';
   let inRun = false;
   for (const c of label) {
-    const control = c.charCodeAt(0) < 0x20 || c === '\u007f';
+    const control = /[\p{Cc}\p{Zl}\p{Zp}\p{Cs}]/u.test(c); // C0, DEL, C1, line and paragraph separators, lone surrogates
     if (control && !inRun) out += ' ';
     if (!control) out += c;
     inRun = control;
@@ -40,7 +40,7 @@ describe('addKey and readKeyEntries', () => {
     expect(text).not.toContain(a.key);
     expect(await readKeyEntries(path)).toEqual([a.entry, b.entry]);
     expect(a.entry).toEqual({ id: sha256(a.key).slice(0, 12), created: '2026-01-02', label: 'alice' });
-    expect((await readKeysFile(path)).map((d) => d.toString('hex'))).toEqual([sha256(a.key), sha256(b.key)]);
+    expect((await readKeysFile(path)).digests.map((d) => d.toString('hex'))).toEqual([sha256(a.key), sha256(b.key)]);
     expect((await stat(path)).mode & 0o777).toBe(0o600); // digests only, but still the operator's alone
   });
 
@@ -70,7 +70,7 @@ describe('addKey and readKeyEntries', () => {
   it('loses no line to concurrent appends', async () => {
     const path = await freshPath();
     const made = await Promise.all(Array.from({ length: 64 }, (_, i) => addKey(path, `client ${i}`)));
-    const digests = (await readKeysFile(path)).map((d) => d.toString('hex')).sort();
+    const digests = (await readKeysFile(path)).digests.map((d) => d.toString('hex')).sort();
     expect(digests).toEqual(made.map((m) => sha256(m.key)).sort());
     expect(new Set(digests).size).toBe(64);
   });
@@ -85,18 +85,31 @@ describe('addKey and readKeyEntries', () => {
     ]);
   });
 
-  it('refuses a file the server could not read, naming the line, and appends nothing to it', async () => {
+  it('adds, lists and revokes around a line the server cannot read, which grants nothing and is named', async () => {
     for (const bad of ['not a digest\n', `${'a'.repeat(63)}\n`, `${'a'.repeat(64)}x # label\n`, `${'0'.repeat(64)}\n${'g'.repeat(64)}\n`]) {
       const path = await freshPath();
       await writeFile(path, bad);
       const line = bad.split('\n').findIndex((l) => !/^[0-9a-f]{64}$/.test(l)) + 1;
-      await expect(addKey(path, 'x')).rejects.toThrow(`:${line}: expected a hex SHA-256 digest`);
-      await expect(revokeKey(path, 'x')).rejects.toThrow('expected a hex SHA-256 digest');
-      expect(await readFile(path, 'utf8')).toBe(bad);
+      expect(await readKeysFileProblems(path)).toEqual([expect.stringContaining(`${path}:${line}: expected a hex SHA-256 digest`)]);
+      const good = bad.split('\n').filter((l) => /^[0-9a-f]{64}$/.test(l));
+      const made = await addKey(path, 'x');
+      expect((await readKeysFile(path)).digests.map((d) => d.toString('hex'))).toEqual([...good, sha256(made.key)]);
+      expect(await revokeKey(path, 'x')).toEqual([made.entry]);
+      expect(await readFile(path, 'utf8')).toBe(bad); // the bad line stays for the operator to fix: only the key went
     }
     const folder = await freshPath();
     await mkdir(folder);
     await expect(readKeyEntries(folder)).rejects.toThrow(/EISDIR/); // only a missing file counts as empty
+  });
+
+  it('keeps a key revocable whatever its label holds (line and paragraph separators, C1 controls, bidi overrides)', async () => {
+    const path = await freshPath();
+    const hostile = await addKey(path, 'eve\u2028# 2020-01-01 x\u2029\u0085\u009b31m\u202eevil');
+    const other = await addKey(path, 'bob');
+    expect(await readKeysFileProblems(path)).toEqual([]);
+    expect(await readKeyEntries(path)).toEqual([hostile.entry, other.entry]);
+    expect(await revokeKey(path, hostile.entry.id)).toEqual([hostile.entry]);
+    expect((await readKeysFile(path)).digests.map((d) => d.toString('hex'))).toEqual([sha256(other.key)]);
   });
 });
 
@@ -110,7 +123,7 @@ describe('revokeKey', () => {
     expect(await revokeKey(path, a.entry.id.slice(0, 6).toUpperCase())).toEqual([a.entry]);
     expect(await revokeKey(path, 'shared')).toEqual([b.entry, c.entry]);
     expect(await readFile(path, 'utf8')).toBe(`# header comment\n${'ab'.repeat(32)}\n`);
-    expect((await readKeysFile(path)).map((d) => d.toString('hex'))).toEqual(['ab'.repeat(32)]);
+    expect((await readKeysFile(path)).digests.map((d) => d.toString('hex'))).toEqual(['ab'.repeat(32)]);
     expect(await revokeKey(path, 'ab'.repeat(3))).toEqual([{ id: 'ab'.repeat(6), created: '', label: '' }]);
     expect(await readKeyEntries(path)).toEqual([]);
   });

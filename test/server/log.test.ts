@@ -121,9 +121,9 @@ describe('access lines of a running server', () => {
     const body = new Uint8Array(await response.arrayBuffer());
     const missing = await server.get('/no/such/path', { headers: { 'accept-encoding': 'identity' } });
     const missingBody = new Uint8Array(await missing.arrayBuffer());
-    await new Promise((r) => setTimeout(r, 50)); // the line is written when the response finishes
+    // a line is written when its response has finished, which the client may see first
+    await expect.poll(() => server.logs.filter((l) => / GET /.test(l))).toHaveLength(2);
     const lines = server.logs.filter((l) => / GET /.test(l));
-    expect(lines).toHaveLength(2);
     expect(lines.join('\n')).not.toContain('s3cr3t');
     const [ok, notFound] = lines.map((l) => l.split(' '));
     expect(ok!.slice(1, 4)).toEqual(['GET', '/info/list_datasets?api-key=***&output_format=csv', String(response.status)]);

@@ -214,9 +214,9 @@ describe('serve', () => {
     const response = await server.get(long, { headers: { 'accept-encoding': 'identity' } });
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.logs.join('\n')).toMatch(/response aborted: GET \/timeseries\/daily\/reservoirs\/daterange: Error: disk went away/);
-    expect(server.logs.join('\n')).toMatch(/ 200 [\d.]+ms \d+B aborted/);
+    // the lines are written once the server has given the answer up, which the client may see first
+    await expect.poll(() => server.logs.join('\n')).toMatch(/response aborted: GET \/timeseries\/daily\/reservoirs\/daterange: Error: disk went away/);
+    await expect.poll(() => server.logs.join('\n')).toMatch(/ 200 [\d.]+ms \d+B aborted/);
     // a short answer is built whole before the status line, so the same failure is a clean 500
     const short = await server.get('/timeseries/daily/reservoirs/daterange?RES_NAMES=LAKE%20ALICE');
     expect(short.status).toBe(500);
@@ -227,17 +227,22 @@ describe('serve', () => {
   it('answers 503 with Retry-After beyond the concurrency bound', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
     const store = await demoStore();
     const inner = createHandler({ store, keys: KeyRing.fromKeys(['k']) });
     const server = await startTestServer({
       handler: async (request) => {
-        if (request.url.pathname === '/slow') await gate;
+        if (request.url.pathname === '/slow') {
+          entered();
+          await gate;
+        }
         return inner(request);
       },
       serve: { maxConcurrent: 1 },
     });
     const slow = fetch(`${server.url}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inFlight; // the slow request holds the one slot
     const busy = await fetch(`${server.url}/info/list_datasets`, { headers: { 'api-key': 'k' } });
     expect(busy.status).toBe(503);
     expect(busy.headers.get('retry-after')).toBe('1');
@@ -353,12 +358,13 @@ describe('serve', () => {
       socket.on('error', () => {});
       return socket;
     });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const refused = await server.get('/info/list_datasets');
+    // once both stalled answers hold their slots, a third request from the same client is refused
+    let refused = await server.get('/info/list_datasets');
+    while (refused.status === 200) refused = await server.get('/info/list_datasets');
     expect(refused.status).toBe(503);
     expect((await refused.json()).detail).toMatch(/too many requests in flight from this client: more than 2/);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // past the stall timeout: both stalled connections are closed
-    expect((await server.get('/info/list_datasets')).status).toBe(200);
+    // past the stall timeout both stalled connections are closed and their slots given back
+    await expect.poll(async () => (await server.get('/info/list_datasets')).status, { timeout: 10_000, interval: 100 }).toBe(200);
     expect(server.logs.filter((l) => / 200 .* aborted$/.test(l))).toHaveLength(2); // the two stalled answers, cut
     sockets.forEach((s) => s.destroy());
     await server.close();

@@ -1,12 +1,12 @@
-// /openapi.json against the wire table and against the server itself, over real HTTP: every route lists exactly the
+// /openapi.json against the operations table and against the server itself, through the app (no socket): every route lists exactly the
 // parameters the server reads, with the table's defaults, allowed values and descriptions; every allowed value is
 // answered and any other is a 422 naming them.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type DatasetName, defaults, reservoirDatasets, stationVariables } from '../../lib/catalogue.js';
-import { monthlyOnly, type WireParameter, wireOperations, wireParameters } from '../../lib/sync/wire.js';
+import { monthlyOnly, operations, type Parameter, parameters } from '../../lib/operations.js';
 import { type Route, routes } from '../../server/routes.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { type TestApp, testApp } from './harness.js';
 
 interface Operation {
   parameters: {
@@ -20,20 +20,19 @@ interface Operation {
 }
 
 const limits = { maxNames: 3, maxVariables: 3 };
-let server: TestServer;
+let app: TestApp;
 let spec: { paths: Record<string, Record<string, Operation>> };
 beforeAll(async () => {
-  server = await startTestServer({ limits });
-  spec = (await (await server.get('/openapi.json')).json()) as typeof spec;
+  app = await testApp({ limits });
+  spec = (await (await app.get('/openapi.json')).json()) as typeof spec;
 });
-afterAll(() => server.close());
 
 // the routes a client calls by their own method: GET paths, and the POST-only listings (a POST twin reads as its GET)
 const asked = routes.filter((r) => r.method === 'GET' || !routes.some((g) => g.path === r.path && g.method === 'GET'));
 const annualLike = (route: Route) => /^\/timeseries\/(annual|water-year)\//.test(route.path);
 
 async function answer(route: Route, params: Record<string, string>): Promise<{ status: number; body: string }> {
-  const response = await server.get(`${route.path}?${new URLSearchParams(params)}`, { method: route.method });
+  const response = await app.get(`${route.path}?${new URLSearchParams(params)}`, { method: route.method });
   return { status: response.status, body: await response.text() };
 }
 
@@ -46,13 +45,12 @@ function companions(route: Route, name: string, value: string): Record<string, s
 }
 
 describe('/openapi.json', () => {
-  it("lists every route with exactly the wire table's parameters, defaults, allowed values and descriptions", () => {
+  it("lists every route with exactly the operations table's parameters, defaults, allowed values and descriptions", () => {
     for (const route of routes) {
       const operation = spec.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${route.path}`).toBeDefined();
-      const ids = wireOperations[route.operation].filter((id) => !(annualLike(route) && monthlyOnly.includes(id)));
-      const expected = ids.map((id): Operation['parameters'][number] => {
-        const p: WireParameter = wireParameters[id];
+      const listed = operations[route.operation].parameters.filter((p: Parameter) => p.in !== 'path' && !(annualLike(route) && monthlyOnly.includes(p)));
+      const expected = listed.map((p: Parameter): Operation['parameters'][number] => {
         const fallback = p.default === undefined ? {} : { default: typeof p.default === 'string' ? p.default : p.default.join(', ') };
         return {
           name: p.name,
@@ -63,7 +61,7 @@ describe('/openapi.json', () => {
           schema: {
             type: 'string',
             ...fallback,
-            ...(p.values ? (p.shape === 'one' ? { enum: [...p.values] } : { pattern: expect.any(String) }) : {}),
+            ...(p.values ? (p.kind === 'one' ? { enum: [...p.values] } : { pattern: expect.any(String) }) : {}),
           },
         };
       });
@@ -106,15 +104,15 @@ describe('/openapi.json', () => {
       ['justification', true],
     ]);
     // this test server has no requests file: it says so, rather than asking for a key
-    const response = await fetch(`${server.url}/auth/request_key?name=a&email=a@b.cd&justification=x`);
+    const response = await app.fetch(`/auth/request_key?name=a&email=a@b.cd&justification=x`);
     expect(response.status).toBe(503);
   });
 });
 
 describe('the server reads the parameters /openapi.json lists, and no other', () => {
   // a value every parameter refuses: more entries than the limit for a list, a word no closed set or date has for one
-  const bad = (name: string) => (wireParameterByName(name).shape === 'list' ? 'a,b,c,d' : 'zz-not-allowed');
-  const wireNames = [...new Set(Object.values(wireParameters as Record<string, WireParameter>).map((p) => p.name))];
+  const bad = (name: string) => (wireParameterByName(name).kind === 'list' ? 'a,b,c,d' : 'zz-not-allowed');
+  const wireNames = [...new Set(Object.values(parameters as Record<string, Parameter>).map((p) => p.name))];
 
   it.each(asked.map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s',
@@ -161,8 +159,8 @@ describe('allowed values', () => {
   );
 });
 
-function wireParameterByName(name: string): WireParameter {
-  return Object.values(wireParameters as Record<string, WireParameter>).find((p) => p.name === name)!;
+function wireParameterByName(name: string): Parameter {
+  return Object.values(parameters as Record<string, Parameter>).find((p) => p.name === name)!;
 }
 
 // The same description read only as a client reads it: every documented operation is served, every documented default
@@ -175,22 +173,21 @@ describe('/openapi.json as a client reads it', () => {
   }
   type Spec = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
 
-  let server: TestServer;
+  let app: TestApp;
   let spec: Spec;
   let gets: [string, Parameter[]][];
   beforeAll(async () => {
-    server = await startTestServer();
-    const response = await fetch(`${server.url}/openapi.json`); // no key needed for the description
+    app = await testApp();
+    const response = await app.fetch(`/openapi.json`); // no key needed for the description
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     spec = (await response.json()) as Spec;
     gets = Object.entries(spec.paths).flatMap(([path, methods]) => (methods.get ? [[path, methods.get.parameters ?? []] as [string, Parameter[]]] : []));
   });
-  afterAll(() => server.close());
 
   const answer = async (path: string, params: Record<string, string> = {}, method = 'GET') => {
     const query = new URLSearchParams(params).toString();
-    const response = await server.get(query ? `${path}?${query}` : path, { method });
+    const response = await app.get(query ? `${path}?${query}` : path, { method });
     return { status: response.status, body: await response.text() };
   };
 
@@ -248,23 +245,22 @@ describe('/openapi.json as a client reads it', () => {
 // The lists with a closed set of entries (datasets, also_return) stay comma-separated strings in the description; their
 // entries are named in the description and are a pattern on the string, which takes what the server answers.
 describe('closed lists in /openapi.json', () => {
-  let server: TestServer; // the default limits: every entry of a list fits in one request
+  let app: TestApp; // the default limits: every entry of a list fits in one request
   let spec: { paths: Record<string, Record<string, Operation>> };
   beforeAll(async () => {
-    server = await startTestServer();
-    spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as typeof spec;
+    app = await testApp();
+    spec = (await (await app.fetch(`/openapi.json`)).json()) as typeof spec;
   });
-  afterAll(() => server.close());
 
   const ask = async (route: Route, params: Record<string, string>) => {
-    const response = await server.get(`${route.path}?${new URLSearchParams(params)}`, { method: route.method });
+    const response = await app.get(`${route.path}?${new URLSearchParams(params)}`, { method: route.method });
     return { status: response.status, body: await response.text() };
   };
   const lists = asked.flatMap((route) =>
-    route.parameters.filter((p) => p.shape === 'list' && p.values).map((p) => [`${route.method} ${route.path} ${p.name}`, route, p] as const),
+    route.parameters.filter((p) => p.kind === 'list' && p.values).map((p) => [`${route.method} ${route.path} ${p.name}`, route, p] as const),
   );
 
-  it('are the lists of the wire table with allowed values', () => {
+  it('are the lists of the operations table with allowed values', () => {
     expect(new Set(lists.map(([, , p]) => p.name))).toEqual(new Set(['datasets', 'also_return']));
   });
 
@@ -315,8 +311,8 @@ describe('closed lists in /openapi.json', () => {
     expect(documented.schema.default).toBeUndefined(); // not every station variable, as the public service documents
     expect(documented.description).toMatch(/Left out: the variables the requested stations hold.*\/info\/list_stations_variables/);
     const names = defaults.STA_NAMES.join(',');
-    const held = (await (await server.get(`/info/list_stations_variables?STA_NAMES=${encodeURIComponent(names)}`)).json()) as { api_name: string }[];
-    const records = (await (await server.get('/timeseries/stations/daterange')).json()) as Record<string, unknown>[];
+    const held = (await (await app.get(`/info/list_stations_variables?STA_NAMES=${encodeURIComponent(names)}`)).json()) as { api_name: string }[];
+    const records = (await (await app.get('/timeseries/stations/daterange')).json()) as Record<string, unknown>[];
     const answered = Object.keys(records[0]!)
       .filter((key) => key.includes(' ('))
       .map((key) => key.slice(0, key.indexOf(' (')));

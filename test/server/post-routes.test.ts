@@ -1,14 +1,16 @@
-// POST twins: the same answer as GET, with the parameters in a JSON or urlencoded body, over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+// POST twins: the same answer as GET, with the parameters in a JSON or urlencoded body, through the app (no socket).
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fromFetchRequest } from '../../server/incoming.js';
+import { bodyQuery } from '../../server/post-routes.js';
+import { type TestApp, testApp } from './harness.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer({ limits: { maxUploadBytes: 4096 } });
+  app = await testApp({ limits: { maxUploadBytes: 4096 } });
 });
-afterAll(() => server.close());
 
-const post = (path: string, type: string, body: string) => server.get(path, { method: 'POST', headers: { 'content-type': type }, body });
+const post = (path: string, type: string, body: string) => app.get(path, { method: 'POST', headers: { 'content-type': type }, body });
 const text = async (response: Response) => {
   expect(response.status).toBe(200);
   return response.text();
@@ -37,7 +39,7 @@ describe('POST with parameters in the body', () => {
     ];
     for (const [path, parameters] of cases) {
       const query = new URLSearchParams(Object.entries(parameters).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
-      const expected = await text(await server.get(`${path}?${query}`));
+      const expected = await text(await app.get(`${path}?${query}`));
       expect(await text(await post(path, 'application/json', JSON.stringify(parameters))), path).toBe(expected);
       expect(await text(await post(path, 'application/x-www-form-urlencoded; charset=utf-8', query.toString())), path).toBe(expected);
     }
@@ -46,7 +48,7 @@ describe('POST with parameters in the body', () => {
   it('lets the body override the query string, and takes an empty body as no parameters', async () => {
     const fromBody = await text(await post('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', 'application/json', '{"RES_NAMES": "LAKE MEAD"}'));
     expect(JSON.parse(fromBody).map((r: { RES_NAME: string }) => r.RES_NAME)).toEqual(['LAKE MEAD']);
-    const empty = await server.get('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', { method: 'POST' });
+    const empty = await app.get('/metadata/reservoirs?RES_NAMES=LAKE%20ALICE', { method: 'POST' });
     expect((await empty.json()).map((r: { RES_NAME: string }) => r.RES_NAME)).toEqual(['LAKE ALICE']);
   });
 
@@ -68,5 +70,31 @@ describe('POST with parameters in the body', () => {
     expect(unknown.status).toBe(404);
     const long = await post('/metadata/reservoirs', 'application/json', JSON.stringify({ RES_NAMES: Array.from({ length: 400 }, (_, i) => `LAKE ${i}`) }));
     expect(long.status).toBe(413);
+  });
+});
+
+describe('a body of parameters', () => {
+  const limits = { maxUploadBytes: 50 * 2 ** 20, maxNames: 500, maxVariables: 50 };
+  const read = (body: string) =>
+    bodyQuery(fromFetchRequest(new Request('http://x/metadata/reservoirs', { method: 'POST', headers: { 'content-type': 'application/json' }, body })), limits);
+
+  it('is bounded to what parameters need, far under the upload limit, and its shape is checked before it is parsed', async () => {
+    const deep = `{"RES_NAMES": ${'['.repeat(2000)}${']'.repeat(2000)}}`;
+    await expect(read(deep)).rejects.toThrow(/nests deeper than an object of lists/);
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 'x'])));
+    await expect(read(wide)).rejects.toThrow(/more than 64 parameters/);
+    const huge = JSON.stringify({ RES_NAMES: Array.from({ length: 60_000 }, (_, i) => `LAKE ${i}`) }); // over 800 KB
+    await expect(read(huge)).rejects.toMatchObject({ status: 413, message: expect.stringMatching(/at most 577536 bytes/) });
+  });
+
+  it('reads any object of strings, numbers and lists as JSON.parse does, whatever brackets, colons and escapes its strings hold', async () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '[', ']', '{', '}', ':', '"', '\\', ',', ' ', 'é') });
+    const value = fc.oneof(text, fc.integer(), fc.array(fc.oneof(text, fc.integer()), { maxLength: 5 }));
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 10 }), async (parameters) => {
+        const query = await read(JSON.stringify(parameters));
+        for (const [name, v] of Object.entries(parameters)) expect(query.one(name)).toBe(Array.isArray(v) ? v.join(',') : String(v));
+      }),
+    );
   });
 });

@@ -1,4 +1,5 @@
 // GET /auth/request_key through the handler: appended to the requests file, bounded, the answer never echoing it.
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { KeyRing } from '../../server/auth.js';
 import { fromFetchRequest } from '../../server/incoming.js';
 import { createKeyRequests, readKeyRequests } from '../../server/requests.js';
 import { tempDir } from '../helpers.js';
-import { demoStore } from './harness.js';
+import { demoStore, root } from './harness.js';
 
 async function handlerWith(file: string | undefined, options = {}) {
   return createHandler({ store: await demoStore(), keys: KeyRing.fromKeys(['k']), keyRequests: createKeyRequests(file, options), logError: () => {} });
@@ -36,6 +37,9 @@ describe('GET /auth/request_key', () => {
       [{ ...john, justification: 'x'.repeat(2001) }, 'justification'],
       [{ ...john, email: 'john at example' }, 'email'],
       [{ ...john, name: 'John\nDoe' }, 'name'],
+      // what would end or reorder the operator's line: line and paragraph separators, C1 controls, bidi overrides
+      ...['\u2028', '\u2029', '\u0085', '\u009b', '\u202e', '\u2066'].map((c): [Record<string, string>, string] => [{ ...john, name: `Eve${c}Doe` }, 'name']),
+      [{ ...john, justification: 'ok\u2028# 2020-01-01 forged' }, 'justification'],
     ];
     for (const [fields, field] of cases) {
       const response = await handler(ask(fields));
@@ -63,5 +67,40 @@ describe('GET /auth/request_key', () => {
     expect(none.status).toBe(503);
     expect(((await none.json()) as { detail: string }).detail).toMatch(/ask its operator/);
     expect((await limited(fromFetchRequest(new Request('http://x/auth/request_key', { method: 'POST' })))).status).toBe(405);
+  });
+
+  it('writes whole lines or nothing on a full disk, answering 503, and lists every request it accepted', async () => {
+    // a 64 KiB tmpfs in a user and mount namespace of the child's own: a real ENOSPC, nothing mounted for anyone else
+    const dir = await tempDir();
+    const child = spawnSync(
+      'unshare',
+      [
+        '--user',
+        '--map-root-user',
+        '--mount',
+        'sh',
+        '-c',
+        `mount -t tmpfs -o size=64k tmpfs "$1" && exec "$2" --import tsx test/server/requests-full-disk.child.ts "$1"`,
+        'sh',
+        dir,
+        process.execPath,
+      ],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    const { results, late, listed, lines } = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as {
+      results: { id?: string; status: number; detail?: string }[];
+      late: string;
+      listed: string[];
+      lines: string[];
+    };
+    const accepted = results.filter((r) => r.status === 200).map((r) => r.id!);
+    const refused = results.filter((r) => r.status !== 200);
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0); // the disk did fill
+    for (const r of refused) expect(r).toMatchObject({ status: 503, detail: expect.stringMatching(/disk is full/) });
+    expect(listed).toEqual([...accepted, late]); // nothing torn, nothing glued
+    expect(lines.at(-1)).toBe('');
+    for (const line of lines.slice(0, -1)) expect(() => JSON.parse(line)).not.toThrow();
   });
 });

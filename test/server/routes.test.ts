@@ -1,23 +1,22 @@
-// The daily, info and metadata paths over real HTTP, each answer checked against other paths of the same server or a
+// The daily, info and metadata paths through the app (no socket), each answer checked against other paths of the same server or a
 // hand computation: a date is a one-day range, list_dates spans the records, list_variables names their columns,
 // english units are the metric values converted with the textbook factors, latest and durations are plain dates.
 import { addDays, format, subDays } from 'date-fns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv, type TestApp, testApp } from './harness.js';
 
 type Row = Record<string, string | number | null>;
-let server: TestServer;
+let app: TestApp;
 let reservoirs: string[];
 let stations: string[];
 beforeAll(async () => {
-  server = await startTestServer();
-  reservoirs = ((await (await server.get('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;
-  stations = ((await (await server.get('/info/list_STA_NAMES', { method: 'POST' })).json()) as { STA_NAMES: string[] }).STA_NAMES;
+  app = await testApp();
+  reservoirs = ((await (await app.get('/info/list_RES_NAMES', { method: 'POST' })).json()) as { RES_NAMES: string[] }).RES_NAMES;
+  stations = ((await (await app.get('/info/list_STA_NAMES', { method: 'POST' })).json()) as { STA_NAMES: string[] }).STA_NAMES;
 });
-afterAll(() => server.close());
 
 const get = async (path: string, params: Record<string, string> = {}): Promise<Row[]> => {
-  const response = await server.get(`${path}?${new URLSearchParams(params)}`);
+  const response = await app.get(`${path}?${new URLSearchParams(params)}`);
   const body = await response.json();
   expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
   return body as Row[];
@@ -43,7 +42,7 @@ describe('daily paths', () => {
     const records = await get('/timeseries/daily/reservoirs/daterange', params);
     const days = Array.from({ length: 22 }, (_, i) => format(addDays(new Date(2020, 11, 20), i), 'yyyy-MM-dd'));
     expect(records.map((r) => [r.RES_NAME, r.start_date, r.end_date])).toEqual(names.flatMap((n) => days.map((d) => [n, d, d])));
-    const csv = await (await server.get(`/timeseries/daily/reservoirs/daterange?${new URLSearchParams({ ...params, output_format: 'csv' })}`)).text();
+    const csv = await (await app.get(`/timeseries/daily/reservoirs/daterange?${new URLSearchParams({ ...params, output_format: 'csv' })}`)).text();
     expect(parseCsv(csv)).toEqual(records);
   });
 

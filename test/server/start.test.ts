@@ -92,20 +92,20 @@ describe('startProcess, run by npm start', () => {
     expect(await status('first-key')).toBe(200);
     await writeFile(file, `${digest('second-key')}\n`);
     main.child.kill('SIGHUP');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => main.output(), { timeout: 5000 }).toMatch(/SIGHUP: keys file reloaded, 1 keys/);
     expect([await status('first-key'), await status('second-key')]).toEqual([401, 200]); // revoked without a restart
     await writeFile(file, `${digest('third-key')}\n# rotated\n`);
     const until = Date.now() + 8000;
     while ((await status('third-key')) !== 200 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
     expect([await status('second-key'), await status('third-key')]).toEqual([401, 200]); // noticed without a signal
-    expect(main.output()).toMatch(/SIGHUP: keys file reloaded, 1 keys/);
-    // a file it cannot read leaves the keys as they were
-    await writeFile(file, 'not a digest\n');
+    // a line it cannot read grants nothing, and never keeps a removed key alive: the other lines are reloaded
+    await writeFile(file, `not a digest\n${digest('fourth-key')} # 2026-01-01 eve\u2028# x\u2029\n`);
     main.child.kill('SIGHUP');
     await expect
       .poll(() => main.output(), { timeout: 5000 })
-      .toContain(`SIGHUP: keys file not reloaded, the previous keys stay: ${file}:1: expected a hex SHA-256 digest`);
-    expect(await status('third-key')).toBe(200);
+      .toContain(`SIGHUP: ${file}:1: expected a hex SHA-256 digest (64 characters); the line grants no key`);
+    await expect.poll(() => main.output(), { timeout: 5000 }).toMatch(/SIGHUP: keys file reloaded, 1 keys\n[\s\S]*SIGHUP: keys file reloaded, 1 keys/);
+    expect([await status('third-key'), await status('fourth-key')]).toEqual([401, 200]);
     main.child.kill('SIGTERM');
     expect(await main.exited).toBe(0);
   });

@@ -1,18 +1,17 @@
-// The aggregate and normals paths over real HTTP, each checked against a plain loop over the daily answers of the same
+// The aggregate and normals paths through the app (no socket), each checked against a plain loop over the daily answers of the same
 // server: periods cut by hand, sums, means, circular means, minima and maxima, percentiles (type 7) written out here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { directionVariables, summedVariables } from '../helpers.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { type TestApp, testApp } from './harness.js';
 
 type Row = Record<string, string | number | null>;
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await testApp();
 });
-afterAll(() => server.close());
 
 const get = async (path: string, params: Record<string, string>): Promise<Row[]> => {
-  const response = await server.get(`${path}?${new URLSearchParams(params)}`);
+  const response = await app.get(`${path}?${new URLSearchParams(params)}`);
   const body = await response.json();
   expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
   return body as Row[];
@@ -92,8 +91,10 @@ function aggregateByHand(daily: Row[], nameKey: string, interval: string, start:
         rows.map((r) => r[key]).filter((v): v is number => typeof v === 'number'),
         methodOf(key, statistic),
       );
-      out[`${key} n`] = rows.filter((r) => typeof r[key] === 'number').length; // for the tolerance only
+      out[`${key} n`] = rows.filter((r) => typeof r[key] === 'number').length; // the days with a value
     }
+    // with the daily records' own qflag (also_return=qflag): the days flagged modelled, static and removed
+    if ('qflag' in rows[0]!) for (const flag of ['M', 'S', 'R']) out[`n_qflag_${flag}`] = rows.filter((r) => r.qflag === flag).length;
     return out;
   });
 }
@@ -104,9 +105,13 @@ function expectAggregates(actual: Row[], expected: Row[], statistic?: string): v
   );
   actual.forEach((record, i) => {
     const keys = Object.keys(expected[i]!).filter((k) => k.includes(' (') && !k.endsWith(' n'));
-    expect(Object.keys(record).filter((k) => k.includes(' ('))).toEqual(keys);
+    expect(Object.keys(record).filter((k) => k.includes(' (') && !k.endsWith(' n'))).toEqual(keys);
     for (const key of keys)
       expectClose(record[key], expected[i]![key] as number | null, methodOf(key, statistic), expected[i]![`${key} n`] as number, `${record.start_date} ${key}`);
+    const counts = Object.keys(expected[i]!).filter((k) => k.endsWith(' n') || k.startsWith('n_qflag_'));
+    expect(Object.fromEntries(counts.map((k) => [k, record[k]])), `${record.start_date} counts`).toEqual(
+      Object.fromEntries(counts.map((k) => [k, expected[i]![k]])),
+    );
   });
 }
 
@@ -116,7 +121,8 @@ const stations = { STA_NAMES: 'BLW_STATION,LAKE MEAD_STATION', start_date: '2018
 describe('monthly, annual and water-year aggregates', () => {
   for (const interval of ['monthly', 'annual', 'water-year']) {
     it(`${interval}: every variable of reservoirs and stations as a plain loop over the daily answer`, async () => {
-      const daily = await get('/timeseries/daily/reservoirs/daterange', reservoirs);
+      const daily = await get('/timeseries/daily/reservoirs/daterange', { ...reservoirs, also_return: 'qflag' });
+      expect(['M', 'R'].map((flag) => daily.some((r) => r.qflag === flag))).toEqual([true, true]); // flagged days are there to be counted
       expectAggregates(
         await get(`/timeseries/${interval}/reservoirs/daterange`, reservoirs),
         aggregateByHand(daily, 'RES_NAME', interval, reservoirs.start_date, reservoirs.end_date),
@@ -155,7 +161,7 @@ describe('monthly, annual and water-year aggregates', () => {
       ['/timeseries/monthly/reservoirs/daterange', { statistic: 'median' }],
       ['/timeseries/annual/reservoirs/daterange', { compare_to: 'normal' }],
     ] as const) {
-      const response = await server.get(`${path}?${new URLSearchParams({ ...reservoirs, ...extra })}`);
+      const response = await app.get(`${path}?${new URLSearchParams({ ...reservoirs, ...extra })}`);
       expect(response.status, path).toBe(422);
     }
   });

@@ -23,7 +23,12 @@ describe('evap info', () => {
       evap(['info', 'station-variables', '--store', dir, '--format', 'json']),
       evap(['info', 'station-dates', '--names', stations[0]!, '--store', dir]),
     ]);
-    expect(datasets.stdout).toBe(await api('/info/list_datasets?output_format=csv'));
+    const listed = JSON.parse(await api('/info/list_datasets')) as string[];
+    const described = (datasets.stdout.trimEnd().split('\n') as string[]).map((l) => l.split(','));
+    expect(described[0]).toEqual(['dataset', 'description']);
+    expect(described.slice(1).map((r) => r[0])).toEqual(listed);
+    expect(described.find((r) => r[0] === 'lem')![1]).toMatch(/^Daily Lake Evaporation Model/);
+    expect(described.every((r) => r[1]!.length > 10)).toBe(true); // each dataset has a description
     expect(JSON.parse(variables.stdout)).toEqual(JSON.parse(await api('/info/list_variables?dataset=lem')));
     expect(dates.stdout).toBe(await api('/info/list_dates?dataset=res&variable=stage_m&output_format=csv'));
     expect(reservoirs.stdout).toBe(`RES_NAME\n${names.join('\n')}\n`);
@@ -44,5 +49,21 @@ describe('evap info', () => {
     ]);
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain('unknown dataset "lemm" (did you mean "lem"?)');
+  });
+});
+
+describe('evap info about', () => {
+  it('gives where the data come from, and says on stderr when the demo store answers for want of a store', async () => {
+    const [about, summary, fallback, named] = await Promise.all([
+      evap(['info', 'about', '--store', dir, '--format', 'csv']),
+      evap(['info', '--from', url, '--api-key', key]),
+      evap(['info', 'datasets']),
+      evap(['info', 'datasets', '--store', dir]),
+    ]);
+    expect(about.stdout).toBe(await api('/info/about?output_format=csv'));
+    expect(about.stdout).toContain('data,synthetic\n');
+    expect(summary.stderr).toMatch(/^data: SYNTHETIC DATA: .*\ncite: /m);
+    expect(fallback.stderr).toMatch(/no store given, answering from the demo store at .*SYNTHETIC values/);
+    expect(named.stderr).not.toMatch(/demo store/);
   });
 });

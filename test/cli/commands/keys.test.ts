@@ -84,4 +84,29 @@ describe('evap keys', () => {
     expect(noAction.code).toBe(2);
     expect(noAction.stderr).toContain('give new, list, revoke or requests');
   });
+
+  it('shows requests sent by strangers as visible text: no terminal commands or reversed text, no spreadsheet formulas', async () => {
+    const dir = await tempDir();
+    const keysFile = join(dir, 'keys');
+    await writeFile(keysFile, '');
+    // lines as an older server wrote them, before it refused such characters
+    const hostile = {
+      id: 'abcdef012345',
+      received: '2026-01-01T00:00:00Z',
+      name: 'Eve\u009b31mRED\u202eevil',
+      email: '=HYPERLINK("http://x","y")@example.com',
+      justification: '+1\u2028@SUM(A1)',
+    };
+    await writeFile(`${keysFile}.requests`, `${JSON.stringify(hostile)}\n`);
+    const table = await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'table']);
+    const json = await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'json']);
+    for (const shown of [table.stdout, json.stdout]) expect(shown).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2028\u2029]/);
+    const visible = String.raw`Eve\u{009B}31mRED\u{202E}evil`;
+    expect(table.stdout).toContain(visible);
+    expect(JSON.parse(json.stdout)[0].name).toBe(visible);
+    const csv = await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'csv']);
+    const [, row] = csv.stdout.trim().split('\n');
+    expect(row).toContain(`'=HYPERLINK`);
+    expect(row).toMatch(/,"?'\+1/);
+  });
 });

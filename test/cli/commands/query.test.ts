@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parquetReadObjects } from 'hyparquet';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
@@ -83,7 +83,9 @@ describe('evap query', () => {
       file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
       compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gunzipSync(b)) },
     });
-    expect(rows).toEqual(expected);
+    const day = (d: unknown) => (d instanceof Date ? d.toISOString().slice(0, 10) : d); // DATE columns read as Date
+    expect(rows.map((r) => ({ ...r, start_date: day(r.start_date), end_date: day(r.end_date) }))).toEqual(expected);
+    expect(rows[0]!.start_date).toBeInstanceOf(Date);
   });
 
   it('queries stations over a range, and every reservoir on one date', async () => {
@@ -113,7 +115,8 @@ describe('evap query', () => {
       units: 'english',
       output_format: 'csv',
     };
-    const [monthly, remoteMonthly, waterYear, stationMax] = await Promise.all([
+    const normal = ['--compare-to', 'normal', '--base-start', '2020-12-25', '--base-end', '2021-01-05'];
+    const [monthly, remoteMonthly, waterYear, stationMax, compared, dailyCompared] = await Promise.all([
       evap(['query', '--store', dir, ...range, '--interval', 'monthly']),
       evap(['query', '--from', url, '--api-key', key, ...range, '--interval', 'monthly']),
       evap(['query', '--store', dir, ...range, '--interval', 'water-year']),
@@ -133,8 +136,16 @@ describe('evap query', () => {
         '--statistic',
         'max',
       ]),
+      evap(['query', '--store', dir, ...range, '--interval', 'monthly', ...normal]),
+      evap(['query', '--store', dir, ...range, ...normal]),
     ]);
     const expected = await api(`/timeseries/monthly/reservoirs/daterange?${q(params)}`);
+    // every option of the table is a flag: compare_to and the base period too, and one the operation does not take is a mistake
+    expect(compared.stdout).toBe(
+      await api(`/timeseries/monthly/reservoirs/daterange?${q({ ...params, compare_to: 'normal', base_start: '2020-12-25', base_end: '2021-01-05' })}`),
+    );
+    expect(compared.stdout).toMatch(/pct_of_normal/);
+    expect([dailyCompared.code, dailyCompared.stderr.split('\n')[0]]).toEqual([2, 'evap query: --compare-to is not an option of a daily reservoir query']);
     expect(expected.split('\n')).toHaveLength(2 * 2 + 2); // December and January (both clipped), two names
     expect(monthly.stdout).toBe(expected);
     expect(remoteMonthly.stdout).toBe(expected);
@@ -168,9 +179,61 @@ describe('evap query', () => {
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toContain('usage: evap query [reservoirs|stations]');
     }
-    expect(badFlag.stderr).toContain("Unknown option '--name'");
+    expect(badFlag.stderr).toContain(`Unknown option '--name' (did you mean "--names"?)`);
     expect(monthly.stderr).toContain('--interval monthly needs --start and --end, not --date');
     expect(parquet.stderr).toContain('--format parquet needs --out FILE');
+  });
+
+  it('names the flags the user typed in errors, not the wire names', async () => {
+    const [badStart, badEnd, remote] = await Promise.all([
+      evap(['query', '--store', dir, '--names', names[0]!, '--start', '2021-02-30']),
+      evap(['query', '--store', dir, '--names', names[0]!, '--start', '2021-01-02', '--end', '2021-01-01']),
+      evap(['query', '--from', url, '--api-key', key, '--names', names[0]!, '--end', 'yesterday']),
+    ]);
+    expect(badStart.stderr).toBe('evap query: --start is not a calendar date: 2021-02-30 does not exist\n');
+    for (const run of [badStart, badEnd, remote]) {
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).not.toMatch(/start_date|end_date/);
+    }
+    expect(badEnd.stderr).toMatch(/--end/);
+    expect(remote.stderr).toMatch(/--end/);
+  });
+
+  it('says on stderr when nothing matched, with the dates the data hold, and exits 0', async () => {
+    const [reservoirs, json, stationRun, matched] = await Promise.all([
+      evap(['query', '--store', dir, '--names', names[0]!, '--datasets', 'lem', '--start', '1990-01-01', '--end', '1990-12-31']),
+      evap(['query', '--from', url, '--api-key', key, '--names', names[0]!, '--start', '1990-01-01', '--end', '1990-12-31', '--format', 'json']),
+      evap(['query', 'stations', '--store', dir, '--names', stations[0]!, '--start', '1990-01-01', '--end', '1990-12-31', '--format', 'table']),
+      evap(['query', '--store', dir, '--names', names[0]!, '--start', '2021-01-01', '--end', '2021-01-01']),
+    ]);
+    const [lem] = JSON.parse(await api('/info/list_dates?dataset=lem&variable=E_hs')) as { start_date: string; end_date: string }[];
+    expect(reservoirs.code).toBe(0);
+    expect(reservoirs.stdout.split('\n')).toHaveLength(2); // the header only
+    expect(reservoirs.stderr).toBe(
+      `evap query: nothing matched from 1990-01-01 to 1990-12-31; the data hold ${lem!.start_date} to ${lem!.end_date} (lem) (evap info dates); the answer is empty\n`,
+    );
+    expect([json.code, json.stdout]).toEqual([0, '[]\n']);
+    expect(json.stderr).toMatch(/^evap query: nothing matched from 1990-01-01 to 1990-12-31; the data hold \d{4}-\d\d-\d\d to /);
+    expect(stationRun.stderr).toMatch(/nothing matched .* for those stations/);
+    expect(matched.stderr).toBe('');
+  });
+
+  it('writes the format of --out FILE when --format is left out, and refuses a contradiction', async () => {
+    const folder = await tempDir();
+    const [parquet, json, clash] = await Promise.all([
+      evap(['query', '--store', dir, ...flags(), '--out', join(folder, 'a.parquet')]),
+      evap(['query', '--store', dir, ...flags(), '--out', join(folder, 'a.JSON')]),
+      evap(['query', '--store', dir, ...flags(), '--format', 'csv', '--out', join(folder, 'b.parquet')]),
+    ]);
+    expect([parquet.code, json.code]).toEqual([0, 0]);
+    const written = await readFile(join(folder, 'a.parquet'));
+    expect(written.subarray(0, 4).toString()).toBe('PAR1');
+    const { key_value_metadata } = parquetMetadata(written.buffer.slice(written.byteOffset, written.byteOffset + written.byteLength));
+    expect(key_value_metadata).toContainEqual({ key: 'evap.data', value: 'synthetic' }); // the small store is generated
+    expect(JSON.parse(await readFile(join(folder, 'a.JSON'), 'utf8'))).toEqual(JSON.parse(await api(path())));
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain('--format csv contradicts --out');
+    await expect(readFile(join(folder, 'b.parquet'))).rejects.toThrow(/ENOENT/);
   });
 
   it('prints with --as-of the records as they were before a revision, with their day flags', async () => {

@@ -37,5 +37,8 @@ describe('recordsToArrow', () => {
     const table = tableFromIPC(tableToIPC(await store.reservoirTimeseriesTable(query)));
     expect(table.numRows).toBe(20);
     expect(table.toArray().map((r) => r.toJSON())).toEqual(records);
+    // one records -> Arrow path: the same types as the stream's table() and the Parquet and Arrow answers
+    const streamed = await store.streamReservoirTimeseries(query).table();
+    expect(table.schema.fields.map((f) => `${f.name}: ${f.type}`)).toEqual(streamed.schema.fields.map((f) => `${f.name}: ${f.type}`));
   });
 });

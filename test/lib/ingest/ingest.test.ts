@@ -252,6 +252,50 @@ describe('ingest', () => {
     ]);
   });
 
+  it('makes an infinite long-CSV value one bad row with its file and line, applying the good rows with skipBadRows', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const csv = 'name,dataset,variable,date,value\nALPHA LAKE,nete-volume-calcs,NetE,2020-12-30,1.5\nALPHA LAKE,nete-volume-calcs,NetE,2020-12-31,1e400\n';
+    const strict = await ingest(dir, [textSource('long.csv', csv)]);
+    expect(strict.problems.map((p) => `${p.file}:${p.line}: ${p.reason}`)).toEqual(['long.csv:3: value "1e400" is beyond the range of a number']);
+    const skipping = await ingest(dir, [textSource('long.csv', csv), textSource('other.csv', csv.replace('1e400', '-1e999'))], { skipBadRows: true });
+    expect(skipping).toMatchObject({ filesApplied: 2, records: 2, rejected: 2 });
+    const store = await openStore(dir);
+    const day = { names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs' as const], variables: ['NetE'], start: '2020-12-30', end: '2020-12-30' };
+    expect((await store.reservoirTimeseries(day))[0]!['NetE (mm)']).toBe(1.5);
+  });
+
+  it('refuses names the API could never ask for (a comma, white space at an end), with the reason', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const metadata = 'RES_NAME,STATE,LAT,LON\n"LAKE A, NORTH",NV,36,-114\n" LAKE B",NV,36,-114\nLAKE C ,NV,36,-114\nLAKE D,NV,36,1e400\n';
+    const summary = await ingest(dir, [textSource('names.csv', metadata)]);
+    expect(summary.problems.map((p) => `${p.line}: ${p.reason}`)).toEqual([
+      '2: RES_NAME "LAKE A, NORTH" holds a comma, which the API\'s RES_NAMES lists cannot carry',
+      '3: RES_NAME " LAKE B" begins or ends with white space, which the API trims from names asked',
+      '4: RES_NAME "LAKE C " begins or ends with white space, which the API trims from names asked',
+      '5: attribute LON value "1e400" is beyond the range of a number',
+    ]);
+    const stations = 'STA_NAME,LAT,LON\n"A,B_STATION",40,-105\n';
+    expect((await ingest(dir, [textSource('stations.csv', stations)])).problems[0]?.reason).toMatch(/holds a comma, which the API's STA_NAMES lists/);
+  });
+
+  it('stores a station whose name is longer than a file name may be, and answers it', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const names = ['観測所'.repeat(40), `${'観測所'.repeat(40)}X`]; // 120 CJK characters each: 1,080 bytes percent-encoded
+    const metadata = `STA_NAME,LAT,LON\n${names.map((n) => `${n},40,-105`).join('\n')}\n`;
+    const values = `name,dataset,variable,date,value\n${names.map((n, i) => `${n},stations,ATemp,2021-01-01,${i + 1}`).join('\n')}\n`;
+    const summary = await ingest(dir, [textSource('meta.csv', metadata), textSource('long.csv', values)]);
+    expect(summary.problems).toEqual([]);
+    const store = await openStore(dir);
+    const answer = await store.stationTimeseries({ names, variables: ['ATemp'], start: '2021-01-01', end: '2021-01-01' });
+    expect(answer.map((r) => [r.STA_NAME, r['ATemp (degC)']])).toEqual([
+      [names[0], 1],
+      [names[1], 2], // names sharing their first 60 characters keep folders of their own
+    ]);
+  });
+
   it('accepts a new reservoir only with its metadata', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);

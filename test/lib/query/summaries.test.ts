@@ -47,6 +47,25 @@ describe('monthly aggregates', () => {
   });
 });
 
+describe('counts in aggregates', () => {
+  it('count the days with a value and the days flagged M, S and R as DuckDB does over the store files', async () => {
+    const [{ name }] = (await rows(`select min(RES_NAME) as name from read_parquet(${glob('nete-volume-calcs')}) where qflag = 'S'`)) as { name: string }[];
+    const names = ['LAKE MEAD', name!].sort();
+    const expected = await rows(`
+      select RES_NAME, strftime(date_trunc('month', date), '%Y-%m-%d') as month, count(NetE)::int as n,
+             count(*) filter (where qflag = 'M')::int as m, count(*) filter (where qflag = 'S')::int as s,
+             count(*) filter (where qflag = 'R')::int as r
+      from read_parquet(${glob('nete-volume-calcs')})
+      where RES_NAME in (${names.map((n) => `'${n}'`).join(', ')}) and date between '2019-02-10' and '2021-12-31'
+      group by all order by RES_NAME, month`);
+    const ours = await store.reservoirAggregates({ names, datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2019-02-10', end: '2021-12-31' });
+    expect(ours.map((r) => [r.RES_NAME, r.start_date, r['NetE (mm) n'], r.n_qflag_M, r.n_qflag_S, r.n_qflag_R])).toEqual(
+      expected.map((e) => [e.RES_NAME, e.month === '2019-02-01' ? '2019-02-10' : e.month, e.n, e.m, e.s, e.r]),
+    );
+    expect(expected.some((e) => (e.s as number) > 0) && expected.some((e) => (e.m as number) > 0)).toBe(true); // something was counted
+  });
+});
+
 describe('normals', () => {
   it('equal DuckDB quantile_cont over the monthly sums of each calendar month', async () => {
     const expected = await rows(`

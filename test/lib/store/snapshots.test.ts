@@ -2,7 +2,7 @@
 // files on disk (named by the writer that wrote them) and DuckDB's count of their rows; as_of times against the instants
 // they were written from, and their validity against date-fns.
 
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { isValid, parseISO } from 'date-fns';
@@ -13,6 +13,7 @@ import { openStorage } from '../../../lib/store/location.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
 import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt } from '../../../lib/store/snapshots.js';
 import { openStore } from '../../../lib/store/store.js';
+import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, daysFrom, tempDir, writeTinyStore } from '../../helpers.js';
 
@@ -57,6 +58,18 @@ async function snapshotFiles(): Promise<{ sequence: number; snapshot: string; cr
 }
 const pathsIn = (text: string) => new Set([...text.matchAll(/"path":"([^"]+)"/g)].map((m) => m[1]!));
 
+// the tiny store, then a second snapshot rewriting its station
+async function storeOfTwoSnapshots(): Promise<string> {
+  const copy = await tempDir();
+  await writeTinyStore(copy);
+  const store = await openStore(copy);
+  const writer = createStoreWriter(copy, { base: store.manifest });
+  await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 1), values: { ATemp: Float64Array.of(1) } });
+  await writer.commit();
+  await store.close();
+  return copy;
+}
+
 describe('readSnapshots', () => {
   it('gives every published snapshot, oldest first, as its file says', async () => {
     const files = await snapshotFiles();
@@ -65,15 +78,30 @@ describe('readSnapshots', () => {
   });
 
   it('skips a snapshot vacuum retired, and refuses a folder without a store', async () => {
-    const copy = await tempDir();
-    await writeTinyStore(copy);
-    const store = await openStore(copy);
-    const writer = createStoreWriter(copy, { base: store.manifest });
-    await writer.writeStationPartition('ALPHA_STATION', { days: daysFrom('2020-12-30', 1), values: { ATemp: Float64Array.of(1) } });
-    await writer.commit();
+    const copy = await storeOfTwoSnapshots();
     await rm(join(copy, 'snapshots', (await readdir(join(copy, 'snapshots'))).sort()[0]!));
     expect((await readSnapshots(openStorage(copy))).map((m) => m.sequence)).toEqual([2]);
     await expect(readSnapshots(openStorage(await tempDir()))).rejects.toThrow(/manifest.json is missing/);
+  });
+
+  it('leaves out and names a file of snapshots/ that is no snapshot; a vacuum keeps it; a damaged snapshot is named', async () => {
+    const copy = await storeOfTwoSnapshots();
+    const foreign = ['snapshots/backup.json', 'snapshots/0000000001 copy.json', 'snapshots/notes.txt'];
+    for (const path of foreign) await writeFile(join(copy, path), '{"not": "a snapshot"}');
+    const named: string[] = [];
+    expect((await readSnapshots(openStorage(copy), (path) => named.push(path))).map((m) => m.sequence)).toEqual([1, 2]);
+    expect(named.sort()).toEqual(foreign.filter((p) => p.endsWith('.json')).sort());
+    const reopened = await openStore(copy);
+    expect((await reopened.listSnapshots()).map((s) => s.id)).toEqual([1, 2]);
+    await (await reopened.asOf(new Date().toISOString())).close();
+    await reopened.close();
+    const summary = await vacuumStore(copy, { minAgeMs: 0 });
+    expect(summary.removed).toEqual(expect.arrayContaining(['snapshots/0000000001.json']));
+    expect(summary.removed.filter((p) => foreign.includes(p))).toEqual([]);
+    expect(summary.foreign.sort()).toEqual(foreign.filter((p) => p.endsWith('.json')).sort());
+    for (const path of foreign) expect(await readFile(join(copy, path), 'utf8')).toBe('{"not": "a snapshot"}');
+    await writeFile(join(copy, 'snapshots', '0000000001.json'), 'torn');
+    await expect(readSnapshots(openStorage(copy))).rejects.toThrow(/^snapshots\/0000000001\.json is not a readable snapshot/);
   });
 });
 
@@ -183,5 +211,27 @@ describe('snapshotAt', () => {
       { numRuns: 300 },
     );
     expect(snapshotAt(history, history[1]!.created).sequence).toBe(2);
+  });
+
+  it('answers from a retained snapshot only when it was the one current, refusing a time in a vacuum gap', () => {
+    // a history of consecutive snapshots at increasing times; a vacuum keeps the current one and any others
+    const published = fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 12 }).map((gaps) => {
+      let time = Date.parse('2025-01-01T00:00:00Z');
+      return gaps.map((gap, i) => ({ sequence: i + 1, created: new Date((time += gap)).toISOString() }) as Manifest);
+    });
+    fc.assert(
+      fc.property(published, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), fc.integer({ min: 0, max: 13_000 }), (all, keep, offset) => {
+        const retained = all.filter((_, i) => keep[i] || i === all.length - 1);
+        const time = Date.parse(all[0]!.created) - 1000 + offset;
+        let current: Manifest | undefined; // the oracle: the last published at or before the time, in the whole history
+        for (const m of all) if (Date.parse(m.created) <= time) current = m;
+        const text = new Date(time).toISOString();
+        if (!current || !retained.includes(current)) expect(() => snapshotAt(retained, text)).toThrow(InvalidParameterError);
+        // when the one after it was retired too, its time is unknown, so the answer may be refused, but never another's
+        else if (retained.includes(all[current.sequence]!) || current === all.at(-1)) expect(snapshotAt(retained, text)).toBe(current);
+        else expect(() => snapshotAt(retained, text)).toThrow(/were retired by a vacuum/);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -12,6 +12,7 @@ import { KEPT_VIEWS, openStore } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { type Lent, SharedViews } from '../../../lib/store/views.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
+import { TABLES_FOLDER } from '../../../lib/tables/catalog.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 const KEPT = KEPT_VIEWS;
@@ -160,8 +161,10 @@ describe('EvapStore.asOf', () => {
     await oldest.close();
     expect(await readersOf(dir)).toEqual(Array.from({ length: KEPT + 1 }, (_, i) => i + 2));
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
-    expect(summary.removed.filter((p) => !p.startsWith('tables/')).sort()).toEqual([oldestFile, 'snapshots/0000000001.json'].sort());
-    expect(summary.removed.filter((p) => p.startsWith('tables/')).every((p) => p.startsWith('tables/station_timeseries/'))).toBe(true); // its Iceberg snapshot's metadata
+    expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual([oldestFile, 'snapshots/0000000001.json'].sort());
+    expect(
+      summary.removed.filter((path) => path.startsWith(`${TABLES_FOLDER}/`)).every((path) => path.startsWith(`${TABLES_FOLDER}/station_timeseries/`)),
+    ).toBe(true); // its Iceberg snapshot's metadata
     // the store's history still names snapshot 1: asked again, it finds it retired and reads the history again
     await expect(store.asOf(times[0]!)).rejects.toThrow(InvalidParameterError);
     await expect(store.asOf(times[0]!)).rejects.toThrow(/older than the retained history: the oldest snapshot is 2/);
@@ -171,6 +174,30 @@ describe('EvapStore.asOf', () => {
     expect(await readersOf(dir)).toEqual([2, ...Array.from({ length: KEPT - 2 }, (_, i) => i + 4), KEPT + 2, KEPT + 2]); // and the store's own
     await store.close();
     expect(await readersOf(dir)).toEqual([]);
+  });
+
+  it('refuses a time whose snapshot a vacuum retired, naming what is retained, and never answers from an older kept one', async () => {
+    const { dir, times } = await storeWithHistory(4); // snapshots 1 .. 5, the last current; 2 to 5 hold ATemp 20 .. 50
+    const store = await openStore(dir);
+    const kept = await store.asOf(times[1]!); // holds snapshot 2 through the vacuum; the store's history read names 1 to 5
+    await vacuumStore(dir, { minAgeMs: 0 }); // retires 1, 3 and 4
+    const fresh = await openStore(dir);
+    expect(atemps(await store.stationTimeseries({ ...station, asOf: times[1]! }))).toEqual([20]); // its history knows when 3 came
+    // a history read after the vacuum lost snapshot 3's time with it: 3 may have been current by then, so refused
+    await expect(fresh.asOf(times[1]!)).rejects.toThrow(/snapshots 3-4 were retired by a vacuum/);
+    for (const asker of [store, fresh]) {
+      for (const time of [times[2]!, times[3]!]) {
+        await expect(asker.asOf(time)).rejects.toThrow(InvalidParameterError);
+        await expect(asker.asOf(time)).rejects.toThrow(
+          /falls after snapshot 2 .* and before 5 .* snapshots 3-4 were retired by a vacuum, so which one was current then is no longer known; the retained snapshots are 2, 5$/,
+        );
+      }
+      expect(atemps(await asker.stationTimeseries({ ...station, asOf: times[4]! }))).toEqual([50]);
+      if (asker !== store) await asker.close();
+    }
+    expect(atemps(await kept.stationTimeseries(station))).toEqual([20]); // the view taken before still answers, from its files
+    await kept.close();
+    await store.close();
   });
 
   it('reads the history once per served snapshot: a repeated as_of reads no manifest and takes no lease', async () => {
@@ -196,7 +223,7 @@ describe('EvapStore.asOf', () => {
     const reset = () => Object.assign(counts, { readText: 0, list: 0, mark: 0 });
     reset();
     expect(atemps(await store.stationTimeseries({ ...station, asOf: times[0]! }))).toEqual([0, 1, 2, 3]);
-    expect(counts).toEqual({ readText: 5, list: 1, mark: 1 }); // manifest.json, the next one's name (absent), the three snapshot files; the lease
+    expect(counts).toEqual({ readText: 4, list: 1, mark: 1 }); // manifest.json, the next one's name (absent), the two snapshot files before it; the lease
     reset();
     for (let i = 0; i < 3; i++) expect(atemps(await store.stationTimeseries({ ...station, asOf: times[0]! }))).toEqual([0, 1, 2, 3]);
     expect(counts).toEqual({ readText: 0, list: 0, mark: 0 });

@@ -181,9 +181,7 @@ describe('createClient', () => {
     const { port } = silent.address() as { port: number };
     try {
       const slow = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', timeoutMs: 200, retries: 1, backoffMs: 1 });
-      const began = performance.now();
       await expect(slow.listDatasets()).rejects.toThrow(`no answer within 200 ms from http://127.0.0.1:${port}/info/list_datasets`);
-      expect(performance.now() - began).toBeLessThan(2000);
     } finally {
       silent.closeAllConnections();
       silent.close();

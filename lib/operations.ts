@@ -1,0 +1,447 @@
+// Every operation once: where it is asked (method and path), which library method answers it (the key), what kind of
+// answer it gives, and its parameters, each with the name it travels under, the library option it carries, one value
+// or a list, the per-request limit a list counts against, the default, the allowed values where the set is closed, the
+// unit of a date or time, and whether the library or the server itself answers it. The option types are inferred from
+// here (OptionsOf); the server's routes and /openapi.json, the remote client, the CLI's flags and the bench's targets
+// are derived from it, and the library refuses an option no operation of its kind names. Defaults and allowed values
+// come from the catalogue and the query modules, so nothing here is written twice.
+import { ALL_NAMES, attributeUnit, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from './catalogue.js';
+import { InvalidParameterError } from './errors.js';
+import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
+import { statistics } from './query/aggregate.js';
+import { normalPeriods } from './query/normals.js';
+import { intervals } from './query/periods.js';
+import { didYouMean } from './suggest.js';
+
+/** One parameter of an operation and the library option it carries. */
+export interface Parameter {
+  readonly name: string; // as it travels; several entries share one (STA_NAMES has three defaults)
+  readonly option: string; // the library's (and the client's) option, camelCase
+  readonly kind: 'one' | 'list'; // a list travels comma-separated
+  readonly in?: 'path'; // a segment of the path (`{interval}`) rather than a query parameter
+  readonly limit?: 'names' | 'values'; // which per-request limit a list counts against (the server's configuration sets both)
+  readonly default?: string | readonly string[]; // what applies when the parameter is left out
+  readonly values?: readonly string[]; // the allowed values, where the set is closed (for a list: of each entry)
+  readonly unit?: 'day' | 'time'; // a date (YYYY-MM-DD, or a Date object in the library) or a time (ISO 8601)
+  readonly side: 'library' | 'server'; // the server's own (output_format, as_of) are answered before the library is called
+  readonly description: string;
+}
+
+/** What an operation answers: records (streamed, in the series formats), a small list, or names and places (GeoJSON too). */
+export type AnswerKind = 'records' | 'list' | 'places';
+
+/** One operation. */
+export interface Operation {
+  readonly method: 'GET' | 'POST';
+  readonly path: string; // `{name}` marks a path parameter
+  readonly answer: AnswerKind;
+  readonly parameters: readonly Parameter[];
+}
+
+const joined = (values: readonly string[]) => values.join(', ');
+const reservoirAlso = withDayAttributes(reservoirAttributes.slice(1), reservoirDayAttributes);
+const stationAlso = withDayAttributes(stationAttributes.slice(1), stationDayAttributes);
+// an aggregate or a normal spans many days and so has no one status (lib/query/summaries.ts refuses it)
+const withoutStatus = (attributes: readonly string[]) => attributes.filter((a) => a !== 'status');
+const staNames = (fallback: string | readonly string[], more = '') =>
+  ({
+    name: 'STA_NAMES',
+    option: 'names',
+    kind: 'list',
+    limit: 'names',
+    default: fallback,
+    side: 'library',
+    description: `One or more station names (comma-separated)${more}; see /info/list_STA_NAMES`,
+  }) as const;
+const format = <const V extends readonly string[]>(values: V, description: string) =>
+  ({ name: 'output_format', option: 'format', kind: 'one', default: defaults.output_format, values, side: 'server', description }) as const;
+const alsoReturn = (values: readonly string[], note: string) =>
+  ({
+    name: 'also_return',
+    option: 'alsoReturn',
+    kind: 'list',
+    limit: 'values',
+    values,
+    side: 'library',
+    description: `Attributes added to every record (comma-separated): ${joined(values)}. ${note}${note.endsWith('.') ? '' : '.'} ${attributeUnitsNote(values)}`,
+  }) as const;
+// the units of the numeric attributes, which stay metric whatever units says
+const attributeUnitsNote = (values: readonly string[]) =>
+  `Units (never converted): ${values
+    .filter((v) => attributeUnit(v) !== undefined)
+    .map((v) => `${v} ${attributeUnit(v)}`)
+    .join(', ')}.`;
+
+/** Every parameter entry, by an id the operations list them by. */
+export const parameters = {
+  RES_NAMES: {
+    name: 'RES_NAMES',
+    option: 'names',
+    kind: 'list',
+    limit: 'names',
+    default: defaults.RES_NAMES,
+    side: 'library',
+    description: `One or more reservoir names (comma-separated); see /info/list_RES_NAMES. ${ALL_NAMES} alone: every reservoir (a large answer, streamed)`,
+  },
+  STA_NAMES: staNames(defaults.STA_NAMES, `, or ${ALL_NAMES} (or ${defaults.ALL_STATIONS}) alone for every station`),
+  metadataStaNames: staNames(defaults.STA_NAMES_METADATA),
+  staNamesOrAll: staNames(defaults.ALL_STATIONS, `, or ${defaults.ALL_STATIONS}`),
+  datasets: {
+    name: 'datasets',
+    option: 'datasets',
+    kind: 'list',
+    limit: 'values',
+    default: defaults.datasets,
+    values: datasetNames,
+    side: 'library',
+    description: `One or more datasets (comma-separated): ${joined(datasetNames)}`,
+  },
+  variables: {
+    name: 'variables',
+    option: 'variables',
+    kind: 'list',
+    limit: 'values',
+    default: defaults.variables,
+    side: 'library',
+    description: 'One or more variables (comma-separated) of the chosen datasets; see /info/list_variables',
+  },
+  // no default listed: the public service documents every station variable, but left out the library answers the
+  // variables the stations hold (lib/query/plan.ts selectStations), so the description says that instead
+  stationVariables: {
+    name: 'variables',
+    option: 'variables',
+    kind: 'list',
+    limit: 'values',
+    side: 'library',
+    description:
+      'One or more station variables (comma-separated). Left out: the variables the requested stations hold (on a date path, that any station holds), as /info/list_stations_variables lists them; a variable none of them holds is not emitted',
+  },
+  units: {
+    name: 'units',
+    option: 'units',
+    kind: 'one',
+    default: defaults.units,
+    values: unitSystems,
+    side: 'library',
+    description: `Units for returned data (${unitSystems.join(' or ')})`,
+  },
+  start_date: {
+    name: 'start_date',
+    option: 'start',
+    kind: 'one',
+    default: defaults.start_date,
+    unit: 'day',
+    side: 'library',
+    description:
+      'Start date (yyyy-mm-dd), inclusive; or latest, or an ISO 8601 duration counted back from end_date (P30D: the 30 days ending with end_date; P1Y)',
+  },
+  end_date: {
+    name: 'end_date',
+    option: 'end',
+    kind: 'one',
+    default: defaults.end_date,
+    unit: 'day',
+    side: 'library',
+    description: 'End date (yyyy-mm-dd), inclusive; or latest: the last day held for the requested datasets or stations',
+  },
+  date: {
+    name: 'date',
+    option: 'date',
+    kind: 'one',
+    default: defaults.date,
+    unit: 'day',
+    side: 'library',
+    description: 'Date (yyyy-mm-dd), or latest: the last day held for the requested datasets or stations',
+  },
+  also_return: alsoReturn(reservoirAlso, "qflag is the day's quality flag (O, M, S, R), status the day's status (Early, Provisional, Final)"),
+  stationAlsoReturn: alsoReturn(stationAlso, "status is the day's status (Early, Provisional, Final); qflag the station's"),
+  summaryAlsoReturn: alsoReturn(
+    withoutStatus(reservoirAlso),
+    "qflag is the reservoir's quality flag; a period spans many days, so it has no one status (ask a daily path for status)",
+  ),
+  stationSummaryAlsoReturn: alsoReturn(withoutStatus(stationAlso), 'a period spans many days, so it has no one status (ask a daily path for status)'),
+  // the server answers it from a view of the store as it was then; the library's array methods take it too
+  as_of: {
+    name: 'as_of',
+    option: 'asOf',
+    kind: 'one',
+    unit: 'time',
+    side: 'server',
+    description:
+      'Answer from the data as published then: an ISO date (the end of that day, UTC) or date and time (YYYY-MM-DDTHH:MM:SSZ); see /info/list_snapshots',
+  },
+  interval: {
+    name: 'interval',
+    option: 'interval',
+    kind: 'one',
+    in: 'path',
+    default: intervals[0],
+    values: intervals,
+    side: 'library',
+    description: 'monthly, annual or water-year (October to September, named by the year it ends in)',
+  },
+  statistic: {
+    name: 'statistic',
+    option: 'statistic',
+    kind: 'one',
+    values: statistics,
+    side: 'library',
+    description: 'Overrides how every variable aggregates (default: sum for depths and volumes, circular mean for directions, mean otherwise)',
+  },
+  compare_to: {
+    name: 'compare_to',
+    option: 'compareTo',
+    kind: 'one',
+    values: ['normal'],
+    side: 'library',
+    description: 'normal: adds "<key> pct_of_normal", 100 x the month\'s value / its normal mean over the base period',
+  },
+  base_start: {
+    name: 'base_start',
+    option: 'baseStart',
+    kind: 'one',
+    unit: 'day',
+    side: 'library',
+    description: 'First day of the base period of normals (yyyy-mm-dd); default: the first day held',
+  },
+  base_end: {
+    name: 'base_end',
+    option: 'baseEnd',
+    kind: 'one',
+    default: 'latest',
+    unit: 'day',
+    side: 'library',
+    description: 'Last day of the base period of normals (yyyy-mm-dd or latest); default: the last day held',
+  },
+  period: {
+    name: 'period',
+    option: 'period',
+    kind: 'one',
+    default: normalPeriods[0],
+    values: normalPeriods,
+    side: 'library',
+    description: 'month: statistics of monthly values by calendar month; day: of daily values by day of the year (MM-DD)',
+  },
+  dataset: {
+    name: 'dataset',
+    option: 'dataset',
+    kind: 'one',
+    default: defaults.dataset,
+    values: datasetNames,
+    side: 'library',
+    description: `Dataset name (${joined(datasetNames)})`,
+  },
+  variable: {
+    name: 'variable',
+    option: 'variable',
+    kind: 'one',
+    default: defaults.variable,
+    side: 'library',
+    description: 'Variable name (see /info/list_variables)',
+  },
+  output_format: format(outputFormats.list, `Response format (${outputFormats.list.join(' or ')})`),
+  placesFormat: format(outputFormats.places, 'Response format: json, csv or geojson (a FeatureCollection of Points, RFC 7946)'),
+  seriesFormat: format(outputFormats.series, 'Response format: json, csv, parquet (an Apache Parquet file) or arrow (an Arrow IPC stream)'),
+} as const satisfies Record<string, Parameter>;
+
+const p = parameters;
+const aggregateTail = [p.statistic, p.compare_to, p.base_start, p.base_end] as const;
+
+/**
+ * The operations, keyed by the name of the library method that answers them (the store's and the client's), in the
+ * order they are documented; parameters in the order they are documented and sent. The aggregates take compare_to,
+ * base_start and base_end on monthly intervals only (monthlyOnly); the library explains a compare_to on any other.
+ */
+export const operations = {
+  reservoirTimeseries: {
+    method: 'GET',
+    path: '/timeseries/daily/reservoirs/daterange',
+    answer: 'records',
+    parameters: [p.RES_NAMES, p.datasets, p.variables, p.units, p.start_date, p.end_date, p.also_return, p.seriesFormat, p.as_of],
+  },
+  reservoirTimeseriesOnDate: {
+    method: 'GET',
+    path: '/timeseries/daily/reservoirs/date',
+    answer: 'records',
+    parameters: [p.datasets, p.variables, p.units, p.date, p.also_return, p.seriesFormat, p.as_of],
+  },
+  stationTimeseries: {
+    method: 'GET',
+    path: '/timeseries/stations/daterange',
+    answer: 'records',
+    parameters: [p.STA_NAMES, p.stationVariables, p.units, p.start_date, p.end_date, p.stationAlsoReturn, p.seriesFormat, p.as_of],
+  },
+  stationTimeseriesOnDate: {
+    method: 'GET',
+    path: '/timeseries/stations/date',
+    answer: 'records',
+    parameters: [p.stationVariables, p.units, p.date, p.stationAlsoReturn, p.seriesFormat, p.as_of],
+  },
+  listDatasets: { method: 'GET', path: '/info/list_datasets', answer: 'list', parameters: [p.output_format] },
+  listVariables: { method: 'GET', path: '/info/list_variables', answer: 'list', parameters: [p.output_format, p.dataset] },
+  listDates: { method: 'GET', path: '/info/list_dates', answer: 'list', parameters: [p.output_format, p.dataset, p.variable] },
+  listReservoirNames: { method: 'POST', path: '/info/list_RES_NAMES', answer: 'places', parameters: [p.placesFormat] },
+  listStationNames: { method: 'POST', path: '/info/list_STA_NAMES', answer: 'places', parameters: [p.placesFormat] },
+  listStationVariables: { method: 'GET', path: '/info/list_stations_variables', answer: 'list', parameters: [p.output_format, p.staNamesOrAll] },
+  listStationDates: { method: 'GET', path: '/info/list_stations_dates', answer: 'list', parameters: [p.output_format, p.staNamesOrAll] },
+  reservoirMetadata: { method: 'GET', path: '/metadata/reservoirs', answer: 'places', parameters: [p.placesFormat, p.RES_NAMES] },
+  stationMetadata: { method: 'GET', path: '/metadata/stations', answer: 'places', parameters: [p.placesFormat, p.metadataStaNames] },
+  reservoirAggregates: {
+    method: 'GET',
+    path: '/timeseries/{interval}/reservoirs/daterange',
+    answer: 'records',
+    parameters: [
+      p.interval,
+      p.RES_NAMES,
+      p.datasets,
+      p.variables,
+      p.units,
+      p.start_date,
+      p.end_date,
+      ...aggregateTail,
+      p.summaryAlsoReturn,
+      p.seriesFormat,
+      p.as_of,
+    ],
+  },
+  stationAggregates: {
+    method: 'GET',
+    path: '/timeseries/{interval}/stations/daterange',
+    answer: 'records',
+    parameters: [
+      p.interval,
+      p.STA_NAMES,
+      p.stationVariables,
+      p.units,
+      p.start_date,
+      p.end_date,
+      ...aggregateTail,
+      p.stationSummaryAlsoReturn,
+      p.seriesFormat,
+      p.as_of,
+    ],
+  },
+  reservoirNormals: {
+    method: 'GET',
+    path: '/timeseries/normals/reservoirs',
+    answer: 'records',
+    parameters: [p.RES_NAMES, p.datasets, p.variables, p.units, p.base_start, p.base_end, p.period, p.statistic, p.summaryAlsoReturn, p.seriesFormat, p.as_of],
+  },
+  stationNormals: {
+    method: 'GET',
+    path: '/timeseries/normals/stations',
+    answer: 'records',
+    parameters: [
+      p.STA_NAMES,
+      p.stationVariables,
+      p.units,
+      p.base_start,
+      p.base_end,
+      p.period,
+      p.statistic,
+      p.stationSummaryAlsoReturn,
+      p.seriesFormat,
+      p.as_of,
+    ],
+  },
+  listSnapshots: { method: 'GET', path: '/info/list_snapshots', answer: 'list', parameters: [p.output_format] },
+  about: { method: 'GET', path: '/info/about', answer: 'list', parameters: [p.output_format] },
+} as const satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof operations;
+
+/** The operations that answer records (streamed by the store's `stream<Name>` method). */
+export type RecordsOperation = { [O in OperationName]: (typeof operations)[O]['answer'] extends 'records' ? O : never }[OperationName];
+
+type ParameterOf<O extends OperationName> = (typeof operations)[O]['parameters'][number];
+
+/** The library options of an operation read from the query, inferred from its parameters: a list is an array of strings, one value a string. */
+export type OptionsOf<O extends OperationName> = {
+  -readonly [P in Exclude<Extract<ParameterOf<O>, { side: 'library' }>, { in: 'path' }> as P['option']]?: P extends { kind: 'list' } ? string[] : string;
+};
+
+/** The output formats an operation offers. */
+export type FormatOf<O extends OperationName> = Extract<ParameterOf<O>, { name: 'output_format' }>['values'][number];
+
+/** The aggregate parameters of monthly intervals only. */
+export const monthlyOnly: readonly Parameter[] = aggregateTail.slice(1);
+
+/** The parameter entries of an operation. */
+export function parametersOf(operation: OperationName): readonly Parameter[] {
+  return operations[operation].parameters;
+}
+
+/** An operation's path with its path parameters filled in (`values`, else each one's default). */
+export function pathOf(operation: OperationName, options: object = {}): string {
+  const values = options as Readonly<Record<string, unknown>>;
+  return operations[operation].path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const parameter = parametersOf(operation).find((q) => q.name === name)!;
+    return String(values[parameter.option] ?? parameter.default);
+  });
+}
+
+/** An operation's options under their wire names (undefined where left out; path parameters are in pathOf), for the remote client. */
+export function toWire(operation: OperationName, options: object): Record<string, string | readonly string[] | undefined> {
+  const values = options as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(
+    parametersOf(operation)
+      .filter((q) => q.in !== 'path')
+      .map((q) => [q.name, values[q.option] as string | readonly string[] | undefined]),
+  );
+}
+
+/**
+ * The library options of an operation from its query's wire values (`read` gives a list split, a single value as it
+ * is, or undefined when left out), for the server. Neither the server's own parameters nor the path's are among them.
+ * Values are passed on unchecked: the library validates every option before reading anything.
+ */
+export function fromWire<O extends OperationName>(operation: O, read: (parameter: Parameter) => string | string[] | undefined): OptionsOf<O> {
+  const options: Record<string, string | string[]> = {};
+  for (const parameter of parametersOf(operation)) {
+    if (parameter.side !== 'library' || parameter.in === 'path') continue;
+    const value = read(parameter);
+    if (value !== undefined) options[parameter.option] = value;
+  }
+  return options as OptionsOf<O>; // the keys are the library parameters' options, as OptionsOf says
+}
+
+/** The option keys the library takes for an operation: its parameters' options (as_of's and a path's included), but the answer format. */
+export function optionsOf(operation: OperationName): string[] {
+  return parametersOf(operation)
+    .filter((p) => p.name !== 'output_format')
+    .map((p) => p.option);
+}
+
+/**
+ * An operation's options as the library reads them: an option no parameter of the operation names is refused (a typed
+ * script cannot pass one; a JavaScript one learns of its typo instead of getting the defaults), a single string where
+ * a list is taken is a list of one, and a Date where a day is taken is its UTC day (YYYY-MM-DD), where a time its ISO time.
+ */
+export function checkOptions<Q extends object>(operation: OperationName, options: Q): Q {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new InvalidParameterError('options', `the options of ${operation} must be an object, e.g. { names: ['LAKE MEAD'] }; got ${describe(options)}`);
+  const known = optionsOf(operation);
+  const checked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    const parameter = parametersOf(operation).find((p) => p.option === key && p.name !== 'output_format');
+    if (!parameter)
+      throw new InvalidParameterError(
+        key,
+        `unknown option ${JSON.stringify(key)}${didYouMean(key, known)}; the options of ${operation} are ${known.join(', ')}`,
+        'not-allowed',
+        key,
+      );
+    checked[key] = parameter.kind === 'list' && typeof value === 'string' ? [value] : value instanceof Date ? fromDate(value, parameter) : value;
+  }
+  return checked as Q; // the same options, a string list and a Date written as the rest of the library reads them
+}
+
+function fromDate(date: Date, parameter: Parameter): string {
+  if (Number.isNaN(date.getTime())) throw new InvalidParameterError(parameter.name, `${parameter.option} is an invalid Date`, 'not-a-date', String(date));
+  if (parameter.unit === 'time') return date.toISOString();
+  if (parameter.unit === 'day') return date.toISOString().slice(0, 10);
+  throw new InvalidParameterError(parameter.name, `${parameter.option} takes text, not a Date`, 'malformed', date.toISOString());
+}
+
+const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`);

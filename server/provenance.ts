@@ -1,0 +1,32 @@
+// Every answer says where its numbers come from: a synthetic store's answers carry `X-Evap-Data: synthetic`, and
+// GET /info/about gives the store's provenance and citation.
+import { aboutEntries, type StoreAbout } from '../lib/store/about.js';
+import type { EvapStore } from '../lib/store/store.js';
+import { listResponse } from './format.js';
+import type { OutputFormat } from './params.js';
+
+/** The header every answer of a synthetic store carries, so no client can take its numbers for real ones. */
+export const DATA_HEADER = 'x-evap-data';
+
+/** Marks the response with the store's kind of data when it is synthetic; other stores' answers are left as they are. */
+export function markData(store: EvapStore, response: Response): Response {
+  if (store.synthetic) response.headers.set(DATA_HEADER, 'synthetic');
+  return response;
+}
+
+/** GET /info/about: the provenance as one JSON object, or as CSV rows of `field,value`. */
+export function aboutResponse(format: OutputFormat, about: StoreAbout): Response {
+  const rows = aboutEntries(about).map(([field, value]) => ({ field, value }));
+  return listResponse(format, about, rows, ['field', 'value']);
+}
+
+/** The line /docs and /openapi.json show first when the store is synthetic. */
+export const SYNTHETIC_DOCS_NOTE =
+  'This server answers from a SYNTHETIC store: real reservoir and station names, values made by a model, not OperEvap data (every answer carries X-Evap-Data: synthetic; see GET /info/about).';
+
+/** The OpenAPI document with the synthetic note first in its description when the store is synthetic. */
+export function withDataNote(openapi: object, store: EvapStore): object {
+  if (!store.synthetic) return openapi;
+  const { info } = openapi as { info: { description: string } };
+  return { ...openapi, info: { ...info, description: `**${SYNTHETIC_DOCS_NOTE}**\n\n${info.description}` } };
+}

@@ -1,0 +1,52 @@
+// The README's request path stays true: the request it describes is sent over a socket, the functions that run are
+// taken from V8's precise coverage, and every function the README names before a colon must run in the file named
+// with it; the files of lib/ and server/ that run, helpers included, are no more than the README says.
+import { readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { root, startTestServer } from '../server/harness.js';
+
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('- The request path of `GET '), readme.indexOf('- `test/consumer.test.ts`'));
+const target = /The request path of `GET ([^`]+)`/.exec(section)![1]!;
+const most = Number(/no more than (\d+) files/.exec(section)![1]);
+// `file` `fn` `fn`: ... -> [file, [fn, fn]]
+const named = [...section.matchAll(/`((?:lib|server)\/[\w/.-]+\.ts)`((?:\s*`\w+`)+)(?=[;:])/g)].map(
+  (m) => [m[1]!, [...m[2]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!)] as const,
+);
+
+const session = new Session();
+afterAll(() => session.disconnect());
+
+describe('the README request path', () => {
+  it('names steps of files and functions', () => {
+    expect(named.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('runs each function it names, in its file, and no more files than it says', async () => {
+    const server = await startTestServer();
+    const query = 'RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=2020-01-01&end_date=2020-01-31';
+    await (await server.get(`${target}?${query}`)).text(); // once before: what runs the first time only is not the path
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    const response = await server.get(`${target}?${query}`);
+    expect(response.status).toBe(200);
+    await response.text();
+    const { result } = await session.post('Profiler.takePreciseCoverage');
+    await session.post('Profiler.stopPreciseCoverage');
+    const ran = new Map<string, Set<string>>();
+    for (const script of result) {
+      const path = decodeURIComponent(script.url.replace(/^file:\/\//, '')).split('?')[0]!;
+      const file = path.startsWith(root) ? path.slice(root.length) : undefined;
+      if (file === undefined || !/^(lib|server)\//.test(file)) continue;
+      const functions = script.functions.filter((f) => f.ranges[0]!.count > 0).map((f) => f.functionName);
+      if (functions.length > 0) ran.set(file, new Set([...(ran.get(file) ?? []), ...functions]));
+    }
+    const missing = named.flatMap(([file, functions]) => functions.filter((f) => !ran.get(file)?.has(f)).map((f) => `${file} ${f}`));
+    expect(missing).toEqual([]);
+    expect(ran.size, [...ran.keys()].sort().join(' ')).toBeLessThanOrEqual(most);
+    await server.close();
+  });
+});

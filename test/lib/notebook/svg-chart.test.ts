@@ -1,0 +1,64 @@
+// Chart drawing: round ticks that cover the data, and SVG that parses as XML whatever the names hold.
+import fc from 'fast-check';
+import { XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { chartModel, periodLabel } from '../../../lib/notebook/chart-data.js';
+import { niceTicks, renderSvg, seriesColours } from '../../../lib/notebook/svg-chart.js';
+import type { WireRecord } from '../../../lib/types.js';
+
+describe('niceTicks', () => {
+  it('covers the range with evenly spaced steps of 1, 2 or 5 times a power of ten', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1e9, max: 1e9, noNaN: true }), fc.double({ min: 1e-6, max: 1e9, noNaN: true }), (low, span) => {
+        const high = low + span;
+        fc.pre(span > Math.abs(low) * 1e-9); // charts show ranges a few digits wide, not at the last digits of a double
+        const ticks = niceTicks(low, high);
+        expect(ticks.length).toBeGreaterThanOrEqual(2);
+        expect(ticks.length).toBeLessThanOrEqual(12);
+        const step = ticks[1]! - ticks[0]!;
+        // covered to within a billionth of a step (the rounding allowed for values that are a multiple of it)
+        expect(ticks[0]!).toBeLessThanOrEqual(low + step * 1e-9);
+        expect(ticks.at(-1)!).toBeGreaterThanOrEqual(high - step * 1e-9);
+        const mantissa = step / 10 ** Math.floor(Math.log10(step));
+        expect([1, 2, 5, 10].some((m) => Math.abs(mantissa - m) < 1e-6)).toBe(true);
+        for (let i = 2; i < ticks.length; i++) expect(Math.abs(ticks[i]! - ticks[i - 1]! - step)).toBeLessThan(step * 1e-6);
+      }),
+    );
+  });
+});
+
+describe('periodLabel', () => {
+  it('names months, calendar years and water years', () => {
+    expect(periodLabel('2020-02-01', '2020-02-29')).toBe('2020-02');
+    expect(periodLabel('2020-01-01', '2020-12-31')).toBe('2020');
+    expect(periodLabel('2019-10-01', '2020-09-30')).toBe('WY2020');
+  });
+});
+
+describe('renderSvg', () => {
+  it('writes well-formed XML with one series group per name and variable, each in its own colour', () => {
+    const names = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(names, fc.array(fc.option(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { nil: null }), { minLength: 1, maxLength: 20 }), (ns, values) => {
+        const records: WireRecord[] = ns.flatMap((name) =>
+          values.map((v, i) => {
+            const date = new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10);
+            return { RES_NAME: name, start_date: date, end_date: date, 'NetE (mm)': v, 'E_volume (m3)': v === null ? null : v * 1000 };
+          }),
+        );
+        const model = chartModel(records, Object.keys(records[0]!));
+        const svg = renderSvg(model, `title <${ns[0]}>`);
+        expect(XMLValidator.validate(svg)).toBe(true);
+        const groups = [...svg.matchAll(/<g class="series"[^>]*>/g)];
+        expect(groups).toHaveLength(ns.length * 2);
+        const panels = [...svg.matchAll(/<g class="panel" data-unit="([^"]*)"/g)].map((m) => m[1]);
+        expect(panels).toEqual(['mm', 'm3']);
+        if (ns.length * 2 <= seriesColours.length) {
+          const colours = [...svg.matchAll(/<path class="line" d="[^"]*" fill="none" stroke="([^"]+)"/g)].map((m) => m[1]);
+          expect(new Set(colours).size).toBe(ns.length * 2);
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
