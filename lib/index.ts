@@ -36,5 +36,8 @@ export { createStoreWriter, type ReservoirRows, type StationRows, StoreWriter } 
 export { type ClientOptions, createClient, EvapClient, RemoteError } from './sync/client.js';
 export { type CopyOptions, type CopySummary, copyStore } from './sync/copy.js';
 export { type MirrorOptions, type MirrorSummary, mirror, PROGRESS_FILE } from './sync/mirror.js';
+export { type TableField, tableNames } from './tables/fields.js';
+export { type ListedFile, type ListFilesOptions, listTableFiles } from './tables/files.js';
+export { type PublishSummary, publishTables } from './tables/publish.js';
 export type * from './types.js';
 export { convertValue, roundValue, toMetric } from './units.js';

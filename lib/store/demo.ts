@@ -4,7 +4,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StoreError } from '../errors.js';
 import type { GenerateOptions } from '../model/generate.js';
-import { publishTables } from '../tables/publish.js';
 import { makeFolderAside, pathExists, readTextFile } from './disk.js';
 import { MANIFEST_FILE } from './manifest.js';
 
@@ -78,6 +77,7 @@ export async function ensureDemoStore(): Promise<string> {
   try {
     await makeFolderAside(target, MANIFEST_FILE, (aside) => makeDemoStore(aside));
     // made under another name: its tables' metadata names that folder, so it is written again for this one
+    const { publishTables } = await import('../tables/publish.js'); // the writer's side, loaded only when needed
     await publishTables(target).catch(() => undefined); // derived data: `evap tables` can do it later
   } catch (error) {
     throw new StoreError(`the demo store could not be made in ${target}: ${(error as Error).message}; make it with \`${DEMO_COMMAND}\` and open that folder`, {

@@ -212,7 +212,7 @@ describe('openStore({ codegen: false })', () => {
   });
 
   it('answers in a process where generating code from strings is forbidden, which generated emitters cannot', async () => {
-    const store = pathToFileURL(resolve('lib/store/store.ts')).href;
+    const store = pathToFileURL(resolve('lib/index.ts')).href; // the package's entry: nothing it loads may compile code from strings
     const query = { names: ['LAKE MEAD'], start: '2020-01-01', end: '2020-01-02', units: 'english' as const };
     const script = (codegen: boolean) =>
       `const { openStore } = await import(${JSON.stringify(store)}); const s = await openStore(undefined, { codegen: ${codegen} }); process.stdout.write(JSON.stringify(await s.reservoirTimeseries(${JSON.stringify(query)})));`;

@@ -162,6 +162,9 @@ describe('EvapStore.asOf', () => {
     expect(await readersOf(dir)).toEqual(Array.from({ length: KEPT + 1 }, (_, i) => i + 2));
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual([oldestFile, 'snapshots/0000000001.json'].sort());
+    expect(
+      summary.removed.filter((path) => path.startsWith(`${TABLES_FOLDER}/`)).every((path) => path.startsWith(`${TABLES_FOLDER}/station_timeseries/`)),
+    ).toBe(true); // its Iceberg snapshot's metadata
     // the store's history still names snapshot 1: asked again, it finds it retired and reads the history again
     await expect(store.asOf(times[0]!)).rejects.toThrow(InvalidParameterError);
     await expect(store.asOf(times[0]!)).rejects.toThrow(/older than the retained history: the oldest snapshot is 2/);

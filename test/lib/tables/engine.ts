@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { query } from 'chdb';
-import { afterAll } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 import { type DatasetName, datasetNames } from '../../../lib/catalogue.js';
 import { formatDay } from '../../../lib/dates.js';
 import { decodeFlag, type FlagColumn } from '../../../lib/flags.js';
@@ -12,10 +12,15 @@ import { datasetFields, datasetTable, RESERVOIR_METADATA_TABLE, STATION_METADATA
 
 type Row = Record<string, unknown>;
 
-/** A fresh folder under the working directory (chdb reads local files only there), removed after the test file. */
+/** A fresh folder under the working directory (chdb reads local files only there), removed after the test (or file). */
 export async function workDir(): Promise<string> {
   const dir = await mkdtemp(join(process.cwd(), '.tmp-tables-'));
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    onTestFinished(remove); // inside a test: a hook registered there would never run
+  } catch {
+    afterAll(remove);
+  }
   return dir;
 }
 
