@@ -1,5 +1,6 @@
 // Where a store's numbers come from: its provenance and how to cite it, kept in the manifest and carried by every
 // snapshot, so an answer can always say whether it is synthetic, mirrored or loaded from files.
+import { relative } from 'node:path';
 
 /** What kind of data a store holds. */
 export const dataKinds = ['synthetic', 'mirror', 'ingested', 'unknown'] as const;
@@ -101,7 +102,9 @@ export function aboutEntries(about: StoreAbout): [string, string][] {
 
 /** The line said on stderr when no store was named and the synthetic demo store answers instead. */
 export function demoFallbackNote(dir: string): string {
-  return `evap: no store given, answering from the demo store at ${dir}: SYNTHETIC values (real names, made-up numbers), not OperEvap data; give a store (--store DIR, openStore(DIR)) for real data`;
+  // relative to where the user is: short, and a notebook saved with this line in its output names no machine's folders
+  const where = relative(process.cwd(), dir) || '.';
+  return `evap: no store given, answering from the demo store at ${where}: SYNTHETIC values (real names, made-up numbers), not OperEvap data; give a store (--store DIR, openStore(DIR)) for real data`;
 }
 
 /** The provenance as key/value metadata of a Parquet or Arrow answer: `evap.data`, `evap.title`, ..., `evap.citation`. */
