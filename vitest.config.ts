@@ -2,14 +2,14 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Files that start no server and no process and change no global state (process.env, vi mocks) share their worker's
-// modules instead of importing lib/ afresh each (isolate: false): 51 such files took 28 s of CPU instead of 48
+// modules instead of importing lib/ afresh each (isolate: false): 51 such files of test/lib took 28 s of CPU instead of 48
 // (measured). The others, listed here or outside these folders, get a fresh module graph each: the server harness
 // registers its clean-up once per module, and env or mocks would leak into the next file.
 const sharedOutsideLib = [
   'test/{layout,package}.test.ts',
-  'test/cli/{args,command}.test.ts',
+  'test/cli/{args,command,output}.test.ts',
   'test/contract/{examples,golden,ignored,paths,shapefile,time-words}.test.ts',
-  'test/server/{admission,answer-formats,app,body,errors,flags,format,openapi,post-routes,rate,routes,summary-routes}.test.ts',
+  'test/server/{admission,answer-formats,app,body,errors,flags,format,multipart,openapi,post-routes,rate,requests,routes,summary-routes}.test.ts',
 ];
 const isolatedInLib = [
   'test/lib/ingest/ingest.test.ts',
