@@ -12,9 +12,6 @@ export const consoleLogger: Logger = {
   error: (line) => process.stderr.write(`${line}\n`),
 };
 
-/** A logger that drops everything (tests that do not look at logs). */
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
-
 /** What one access line records. */
 export interface AccessEntry {
   method: string;

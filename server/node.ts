@@ -97,12 +97,12 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     (req, res) => {
       // the responses a socket owes, oldest first (pipelined requests queue theirs): a parse error (refuse) must not
       // write into the one being written
-      const owed = responding.get(req.socket) ?? [];
-      responding.set(req.socket, [...owed, res]);
+      const socket = req.socket; // kept: by the response's close, the request no longer holds its socket
+      responding.set(socket, [...(responding.get(socket) ?? []), res]);
       res.once('close', () =>
         responding.set(
-          req.socket,
-          (responding.get(req.socket) ?? []).filter((r) => r !== res),
+          socket,
+          (responding.get(socket) ?? []).filter((r) => r !== res),
         ),
       );
       if (req.headers.host === undefined && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');

@@ -63,7 +63,8 @@ function libraryCall(path: string, q: Map<string, string>): string {
     if (!station) options.push(['datasets', list(q.get('datasets'))]);
     options.push(['variables', list(q.get('variables'))], ['date', q.has('date') ? quote(q.get('date')!) : undefined]);
   } else {
-    method = station ? 'stationTimeseries' : 'reservoirTimeseries';
+    const aggregate = interval !== null && interval[1] !== 'daily'; // monthly, annual, water-year: the aggregates' method
+    method = `${station ? 'station' : 'reservoir'}${aggregate ? 'Aggregates' : 'Timeseries'}`;
     options.push(['names', list(q.get(station ? 'STA_NAMES' : 'RES_NAMES'))]);
     if (!station) options.push(['datasets', list(q.get('datasets'))]);
     options.push(
@@ -71,7 +72,7 @@ function libraryCall(path: string, q: Map<string, string>): string {
       ['start', q.has('start_date') ? quote(q.get('start_date')!) : undefined],
       ['end', q.has('end_date') ? quote(q.get('end_date')!) : undefined],
     );
-    if (interval && interval[1] !== 'daily') options.push(['interval', quote(interval[1]!)]);
+    if (aggregate) options.push(['interval', quote(interval[1]!)]);
   }
   options.push(['units', q.has('units') ? quote(q.get('units')!) : undefined]);
   const body = options.filter(([, v]) => v !== undefined).map(([k, v]) => `  ${k}: ${v},`);

@@ -1,5 +1,6 @@
 // The catalogue against definitions written out here: the unit conversions derived from the international foot, the
-// public service's own answers (test/golden, recorded from it), the aggregation lists of issue 14, and lookups by name.
+// public documentation's appendix of variables (a copy in test/fixtures/evap-docs), the aggregation lists of issue 14,
+// and lookups by name.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -43,24 +44,70 @@ describe('units', () => {
 });
 
 describe('the variables', () => {
-  it("carry the public service's descriptions, datasets and unit labels", async () => {
-    const golden = async (name: string) =>
-      JSON.parse(await readFile(join(import.meta.dirname, '../golden', `${name}.json`), 'utf8')) as Record<string, string>[];
-    const ours = (name: string, dataset: string) => {
-      const spec = dataset === 'stations' ? findStationVariable(name)! : findReservoirVariable(name)!.spec;
-      return {
-        api_name: name,
-        description: spec.description,
-        dataset,
-        units_metric: unitLabel(spec.unit, 'metric'),
-        units_english: unitLabel(spec.unit, 'english'),
-      };
-    };
-    for (const file of ['list-variables', 'list-stations-variables']) {
-      const recorded = await golden(file);
-      expect(recorded.length).toBeGreaterThan(0);
-      for (const v of recorded) expect(ours(v.api_name!, v.dataset!)).toEqual(v);
+  it("are the public documentation's variables, in its datasets and units, with its descriptions but where they differ knowingly", async () => {
+    // the appendix of the public service's documentation (test/fixtures/evap-docs/appendix.md): each table's rows under
+    // the dataset its heading names
+    const text = await readFile(join(import.meta.dirname, '../fixtures/evap-docs/appendix.md'), 'utf8');
+    const documented: { dataset: string; name: string; description: string; metric: string; english: string }[] = [];
+    let dataset = '';
+    for (const line of text.split('\n')) {
+      const heading = /^#### (\S+) Dataset/.exec(line);
+      if (heading) dataset = heading[1]!.toLowerCase();
+      const row = /^\| (\w+) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/.exec(line);
+      if (row && row[1] !== 'Variable')
+        documented.push({ dataset, name: row[1]!, description: row[2]!.trim(), metric: row[3]!.trim(), english: row[4]!.trim() });
     }
+    expect(documented).toHaveLength(22);
+    // the appendix writes units for people; the wire writes them as the public service's answers do ("NetE (mm)",
+    // "tmmx_c (degC)", "srad (wm2)"): a daily depth "mm/day" is "mm" there
+    const wire: Record<string, string> = {
+      mm: 'mm',
+      'mm/day': 'mm',
+      in: 'in',
+      'in/day': 'in',
+      '°C': 'degC',
+      '°F': 'degF',
+      kPa: 'kpa',
+      'm/s': 'm/s',
+      mph: 'mph',
+      'W/m²': 'wm2',
+      'kg/kg': 'kgkg',
+      Pa: 'pa',
+      m: 'm',
+      ft: 'ft',
+      'm²': 'm2',
+      acre: 'acre',
+      'm³': 'm3',
+      'acre-ft': 'acre-ft',
+    };
+    // where the catalogue knowingly says otherwise, and why
+    const differs: Record<string, { description?: string; unit?: string; why: string }> = {
+      th: {
+        description: 'Wind direction, degrees clockwise from north',
+        unit: 'deg',
+        why: "the appendix repeats sph_kgkg's row; th is the wind direction, averaged as one",
+      },
+      Lerr: { description: 'LEM Model Error Flag', unit: 'unitless', why: 'a flag of the model, not an energy flux' },
+      tmmx_c: { description: 'Maximum air temperature', why: 'which temperature' },
+      tmmn_c: { description: 'Minimum air temperature', why: 'which temperature' },
+      vs2m: { description: 'Wind speed at 2 m', why: 'the unit symbol' },
+      srad: { description: 'Incoming shortwave solar radiation', why: 'which radiation' },
+      E_hs: { description: 'Evaporation with heat storage', why: 'read as a phrase' },
+      E_nhs: { description: 'Evaporation without heat storage', why: 'read as a phrase' },
+      Tw: { description: 'Water temperature (mixed layer)', why: 'which water' },
+    };
+    for (const d of documented) {
+      const found = findReservoirVariable(d.name);
+      expect(found?.dataset, d.name).toBe(d.dataset);
+      const known = differs[d.name];
+      expect(found!.spec.description, d.name).toBe(known?.description ?? d.description);
+      expect([unitLabel(found!.spec.unit, 'metric'), unitLabel(found!.spec.unit, 'english')], d.name).toEqual(
+        known?.unit ? [known.unit, known.unit] : [wire[d.metric], wire[d.english]],
+      );
+    }
+    // the catalogue's reservoir variables beyond the appendix: the reference evapotranspirations of the rtma dataset
+    const beyond = reservoirVariables.filter((v) => !documented.some((d) => d.name === v.name)).map((v) => `${v.dataset}/${v.name}`);
+    expect(beyond).toEqual(['rtma/etr', 'rtma/eto']);
   });
 
   it('list every reservoir variable once, dataset by dataset, in catalogue order', () => {

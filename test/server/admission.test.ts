@@ -1,15 +1,12 @@
-// The gate for heavy answers against a plain model (at most `slots` inside at once, first come first served), and over
-// real HTTP: answers admitted one at a time are the answers of a server without the gate.
+// The gate for heavy answers against a plain model (at most `slots` inside at once, first come first served), and
+// through the app: answers admitted one at a time are the answers of an app without the gate.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type RecordStream, recordStream } from '../../lib/format/stream.js';
 import { AnswerGate, WAITING_PER_SLOT } from '../../server/admission.js';
-import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
 import { HttpError } from '../../server/errors.js';
-import { fromFetchRequest } from '../../server/incoming.js';
 import { openSmallStore, smallStoreRange } from '../helpers.js';
-import { startTestServer } from './harness.js';
+import { type TestApp, testApp } from './harness.js';
 
 // a stream of `steps` one-record batches whose production is watched: `inside` counts streams between first and last batch
 function watched(id: number, steps: number, readRows: number, log: { inside: number; most: number; order: number[] }): RecordStream {
@@ -125,8 +122,8 @@ describe('answers built whole', () => {
     const rows = store.streamReservoirTimeseries({ names: [names[0]!], datasets: ['rtma'], start: smallStoreRange.start, end: smallStoreRange.end }).readRows;
     expect(rows).toBeGreaterThan(0);
     const gate = new AnswerGate(1, rows * 2); // one reservoir is light as JSON, heavy built whole
-    const handler = createHandler({ store, keys: KeyRing.fromKeys(['k']), gate });
-    const ask = (path: string) => handler(fromFetchRequest(new Request(`http://x${path}`, { headers: { 'api-key': 'k' } })));
+    const app = await testApp({ store, gate });
+    const ask = (path: string) => app.get(path);
     // a heavy answer holds the one slot until released
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -156,12 +153,11 @@ describe('answers built whole', () => {
   });
 });
 
-describe('a server admitting every answer one at a time', () => {
-  it('answers many concurrent requests exactly as a server without the gate', async () => {
+describe('an app admitting every answer one at a time', () => {
+  it('answers many concurrent requests exactly as an app without the gate', async () => {
     const { store, names, stations } = await openSmallStore();
-    const key = 'k'.repeat(32);
-    const gated = await startTestServer({ store, handler: createHandler({ store, keys: KeyRing.fromKeys([key]), maxHeavy: 1, heavyRows: 0 }) });
-    const plain = await startTestServer({ store, handler: createHandler({ store, keys: KeyRing.fromKeys([key]), heavyRows: Number.POSITIVE_INFINITY }) });
+    const gated = await testApp({ store, maxHeavy: 1, heavyRows: 0 });
+    const plain = await testApp({ store, heavyRows: Number.POSITIVE_INFINITY });
     const paths = [
       `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(names.join(','))}&start_date=${smallStoreRange.start}&end_date=${smallStoreRange.end}&datasets=rtma,res`,
       `/timeseries/daily/reservoirs/date?date=${smallStoreRange.end}&output_format=csv`,
@@ -169,14 +165,15 @@ describe('a server admitting every answer one at a time', () => {
       `/timeseries/stations/date?date=${smallStoreRange.start}&output_format=arrow`,
       `/timeseries/monthly/reservoirs/daterange?RES_NAMES=${encodeURIComponent(names[0]!)}&start_date=${smallStoreRange.start}&end_date=${smallStoreRange.end}`,
     ];
-    const body = async (url: string, path: string) => {
-      const response = await fetch(`${url}${path}`, { headers: { 'api-key': key } });
+    const body = async (app: TestApp, path: string) => {
+      const response = await app.get(path);
       expect(response.status, path).toBe(200);
       return Buffer.from(await response.arrayBuffer()).toString('base64');
     };
-    const expected = await Promise.all(paths.map((p) => body(plain.url, p)));
-    const many = Array.from({ length: 24 }, (_, i) => i % paths.length);
-    const answers = await Promise.all(many.map((i) => body(gated.url, paths[i]!)));
+    const expected = await Promise.all(paths.map((p) => body(plain, p)));
+    // as many at once as the gate holds (one inside, WAITING_PER_SLOT in line): more would rightly be refused with a 503
+    const many = Array.from({ length: 1 + WAITING_PER_SLOT }, (_, i) => i % paths.length);
+    const answers = await Promise.all(many.map((i) => body(gated, paths[i]!)));
     expect(answers).toEqual(many.map((i) => expected[i]));
   });
 });
