@@ -1,4 +1,5 @@
 // The landing page, the conformance classes and the collection documents.
+import { unitLabel } from '../../lib/catalogue.js';
 import type { EvapStore } from '../../lib/store/store.js';
 import { type Collection, collections, dayRange, placeRows } from './collections.js';
 import { link, type OgcContext, selfLinks } from './context.js';
@@ -55,7 +56,7 @@ export function collectionDocument(store: EvapStore, collection: Collection, ctx
         parameter_names: Object.fromEntries(
           collection.variables.map((v) => [
             v.name,
-            { type: 'Parameter', description: v.description, unit: { symbol: v.unit }, observedProperty: { label: v.description } },
+            { type: 'Parameter', description: v.description, unit: { symbol: unitLabel(v.unit, 'metric') }, observedProperty: { label: v.description } },
           ]),
         ),
         output_formats: ['CoverageJSON', 'GeoJSON'],

@@ -4,7 +4,13 @@ import { WholeResponse } from '../body.js';
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function htmlPage(title: string, body: Record<string, unknown>): Response {
-  const links = Array.isArray(body.links) ? (body.links as { href: string; rel: string; title?: string }[]) : [];
+  type Link = { href: string; rel: string; title?: string; type?: string };
+  const links = Array.isArray(body.links) ? [...(body.links as Link[])] : [];
+  // a list of collections links to each one's page
+  for (const c of Array.isArray(body.collections) ? (body.collections as { title: string; links: Link[] }[]) : []) {
+    const own = c.links.find((l) => l.rel === 'self');
+    if (own) links.push({ ...own, rel: 'collection', title: c.title });
+  }
   const list = links
     .map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title ?? l.rel)}</a> <small>(${escapeHtml(l.rel)})</small></li>`)
     .join('\n');
