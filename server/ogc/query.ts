@@ -35,7 +35,8 @@ export function inBbox(box: readonly [number, number, number, number], lon: numb
 const dayPattern = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 // a date or date-time -> its UTC day; 'start' or 'end' of a day are the same day (the store holds days)
-function dayOf(text: string): string {
+function dayOf(given: string): string {
+  const text = given.endsWith('T') ? given.slice(0, -1) : given; // GDAL 3.6 writes a date alone as `2020-01-01T`
   const match = dayPattern.exec(text);
   const time = match ? new Date(match[2] ? text : `${match[1]}T00:00:00Z`) : undefined;
   if (!match || time === undefined || Number.isNaN(time.getTime()))
