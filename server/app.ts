@@ -10,7 +10,7 @@ import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
 import { compress } from './format.js';
 import { fromFetchRequest, type IncomingRequest } from './incoming.js';
-import { isOgcPath, ogcAnswer, withQueryKey } from './ogc/handler.js';
+import { ogcAnswer, withQueryKey } from './ogc/handler.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
@@ -83,7 +83,7 @@ export function createHandler(options: HandlerOptions): Handler {
       if (path === REQUEST_KEY_PATH) return await keyRequests(request); // open: whoever asks has no key yet
       const page = await explorer(request, path);
       if (page) return page;
-      if (isOgcPath(path)) {
+      if (path === '/ogc' || path.startsWith('/ogc/')) {
         await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
         return compress(request, await ogcAnswer(options.store, request, path));
       }

@@ -12,11 +12,6 @@ import { GEOJSON, items, oneItem, selectPlaces } from './items.js';
 import { ogcOpenApi } from './openapi.js';
 import { readUnits } from './query.js';
 
-/** Whether a path is one of the OGC paths. */
-export function isOgcPath(path: string): boolean {
-  return path === OGC_PREFIX || path.startsWith(`${OGC_PREFIX}/`);
-}
-
 /** The request with a key given as `api_key` moved into the api-key header (for the one key check of the server). */
 export function withQueryKey(request: IncomingRequest): IncomingRequest {
   const key = request.url.searchParams.get(KEY_PARAMETER);
