@@ -9,7 +9,7 @@ import { HttpError } from '../errors.js';
 import { type Collection, dayRange, placeRows, wireKey } from './collections.js';
 import { link, type OgcContext } from './context.js';
 import { type Feature, GEOJSON, observationFeature, observationStream, pointOf } from './items.js';
-import { readDatetime, readUnits } from './query.js';
+import { readDatetime, readUnits } from './parameters.js';
 
 export const COVJSON = 'application/prs.coverage+json';
 

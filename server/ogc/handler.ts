@@ -10,7 +10,7 @@ import { COVJSON, locations, nearestPlace, placesIn, series } from './edr.js';
 import { htmlPage } from './html.js';
 import { GEOJSON, items, oneItem, selectPlaces } from './items.js';
 import { ogcOpenApi } from './openapi.js';
-import { readUnits } from './query.js';
+import { readUnits } from './parameters.js';
 
 /** The request with a key given as `api_key` moved into the api-key header (for the one key check of the server). */
 export function withQueryKey(request: IncomingRequest): IncomingRequest {

@@ -8,7 +8,7 @@ import type { WireRecord } from '../../lib/types.js';
 import { HttpError } from '../errors.js';
 import { attributesOf, type Collection, dayRange, placeRows, wireKey } from './collections.js';
 import { link, type OgcContext, selfLinks } from './context.js';
-import { DEFAULT_LIMIT, inBbox, MAX_LIMIT, passes, readBbox, readCount, readDatetime, readFilters, readUnits } from './query.js';
+import { DEFAULT_LIMIT, inBbox, MAX_LIMIT, passes, readBbox, readCount, readDatetime, readFilters, readUnits } from './parameters.js';
 
 export const GEOJSON = 'application/geo+json';
 

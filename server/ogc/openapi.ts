@@ -2,7 +2,7 @@
 // the paths and parameters.
 import { collections } from './collections.js';
 import { KEY_PARAMETER } from './context.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from './query.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './parameters.js';
 
 const text = (name: string, description: string, required = false) => ({ name, in: 'query', required, description, schema: { type: 'string' } });
 const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
