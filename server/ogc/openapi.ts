@@ -82,7 +82,7 @@ export function ogcOpenApi(base: string): Record<string, unknown> {
             {
               name: 'limit',
               in: 'query',
-              description: `features a page (at most ${MAX_LIMIT})`,
+              description: `features a page (at most ${MAX_LIMIT}; a larger limit gets that many)`,
               schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
             },
             {

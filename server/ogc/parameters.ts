@@ -5,7 +5,7 @@ import { HttpError } from '../errors.js';
 import { attributesOf, type Collection } from './collections.js';
 import { KEY_PARAMETER } from './context.js';
 
-/** The most features one page holds (`limit` above it is refused, as the OpenAPI document says). */
+/** The most features one page holds: a larger `limit` gets this many (OGC API - Features 7.15.3), as the OpenAPI document says. */
 export const MAX_LIMIT = 10_000;
 export const DEFAULT_LIMIT = 100;
 
@@ -60,12 +60,12 @@ export function readDatetime(text: string | null): { start?: string; end?: strin
   return { start: a, end: b };
 }
 
-/** A whole number within bounds, or the default when absent. */
+/** A whole number at least `min`, or the default when absent; above `max` it is `max`. */
 export function readCount(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const text = params.get(name);
   if (text === null) return fallback;
-  if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) throw bad(`${name} must be a whole number from ${min} to ${max}`);
-  return Number(text);
+  if (!/^\d{1,15}$/.test(text) || Number(text) < min) throw bad(`${name} must be a whole number, at least ${min}`);
+  return Math.min(Number(text), max);
 }
 
 /** units=metric (default) or english. */

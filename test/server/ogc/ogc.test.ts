@@ -142,7 +142,8 @@ describe('items', () => {
       'datetime=2020-02-30',
       'datetime=2020-03-01/2020-02-01',
       'limit=0',
-      'limit=10001',
+      'limit=-1',
+      'limit=1.5',
       'NOPE=1',
       'properties=nope',
       'units=imperial',
@@ -152,6 +153,9 @@ describe('items', () => {
       expect(response.status, query).toBe(400);
       expect(((await response.json()) as { detail: string }).detail, query).toBeTruthy();
     }
+    const most = await json('/ogc/collections/rtma/items?limit=99999');
+    expect(most.numberReturned).toBe(10_000);
+    expect(most.links.find((l: { rel: string }) => l.rel === 'next').href).toContain('limit=10000&offset=10000');
     expect((await app.get('/ogc/collections/nope')).status).toBe(404);
     expect((await app.get('/ogc/collections/lem/items/LAKE%20MEAD@1800-01-01')).status).toBe(404);
     expect((await app.get('/ogc/collections', { method: 'POST' })).status).toBe(405);
