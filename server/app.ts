@@ -85,7 +85,7 @@ export function createHandler(options: HandlerOptions): Handler {
       if (page) return page;
       if (path === '/ogc' || path.startsWith('/ogc/')) {
         await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
-        return compress(request, await ogcAnswer(options.store, request, path));
+        return compress(request, await ogcAnswer(options.store, request, path, (stream) => gate.admit(stream, request.signal)));
       }
       const byMethod = table.get(path);
       if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);

@@ -1,5 +1,6 @@
 // What every OGC answer needs of its request: the absolute base URL (QGIS follows links only when absolute), the
 // format asked for, and the query parameters that each link must carry on (f, units, as_of and a query-string key).
+import type { RecordStream } from '../../lib/format/stream.js';
 import { HttpError } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
 
@@ -16,6 +17,7 @@ export interface OgcContext {
   base: string; // e.g. http://host:8080/ogc
   html: boolean; // f=html, or a browser's Accept without f=json
   params: URLSearchParams;
+  admit: (stream: RecordStream) => RecordStream; // the server's admission of heavy answers (admission.ts)
   /** An absolute link to `path` (under the prefix) with the carried parameters and `extra` ones. */
   href(path: string, extra?: Record<string, string | undefined>): string;
 }
@@ -23,7 +25,7 @@ export interface OgcContext {
 // a Host header names a host and port only: anything else would be written into every link
 const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-export function contextOf(request: IncomingRequest): OgcContext {
+export function contextOf(request: IncomingRequest, admit: (stream: RecordStream) => RecordStream = (stream) => stream): OgcContext {
   const params = request.url.searchParams;
   const host = request.headers.get('host') ?? request.url.host;
   if (!hostPattern.test(host)) throw new HttpError(400, 'the Host header is not a host name and port');
@@ -37,6 +39,7 @@ export function contextOf(request: IncomingRequest): OgcContext {
     base,
     html,
     params,
+    admit,
     href(path, extra = {}) {
       const query = new URLSearchParams();
       for (const name of carried) {

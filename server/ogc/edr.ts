@@ -107,7 +107,7 @@ export async function series(
   const records: WireRecord[] = [];
   if (names.length > 0 && start !== undefined && end !== undefined && start <= end) {
     let values = 0;
-    for await (const batch of observationStream(store, collection, names, start, end, units, wanted).batches) {
+    for await (const batch of ctx.admit(observationStream(store, collection, names, start, end, units, wanted)).batches) {
       values += batch.length * variables.length;
       if (values > MAX_EDR_VALUES) throw bad(`the answer would hold more than ${MAX_EDR_VALUES} values: ask for fewer days (datetime), parameters or places`);
       records.push(...batch);

@@ -1,4 +1,5 @@
 // The OGC paths under /ogc, one function per path; the key is checked (header or api_key) by the caller's check.
+import type { RecordStream } from '../../lib/format/stream.js';
 import type { EvapStore } from '../../lib/store/store.js';
 import { WholeResponse } from '../body.js';
 import { HttpError } from '../errors.js';
@@ -27,10 +28,10 @@ function answer(ctx: OgcContext, title: string, body: Record<string, unknown>, t
 }
 
 /** Answers an OGC path (`path` normalized, starting /ogc). */
-export async function ogcAnswer(store: EvapStore, request: IncomingRequest, path: string): Promise<Response> {
+export async function ogcAnswer(store: EvapStore, request: IncomingRequest, path: string, admit?: (stream: RecordStream) => RecordStream): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     throw new HttpError(405, `method ${request.method} is not allowed on ${path.slice(0, 200)}; allowed: GET`, { allow: 'GET' });
-  const ctx = contextOf(request);
+  const ctx = contextOf(request, admit);
   const asOf = ctx.params.get('as_of');
   if (asOf === null) return route(store, ctx, path.slice(OGC_PREFIX.length));
   const view = await store.asOf(asOf);

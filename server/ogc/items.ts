@@ -118,7 +118,7 @@ export async function items(store: EvapStore, collection: Collection, ctx: OgcCo
       features = [];
       matched = 0;
     } else {
-      const page = await pageOf(observationStream(store, collection, names, start, end, units, variables), offset, limit);
+      const page = await pageOf(ctx.admit(observationStream(store, collection, names, start, end, units, variables)), offset, limit);
       const byName = new Map(places.map((row) => [String(row[collection.nameKey]), row]));
       const keep = wanted ? new Set([...wanted, collection.nameKey, 'date']) : undefined;
       features = page.records.map((record) => observationFeature(collection, record, byName, keep));

@@ -251,3 +251,13 @@ describe('EDR', () => {
     expect((await app.get('/ogc/collections/lem/area?coords=POLYGON((0 0,1 0,1 1,0 0))&parameter-name=NetE')).status).toBe(400);
   });
 });
+
+describe('admission', () => {
+  it('daily answers go through the gate of heavy answers; place answers read no rows', async () => {
+    const shut = await testApp({ maxHeavy: 0, heavyRows: 1 }); // no slot and no line: any heavy answer is refused at once
+    const get = (path: string) => shut.get(path);
+    expect((await get('/ogc/collections/lem/items?limit=5')).status).toBe(503);
+    expect((await get('/ogc/collections/lem/position?coords=POINT(-114%2036)')).status).toBe(503);
+    expect((await get('/ogc/collections/reservoirs/items')).status).toBe(200);
+  });
+});
