@@ -50,7 +50,7 @@ async function route(store: EvapStore, ctx: OgcContext, rest: string): Promise<R
     return answer(ctx, 'evap OGC API: OpenAPI 3.0', doc, 'application/vnd.oai.openapi+json;version=3.0');
   }
   if (rest === '/collections') return answer(ctx, 'Collections', collectionList(store, ctx));
-  const parts = rest.split('/').slice(1).map(decodeURIComponent); // ['collections', id, ...]
+  const parts = rest.split('/').slice(1).map(decodePart); // ['collections', id, ...]
   if (parts[0] !== 'collections' || parts.length < 2 || parts.length > 4)
     throw new HttpError(404, `no such path: ${OGC_PREFIX}${rest.slice(0, 200)}; the OGC paths are listed at ${OGC_PREFIX}/openapi`);
   const collection = findCollection(parts[1]!);
@@ -82,3 +82,12 @@ async function route(store: EvapStore, ctx: OgcContext, rest: string): Promise<R
 }
 
 export { COVJSON };
+
+// a path segment as written; a broken %-escape names nothing here
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new HttpError(404, `no such path: a broken %-escape in ${JSON.stringify(part.slice(0, 100))}`);
+  }
+}

@@ -157,6 +157,8 @@ describe('items', () => {
     expect(most.numberReturned).toBe(10_000);
     expect(most.links.find((l: { rel: string }) => l.rel === 'next').href).toContain('limit=10000&offset=10000');
     expect((await app.get('/ogc/collections/nope')).status).toBe(404);
+    expect((await app.get('/ogc/collections/lem/items/%E0%A4')).status).toBe(404);
+    expect((await app.get('/ogc/collections/lem/nope')).status).toBe(404);
     expect((await app.get('/ogc/collections/lem/items/LAKE%20MEAD@1800-01-01')).status).toBe(404);
     expect((await app.get('/ogc/collections', { method: 'POST' })).status).toBe(405);
   });
