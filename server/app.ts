@@ -10,6 +10,7 @@ import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
 import { compress } from './format.js';
 import { fromFetchRequest, type IncomingRequest } from './incoming.js';
+import { ogcAnswer, withQueryKey } from './ogc/handler.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
@@ -67,6 +68,11 @@ export function createHandler(options: HandlerOptions): Handler {
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
 
+  const admitKey = async (request: IncomingRequest) => {
+    const digest = options.keys.check(request);
+    const wait = (await limiter?.(digest)) ?? 0;
+    if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
+  };
   const handle: Handler = async (request) => {
     let query: QueryParams | undefined; // the route's parameters once read
     let ignored: string | undefined; // those of them the route does not take
@@ -77,6 +83,10 @@ export function createHandler(options: HandlerOptions): Handler {
       if (path === REQUEST_KEY_PATH) return await keyRequests(request); // open: whoever asks has no key yet
       const page = await explorer(request, path);
       if (page) return page;
+      if (path === '/ogc' || path.startsWith('/ogc/')) {
+        await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
+        return compress(request, await ogcAnswer(options.store, request, path, (stream) => gate.admit(stream, request.signal)));
+      }
       const byMethod = table.get(path);
       if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
       const route = byMethod.get(request.method);
@@ -84,9 +94,7 @@ export function createHandler(options: HandlerOptions): Handler {
         const allowed = [...byMethod.keys()].join(', ');
         throw new HttpError(405, `method ${request.method} is not allowed on ${path}; allowed: ${allowed}`, { allow: allowed });
       }
-      const digest = options.keys.check(request);
-      const wait = (await limiter?.(digest)) ?? 0;
-      if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
+      await admitKey(request);
       // a POST twin takes the parameters in its body too; read here, so a 422 can say what was sent
       query = route.body === 'parameters' ? await bodyQuery(request, limits) : new QueryParams(request.url.searchParams, limits);
       const whole = ['parquet', 'arrow'].includes(query.one('output_format') ?? '');

@@ -1,0 +1,188 @@
+// /collections/{id}/items and /items/{featureId}: GeoJSON features, places or (name, day) observations, paged by
+// offset in bounded memory (lib/query/page.ts reads the answer batch by batch and holds one page).
+import type { UnitSystem } from '../../lib/catalogue.js';
+import type { RecordStream } from '../../lib/format/stream.js';
+import { pageOf } from '../../lib/query/page.js';
+import type { EvapStore } from '../../lib/store/store.js';
+import type { WireRecord } from '../../lib/types.js';
+import { HttpError } from '../errors.js';
+import { attributesOf, type Collection, dayRange, placeRows, wireKey } from './collections.js';
+import { link, type OgcContext, selfLinks } from './context.js';
+import { DEFAULT_LIMIT, inBbox, MAX_LIMIT, passes, readBbox, readCount, readDatetime, readFilters, readUnits } from './parameters.js';
+
+export const GEOJSON = 'application/geo+json';
+
+export interface Feature {
+  type: 'Feature';
+  id: string;
+  geometry: { type: 'Point'; coordinates: [number, number] } | null;
+  properties: WireRecord;
+}
+
+/** A place row's point, or null when it has none. */
+export function pointOf(row: WireRecord | undefined): Feature['geometry'] {
+  const lon = row?.LON;
+  const lat = row?.LAT;
+  return typeof lon === 'number' && typeof lat === 'number' && Number.isFinite(lon) && Number.isFinite(lat) ? { type: 'Point', coordinates: [lon, lat] } : null;
+}
+
+/** The id of an observation: its name and day (`LAKE MEAD@2020-01-01`). */
+export function observationId(name: string, day: string): string {
+  return `${name}@${day}`;
+}
+
+/** The places of a collection passing bbox and the property filters. */
+export function selectPlaces(store: EvapStore, collection: Collection, params: URLSearchParams): WireRecord[] {
+  const box = readBbox(params.get('bbox'));
+  const filters = readFilters(params, collection);
+  return placeRows(store, collection).filter((row) => {
+    const point = pointOf(row);
+    if (box && (point === null || !inBbox(box, point.coordinates[0], point.coordinates[1]))) return false;
+    return passes(row, filters);
+  });
+}
+
+/** `properties=a,b`: the variables asked for, or undefined for all; a name that is neither a variable nor an attribute is refused. */
+export function readProperties(params: URLSearchParams, collection: Collection): string[] | undefined {
+  const text = params.get('properties');
+  if (text === null) return undefined;
+  const names = text
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const variables = new Set(collection.variables.map((v) => v.name));
+  const others: readonly string[] = collection.observations ? ['date', collection.nameKey] : attributesOf(collection);
+  for (const name of names)
+    if (!variables.has(name) && !others.includes(name)) throw new HttpError(400, `properties: unknown property ${JSON.stringify(name.slice(0, 60))}`);
+  return names;
+}
+
+/** The stream of observations of the given places over the given days (the same library call the OperEvap paths make). */
+export function observationStream(
+  store: EvapStore,
+  collection: Collection,
+  names: string[],
+  start: string,
+  end: string,
+  units: UnitSystem,
+  variables?: string[],
+): RecordStream {
+  const query = { names, start, end, units, ...(variables && variables.length > 0 ? { variables } : {}) };
+  return collection.dataset === undefined
+    ? store.streamStationTimeseries(query)
+    : store.streamReservoirTimeseries({ ...query, datasets: [collection.dataset] });
+}
+
+/** An observation record as a feature: its place's point, its name, its day and its variables (wire keys, with units). */
+export function observationFeature(collection: Collection, record: WireRecord, places: Map<string, WireRecord>, keep?: Set<string>): Feature {
+  const name = String(record[collection.nameKey]);
+  const day = String(record.start_date);
+  const properties: WireRecord = { [collection.nameKey]: name, date: day };
+  for (const [key, value] of Object.entries(record)) {
+    if (key === collection.nameKey || key === 'start_date' || key === 'end_date') continue;
+    properties[key] = value;
+  }
+  if (keep) for (const key of Object.keys(properties)) if (!keep.has(key) && !keep.has(key.replace(/ \(.*\)$/, ''))) delete properties[key];
+  return { type: 'Feature', id: observationId(name, day), geometry: pointOf(places.get(name)), properties };
+}
+
+/** The items answer of a collection. */
+export async function items(store: EvapStore, collection: Collection, ctx: OgcContext): Promise<Record<string, unknown>> {
+  const params = ctx.params;
+  const limit = readCount(params, 'limit', DEFAULT_LIMIT, 1, MAX_LIMIT);
+  const offset = readCount(params, 'offset', 0, 0, 999_999_999);
+  const units = readUnits(params);
+  const wanted = readProperties(params, collection);
+  const places = selectPlaces(store, collection, params);
+  let features: Feature[];
+  let matched: number;
+  if (!collection.observations) {
+    if (params.has('datetime')) readDatetime(params.get('datetime')); // checked; places have no time
+    matched = places.length;
+    features = places.slice(offset, offset + limit).map((row) => {
+      const properties = { ...row };
+      if (wanted) for (const key of Object.keys(properties)) if (!wanted.includes(key)) delete properties[key];
+      return { type: 'Feature', id: String(row[collection.nameKey]), geometry: pointOf(row), properties };
+    });
+  } else {
+    const held = dayRange(store, collection);
+    const asked = readDatetime(params.get('datetime'));
+    const start = [asked.start, held?.start]
+      .filter((d) => d !== undefined)
+      .sort()
+      .pop();
+    const end = [asked.end, held?.end].filter((d) => d !== undefined).sort()[0];
+    const names = places.map((row) => String(row[collection.nameKey]));
+    const variables = wanted?.filter((n) => collection.variables.some((v) => v.name === n));
+    if (held === undefined || names.length === 0 || start === undefined || end === undefined || start > end) {
+      features = [];
+      matched = 0;
+    } else {
+      const page = await pageOf(ctx.admit(observationStream(store, collection, names, start, end, units, variables)), offset, limit);
+      const byName = new Map(places.map((row) => [String(row[collection.nameKey]), row]));
+      const keep = wanted ? new Set([...wanted, collection.nameKey, 'date']) : undefined;
+      features = page.records.map((record) => observationFeature(collection, record, byName, keep));
+      matched = page.matched;
+    }
+  }
+  const path = `/collections/${encodeURIComponent(collection.id)}/items`;
+  const others: Record<string, string> = {};
+  for (const [name, value] of params) if (!['f', 'offset', 'limit'].includes(name)) others[name] = value;
+  const links = [...selfLinks(ctx, path, GEOJSON, { ...others, limit: String(limit), offset: offset === 0 ? undefined : String(offset) })];
+  if (offset + limit < matched)
+    links.push(
+      link(ctx.href(path, { ...others, limit: String(limit), offset: String(offset + limit) }), 'next', ctx.html ? 'text/html' : GEOJSON, 'next page'),
+    );
+  if (offset > 0)
+    links.push(
+      link(
+        ctx.href(path, { ...others, limit: String(limit), offset: String(Math.max(0, offset - limit)) }),
+        'prev',
+        ctx.html ? 'text/html' : GEOJSON,
+        'previous page',
+      ),
+    );
+  links.push(link(ctx.href(`/collections/${encodeURIComponent(collection.id)}`), 'collection', 'application/json'));
+  return {
+    type: 'FeatureCollection',
+    features,
+    numberMatched: matched,
+    numberReturned: features.length,
+    timeStamp: new Date().toISOString(),
+    links,
+  };
+}
+
+/** One feature by id: a place's name, or an observation's `name@day`. */
+export async function oneItem(store: EvapStore, collection: Collection, featureId: string, ctx: OgcContext): Promise<Feature & { links: unknown[] }> {
+  const units = readUnits(ctx.params);
+  const rows = placeRows(store, collection);
+  const byName = new Map(rows.map((row) => [String(row[collection.nameKey]), row]));
+  const missing = () => new HttpError(404, `no feature ${JSON.stringify(featureId.slice(0, 120))} in ${collection.id}`);
+  let feature: Feature;
+  if (!collection.observations) {
+    const row = byName.get(featureId);
+    if (!row) throw missing();
+    feature = { type: 'Feature', id: featureId, geometry: pointOf(row), properties: { ...row } };
+  } else {
+    const at = featureId.lastIndexOf('@');
+    const name = featureId.slice(0, at);
+    const day = featureId.slice(at + 1);
+    if (at < 0 || !byName.has(name) || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw missing();
+    const held = dayRange(store, collection);
+    if (!held || day < held.start || day > held.end) throw missing();
+    const records = await observationStream(store, collection, [name], day, day, units).records();
+    if (records.length === 0) throw missing();
+    feature = observationFeature(collection, records[0]!, byName);
+  }
+  const path = `/collections/${encodeURIComponent(collection.id)}/items/${encodeURIComponent(featureId)}`;
+  return {
+    ...feature,
+    links: [...selfLinks(ctx, path, GEOJSON), link(ctx.href(`/collections/${encodeURIComponent(collection.id)}`), 'collection', 'application/json')],
+  };
+}
+
+/** The variables of a collection with their wire keys in a unit system. */
+export function variableKeys(collection: Collection, system: UnitSystem): { name: string; key: string }[] {
+  return collection.variables.map((v) => ({ name: v.name, key: wireKey(v, system) }));
+}
