@@ -1,14 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
-import { encodePathName, parseManifest } from '../../../lib/store/manifest.js';
+import { encodePathName, MAX_PATH_NAME, parseManifest } from '../../../lib/store/manifest.js';
 
 describe('encodePathName', () => {
   it('yields a single path segment that cannot climb out of a folder', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (name) => {
         const encoded = encodePathName(name);
-        return !/[/\\.]/.test(encoded) && decodeURIComponent(encoded) === name;
+        // percent-encoded in full: encodeURIComponent's length, and two more for each of . ! ~ * ' ( ) it leaves
+        const full = encodeURIComponent(name).length + 2 * (name.match(/[.!~*'()]/g)?.length ?? 0);
+        return !/[/\\.]/.test(encoded) && encoded.length <= MAX_PATH_NAME && (full > MAX_PATH_NAME || decodeURIComponent(encoded) === name);
+      }),
+    );
+    // a name too long for a file name keeps a readable start, and two such names never share a folder
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 70, maxLength: 90 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }), (name, tail) => {
+        const [a, b] = [encodePathName(name), encodePathName(name + tail)];
+        fc.pre(encodeURIComponent(name).length > MAX_PATH_NAME);
+        const start = a.slice(0, a.indexOf('~'));
+        return (
+          a !== b &&
+          a.length <= MAX_PATH_NAME &&
+          /~[0-9a-f]{16}$/.test(a) &&
+          start.length > 100 &&
+          encodePathName(`${name}${'x'.repeat(300)}`).startsWith(start)
+        );
       }),
     );
     expect(encodePathName('../../etc/passwd')).toBe('%2E%2E%2F%2E%2E%2Fetc%2Fpasswd');
