@@ -17,8 +17,8 @@ import { type Browser, chromium } from 'playwright-core';
 import { openStore } from '../lib/store/store.js';
 import { buildExplorer } from '../scripts/build-explorer.js';
 import { createHandler } from '../server/app.js';
-import { KeyRing } from '../server/auth.js';
-import { serve } from '../server/node.js';
+import { KeyRing } from '../server/keys/auth.js';
+import { serve } from '../server/process/adapter.js';
 import { percentile } from './timing.js';
 import { makeWideStore } from './wide-store.js';
 

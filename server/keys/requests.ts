@@ -3,11 +3,11 @@
 // repeats what was sent.
 import { randomBytes } from 'node:crypto';
 import { appendFile, readFile, stat } from 'node:fs/promises';
-import { InvalidParameterError } from '../lib/errors.js';
-import { HttpError } from './errors.js';
-import type { IncomingRequest } from './incoming.js';
+import { InvalidParameterError } from '../../lib/errors.js';
+import { HttpError } from '../errors.js';
+import type { IncomingRequest } from '../incoming.js';
+import { WholeResponse } from '../whole-response.js';
 import { createRateLimiter } from './rate.js';
-import { WholeResponse } from './whole-response.js';
 
 /** The path, as the public documentation gives it. */
 export const REQUEST_KEY_PATH = '/auth/request_key';

@@ -2,12 +2,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
-import { fromFetchRequest } from '../../server/incoming.js';
-import { createKeyRequests, readKeyRequests } from '../../server/requests.js';
-import { tempDir } from '../helpers.js';
-import { demoStore } from './harness.js';
+import { createHandler } from '../../../server/app.js';
+import { fromFetchRequest } from '../../../server/incoming.js';
+import { KeyRing } from '../../../server/keys/auth.js';
+import { createKeyRequests, readKeyRequests } from '../../../server/keys/requests.js';
+import { tempDir } from '../../helpers.js';
+import { demoStore } from '../harness.js';
 
 async function handlerWith(file: string | undefined, options = {}) {
   return createHandler({ store: await demoStore(), keys: KeyRing.fromKeys(['k']), keyRequests: createKeyRequests(file, options), logError: () => {} });

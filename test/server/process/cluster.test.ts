@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
-import { createStoreWriter } from '../../lib/store/write.js';
-import { day, tempDir, writeTinyStore } from '../helpers.js';
-import { type SpawnedServer, spawnMain } from './harness.js';
+import { openStore } from '../../../lib/store/store.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
+import { day, tempDir, writeTinyStore } from '../../helpers.js';
+import { type SpawnedServer, spawnMain } from '../harness.js';
 
 interface Cluster extends SpawnedServer {
   workers: () => number[]; // the primary's child processes
