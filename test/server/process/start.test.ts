@@ -11,7 +11,7 @@ import { openStorage } from '../../../lib/store/location.js';
 import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
-import { startTestBucket } from '../../s3/bucket.js';
+import { startTestBucket } from '../../support/bucket.js';
 import { spawnMain } from '../harness.js';
 
 const bucket = await startTestBucket();
