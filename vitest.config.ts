@@ -9,7 +9,8 @@ const sharedOutsideLib = [
   'test/{layout,package}.test.ts',
   'test/cli/{args,command,output}.test.ts',
   'test/contract/{examples,golden,ignored,paths,shapefile,time-words}.test.ts',
-  'test/server/{admission,answer-formats,app,body,errors,flags,format,multipart,openapi,post-routes,rate,requests,routes,summary-routes}.test.ts',
+  'test/server/keys/{rate,requests}.test.ts',
+  'test/server/{admission,answer-formats,app,errors,flags,format,multipart,openapi,post-routes,routes,summary-routes,whole-response}.test.ts',
 ];
 const isolatedInLib = [
   'test/lib/ingest/ingest.test.ts',

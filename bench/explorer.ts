@@ -1,5 +1,5 @@
 // The explorer's figures in headless Chromium over loopback: page load on the demo store, then load, redraw, search and
-// colouring times at 44,000 reservoirs (bench/wide-store.ts).
+// colouring times at 44,000 reservoirs (test/support/wide-store.ts).
 // `npx tsx bench/explorer.ts [--reservoirs 44000] [--runs 3]`
 //
 // Last results (headless Chromium, software rasterisation, on 2 CPUs shared with other work: load average about 5):
@@ -17,10 +17,10 @@ import { type Browser, chromium } from 'playwright-core';
 import { openStore } from '../lib/store/store.js';
 import { buildExplorer } from '../scripts/build-explorer.js';
 import { createHandler } from '../server/app.js';
-import { KeyRing } from '../server/auth.js';
-import { serve } from '../server/node.js';
+import { KeyRing } from '../server/keys/auth.js';
+import { serve } from '../server/process/adapter.js';
+import { makeWideStore } from '../test/support/wide-store.js';
 import { percentile } from './timing.js';
-import { makeWideStore } from './wide-store.js';
 
 const { values } = parseArgs({ options: { reservoirs: { type: 'string', default: '44000' }, runs: { type: 'string', default: '3' } } });
 const key = 'bench-key';

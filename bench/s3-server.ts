@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { startConditionalProxy } from '../test/s3/conditional-proxy.js';
+import { startConditionalProxy } from '../test/support/conditional-proxy.js';
 
 const directory = await mkdtemp(join(tmpdir(), 'evap-bench-s3-'));
 const bucket = 'evap-bench';

@@ -1,5 +1,5 @@
 // `npm run soak`: the server in a child process under a steady mix of documented queries on loopback (autocannon), with
-// hostile clients beside it (pipelined bursts left by resets, gzip clients that never read, slow readers: bench/hostile.ts)
+// hostile clients beside it (pipelined bursts left by resets, gzip clients that never read, slow readers: test/support/hostile.ts)
 // and a small query asked every 250 ms; fails on any error or non-2xx answer of the load or of the small query, or when
 // the server's resident memory does not level off (its last third past the peak of the first two by a bound). The
 // small query's latency is reported, not bounded.
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { probeSmallQuery, startHostileClients } from './hostile.js';
+import { probeSmallQuery, startHostileClients } from '../test/support/hostile.js';
 import { percentile } from './timing.js';
 
 // autocannon's `requests` option (a sequence each connection cycles through), which bench/autocannon.d.ts leaves out

@@ -1,4 +1,4 @@
-// Bundles the explorer page (server/explorer/*.ts with uPlot, d3-geo, topojson-client) into dist/explorer: run by
+// Bundles the explorer page (explorer/*.ts with uPlot, d3-geo, topojson-client) into dist/explorer: run by
 // `npm ci` (prepare) and by the browser test; esbuild comes with tsx, so nothing is downloaded.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { packageRoot } from '../lib/store/demo.js';
 
 /** Writes index.html, app.js and app.css of the explorer into `outDir` (default dist/explorer). */
 export async function buildExplorer(outDir = join(packageRoot(), 'dist', 'explorer')): Promise<string> {
-  const source = join(packageRoot(), 'server', 'explorer');
+  const source = join(packageRoot(), 'explorer');
   await mkdir(outDir, { recursive: true });
   await build({
     entryPoints: { app: join(source, 'main.ts') },

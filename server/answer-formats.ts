@@ -6,9 +6,9 @@ import { tableToArrowStream, tableToParquet } from '../lib/format/answer-table.j
 import { recordsToGeoJson } from '../lib/format/geojson.js';
 import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
-import { WholeResponse } from './body.js';
 import { listResponse, streamResponse } from './format.js';
 import type { QueryParams } from './params.js';
+import { WholeResponse } from './whole-response.js';
 
 export const timeseriesFormats = outputFormats.series;
 export const listFormats = outputFormats.places;

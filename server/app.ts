@@ -3,20 +3,20 @@ import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
-import type { KeyRing } from './auth.js';
-import { settingDefault } from './config.js';
 import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
 import { compress } from './format.js';
 import { fromFetchRequest, type IncomingRequest } from './incoming.js';
+import type { KeyRing } from './keys/auth.js';
+import { createRateLimiter, type RateLimiter } from './keys/rate.js';
+import { createKeyRequests, REQUEST_KEY_PATH } from './keys/requests.js';
 import { ogcAnswer, withQueryKey } from './ogc/handler.js';
 import { buildOpenApi } from './openapi.js';
 import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
+import { settingDefault } from './process/config.js';
 import { DATA_HEADER, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
-import { createRateLimiter, type RateLimiter } from './rate.js';
-import { createKeyRequests, REQUEST_KEY_PATH } from './requests.js';
 import { type Route, routes } from './routes.js';
 
 /** The server's handler: a request whose target is already parsed (node.ts, or fromFetchRequest for a fetch Request) -> a Response. */

@@ -5,8 +5,8 @@ import { createGzip } from 'node:zlib';
 import { recordsToCsv } from '../lib/format/csv.js';
 import type { RecordStream } from '../lib/format/stream.js';
 import type { WireRecord } from '../lib/types.js';
-import { WholeResponse } from './body.js';
 import type { OutputFormat } from './params.js';
+import { WholeResponse } from './whole-response.js';
 
 export const jsonType = 'application/json';
 export const csvType = 'text/csv; charset=utf-8';

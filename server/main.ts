@@ -1,8 +1,8 @@
-// `evap serve` (and `npm start`): read the settings, then serve with one process or several (server/cluster.ts).
+// `evap serve` (and `npm start`): read the settings, then serve with one process or several (server/process/cluster.ts).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runServer as serveWith } from './cluster.js';
-import { type Config, readConfig, usage } from './config.js';
+import { runServer as serveWith } from './process/cluster.js';
+import { type Config, readConfig, usage } from './process/config.js';
 
 /** Starts the server (one process, or a cluster with --workers) with these flags and environment; runs until SIGTERM or SIGINT. */
 export async function startServer(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<void> {

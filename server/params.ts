@@ -8,9 +8,9 @@ export { IGNORED_HEADER } from '../lib/sync/client.js'; // the response header n
 
 import { didYouMean } from '../lib/suggest.js';
 import type { ShapefileParts } from '../lib/types.js';
-import { settingDefault } from './config.js';
 import { BodyParameterError, HttpError } from './errors.js';
 import { type FormPart, MultipartError, parseMultipart } from './multipart.js';
+import { settingDefault } from './process/config.js';
 
 /** Limits on what one request may ask for. */
 export interface RequestLimits {

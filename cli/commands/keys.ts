@@ -1,7 +1,7 @@
 // evap keys: the operator's keys file (digests only: a key is shown once, when made) and the requests sent to /auth/request_key.
 
-import { addKey, readKeyEntries, readKeysFileProblems, revokeKey } from '../../server/keysfile.js';
-import { readKeyRequests } from '../../server/requests.js';
+import { addKey, readKeyEntries, readKeysFileProblems, revokeKey } from '../../server/keys/keysfile.js';
+import { readKeyRequests } from '../../server/keys/requests.js';
 import { type Flags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { chooseFormat, writeRecords } from '../output.js';

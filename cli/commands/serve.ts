@@ -1,7 +1,7 @@
-// evap serve: the HTTP server (what `npm start` runs), with every flag of server/config.ts.
+// evap serve: the HTTP server (what `npm start` runs), with every flag of server/process/config.ts.
 
-import { readConfig, usage as serverUsage } from '../../server/config.js';
 import { startServer } from '../../server/main.js';
+import { readConfig, usage as serverUsage } from '../../server/process/config.js';
 import { UsageError } from '../command.js';
 import { startedByNpm, stopWhenOrphaned } from '../orphan.js';
 

@@ -1,7 +1,7 @@
 // Builders of wire records, generated per record shape: as objects, or straight as their JSON text.
 
 import { formatDay } from '../dates.js';
-import type { ResolvedVariable } from '../query/query.js';
+import type { ResolvedVariable } from '../query/validate.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
 import { csvField, formatNumber } from './csv.js';

@@ -2,12 +2,12 @@
 import type { ReservoirVariable } from '../catalogue.js';
 import { reservoirVariables } from '../catalogue.js';
 import type { QFlag } from '../flags.js';
+import { Curve, isStaticReservoir, Storage } from './area-capacity.js';
 import { Lake } from './lake.js';
 import { QFlagSeries } from './qflag.js';
 import { Random } from './random.js';
 import type { ReservoirSpec } from './reference.js';
 import { round4 } from './round.js';
-import { Curve, isStaticReservoir, Storage } from './storage.js';
 import { Calendar, originDay } from './time.js';
 import { Weather } from './weather.js';
 

@@ -19,7 +19,7 @@ import {
   resolveReservoirVariables,
   resolveStationVariables,
   resolveUnits,
-} from './query.js';
+} from './validate.js';
 
 /** Attributes attached to every record of a name (also_return); empty when none were asked for. */
 export type Attach = (name: string) => WireRecord;

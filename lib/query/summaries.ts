@@ -15,9 +15,9 @@ import { firstReservoirDay, firstStationDay } from './latest.js';
 import { normalOf, normalPeriods, normalStatistics } from './normals.js';
 import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './periods.js';
 import { estimateReadRows, type Selection, selectReservoirs, selectStations } from './plan.js';
-import { resolveAttributes } from './query.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
 import { VALUES_PER_GROUP } from './timeseries.js';
+import { resolveAttributes } from './validate.js';
 
 /** What an aggregate query adds to a date-range query. */
 export interface AggregateOptions {

@@ -8,8 +8,8 @@ import { type Footer, groupStatistics } from '../store/parquet.js';
 import type { PartitionReader } from '../store/partitions.js';
 import { type DayFlags, emitWithFlags } from './day-flags.js';
 import type { Plan } from './plan.js';
-import type { ResolvedVariable } from './query.js';
 import { partitionPoint, rowsWithin, runEnd } from './search.js';
+import type { ResolvedVariable } from './validate.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
 export interface RowSpan {

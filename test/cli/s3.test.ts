@@ -6,7 +6,7 @@ import { recordsToCsv } from '../../lib/format/csv.js';
 import { bucketStorage } from '../../lib/store/bucket.js';
 import { openStore } from '../../lib/store/store.js';
 import { serveSmallStore, tempDir } from '../helpers.js';
-import { startTestBucket } from '../s3/bucket.js';
+import { startTestBucket } from '../support/bucket.js';
 import { evap } from './harness.js';
 
 const bucket = await startTestBucket();

@@ -9,7 +9,7 @@ import { ingest, textSource } from '../../lib/ingest/ingest.js';
 import { openStore } from '../../lib/store/store.js';
 import { vacuumStore } from '../../lib/store/vacuum.js';
 import { writeSmallStore } from '../helpers.js';
-import { startTestBucket } from '../s3/bucket.js';
+import { startTestBucket } from '../support/bucket.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const REFRESH_MS = 1000;

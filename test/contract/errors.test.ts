@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirDatasets } from '../../lib/catalogue.js';
 import { openStore } from '../../lib/store/store.js';
-import { createKeyRequests } from '../../server/requests.js';
+import { createKeyRequests } from '../../server/keys/requests.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
 import { startTestServer, type TestApp, testApp } from '../server/harness.js';
 

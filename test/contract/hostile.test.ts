@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostileClients } from '../../bench/hostile.js';
 import { routes } from '../../server/routes.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
+import { startHostileClients } from '../support/hostile.js';
 
 interface Attempt {
   method: string;

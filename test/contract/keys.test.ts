@@ -3,9 +3,9 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
-import { readConfig } from '../../server/config.js';
 import { fromFetchRequest } from '../../server/incoming.js';
+import { KeyRing } from '../../server/keys/auth.js';
+import { readConfig } from '../../server/process/config.js';
 import { routes } from '../../server/routes.js';
 import { demoStore, startTestServer, type TestServer } from '../server/harness.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
 import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
+import { KeyRing } from '../../server/keys/auth.js';
 import { evap } from '../cli/harness.js';
 import { openSmallStore } from '../helpers.js';
 import { startTestServer } from './harness.js';

@@ -4,9 +4,9 @@ import { datasetNames, defaults, reservoirVariables } from '../../lib/catalogue.
 import { recordStream } from '../../lib/format/stream.js';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { createHandler, type Handler, normalizePath } from '../../server/app.js';
-import { digestKey, KeyRing, parseKeysFile } from '../../server/auth.js';
 import { acceptsGzip } from '../../server/format.js';
 import { fromFetchRequest } from '../../server/incoming.js';
+import { digestKey, KeyRing, parseKeysFile } from '../../server/keys/auth.js';
 import { routes } from '../../server/routes.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
 

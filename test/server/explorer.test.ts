@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeWideStore } from '../../bench/wide-store.js';
 import { openStore } from '../../lib/store/store.js';
 import { buildExplorer } from '../../scripts/build-explorer.js';
 import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
 import type { IncomingRequest } from '../../server/incoming.js';
+import { KeyRing } from '../../server/keys/auth.js';
 import { tempDir } from '../helpers.js';
+import { makeWideStore } from '../support/wide-store.js';
 import { chromiumMissing, launchChromium } from './browser.js';
 import { demoStore, parseCsv, startTestServer } from './harness.js';
 

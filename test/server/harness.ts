@@ -8,10 +8,10 @@ import { parse } from 'csv-parse/sync';
 import { afterAll } from 'vitest';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { createHandler, fetchFrom, type Handler, type HandlerOptions } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
-import type { Logger } from '../../server/log.js';
-import { type ServeOptions, serve } from '../../server/node.js';
+import { KeyRing } from '../../server/keys/auth.js';
 import type { RequestLimits } from '../../server/params.js';
+import { type ServeOptions, serve } from '../../server/process/adapter.js';
+import type { Logger } from '../../server/process/log.js';
 
 export interface TestServer {
   url: string;

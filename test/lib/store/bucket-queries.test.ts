@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultStoreDir } from '../../../lib/store/demo.js';
 import { openStore } from '../../../lib/store/store.js';
 import { copyStore } from '../../../lib/sync/copy.js';
-import { startTestBucket } from '../../s3/bucket.js';
+import { startTestBucket } from '../../support/bucket.js';
 
 const bucket = await startTestBucket();
 Object.assign(process.env, bucket.env);

@@ -10,8 +10,8 @@ import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { TABLES_FOLDER } from '../../../lib/tables/catalog.js';
 import { day, writeTinyStore } from '../../helpers.js';
-import { startTestBucket } from '../../s3/bucket.js';
-import type { Fault } from '../../s3/conditional-proxy.js';
+import { startTestBucket } from '../../support/bucket.js';
+import type { Fault } from '../../support/conditional-proxy.js';
 
 const seen = new Map<string, number>();
 const puts = new Map<string, number>();

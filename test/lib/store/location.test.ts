@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openStorage } from '../../../lib/store/location.js';
 import { S3Client, s3OptionsFromEnv } from '../../../lib/store/s3.js';
 import { tempDir } from '../../helpers.js';
-import { startTestBucket } from '../../s3/bucket.js';
+import { startTestBucket } from '../../support/bucket.js';
 
 const bucket = await startTestBucket();
 

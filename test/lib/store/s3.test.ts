@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
 import { errorCode, S3Client, s3OptionsFromEnv } from '../../../lib/store/s3.js';
-import { startTestBucket } from '../../s3/bucket.js';
-import type { Fault } from '../../s3/conditional-proxy.js';
+import { startTestBucket } from '../../support/bucket.js';
+import type { Fault } from '../../support/conditional-proxy.js';
 
 const seen = new Map<string, number>();
 const faults = (method: string, key: string): Fault => {

@@ -7,7 +7,7 @@ import { manifestFiles } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
 import { copyStore } from '../../../lib/sync/copy.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
-import { startTestBucket } from '../../s3/bucket.js';
+import { startTestBucket } from '../../support/bucket.js';
 
 const bucket = await startTestBucket();
 Object.assign(process.env, bucket.env);

@@ -10,7 +10,7 @@ import { createStoreWriter } from '../../../lib/store/write.js';
 import { readTable } from '../../../lib/tables/catalog.js';
 import { tableNames } from '../../../lib/tables/fields.js';
 import { daysFrom, writeTinyStore } from '../../helpers.js';
-import { startTestBucket } from '../../s3/bucket.js';
+import { startTestBucket } from '../../support/bucket.js';
 import { libraryTables, sortRows } from './engine.js';
 
 const bucket = await startTestBucket();

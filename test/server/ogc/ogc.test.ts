@@ -2,7 +2,7 @@
 // oracles (the box and the polygon by plain comparisons, a degree of latitude in metres), paging as a property.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatAccess } from '../../../server/log.js';
+import { formatAccess } from '../../../server/process/log.js';
 import { testApp } from '../harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers' JSON read loosely, each field asserted where it is used

@@ -1,8 +1,8 @@
 // Settings of `npm start`: command-line flags over environment variables over defaults.
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { parseWholeNumber } from '../lib/integer.js';
-import { parseKeyList } from './auth.js';
+import { parseWholeNumber } from '../../lib/integer.js';
+import { parseKeyList } from '../keys/auth.js';
 
 /** Everything main.ts needs to start a server. */
 export interface Config {

@@ -2,11 +2,11 @@
 // the handler until the disk is full, then the file read back. Prints one JSON line: the statuses and what was read.
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openStore } from '../../lib/store/store.js';
-import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
-import { fromFetchRequest } from '../../server/incoming.js';
-import { createKeyRequests, readKeyRequests } from '../../server/requests.js';
+import { openStore } from '../../../lib/store/store.js';
+import { createHandler } from '../../../server/app.js';
+import { fromFetchRequest } from '../../../server/incoming.js';
+import { KeyRing } from '../../../server/keys/auth.js';
+import { createKeyRequests, readKeyRequests } from '../../../server/keys/requests.js';
 
 const dir = process.argv[2]!;
 const file = join(dir, 'requests');

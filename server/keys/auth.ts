@@ -1,7 +1,7 @@
 // API keys: kept only as SHA-256 digests, checked in constant time; never logged or echoed.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { HttpError } from './errors.js';
+import { HttpError } from '../errors.js';
 
 /** The header that carries the key, as on the public service. */
 export const keyHeader = 'api-key';

@@ -1,6 +1,6 @@
 // WholeResponse: a plain web Response to any reader, and its body as given to the node adapter.
 import { describe, expect, it } from 'vitest';
-import { WholeResponse } from '../../server/body.js';
+import { WholeResponse } from '../../server/whole-response.js';
 
 describe('WholeResponse', () => {
   it('reads like a Response made of the same body and init', async () => {

@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
-import { createStoreWriter } from '../../lib/store/write.js';
-import { readKeyRequests } from '../../server/requests.js';
-import { day, tempDir, writeTinyStore } from '../helpers.js';
-import { type SpawnedServer, spawnMain } from './harness.js';
+import { openStore } from '../../../lib/store/store.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
+import { readKeyRequests } from '../../../server/keys/requests.js';
+import { day, tempDir, writeTinyStore } from '../../helpers.js';
+import { type SpawnedServer, spawnMain } from '../harness.js';
 
 interface Cluster extends SpawnedServer {
   workers: () => number[]; // the primary's child processes

@@ -1,8 +1,8 @@
 // "Copy as TypeScript": the library call a snippet writes answers what the path it copies answers, run against the
 // same store (the call's method and options are read from the snippet and made on the store).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { snippet } from '../../../server/explorer/snippets.js';
-import { type TestApp, testApp } from '../harness.js';
+import { snippet } from '../../explorer/snippets.js';
+import { type TestApp, testApp } from '../server/harness.js';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../server/rate.js';
+import { createRateLimiter } from '../../../server/keys/rate.js';
 
 describe('createRateLimiter', () => {
   it('allows a burst of the limit, then one request per refill interval, per id', () => {

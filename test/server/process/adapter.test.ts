@@ -3,11 +3,11 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { EvapStore } from '../../lib/store/store.js';
-import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
-import type { IncomingRequest } from '../../server/incoming.js';
-import { demoStore, startTestServer } from './harness.js';
+import type { EvapStore } from '../../../lib/store/store.js';
+import { createHandler } from '../../../server/app.js';
+import type { IncomingRequest } from '../../../server/incoming.js';
+import { KeyRing } from '../../../server/keys/auth.js';
+import { demoStore, startTestServer } from '../harness.js';
 
 // A raw HTTP exchange, to control the body and read the bytes on the wire.
 function raw(
@@ -321,7 +321,7 @@ describe('serve', () => {
     await server.close();
   });
   it('pulls a gzip answer only as fast as a client reads it', async () => {
-    const { compress } = await import('../../server/format.js');
+    const { compress } = await import('../../../server/format.js');
     const { randomBytes } = await import('node:crypto');
     let pulled = 0;
     const handler = async (request: IncomingRequest) =>

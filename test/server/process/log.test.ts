@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatAccess, redactTarget } from '../../server/log.js';
-import { root, startTestServer, type TestServer } from './harness.js';
+import { formatAccess, redactTarget } from '../../../server/process/log.js';
+import { root, startTestServer, type TestServer } from '../harness.js';
 
 // escaped characters back to themselves (the inverse of the line's escaping, written for the test)
 const unescapeField = (text: string) => text.replace(/\\u\{([0-9a-f]+)\}/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
@@ -136,7 +136,7 @@ describe('access lines of a running server', () => {
 describe('consoleLogger', () => {
   it('writes access lines to stdout and errors to stderr, a line each', () => {
     const script =
-      "import { consoleLogger } from './server/log.ts'; consoleLogger.info('GET / 200'); consoleLogger.error('it broke'); consoleLogger.info('second');";
+      "import { consoleLogger } from './server/process/log.ts'; consoleLogger.info('GET / 200'); consoleLogger.error('it broke'); consoleLogger.info('second');";
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
     expect(run.stderr).toBe('it broke\n');
     expect(run.stdout).toBe('GET / 200\nsecond\n');

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
-import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveUnits } from '../../../lib/query/query.js';
+import { resolveAttributes, resolveDatasets, resolveNames, resolveReservoirVariables, resolveUnits } from '../../../lib/query/validate.js';
 import { openStore } from '../../../lib/store/store.js';
 
 describe('resolveUnits', () => {

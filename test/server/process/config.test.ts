@@ -1,4 +1,4 @@
-// The settings (server/config.ts): each from its flag, its environment variable or its default, the defaults written
+// The settings (server/process/config.ts): each from its flag, its environment variable or its default, the defaults written
 // once (the documentation's table gives the same), and a server started without any limit enforcing the documented ones.
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -6,9 +6,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Config, numericSettings, readConfig, usage } from '../../server/config.js';
-import { integerLike } from '../helpers.js';
-import { root, startTestServer, type TestServer } from './harness.js';
+import { type Config, numericSettings, readConfig, usage } from '../../../server/process/config.js';
+import { integerLike } from '../../helpers.js';
+import { root, startTestServer, type TestServer } from '../harness.js';
 
 const counts: [flag: string, env: string, field: keyof Config, fallback: number, min: number][] = [
   ['max-upload-bytes', 'EVAP_MAX_UPLOAD_BYTES', 'maxUploadBytes', 52_428_800, 1],

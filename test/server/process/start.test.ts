@@ -6,13 +6,13 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { READERS_FOLDER } from '../../lib/store/lease.js';
-import { openStorage } from '../../lib/store/location.js';
-import { openStore } from '../../lib/store/store.js';
-import { createStoreWriter } from '../../lib/store/write.js';
-import { day, tempDir, writeTinyStore } from '../helpers.js';
-import { startTestBucket } from '../s3/bucket.js';
-import { spawnMain } from './harness.js';
+import { READERS_FOLDER } from '../../../lib/store/lease.js';
+import { openStorage } from '../../../lib/store/location.js';
+import { openStore } from '../../../lib/store/store.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
+import { day, tempDir, writeTinyStore } from '../../helpers.js';
+import { startTestBucket } from '../../support/bucket.js';
+import { spawnMain } from '../harness.js';
 
 const bucket = await startTestBucket();
 

@@ -2,11 +2,11 @@
 // prints the key and the ready line once, holds the rate-limit counters, replaces a worker that dies, forwards SIGHUP,
 // and on SIGTERM/SIGINT has every worker drain before it exits.
 import cluster, { type Worker } from 'node:cluster';
-import { digestKey, generateKey, readKeysFile } from './auth.js';
+import { digestKey, generateKey, readKeysFile } from '../keys/auth.js';
+import { createRateLimiter } from '../keys/rate.js';
+import { KEY_REQUESTS_PER_MINUTE } from '../keys/requests.js';
 import type { Config } from './config.js';
 import { consoleLogger } from './log.js';
-import { createRateLimiter } from './rate.js';
-import { KEY_REQUESTS_PER_MINUTE } from './requests.js';
 import { announce, startProcess } from './start.js';
 
 // The one key made by the primary when none is configured, as its digest, for the workers (never the key itself).

@@ -3,12 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHandler } from '../../server/app.js';
-import { KeyRing } from '../../server/auth.js';
-import { fromFetchRequest } from '../../server/incoming.js';
-import { createKeyRequests, readKeyRequests } from '../../server/requests.js';
-import { tempDir } from '../helpers.js';
-import { demoStore, root } from './harness.js';
+import { createHandler } from '../../../server/app.js';
+import { fromFetchRequest } from '../../../server/incoming.js';
+import { KeyRing } from '../../../server/keys/auth.js';
+import { createKeyRequests, readKeyRequests } from '../../../server/keys/requests.js';
+import { tempDir } from '../../helpers.js';
+import { demoStore, root } from '../harness.js';
 
 async function handlerWith(file: string | undefined, options = {}) {
   return createHandler({ store: await demoStore(), keys: KeyRing.fromKeys(['k']), keyRequests: createKeyRequests(file, options), logError: () => {} });
@@ -80,7 +80,7 @@ describe('GET /auth/request_key', () => {
         '--mount',
         'sh',
         '-c',
-        `mount -t tmpfs -o size=64k tmpfs "$1" && exec "$2" --import tsx test/server/requests-full-disk.child.ts "$1"`,
+        `mount -t tmpfs -o size=64k tmpfs "$1" && exec "$2" --import tsx test/server/keys/requests-full-disk.child.ts "$1"`,
         'sh',
         dir,
         process.execPath,

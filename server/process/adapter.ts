@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import type { Handler } from './app.js';
-import { WholeResponse } from './body.js';
+import type { Handler } from '../app.js';
+import { detailBody, detailResponse } from '../errors.js';
+import type { IncomingRequest } from '../incoming.js';
+import { WholeResponse } from '../whole-response.js';
 import { settingDefault } from './config.js';
-import { detailBody, detailResponse } from './errors.js';
-import type { IncomingRequest } from './incoming.js';
 import { formatAccess, type Logger } from './log.js';
 
 export interface ServeOptions {

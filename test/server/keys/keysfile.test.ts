@@ -5,9 +5,9 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readKeysFile } from '../../server/auth.js';
-import { addKey, parseKeyEntries, readKeyEntries, readKeysFileProblems, revokeKey } from '../../server/keysfile.js';
-import { tempDir } from '../helpers.js';
+import { readKeysFile } from '../../../server/keys/auth.js';
+import { addKey, parseKeyEntries, readKeyEntries, readKeysFileProblems, revokeKey } from '../../../server/keys/keysfile.js';
+import { tempDir } from '../../helpers.js';
 
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
 let count = 0;

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { KeyRing, parseKeyList, parseKeysFile } from '../../server/auth.js';
-import { HttpError } from '../../server/errors.js';
+import { HttpError } from '../../../server/errors.js';
+import { KeyRing, parseKeyList, parseKeysFile } from '../../../server/keys/auth.js';
 
 // node:crypto as it is, its createHash watched: a key is hashed once per check
 vi.mock('node:crypto', async (importOriginal) => {

@@ -1,14 +1,14 @@
 // One serving process: open the store, load the keys, listen, refresh snapshots, reload keys, drain on SIGTERM/SIGINT.
-// Run alone by `npm start`, or once per worker by server/cluster.ts.
+// Run alone by `npm start`, or once per worker by server/process/cluster.ts.
 import { watchFile } from 'node:fs';
-import { openStore } from '../lib/store/store.js';
-import { createHandler } from './app.js';
-import { generateKey, KeyRing, readKeysFile } from './auth.js';
+import { openStore } from '../../lib/store/store.js';
+import { createHandler } from '../app.js';
+import { generateKey, KeyRing, readKeysFile } from '../keys/auth.js';
+import type { RateLimiter } from '../keys/rate.js';
+import { createKeyRequests } from '../keys/requests.js';
+import { serve } from './adapter.js';
 import type { Config } from './config.js';
 import { consoleLogger } from './log.js';
-import { serve } from './node.js';
-import type { RateLimiter } from './rate.js';
-import { createKeyRequests } from './requests.js';
 
 export interface ProcessOptions {
   keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed

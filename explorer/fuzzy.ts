@@ -1,6 +1,6 @@
 // Names for what was typed, forgiving typos and word order: "maed" and "mead lake" find LAKE MEAD. The whole-name
 // suggestion is the API's own (lib/suggest.ts), so the page says the same "did you mean" as a 404 does.
-import { editDistance, suggest } from '../../lib/suggest.js';
+import { editDistance, suggest } from '../lib/suggest.js';
 
 /** Edits a word may differ by and still match: as the API's suggestions allow (one up to 5 characters, else two). */
 const budget = (word: string) => (word.length <= 5 ? 1 : 2);

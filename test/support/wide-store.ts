@@ -3,11 +3,11 @@
 // generator's model would cost 25 s of CPU at 44,000 reservoirs even for one day (its 90-day spin-up), and its
 // catalogue of names 4 s; the explorer needs names, positions, sizes and values, not physics.
 
-import { stationMetadata } from '../lib/model/generate.js';
-import { referenceReservoirs, referenceStations } from '../lib/model/index.js';
-import { compareText } from '../lib/store/manifest.js';
-import { createStoreWriter } from '../lib/store/write.js';
-import type { MetadataRow } from '../lib/types.js';
+import { stationMetadata } from '../../lib/model/generate.js';
+import { referenceReservoirs, referenceStations } from '../../lib/model/index.js';
+import { compareText } from '../../lib/store/manifest.js';
+import { createStoreWriter } from '../../lib/store/write.js';
+import type { MetadataRow } from '../../lib/types.js';
 
 /** Writes `reservoirs` reservoirs (at least the 67 reference ones) and the 27 reference stations, with NetE on `days` days ending 2025-12-31, into `dir`. */
 export async function makeWideStore(dir: string, reservoirs: number, days = 3): Promise<void> {
