@@ -25,7 +25,7 @@ export async function expireTablesLocked(storage: Storage, retained: readonly nu
     if (!stored) continue;
     const ids = stored.metadata.snapshots.map((s) => s['snapshot-id']).sort((a, b) => a - b);
     const keep = new Set<number>();
-    for (const r of retained) {
+    for (const r of unbrokenRun(retained)) {
       const at = ids.filter((id) => id <= r).pop(); // the table's snapshot current at store snapshot r
       if (at !== undefined) keep.add(at);
     }
@@ -52,4 +52,18 @@ export async function expireTablesLocked(storage: Storage, retained: readonly nu
     }
   }
   return summary;
+}
+
+// Engines resolve a time to the newest table snapshot at or before it, so a snapshot kept before a gap of retired ones
+// (an older one a reader's lease holds) would answer the gap's times with that older data. The tables keep only the
+// unbroken run of retained store snapshots that ends at the current one; an older held snapshot stays readable by the
+// library (through its lease), not by engines, whose time travel before the run is then refused.
+function unbrokenRun(retained: readonly number[]): number[] {
+  const sorted = [...retained].sort((a, b) => b - a);
+  const run = sorted.slice(0, 1);
+  for (const sequence of sorted.slice(1)) {
+    if (sequence !== run.at(-1)! - 1) break;
+    run.push(sequence);
+  }
+  return run;
 }

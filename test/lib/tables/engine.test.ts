@@ -135,9 +135,13 @@ describe('the Iceberg tables, read by ClickHouse', () => {
         await vacuumStore(dir, { minAgeMs: 0, retainMs: 0 });
         const kept = new Set((await readSnapshots(openStorage(dir))).map((m) => m.sequence));
         for (const sequence of [...views.map((v) => v.manifest.sequence), history.at(-1)!.sequence]) expect(kept.has(sequence)).toBe(true);
+        // the tables keep the unbroken run of retained snapshots ending at the current one; one a reader holds before a
+        // gap is the library's to read (its lease), and an engine's time travel there is refused like an expired one
+        const unbroken = new Set<number>();
+        for (let sequence = history.at(-1)!.sequence; kept.has(sequence); sequence--) unbroken.add(sequence);
         for (const m of history) {
           const time = Date.parse(m.created);
-          if (kept.has(m.sequence)) {
+          if (unbroken.has(m.sequence)) {
             await expectSameTables(dir, asOf.get(m.sequence)!, time); // every file a retained snapshot names is still there
             continue;
           }
@@ -149,7 +153,7 @@ describe('the Iceberg tables, read by ClickHouse', () => {
             } catch (error) {
               expect(String(error)).toMatch(/No snapshot found/);
             }
-            if (rows) expect(rows, `${table} at expired ${m.sequence}`).toEqual(asOf.get(m.sequence)!.get(table));
+            if (rows) expect(rows, `${table} at ${kept.has(m.sequence) ? 'held' : 'expired'} ${m.sequence}`).toEqual(asOf.get(m.sequence)!.get(table));
           }
         }
         for (const table of tableNames) expect(() => clickhouseRows(dir, table, Date.parse(history[0]!.created) - 1)).toThrow(/No snapshot found/);
