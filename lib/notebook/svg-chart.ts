@@ -19,6 +19,8 @@ export function niceTicks(low: number, high: number, count = 5): number[] {
   const raw = (high - low) / count;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  // a range of subnormal width underflows the step to 0 (the loop below would then never end): the two ends will do
+  if (!(step > 0) || !Number.isFinite(low / step) || !Number.isFinite(high / step)) return [low, high];
   const ticks: number[] = [];
   // whole multiples of the step, counted (adding steps up would drift)
   const last = Math.ceil(high / step - 1e-9);

@@ -27,6 +27,22 @@ describe('niceTicks', () => {
   });
 });
 
+describe('niceTicks on the narrowest ranges', () => {
+  it('gives the two ends for a range of subnormal width, whose step underflows to 0', () => {
+    for (const [low, high] of [
+      [-5e-324, 1e-323],
+      [0, 5e-324],
+      [1e-310, 1.0000001e-310],
+    ] as const) {
+      const ticks = niceTicks(low, high);
+      expect(ticks.length).toBeLessThanOrEqual(12);
+      expect(ticks.every(Number.isFinite)).toBe(true);
+      expect(ticks[0]!).toBeLessThanOrEqual(low);
+      expect(ticks.at(-1)!).toBeGreaterThanOrEqual(high);
+    }
+  });
+});
+
 describe('periodLabel', () => {
   it('names months, calendar years and water years', () => {
     expect(periodLabel('2020-02-01', '2020-02-29')).toBe('2020-02');
