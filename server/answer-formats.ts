@@ -36,9 +36,14 @@ export function readFormat<T extends string>(q: QueryParams, allowed: readonly T
   return value as T;
 }
 
+/** Whether an answer in `format` is built whole before its first byte (Parquet, Arrow), not streamed (JSON, CSV). */
+export function builtWhole(format: string | undefined): format is 'parquet' | 'arrow' {
+  return format === 'parquet' || format === 'arrow';
+}
+
 /** A timeseries answer: JSON or CSV streamed as before; Parquet or Arrow built whole from the records (same columns). */
 export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordStream): Promise<Response> {
-  if (format === 'json' || format === 'csv') return streamResponse(format, stream);
+  if (!builtWhole(format)) return streamResponse(format, stream);
   const table = await stream.table(MAX_TABLE_VALUES);
   const bytes = format === 'parquet' ? tableToParquet(table) : tableToArrowStream(table);
   return new WholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });

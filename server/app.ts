@@ -3,6 +3,7 @@ import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
+import { builtWhole } from './answer-formats.js';
 import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
@@ -97,8 +98,8 @@ export function createHandler(options: HandlerOptions): Handler {
       await admitKey(request);
       // a POST twin takes the parameters in its body too; read here, so a 422 can say what was sent
       query = route.body === 'parameters' ? await bodyQuery(request, limits) : new QueryParams(request.url.searchParams, limits);
-      const whole = ['parquet', 'arrow'].includes(query.one('output_format') ?? '');
-      const admit = (stream: RecordStream) => gate.admit(stream, request.signal, whole ? WHOLE_ANSWER_WEIGHT : 1);
+      const weight = builtWhole(query.one('output_format')) ? WHOLE_ANSWER_WEIGHT : 1;
+      const admit = (stream: RecordStream) => gate.admit(stream, request.signal, weight);
       // FastAPI ignores a parameter a path does not take, and so does this server; the answer, or the error the
       // defaults led to, says which it ignored
       ignored = ignoredParameters(query, known.get(route)!);
