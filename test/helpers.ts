@@ -3,15 +3,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, expect } from 'vitest';
+import { afterAll, expect, onTestFinished } from 'vitest';
 import { parseDay } from '../lib/dates.js';
 import { createStoreWriter } from '../lib/store/write.js';
 import type { MetadataRow, WireRecord } from '../lib/types.js';
 
-/** A fresh temporary folder, removed after the test file. */
+/** A fresh temporary folder, removed after the test that made it, or after the test file when made in a hook. */
 export async function tempDir(prefix = 'evap-test-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  // vitest takes onTestFinished only inside a test, and ignores an afterAll registered there (such folders were left
+  // behind: thousands a run), so a test's own folder goes with the test and a hook's with the file
+  try {
+    onTestFinished(remove);
+  } catch {
+    afterAll(remove);
+  }
   return dir;
 }
 

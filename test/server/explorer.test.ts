@@ -87,9 +87,12 @@ describe.skipIf(missing)('the explorer at / in Chromium', () => {
     await page.locator('#key-dialog button[type=submit]').click();
   }
 
-  // pixels of the map canvas whose colour is near one of the reference colours
+  // pixels of the map canvas whose colour is near one of the reference colours, once the drawing asked for has run:
+  // the page is ready before its first full drawing, which waits for the next frame (map.redraw), and on a loaded
+  // machine that frame came after the count (0 pixels); a frame callback asked now runs after the ones asked before
   const countPixels = (page: Page, colours: [number, number, number][]) =>
-    page.evaluate((colours) => {
+    page.evaluate(async (colours) => {
+      await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
       const canvas = document.getElementById('map') as HTMLCanvasElement;
       const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
       let n = 0;
