@@ -10,7 +10,8 @@ export type DataKind = (typeof dataKinds)[number];
 export interface StoreAbout {
   data: DataKind;
   title: string;
-  source: string; // the URL the data came from, or "synthetic"
+  description?: string; // what the data are, in a sentence or two (a database's line in GET /databases)
+  source: string; // the URL the data came from, or SYNTHETIC_SOURCE
   retrieved?: string; // ISO time of a mirror's last fetch from its source
   model?: string; // the model (and its version when known) that made the values
   licence: string;
@@ -18,6 +19,9 @@ export interface StoreAbout {
   status?: string; // what the source says of the data's standing (the public service: provisional)
   dayTimeZone: string; // the time zone in which a "day" of the data begins and ends
 }
+
+/** The source of a store made by the seeded generator. */
+export const SYNTHETIC_SOURCE = 'synthetic, seeded model';
 
 /** The public OperEvap service, whose FAQ ("How do I cite this dataset?") and methods pages are quoted here. */
 export const OPEREVAP_URL = 'https://operevap.dri.edu';
@@ -39,7 +43,9 @@ export function syntheticAbout(seed: number): StoreAbout {
   return {
     data: 'synthetic',
     title: `evap synthetic store (seed ${seed}): real reservoir and station names, values made by a model, NOT OperEvap data`,
-    source: 'synthetic',
+    description:
+      'Daily evaporation estimates made by the seeded model for real Reclamation reservoir and station names; the values describe no real reservoir.',
+    source: SYNTHETIC_SOURCE,
     model: `the evap package's seeded generator (lib/model): Penman-type daily lake evaporation with heat storage, area-capacity curves, seasonal weather`,
     licence: 'MIT (the evap package); the values describe no real reservoir',
     citation: 'Synthetic values for trying the software only; do not cite them as observations or estimates of any reservoir.',
@@ -60,6 +66,7 @@ export function mirrorAbout(baseUrl: string, retrieved: string, previous?: Store
   return {
     data: 'mirror',
     title: kept?.title ?? `a copy of the server at ${baseUrl}`,
+    description: kept?.description,
     source: baseUrl,
     retrieved,
     model: kept?.model,
@@ -96,7 +103,7 @@ export const unknownAbout: StoreAbout = {
 
 /** The provenance as key/value rows (`field`, `value`), in a fixed order, for tables, CSV and Parquet metadata. */
 export function aboutEntries(about: StoreAbout): [string, string][] {
-  const order: (keyof StoreAbout)[] = ['data', 'title', 'source', 'retrieved', 'model', 'licence', 'citation', 'status', 'dayTimeZone'];
+  const order: (keyof StoreAbout)[] = ['data', 'title', 'description', 'source', 'retrieved', 'model', 'licence', 'citation', 'status', 'dayTimeZone'];
   return order.filter((k) => about[k] !== undefined).map((k) => [k, String(about[k])]);
 }
 
