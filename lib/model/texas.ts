@@ -17,7 +17,6 @@ const rows: [string, number, number, number, number, number, number][] = [
   ['LAKE CONROE', 30.36, -95.56, 61, 81.4e6, 21, 5.07e8],
   ['LAKE CORPUS CHRISTI', 28.06, -97.87, 29, 73.9e6, 18, 3.17e8],
   ['LAKE FORK RESERVOIR', 32.8, -95.55, 123, 112e6, 21, 7.46e8],
-  ['LAKE GRANBURY', 32.38, -97.69, 211, 33.6e6, 23, 1.58e8],
   ['LAKE LEWISVILLE', 33.07, -96.96, 159, 120e6, 20, 7.89e8],
   ['LAKE LIVINGSTON', 30.63, -95.02, 40, 337e6, 23, 2.15e9],
   ['LAKE MEREDITH', 35.72, -101.55, 895, 66.4e6, 30, 6.2e8],

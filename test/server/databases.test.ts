@@ -206,6 +206,8 @@ describe('over HTTP: the client and mirror given a database URL', () => {
       const client = createClient({ baseUrl: `${server.url}/twdb/`, apiKey: key });
       expect(await client.listReservoirNames()).toEqual(twdb.manifest.reservoirs.names);
       expect((await client.about()).title).toContain('Texas');
+      expect(await createClient(`${server.url}/twdb`, { apiKey: key }).listReservoirNames()).toEqual(twdb.manifest.reservoirs.names);
+      await expect(createClient(`${server.url}/twdb`).listReservoirNames()).rejects.toThrow(/401/); // no key given, none sent
       const root = createClient({ baseUrl: server.url, apiKey: key });
       expect(await root.listReservoirNames()).toEqual(usbr.manifest.reservoirs.names);
 
