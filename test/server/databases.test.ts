@@ -116,6 +116,12 @@ describe('paths under each database', () => {
     expect(t!.coverage).toEqual({ reservoirs: 4, stations: 0 });
     expect(t!.period).toEqual({ first: span.start, last: span.end });
     expect(t!.station_period).toEqual({ first: null, last: null });
+    // a database without stations lists none, as names and as GeoJSON points (the explorer asks both)
+    const post = (path: string) => fetchFrom(app().handler)(path, { method: 'POST', headers: { 'api-key': key } });
+    expect(await (await post('/twdb/info/list_STA_NAMES')).json()).toEqual({ STA_NAMES: [] });
+    const points = await post('/twdb/info/list_STA_NAMES?output_format=geojson');
+    expect(points.status).toBe(200);
+    expect(((await points.json()) as { features: unknown[] }).features).toEqual([]);
     expect(t!.synthetic).toBe(true);
     expect(t!.source).toBe('synthetic, seeded model');
     expect(t!.title).toContain('Texas');
