@@ -89,7 +89,9 @@ function describe(i: number): string {
 async function start(): Promise<void> {
   const began = performance.now();
   $<HTMLAnchorElement>('docs-link').href = `${databasePrefix}/docs`;
-  const openapi = fetch(`${databasePrefix}/openapi.json`).then((r) => r.json() as Promise<{ paths?: Record<string, unknown> }>);
+  const openapiAnswer = fetch(`${databasePrefix}/openapi.json`);
+  const openapi = openapiAnswer.then((r) => r.json() as Promise<{ paths?: Record<string, unknown> }>);
+  const databases = openapiAnswer.then((r) => Number(r.headers.get('x-evap-databases') ?? '1')); // a server with one asks no /databases
   const basemap = fetch('/explorer/states.json').then((r) => r.json() as Promise<Topology>);
   basemap.then(
     (t) => map.setBasemap(t),
@@ -98,7 +100,7 @@ async function start(): Promise<void> {
   $('change-key').addEventListener('click', () => void changeKey().then(() => location.reload()));
 
   await currentKey();
-  void showDatabases($('database-label'), $<HTMLSelectElement>('database')).catch(() => {}); // the page works without it
+  if ((await databases.catch(() => 1)) > 1) void showDatabases($('database-label'), $<HTMLSelectElement>('database')).catch(() => {}); // the page works without it
   const datasetList = getJson<string[]>('/info/list_datasets'); // beside the loads: a refused key asks once for all of them
   const capabilities = readCapabilities(await openapi);
   void showAbout(Object.keys((await openapi).paths ?? {}), $('data-banner'), $('about')).catch(() => {}); // the page works without it

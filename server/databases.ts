@@ -12,6 +12,9 @@ import { createKeyRequests } from './keys/requests.js';
 import { settingDefault } from './process/config.js';
 import { WholeResponse } from './whole-response.js';
 
+/** The header every answer of a server with several databases carries: how many (the explorer asks /databases then). */
+export const DATABASES_HEADER = 'x-evap-databases';
+
 /** The path that lists the databases a server serves. */
 export const DATABASES_PATH = '/databases';
 
@@ -92,7 +95,8 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
     return compress(request, new WholeResponse(JSON.stringify(entries), { headers: { 'content-type': 'application/json' } }));
   };
 
-  return async (request) => {
+  const count = String(options.databases.length);
+  const route: Handler = async (request) => {
     const path = normalizePath(request.url.pathname);
     if (path === DATABASES_PATH) return list(request).catch((error: unknown) => errorResponse(error, logError));
     const name = path.split('/')[1]!;
@@ -102,5 +106,10 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
     const url = new URL(request.url);
     url.pathname = path.slice(name.length + 1) || '/';
     return handler({ method: request.method, url, headers: request.headers, body: request.body, signal: request.signal });
+  };
+  return async (request) => {
+    const response = await route(request);
+    response.headers.set(DATABASES_HEADER, count);
+    return response;
   };
 }

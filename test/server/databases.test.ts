@@ -69,7 +69,9 @@ describe('paths under each database', () => {
     const usbrNames = await names(await get('/usbr/metadata/reservoirs?RES_NAMES=ALL'));
     expect(usbrNames).toHaveLength(3);
     expect(usbrNames.some((n) => texasNames.includes(n))).toBe(false);
-    expect(await names(await get('/metadata/reservoirs?RES_NAMES=ALL'))).toEqual(usbrNames); // the root is the first database
+    const atRoot = await get('/metadata/reservoirs?RES_NAMES=ALL');
+    expect(atRoot.headers.get('x-evap-databases')).toBe('2'); // every answer says how many (the explorer's cue to ask /databases)
+    expect(await names(atRoot)).toEqual(usbrNames); // the root is the first database
     const texasDay = await get(`/twdb${daterange(texasNames[0]!)}`);
     expect(texasDay.status).toBe(200);
     expect(((await texasDay.json()) as unknown[]).length).toBe(3);
