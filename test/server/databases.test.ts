@@ -19,7 +19,7 @@ import { KeyRing } from '../../server/keys/auth.js';
 import { parseDatabaseSettings } from '../../server/process/config.js';
 import { routes } from '../../server/routes.js';
 import { tempDir } from '../helpers.js';
-import { startTestServer } from './harness.js';
+import { spawnMain, startTestServer } from './harness.js';
 
 const span = { start: '2021-01-01', end: '2021-01-31' };
 let usbrDir: string;
@@ -237,4 +237,26 @@ describe('over HTTP: the client and mirror given a database URL', () => {
       await server.close();
     }
   });
+});
+
+describe('npm start', () => {
+  it('serves the demo databases with no store given: Reclamation at the root and /usbr, the Texas-like one at /twdb', async () => {
+    const server = await spawnMain({ EVAP_API_KEYS: key, EVAP_STORE: '' });
+    const get = (path: string) => fetch(`${server.url}${path}`, { headers: { 'api-key': key } });
+    const list = (await (await get('/databases')).json()) as DatabaseEntry[];
+    expect(list.map((d) => [d.name, d.root, d.coverage.reservoirs])).toEqual([
+      ['usbr', true, 67],
+      ['twdb', false, texasReservoirs.length],
+    ]);
+    const travis = '/metadata/reservoirs?RES_NAMES=LAKE%20TRAVIS';
+    expect(((await (await get(`/twdb${travis}`)).json()) as { STATE: string }[])[0]!.STATE).toBe('TX');
+    expect((await get(travis)).status).toBe(404); // not in the Reclamation demo at the root
+    expect((await get('/usbr/metadata/reservoirs?RES_NAMES=LAKE%20MEAD')).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+
+  it('refuses to start with a database name that is a path of the API', async () => {
+    await expect(spawnMain({ EVAP_API_KEYS: key }, ['--store', 'info=data'])).rejects.toThrow(/exited with 2: database name "info" is a path of the API/);
+  }, 60_000);
 });
