@@ -11,6 +11,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   serve: { summary: 'serve a store over HTTP (the OperEvap API)', load: () => import('./commands/serve.js') },
   query: { summary: 'reservoir or station timeseries, from a store or a server', load: () => import('./commands/query.js') },
   info: { summary: 'datasets, variables, dates, names', load: () => import('./commands/info.js') },
+  about: { summary: "a store's title, source, citation, licence: shown or set", load: () => import('./commands/about.js') },
   metadata: { summary: 'reservoir or station metadata', load: () => import('./commands/metadata.js') },
   generate: { summary: 'generate a synthetic store from the seeded model', load: () => import('./commands/generate.js') },
   ingest: { summary: 'load exported JSON or CSV files into a store', load: () => import('./commands/ingest.js') },

@@ -2,6 +2,12 @@
 
 const keyName = 'evap-api-key';
 
+/**
+ * The path of the database this page asks: '' at the root (the server's first database), `/twdb` when the page was
+ * opened at /twdb/ on a server serving several (GET /databases). Every request of the page goes under it.
+ */
+export const databasePrefix = typeof location === 'undefined' ? '' : location.pathname.replace(/\/+$/, '');
+
 /** A non-2xx answer, with the server's `detail` as readable text. */
 export class ApiError extends Error {
   constructor(
@@ -65,11 +71,12 @@ export function changeKey(): Promise<string> {
   return askKey();
 }
 
-/** A request with the key; a 401 asks for the key again and retries; any other failure is an ApiError. */
-export async function apiFetch(url: string, init: RequestInit = {}): Promise<Response> {
+/** A request with the key (to the page's database, or the server's root with `atRoot`); a 401 asks for the key again and retries; any other failure is an ApiError. */
+export async function apiFetch(url: string, init: RequestInit = {}, atRoot = false): Promise<Response> {
+  const target = atRoot || !url.startsWith('/') ? url : `${databasePrefix}${url}`;
   for (;;) {
     const key = await currentKey();
-    const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), 'api-key': key } });
+    const response = await fetch(target, { ...init, headers: { ...(init.headers as Record<string, string>), 'api-key': key } });
     if (response.ok) return response;
     const body: unknown = await response.json().catch(() => ({ detail: response.statusText }));
     if (response.status !== 401) throw new ApiError(response.status, detailText(body), url);

@@ -4,10 +4,11 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import type { Topology } from 'topojson-specification';
 import { showAbout } from './about.js';
-import { ApiError, apiFetch, apiUrl, changeKey, currentKey, getJson } from './api.js';
+import { ApiError, apiFetch, apiUrl, changeKey, currentKey, databasePrefix, getJson } from './api.js';
 import { Bodies, type Kind, type Metadata } from './bodies.js';
 import { readCapabilities } from './capabilities.js';
 import { Colouring } from './colouring.js';
+import { showDatabases } from './databases.js';
 import { Detail } from './detail.js';
 import { MapView } from './map.js';
 import { setupSearch } from './search.js';
@@ -41,6 +42,7 @@ function chunks(names: string[], maxNames = 500, maxChars = 12_000): string[][] 
 async function loadMetadata(kind: Kind, names: string[], progress: () => void): Promise<void> {
   const path = kind === 'reservoir' ? '/metadata/reservoirs' : '/metadata/stations';
   const param = kind === 'reservoir' ? 'RES_NAMES' : 'STA_NAMES';
+  if (names.length === 0) return; // a database without stations (the Texas-like demo): nothing to ask
   const queue = chunks(names);
   // a server with a lower --max-names (422) or header limit (431) gets the group in halves
   const fetchGroup = async (group: string[]): Promise<void> => {
@@ -86,7 +88,10 @@ function describe(i: number): string {
 
 async function start(): Promise<void> {
   const began = performance.now();
-  const openapi = fetch('/openapi.json').then((r) => r.json() as Promise<{ paths?: Record<string, unknown> }>);
+  $<HTMLAnchorElement>('docs-link').href = `${databasePrefix}/docs`;
+  const openapiAnswer = fetch(`${databasePrefix}/openapi.json`);
+  const openapi = openapiAnswer.then((r) => r.json() as Promise<{ paths?: Record<string, unknown> }>);
+  const databases = openapiAnswer.then((r) => Number(r.headers.get('x-evap-databases') ?? '1')); // a server with one asks no /databases
   const basemap = fetch('/explorer/states.json').then((r) => r.json() as Promise<Topology>);
   basemap.then(
     (t) => map.setBasemap(t),
@@ -95,6 +100,7 @@ async function start(): Promise<void> {
   $('change-key').addEventListener('click', () => void changeKey().then(() => location.reload()));
 
   await currentKey();
+  if ((await databases.catch(() => 1)) > 1) void showDatabases($('database-label'), $<HTMLSelectElement>('database')).catch(() => {}); // the page works without it
   const datasetList = getJson<string[]>('/info/list_datasets'); // beside the loads: a refused key asks once for all of them
   const capabilities = readCapabilities(await openapi);
   void showAbout(Object.keys((await openapi).paths ?? {}), $('data-banner'), $('about')).catch(() => {}); // the page works without it

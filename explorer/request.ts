@@ -1,5 +1,5 @@
 // The request a view made: its URL, "copy as" snippets, and CSV/JSON downloads of exactly that URL.
-import { ApiError, apiFetch } from './api.js';
+import { ApiError, apiFetch, databasePrefix } from './api.js';
 import { type SnippetKind, snippet, snippetKinds } from './snippets.js';
 
 let chosen: SnippetKind = 'curl';
@@ -15,7 +15,7 @@ export function renderRequest(box: HTMLElement, what: string, url: string, filen
   title.textContent = `Request: ${what}`;
   const code = document.createElement('code');
   code.className = 'request-url';
-  code.textContent = `GET ${url}`;
+  code.textContent = `GET ${databasePrefix}${url}`;
 
   const tools = document.createElement('div');
   tools.className = 'request-tools';
@@ -43,7 +43,7 @@ export function renderRequest(box: HTMLElement, what: string, url: string, filen
   const status = document.createElement('span');
   status.className = 'request-status';
   status.setAttribute('role', 'status');
-  const show = () => (pre.textContent = snippet(chosen, location.origin, url));
+  const show = () => (pre.textContent = snippet(chosen, location.origin + databasePrefix, url)); // the snippets name the database's path
   select.addEventListener('change', () => {
     chosen = select.value as SnippetKind;
     show();

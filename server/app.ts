@@ -35,6 +35,7 @@ export interface HandlerOptions {
   maxHeavy?: number; // answers decoding millions of rows produced at once (admission.ts); default the max-heavy setting
   heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
   gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
+  basePath?: string; // the path this store is served under when the server serves several (`/twdb`; default '': the root)
 }
 
 /** The handler called as fetch is, no socket (hono's `app.request()`): a path (on http://localhost) or a Request in, its Response out. */
@@ -62,7 +63,8 @@ export function createHandler(options: HandlerOptions): Handler {
     table.get(route.path)!.set(route.method, route);
   }
   const known = new Map(routes.map((route) => [route, parametersOf(route.operation).map((p) => p.name)])); // all it reads, monthly-only ones too
-  const docs = createDocs(withDataNote(buildOpenApi(routes), options.store), options.store.synthetic ? SYNTHETIC_DOCS_NOTE : undefined);
+  const basePath = options.basePath ?? '';
+  const docs = createDocs(withDataNote(buildOpenApi(routes), options.store), options.store.synthetic ? SYNTHETIC_DOCS_NOTE : undefined, basePath);
   const explorer = createExplorer(options.explorerDir);
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
@@ -86,7 +88,7 @@ export function createHandler(options: HandlerOptions): Handler {
       if (page) return page;
       if (path === '/ogc' || path.startsWith('/ogc/')) {
         await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
-        return compress(request, await ogcAnswer(options.store, request, path, (stream) => gate.admit(stream, request.signal)));
+        return compress(request, await ogcAnswer(options.store, request, path, (stream) => gate.admit(stream, request.signal), basePath));
       }
       const byMethod = table.get(path);
       if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);

@@ -15,25 +15,25 @@ const assets: Record<string, string> = {
   'favicon-16x16.png': 'image/png',
 };
 
-const page = (note: string) => `<!doctype html>
+const page = (note: string, base: string) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>Reservoir evaporation API</title>
-  <link rel="stylesheet" href="/docs/swagger-ui.css">
-  <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+  <link rel="stylesheet" href="${base}/docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="${base}/docs/favicon-32x32.png">
 </head>
 <body>
   ${note}<div id="swagger-ui"></div>
-  <script src="/docs/swagger-ui-bundle.js"></script>
-  <script src="/docs/init.js"></script>
+  <script src="${base}/docs/swagger-ui-bundle.js"></script>
+  <script src="${base}/docs/init.js"></script>
 </body>
 </html>
 `;
 
 // no validator badge (it would call validator.swagger.io) and no ?url= override of the document
-const init = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
+const init = (base: string) => `window.ui = SwaggerUIBundle({
+  url: '${base}/openapi.json',
   dom_id: '#swagger-ui',
   validatorUrl: null,
   queryConfigEnabled: false,
@@ -44,12 +44,16 @@ const init = `window.ui = SwaggerUIBundle({
 
 const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
 
-/** Serves /docs, its assets and /openapi.json; undefined for every other path. */
-export function createDocs(openapi: object, note?: string): (path: string, method: string) => Promise<Response | undefined> {
-  const openapiText = JSON.stringify(openapi);
+/**
+ * Serves /docs, its assets and /openapi.json; undefined for every other path. `base` is the path the database is served
+ * under (`/twdb`; '' at the root): the page's links and the document's `servers` name it, so "Try it out" asks that one.
+ */
+export function createDocs(openapi: object, note?: string, base = ''): (path: string, method: string) => Promise<Response | undefined> {
+  const openapiText = JSON.stringify(base === '' ? openapi : { ...openapi, servers: [{ url: base }] });
   // a line above the interface, in the page itself, so it is read even before (or without) the script
   const html = page(
     note === undefined ? '' : `<p role="note" style="margin:0;padding:8px 16px;background:#fff3cd;font:600 14px sans-serif">${escapeHtml(note)}</p>\n  `,
+    base,
   );
   const dir = swaggerDir();
   const cache = new Map<string, Promise<Buffer>>();
@@ -59,7 +63,7 @@ export function createDocs(openapi: object, note?: string): (path: string, metho
     if (path === '/openapi.json') return new WholeResponse(openapiText, { headers: { 'content-type': 'application/json' } });
     if (path === '/docs') return new WholeResponse(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp } });
     const name = path.slice('/docs/'.length);
-    if (name === 'init.js') return new WholeResponse(init, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+    if (name === 'init.js') return new WholeResponse(init(base), { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
     const type = Object.hasOwn(assets, name) ? assets[name] : undefined; // a fixed list: no path from the request reaches the disk
     if (type === undefined) throw new HttpError(404, `no such file: ${path}`);
     if (!cache.has(name)) cache.set(name, readFile(join(dir, name)));

@@ -28,7 +28,8 @@ const names = (key: 'RES_NAME' | 'STA_NAME', values: string[], format: Places, s
     values.map((v) => ({ [key]: v })),
     [key],
     key,
-    () => (key === 'RES_NAME' ? store.reservoirMetadata(values) : store.stationMetadata(values)),
+    // a store without stations lists none: no names is no features here, not the empty list a metadata query refuses
+    () => (values.length === 0 ? [] : key === 'RES_NAME' ? store.reservoirMetadata(values) : store.stationMetadata(values)),
   );
 const variableColumns = ['api_name', 'description', 'dataset', 'units_metric', 'units_english'];
 const dateColumns = ['start_date', 'end_date'];

@@ -2,7 +2,7 @@
 import { type DatasetName, datasetNames, reservoirDatasets } from '../catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from '../dates.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
-import { syntheticAbout } from '../store/about.js';
+import { type StoreAbout, syntheticAbout } from '../store/about.js';
 import type { Manifest } from '../store/manifest.js';
 import { createStoreWriter, ROWS_PER_FILE } from '../store/write.js';
 import type { MetadataRow } from '../types.js';
@@ -27,6 +27,8 @@ export interface GenerateOptions {
   rowGroupSize?: number;
   rowsPerFile?: number; // bound on rows per reservoir file (default the writer's)
   onProgress?: (done: number, total: number, what: string) => void;
+  places?: readonly ReservoirSpec[]; // model these reservoirs instead of the reference list (the Texas-like demo database)
+  about?: StoreAbout; // the store's provenance (default: syntheticAbout(seed))
 }
 
 /**
@@ -37,7 +39,7 @@ export interface GenerateOptions {
 export async function generateStore(dir: string, options: GenerateOptions): Promise<Manifest> {
   const { startDay, endDay } = parseRange(options.start, options.end);
   const stationRange = parseRange(options.stationStart ?? options.start, options.stationEnd ?? options.end);
-  const reservoirs = catalogueReservoirs(options.reservoirs, options.seed);
+  const reservoirs = options.places ? [...options.places].sort((a, b) => (a.name < b.name ? -1 : 1)) : catalogueReservoirs(options.reservoirs, options.seed);
   const stations = catalogueStations(options.stations, reservoirs, options.seed);
   const writer = createStoreWriter(dir, { rowGroupSize: options.rowGroupSize, rowsPerFile: options.rowsPerFile, overwrite: true }); // a generated store starts afresh
   const rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
@@ -50,7 +52,7 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
   const progress = (what: string) => options.onProgress?.(++done, total, what);
   const origin = startDay - SPIN_UP_DAYS;
 
-  writer.setAbout(syntheticAbout(options.seed));
+  writer.setAbout(options.about ?? syntheticAbout(options.seed));
   await writer.writeReservoirMetadata(reservoirs.map(reservoirMetadata));
   await writer.writeStationMetadata(stations.map(stationMetadata));
 

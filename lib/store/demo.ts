@@ -20,6 +20,21 @@ export const demoOptions: Omit<GenerateOptions, 'onProgress'> = {
   seed: 20240501,
 };
 
+/** The Texas-like demo database: 30 real Texas reservoir names over the same years, no stations (seed 20240502). */
+export const texasDemoOptions: Omit<GenerateOptions, 'onProgress'> = {
+  reservoirs: 30,
+  stations: 0,
+  start: demoOptions.start,
+  end: demoOptions.end,
+  seed: 20240502,
+};
+
+/** The folder, inside the demo store's, where `npm ci` (and `evap demo --database twdb`) puts the Texas-like one. */
+export const TEXAS_DEMO_FOLDER = 'twdb';
+
+/** The demo databases a server given no store serves, by name: the Reclamation one first (also at the root). */
+export const demoDatabaseNames = ['usbr', 'twdb'] as const;
+
 /** The package's root folder (the one holding its package.json), found from this module's location (source or build). */
 export function packageRoot(): string {
   let here = dirname(fileURLToPath(import.meta.url));
@@ -63,6 +78,23 @@ export function defaultStoreDir(): string {
 export async function makeDemoStore(dir: string, onProgress?: GenerateOptions['onProgress']): Promise<void> {
   const { generateStore } = await import('../model/generate.js'); // the writer (parquet-wasm) is loaded only when needed
   await generateStore(dir, { ...demoOptions, onProgress });
+}
+
+/** Writes the Texas-like demo store into `dir`: its reservoirs, years and provenance are set here and nowhere else. */
+export async function makeTexasDemoStore(dir: string, onProgress?: GenerateOptions['onProgress']): Promise<void> {
+  const [{ generateStore }, { texasReservoirs }, { texasDemoAbout }] = await Promise.all([
+    import('../model/generate.js'),
+    import('../model/texas.js'),
+    import('./about.js'),
+  ]);
+  await generateStore(dir, { ...texasDemoOptions, places: texasReservoirs, about: texasDemoAbout(texasDemoOptions.seed), onProgress });
+}
+
+/** The Texas-like demo store next to the demo store (its `twdb` folder) if it was made. */
+export function findTexasDemoStore(): string | undefined {
+  const demo = findDemoStore();
+  const texas = demo && join(demo, TEXAS_DEMO_FOLDER);
+  return texas && pathExists(join(texas, MANIFEST_FILE)) ? texas : undefined;
 }
 
 /**

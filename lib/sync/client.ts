@@ -60,9 +60,14 @@ export const validationTypes: Record<InvalidReason, string> = {
   malformed: 'value_error',
 };
 
-/** A client whose methods mirror EvapStore's query methods (async), so a script switches by one line. */
-export function createClient(options: ClientOptions): EvapClient {
-  return new EvapClient(options);
+/**
+ * A client whose methods mirror EvapStore's query methods (async), so a script switches by one line. The base URL may
+ * end in a path: `createClient('http://host/twdb', { apiKey })` asks the database a server serves under /twdb.
+ */
+export function createClient(options: ClientOptions): EvapClient;
+export function createClient(baseUrl: string, options?: Partial<Omit<ClientOptions, 'baseUrl'>>): EvapClient;
+export function createClient(first: ClientOptions | string, rest: Partial<Omit<ClientOptions, 'baseUrl'>> = {}): EvapClient {
+  return new EvapClient(typeof first === 'string' ? { apiKey: '', ...rest, baseUrl: first } : first);
 }
 
 export class EvapClient {

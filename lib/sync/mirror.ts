@@ -9,7 +9,7 @@ import type { IngestProblem } from '../ingest/ingest.js';
 import { metadataRow, WideReader } from '../ingest/records.js';
 import { Staging } from '../ingest/stage.js';
 import { pathOf } from '../operations.js';
-import { mirrorAbout, OPEREVAP_URL, type StoreAbout } from '../store/about.js';
+import { mirrorAbout, OPEREVAP_URL, type StoreAbout, TWDB_URL } from '../store/about.js';
 import { openStorage } from '../store/location.js';
 import { openReadback, type Readback } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
@@ -58,7 +58,8 @@ interface Unit {
 // the copy's provenance: the public service's citation, or what another evap server says of its own data
 async function sourceAbout(client: EvapClient, baseUrl: string, previous: StoreAbout | undefined): Promise<StoreAbout> {
   const retrieved = new Date().toISOString();
-  if (new URL(baseUrl).host === new URL(OPEREVAP_URL).host) return mirrorAbout(baseUrl, retrieved); // its documentation's citation
+  const host = new URL(baseUrl).host;
+  if (host === new URL(OPEREVAP_URL).host || host === new URL(TWDB_URL).host) return mirrorAbout(baseUrl, retrieved); // its documentation's citation
   const told = await client.about().catch(() => undefined); // a server without /info/about: nothing more is known
   return mirrorAbout(baseUrl, retrieved, told ?? previous);
 }

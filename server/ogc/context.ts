@@ -25,12 +25,12 @@ export interface OgcContext {
 // a Host header names a host and port only: anything else would be written into every link
 const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-export function contextOf(request: IncomingRequest, admit: (stream: RecordStream) => RecordStream = (stream) => stream): OgcContext {
+export function contextOf(request: IncomingRequest, admit: (stream: RecordStream) => RecordStream = (stream) => stream, basePath = ''): OgcContext {
   const params = request.url.searchParams;
   const host = request.headers.get('host') ?? request.url.host;
   if (!hostPattern.test(host)) throw new HttpError(400, 'the Host header is not a host name and port');
   const proto = request.headers.get('x-forwarded-proto') === 'https' ? 'https' : request.url.protocol.replace(':', '');
-  const base = `${proto}://${host}${OGC_PREFIX}`;
+  const base = `${proto}://${host}${basePath}${OGC_PREFIX}`;
   const f = params.get('f');
   if (f !== null && !['json', 'html', 'geojson', 'GeoJSON', 'covjson', 'CoverageJSON'].includes(f))
     throw new HttpError(400, `f must be json, html, GeoJSON or CoverageJSON, not ${JSON.stringify(f.slice(0, 50))}`);

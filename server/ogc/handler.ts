@@ -28,10 +28,16 @@ function answer(ctx: OgcContext, title: string, body: Record<string, unknown>, t
 }
 
 /** Answers an OGC path (`path` normalized, starting /ogc). */
-export async function ogcAnswer(store: EvapStore, request: IncomingRequest, path: string, admit?: (stream: RecordStream) => RecordStream): Promise<Response> {
+export async function ogcAnswer(
+  store: EvapStore,
+  request: IncomingRequest,
+  path: string,
+  admit?: (stream: RecordStream) => RecordStream,
+  basePath = '', // the database's prefix (`/twdb`) when the server serves several: every link names it
+): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     throw new HttpError(405, `method ${request.method} is not allowed on ${path.slice(0, 200)}; allowed: GET`, { allow: 'GET' });
-  const ctx = contextOf(request, admit);
+  const ctx = contextOf(request, admit, basePath);
   const asOf = ctx.params.get('as_of');
   if (asOf === null) return route(store, ctx, path.slice(OGC_PREFIX.length));
   const view = await store.asOf(asOf);

@@ -2,13 +2,21 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseWholeNumber } from '../../lib/integer.js';
+import { checkDatabaseNames } from '../database-names.js';
 import { parseKeyList } from '../keys/auth.js';
+
+/** A store to serve and the name of its paths (`/<name>/...`); a bare location alone has no name (served at the root). */
+export interface DatabaseSetting {
+  name: string | undefined;
+  location: string;
+}
 
 /** Everything main.ts needs to start a server. */
 export interface Config {
   port: number;
   host: string;
-  store: string | undefined; // undefined: the demo store in data/
+  store: string | undefined; // undefined: the demo store in data/ (the first database's location)
+  databases: DatabaseSetting[]; // every store to serve, by name (databases.ts); empty: the demo databases
   keys: string[]; // plain keys from EVAP_API_KEYS
   keysFile: string | undefined; // hex SHA-256 digests, one a line
   requestsFile: string | undefined; // where GET /auth/request_key appends requests (default: next to the keys file)
@@ -62,8 +70,10 @@ export const numericSettings: readonly { flag: string; env: string; default: num
 
 export const usage = `usage: evap serve [options]   (in a clone: npm start -- [options])
   --port N, --host H      where to listen (env PORT, HOST; default 8080, 127.0.0.1)
-  --store DIR|s3://B/P    store folder or bucket (env EVAP_STORE; default the demo store in data/; a bucket
-                          with the AWS environment: AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, ...)
+  --store DIR|s3://B/P    store folder or bucket (env EVAP_STORE; default the demo stores in data/ and data/twdb;
+                          a bucket with the AWS environment: AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, ...)
+  --store NAME=LOCATION   several databases: repeat the flag (env EVAP_STORE=usbr=DIR,twdb=DIR2); each is served
+                          under /NAME/..., the first also at the root; GET /databases lists them
   --keys-file PATH        accepted keys as hex SHA-256 digests, one a line, # comments (env EVAP_KEYS_FILE)
   --workers N|auto        processes serving the port; auto: one per core (env EVAP_WORKERS; default 1)
                           plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
@@ -80,7 +90,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
-      store: { type: 'string' },
+      store: { type: 'string', multiple: true },
       'keys-file': { type: 'string' },
       'requests-file': { type: 'string' },
       workers: { type: 'string' },
@@ -90,6 +100,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     allowPositionals: false,
   });
   const flags = values as Record<string, string | undefined>;
+  const databases = parseDatabaseSettings((values as { store?: string[] }).store, env.EVAP_STORE || undefined);
   const number = (flag: keyof typeof numbers, derived = 0) => {
     const [name, fallback, , min = 1]: Setting = numbers[flag];
     return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], typeof fallback === 'number' ? fallback : derived, min);
@@ -99,7 +110,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   return {
     port: parseCount('--port / PORT', flags.port ?? env.PORT, 8080, 0, 65535),
     host: flags.host ?? (env.HOST || '127.0.0.1'),
-    store: flags.store ?? (env.EVAP_STORE || undefined),
+    store: databases[0]?.location,
+    databases,
     keys: parseKeyList(env.EVAP_API_KEYS),
     keysFile,
     requestsFile: flags['requests-file'] ?? (env.EVAP_REQUESTS_FILE || (keysFile === undefined ? undefined : `${keysFile}.requests`)),
@@ -117,6 +129,28 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     refreshMs: number('refresh-ms'),
     workers: parseWorkers(flags.workers ?? env.EVAP_WORKERS),
   };
+}
+
+/**
+ * The databases of --store (repeated) or EVAP_STORE (comma-separated): `name=location` entries, or one bare location as
+ * before (an EVAP_STORE without `=` is one location, commas and all). Names are checked here, so a bad one stops the start.
+ */
+export function parseDatabaseSettings(flags: readonly string[] | undefined, env: string | undefined): DatabaseSetting[] {
+  const entries = flags ?? (env === undefined ? [] : env.includes('=') ? env.split(',').map((e) => e.trim()) : [env]);
+  const settings = entries.map((entry): DatabaseSetting => {
+    const named = /^([^=/\\:]+)=(.*)$/.exec(entry);
+    if (!named) return { name: undefined, location: entry };
+    if (named[2]!.trim() === '') throw new Error(`--store / EVAP_STORE: ${JSON.stringify(entry)} names no location after '='`);
+    return { name: named[1]!.trim(), location: named[2]!.trim() };
+  });
+  if (settings.length > 1 && settings.some((s) => s.name === undefined))
+    throw new Error(
+      `--store / EVAP_STORE: with several stores every one needs a name (name=location); ${JSON.stringify(settings.find((s) => s.name === undefined)!.location)} has none`,
+    );
+  if (settings.some((s) => s.location === '')) throw new Error('--store / EVAP_STORE: an entry is empty');
+  const names = settings.flatMap((s) => (s.name === undefined ? [] : [s.name]));
+  if (names.length > 0) checkDatabaseNames(names);
+  return settings;
 }
 
 // `auto` is one process per core this process may use

@@ -1,8 +1,9 @@
 // One serving process: open the store, load the keys, listen, refresh snapshots, reload keys, drain on SIGTERM/SIGINT.
 // Run alone by `npm start`, or once per worker by server/process/cluster.ts.
 import { watchFile } from 'node:fs';
-import { openStore } from '../../lib/store/store.js';
-import { createHandler } from '../app.js';
+import { demoDatabaseNames, findTexasDemoStore } from '../../lib/store/demo.js';
+import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { createDatabasesHandler, type ServedDatabase } from '../databases.js';
 import { generateKey, KeyRing, readKeysFile } from '../keys/auth.js';
 import type { RateLimiter } from '../keys/rate.js';
 import { createKeyRequests } from '../keys/requests.js';
@@ -24,9 +25,32 @@ export function announce(url: string, workers?: number): void {
   console.log(`explorer: ${url}/ (map and charts; asks for the api-key once per browser tab)`);
 }
 
+/**
+ * The stores to serve, opened: those configured (a bare location is named `default`), or with none the demo store as
+ * `usbr` and, when `npm ci` made it, the Texas-like one as `twdb`.
+ */
+async function openDatabases(config: Config): Promise<ServedDatabase[]> {
+  if (config.databases.length === 0) {
+    const [usbr, twdb] = demoDatabaseNames;
+    const demo: ServedDatabase[] = [{ name: usbr, store: await openStore() }];
+    const texas = findTexasDemoStore();
+    if (texas) demo.push({ name: twdb, store: await openStore(texas) });
+    return demo;
+  }
+  const opened: ServedDatabase[] = [];
+  try {
+    for (const { name, location } of config.databases) opened.push({ name: name ?? 'default', store: await openStore(location) });
+  } catch (error) {
+    await Promise.all(opened.map((d) => d.store.close().catch(() => undefined)));
+    throw error;
+  }
+  return opened;
+}
+
 /** Serves the store in this process until SIGTERM or SIGINT, then finishes the requests under way and exits. */
 export async function startProcess(config: Config, options: ProcessOptions = {}): Promise<{ url: string }> {
-  const store = await openStore(config.store);
+  const databases = await openDatabases(config);
+  const stores = databases.map((d) => d.store);
   const fromFile = config.keysFile ? await readKeysFile(config.keysFile) : { digests: [], problems: [] };
   for (const problem of fromFile.problems) consoleLogger.error(problem);
   const digests = fromFile.digests;
@@ -39,8 +63,8 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   }
   const { maxNames, maxVariables, maxUploadBytes, rateLimitPerMinute, maxHeavy } = config;
   const keyRequests = createKeyRequests(config.requestsFile, { limiter: options.keyRequestLimiter });
-  const handler = createHandler({
-    store,
+  const handler = createDatabasesHandler({
+    databases,
     keys,
     limits: { maxNames, maxVariables, maxUploadBytes },
     rateLimitPerMinute,
@@ -52,14 +76,18 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
   if (config.refreshMs > 0) {
+    const named = databases.length > 1 ? (d: ServedDatabase) => `${d.name}: ` : () => '';
     setInterval(() => {
-      store.refresh().then(
-        (changed) => changed && console.log(`serving snapshot ${store.manifest.snapshot}`),
-        (error: unknown) =>
-          consoleLogger.error(
-            `store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-      );
+      for (const database of databases) {
+        const { store } = database;
+        store.refresh().then(
+          (changed) => changed && console.log(`${named(database)}serving snapshot ${store.manifest.snapshot}`),
+          (error: unknown) =>
+            consoleLogger.error(
+              `${named(database)}store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+        );
+      }
     }, config.refreshMs).unref();
   }
 
@@ -70,7 +98,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
       () => true,
       () => false,
     );
-    const closed = await store.close().then(
+    const closed = await Promise.all(stores.map((store: EvapStore) => store.close())).then(
       () => true,
       () => false,
     );

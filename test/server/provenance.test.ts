@@ -48,7 +48,7 @@ describe('X-Evap-Data', () => {
 describe('GET /info/about', () => {
   it("gives a synthetic store's provenance, as JSON and CSV", async () => {
     const about = await (await synthetic.get('/info/about')).json();
-    expect(about).toMatchObject({ data: 'synthetic', source: 'synthetic', dayTimeZone: 'UTC' });
+    expect(about).toMatchObject({ data: 'synthetic', source: 'synthetic, seeded model', dayTimeZone: 'UTC' });
     expect(about.title).toMatch(/NOT OperEvap data/);
     expect(about.citation.length).toBeGreaterThan(20);
     const csv = await (await synthetic.get('/info/about?output_format=csv')).text();
