@@ -5,6 +5,7 @@ import type { ResolvedVariable } from '../query/validate.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
 import { csvField, formatNumber } from './csv.js';
+import { byteEmitter } from './row-bytes.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
 export interface Block {
@@ -123,6 +124,8 @@ function emitterFor(
   const indexLike = [nameKey, ...variables.map((v) => v.key), ...extraKeys].some((k) => /^(0|[1-9]\d*)$/.test(k));
   emit =
     kind === 'json' && indexLike ? viaObjects(compile(nameKey, variables, held, extraKeys, 'records')) : compile(nameKey, variables, held, extraKeys, kind);
+  // text is written as bytes straight from the columns where the shape allows (row-bytes.ts), the compiled strings elsewhere
+  if (kind !== 'records') emit = byteEmitter(nameKey, variables, held, extraKeys, kind, emit) ?? emit;
   if (emitters.size >= MAX_EMITTERS) emitters.clear();
   emitters.set(signature, emit);
   return emit;

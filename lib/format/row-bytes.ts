@@ -1,0 +1,177 @@
+// JSON and CSV rows of a block written as UTF-8 bytes straight from its column vectors: no record object, no string
+// per row or per value. The block's text then becomes one string in a single copy. On every reservoir for a year
+// (16 million rows at 44,000 water bodies) making a string per row and joining them spent most of the time in the
+// garbage collector; this writes the same text with one reused buffer.
+import { formatDay } from '../dates.js';
+import type { ResolvedVariable } from '../query/validate.js';
+import { roundValue } from '../units.js';
+import { FRACTIONS } from './csv.js';
+import type { Emitter } from './emit.js';
+
+const encoder = new TextEncoder();
+const bytesOf = (text: string): Uint8Array => encoder.encode(text);
+
+// the fraction texts of csv.ts as bytes: FRACTION_BYTES[5 * f .. 5 * f + FRACTION_LENGTH[f]) is FRACTIONS[f]
+const FRACTION_BYTES = new Uint8Array(5 * 10_000);
+const FRACTION_LENGTH = new Uint8Array(10_000);
+FRACTIONS.forEach((text, f) => {
+  FRACTION_LENGTH[f] = text.length;
+  for (let k = 0; k < text.length; k++) FRACTION_BYTES[5 * f + k] = text.charCodeAt(k);
+});
+
+// formatDay's text of the days from 1870 to 2170, as 10 bytes each, filled the first time a day is written
+const FIRST_DAY = -36_525;
+const DAY_SPAN = 109_575;
+const DAY_BYTES = new Uint8Array(10 * DAY_SPAN);
+const DAY_FILLED = new Uint8Array(DAY_SPAN);
+
+// one buffer reused by every block (its text is copied out into a string before the next block)
+let scratch = new Uint8Array(1 << 16);
+
+/** A number's text as formatNumber (csv.ts) writes it, into `buf` at `at`; returns the end. `value` is already rounded. */
+function writeNumber(buf: Uint8Array, at: number, value: number): number {
+  const scaled = Math.round(value * 1e4);
+  if (scaled / 1e4 !== value || Math.abs(value) >= 1e11) return writeAscii(buf, at, String(value));
+  let digits = scaled;
+  if (scaled < 0) {
+    buf[at++] = 45; // '-'
+    digits = -scaled;
+  }
+  let whole = Math.floor(digits / 1e4);
+  const fraction = digits - whole * 1e4;
+  let width = 1;
+  for (let w = whole; w >= 10; w = Math.floor(w / 10)) width++;
+  for (let k = at + width - 1; k >= at; k--) {
+    const next = Math.floor(whole / 10);
+    buf[k] = 48 + whole - next * 10;
+    whole = next;
+  }
+  at += width;
+  const length = FRACTION_LENGTH[fraction]!;
+  for (let k = 0; k < length; k++) buf[at + k] = FRACTION_BYTES[5 * fraction + k]!;
+  return at + length;
+}
+
+function writeAscii(buf: Uint8Array, at: number, text: string): number {
+  for (let k = 0; k < text.length; k++) buf[at + k] = text.charCodeAt(k);
+  return at + text.length;
+}
+
+function writeDay(buf: Uint8Array, at: number, day: number): number {
+  const slot = day - FIRST_DAY;
+  if (slot >= 0 && slot < DAY_SPAN && (day | 0) === day) {
+    if (DAY_FILLED[slot] === 0) {
+      const text = formatDay(day);
+      if (text.length !== 10) return writeAscii(buf, at, text);
+      writeAscii(DAY_BYTES, 10 * slot, text);
+      DAY_FILLED[slot] = 1;
+    }
+    for (let k = 0; k < 10; k++) buf[at + k] = DAY_BYTES[10 * slot + k]!;
+    return at + 10;
+  }
+  return writeAscii(buf, at, formatDay(day)); // an ISO date is ASCII
+}
+
+function copy(buf: Uint8Array, at: number, bytes: Uint8Array): number {
+  if (bytes.length < 16) for (let k = 0; k < bytes.length; k++) buf[at + k] = bytes[k]!;
+  else buf.set(bytes, at);
+  return at + bytes.length;
+}
+
+function isAscii(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) > 127) return false;
+  return true;
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+const INDEX_KEY = /^(0|[1-9]\d*)$/;
+
+/**
+ * An emitter of JSON or CSV text that writes bytes (the Emitter contract of emit.ts: `name` and `extra` come as JSON
+ * text or CSV fields); undefined for the shapes it cannot write exactly, which stay with the string emitters: a key
+ * that is an array index or comes twice (object key order), and, per block, CSV text with a lone surrogate (not UTF-8).
+ */
+export function byteEmitter(
+  nameKey: string,
+  variables: readonly ResolvedVariable[],
+  held: readonly boolean[],
+  extraKeys: readonly string[],
+  kind: 'json' | 'csv',
+  fallback: Emitter,
+): Emitter | undefined {
+  const json = kind === 'json';
+  const keys = [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...extraKeys];
+  if (json && (keys.some((k) => INDEX_KEY.test(k)) || new Set(keys).size !== keys.length)) return undefined;
+  const key = (k: string, first = false) => (json ? `${first ? '{' : ','}${JSON.stringify(k)}:` : first ? '' : ',');
+  // the constant text after the second date, before each held value and after the last one (unheld values inside)
+  const between: string[] = [json ? '"' : ''];
+  const factors: number[] = [];
+  const offsets: number[] = [];
+  const columnOf: number[] = [];
+  variables.forEach((v, j) => {
+    between[between.length - 1] += key(v.key);
+    if (!held[j]) between[between.length - 1] += json ? 'null' : '';
+    else {
+      columnOf.push(j);
+      factors.push(v.factor);
+      offsets.push(v.offset);
+      between.push('');
+    }
+  });
+  const middle = between.slice(0, -1).map(bytesOf);
+  const last = between.at(-1)!;
+  const [headKey, startKey] = [key(nameKey, true), json ? `${key('start_date')}"` : ','];
+  const endText = bytesOf(json ? `"${key('end_date')}"` : ',');
+  const ascii = middle.every((b) => b.every((c) => c < 128));
+  const values = columnOf.length;
+  const constantBytes = middle.reduce((n, b) => n + b.length, 0) + endText.length;
+
+  return (out, name, days, columns, from, to, extra) => {
+    if (to <= from) return;
+    const nameText = name as string;
+    let tailText = last;
+    for (let e = 0; e < extraKeys.length; e++) tailText += `${key(extraKeys[e]!)}${extra[e] as string}`;
+    tailText += json ? '}' : '\n';
+    if (!json && (LONE_SURROGATE.test(nameText) || LONE_SURROGATE.test(tailText))) return fallback(out, name, days, columns, from, to, extra);
+    const head = bytesOf(`${headKey}${nameText}${startKey}`);
+    const tail = bytesOf(tailText);
+    const [c0, c1, c2, c3] = [0, 1, 2, 3].map((h) => (h < values ? columns[columnOf[h]!] : undefined));
+    // each row: head, date, end key, date, then (between, value) per held value, the tail; a comma between JSON rows
+    const rowBytes = head.length + tail.length + constantBytes + 20 + 25 * values + 1;
+    const need = rowBytes * (to - from);
+    if (scratch.length < need) scratch = new Uint8Array(Math.max(need, 2 * scratch.length));
+    const buf = scratch;
+    let at = 0;
+    for (let i = from; i < to; i++) {
+      if (json && i > from) buf[at++] = 44; // ','
+      at = copy(buf, at, head);
+      const day = days[i]!;
+      at = writeDay(buf, at, day);
+      at = copy(buf, at, endText);
+      at = writeDay(buf, at, day);
+      for (let h = 0; h < values; h++) {
+        at = copy(buf, at, middle[h]!);
+        const column = h === 0 ? c0 : h === 1 ? c1 : h === 2 ? c2 : h === 3 ? c3 : columns[columnOf[h]!];
+        const factor = factors[h]!;
+        const raw = column![i]!;
+        const value = factor === 1 && offsets[h] === 0 ? raw : raw * factor + offsets[h]!;
+        if (value !== value || (json && !Number.isFinite(value))) {
+          if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
+        } else at = writeNumber(buf, at, roundValue(value));
+      }
+      at = copy(buf, at, tail);
+    }
+    out.push(ascii && isAscii(nameText) && isAscii(tailText) ? latin1(buf, at) : utf8(buf, at));
+  };
+}
+
+const decoder = new TextDecoder();
+
+// ASCII bytes as a string: a plain copy, where UTF-8 decoding checks every byte
+function latin1(buf: Uint8Array, length: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset, length).toString('latin1');
+}
+
+function utf8(buf: Uint8Array, length: number): string {
+  return decoder.decode(buf.subarray(0, length));
+}
