@@ -72,10 +72,19 @@ function writeDay(buf: Uint8Array, at: number, day: number): number {
   return writeAscii(buf, at, formatDay(day)); // an ISO date is ASCII
 }
 
+// a loop rather than TypedArray.set: the segments are a few dozen bytes, where the native call costs more than the copy
 function copy(buf: Uint8Array, at: number, bytes: Uint8Array): number {
-  if (bytes.length < 16) for (let k = 0; k < bytes.length; k++) buf[at + k] = bytes[k]!;
-  else buf.set(bytes, at);
+  for (let k = 0; k < bytes.length; k++) buf[at + k] = bytes[k]!;
   return at + bytes.length;
+}
+
+// the bytes of a block's head (0) and tail (1), in small buffers kept between blocks (a block may be a single row)
+const sides = [new Uint8Array(256), new Uint8Array(256)];
+
+function encodeSide(side: 0 | 1, text: string, ascii: boolean): Uint8Array {
+  if (sides[side]!.length < 3 * text.length) sides[side] = new Uint8Array(3 * text.length); // UTF-8: at most 3 bytes a UTF-16 unit
+  const into = sides[side]!;
+  return into.subarray(0, ascii ? writeAscii(into, 0, text) : encoder.encodeInto(text, into).written);
 }
 
 function isAscii(text: string): boolean {
@@ -122,7 +131,7 @@ export function byteEmitter(
   const last = between.at(-1)!;
   const [headKey, startKey] = [key(nameKey, true), json ? `${key('start_date')}"` : ','];
   const endText = bytesOf(json ? `"${key('end_date')}"` : ',');
-  const ascii = middle.every((b) => b.every((c) => c < 128));
+  const ascii = isAscii(headKey) && middle.every((b) => b.every((c) => c < 128));
   const values = columnOf.length;
   const constantBytes = middle.reduce((n, b) => n + b.length, 0) + endText.length;
 
@@ -133,9 +142,13 @@ export function byteEmitter(
     for (let e = 0; e < extraKeys.length; e++) tailText += `${key(extraKeys[e]!)}${extra[e] as string}`;
     tailText += json ? '}' : '\n';
     if (!json && (LONE_SURROGATE.test(nameText) || LONE_SURROGATE.test(tailText))) return fallback(out, name, days, columns, from, to, extra);
-    const head = bytesOf(`${headKey}${nameText}${startKey}`);
-    const tail = bytesOf(tailText);
-    const [c0, c1, c2, c3] = [0, 1, 2, 3].map((h) => (h < values ? columns[columnOf[h]!] : undefined));
+    const asciiText = ascii && isAscii(nameText) && isAscii(tailText);
+    const head = encodeSide(0, `${headKey}${nameText}${startKey}`, asciiText);
+    const tail = encodeSide(1, tailText, asciiText);
+    const c0 = values > 0 ? columns[columnOf[0]!] : undefined;
+    const c1 = values > 1 ? columns[columnOf[1]!] : undefined;
+    const c2 = values > 2 ? columns[columnOf[2]!] : undefined;
+    const c3 = values > 3 ? columns[columnOf[3]!] : undefined;
     // each row: head, date, end key, date, then (between, value) per held value, the tail; a comma between JSON rows
     const rowBytes = head.length + tail.length + constantBytes + 20 + 25 * values + 1;
     const need = rowBytes * (to - from);
@@ -161,7 +174,7 @@ export function byteEmitter(
       }
       at = copy(buf, at, tail);
     }
-    out.push(ascii && isAscii(nameText) && isAscii(tailText) ? latin1(buf, at) : utf8(buf, at));
+    out.push(asciiText ? latin1(buf, at) : utf8(buf, at));
   };
 }
 
