@@ -11,25 +11,54 @@ import type { Emitter } from './emit.js';
 const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);
 
-// the fraction texts of csv.ts as bytes: FRACTION_BYTES[5 * f .. 5 * f + FRACTION_LENGTH[f]) is FRACTIONS[f]
-const FRACTION_BYTES = new Uint8Array(5 * 10_000);
+// the fraction texts of csv.ts ('', '.0001' .. '.9999') as bytes: the first four as a little-endian word, the fifth apart
+const FRACTION_WORDS = new Uint32Array(2 * 10_000);
 const FRACTION_LENGTH = new Uint8Array(10_000);
 FRACTIONS.forEach((text, f) => {
   FRACTION_LENGTH[f] = text.length;
-  for (let k = 0; k < text.length; k++) FRACTION_BYTES[5 * f + k] = text.charCodeAt(k);
+  for (let k = 0; k < text.length; k++) FRACTION_WORDS[2 * f + (k >> 2)]! += text.charCodeAt(k) * 2 ** (8 * (k & 3));
 });
 
-// formatDay's text of the days from 1870 to 2170, as 10 bytes each, filled the first time a day is written
+// formatDay's text of the days from 1870 to 2170, as 10 bytes each (two 32-bit words and a 16-bit one, little-endian),
+// filled the first time a day is written
 const FIRST_DAY = -36_525;
 const DAY_SPAN = 109_575;
-const DAY_BYTES = new Uint8Array(10 * DAY_SPAN);
+const DAY_WORDS = new Uint32Array(3 * DAY_SPAN);
 const DAY_FILLED = new Uint8Array(DAY_SPAN);
 
-// one buffer reused by every block (its text is copied out into a string before the next block)
+// one buffer reused by every block (its text is copied out into a string before the next block), and a view of it that
+// writes four bytes at once at any offset (DataView's accessors are inlined by the optimizing compiler)
 let scratch = new Uint8Array(1 << 16);
+let scratchView = new DataView(scratch.buffer);
 
-/** A number's text as formatNumber (csv.ts) writes it, into `buf` at `at`; returns the end. `value` is already rounded. */
-function writeNumber(buf: Uint8Array, at: number, value: number): number {
+/** Constant bytes as little-endian 32-bit words and the 0-3 bytes left over, to copy a word at a time. */
+interface Segment {
+  words: Uint32Array;
+  rest: Uint8Array;
+  length: number;
+}
+
+function segmentOf(bytes: Uint8Array): Segment {
+  const whole = bytes.length >> 2;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const words = new Uint32Array(whole);
+  for (let w = 0; w < whole; w++) words[w] = view.getUint32(4 * w, true);
+  return { words, rest: bytes.slice(4 * whole), length: bytes.length };
+}
+
+function put(view: DataView, buf: Uint8Array, at: number, segment: Segment): number {
+  const { words, rest } = segment;
+  for (let w = 0; w < words.length; w++) view.setUint32(at + 4 * w, words[w]!, true);
+  const end = at + 4 * words.length;
+  for (let k = 0; k < rest.length; k++) buf[end + k] = rest[k]!;
+  return at + segment.length;
+}
+
+/**
+ * A number's text as formatNumber (csv.ts) writes it, into `buf` at `at`; returns the end. `value` is already rounded.
+ * The fraction is written as five bytes whatever its length (the buffer holds 25 bytes a value), then the end moved back.
+ */
+function writeNumber(view: DataView, buf: Uint8Array, at: number, value: number): number {
   const scaled = Math.round(value * 1e4);
   if (scaled / 1e4 !== value || Math.abs(value) >= 1e11) return writeAscii(buf, at, String(value));
   let digits = scaled;
@@ -39,17 +68,20 @@ function writeNumber(buf: Uint8Array, at: number, value: number): number {
   }
   let whole = Math.floor(digits / 1e4);
   const fraction = digits - whole * 1e4;
-  let width = 1;
-  for (let w = whole; w >= 10; w = Math.floor(w / 10)) width++;
-  for (let k = at + width - 1; k >= at; k--) {
-    const next = Math.floor(whole / 10);
-    buf[k] = 48 + whole - next * 10;
-    whole = next;
+  if (whole < 10) buf[at++] = 48 + whole;
+  else {
+    let width = 2;
+    for (let w = whole; w >= 100; w = Math.floor(w / 10)) width++;
+    for (let k = at + width - 1; k >= at; k--) {
+      const next = Math.floor(whole / 10);
+      buf[k] = 48 + whole - next * 10;
+      whole = next;
+    }
+    at += width;
   }
-  at += width;
-  const length = FRACTION_LENGTH[fraction]!;
-  for (let k = 0; k < length; k++) buf[at + k] = FRACTION_BYTES[5 * fraction + k]!;
-  return at + length;
+  view.setUint32(at, FRACTION_WORDS[2 * fraction]!, true);
+  buf[at + 4] = FRACTION_WORDS[2 * fraction + 1]!;
+  return at + FRACTION_LENGTH[fraction]!;
 }
 
 function writeAscii(buf: Uint8Array, at: number, text: string): number {
@@ -57,25 +89,24 @@ function writeAscii(buf: Uint8Array, at: number, text: string): number {
   return at + text.length;
 }
 
-function writeDay(buf: Uint8Array, at: number, day: number): number {
+function writeDay(view: DataView, buf: Uint8Array, at: number, day: number): number {
   const slot = day - FIRST_DAY;
   if (slot >= 0 && slot < DAY_SPAN && (day | 0) === day) {
     if (DAY_FILLED[slot] === 0) {
       const text = formatDay(day);
       if (text.length !== 10) return writeAscii(buf, at, text);
-      writeAscii(DAY_BYTES, 10 * slot, text);
+      const bytes = new Uint8Array(12);
+      writeAscii(bytes, 0, text);
+      const words = new DataView(bytes.buffer);
+      for (let w = 0; w < 3; w++) DAY_WORDS[3 * slot + w] = words.getUint32(4 * w, true);
       DAY_FILLED[slot] = 1;
     }
-    for (let k = 0; k < 10; k++) buf[at + k] = DAY_BYTES[10 * slot + k]!;
+    view.setUint32(at, DAY_WORDS[3 * slot]!, true);
+    view.setUint32(at + 4, DAY_WORDS[3 * slot + 1]!, true);
+    view.setUint16(at + 8, DAY_WORDS[3 * slot + 2]!, true);
     return at + 10;
   }
   return writeAscii(buf, at, formatDay(day)); // an ISO date is ASCII
-}
-
-// a loop rather than TypedArray.set: the segments are a few dozen bytes, where the native call costs more than the copy
-function copy(buf: Uint8Array, at: number, bytes: Uint8Array): number {
-  for (let k = 0; k < bytes.length; k++) buf[at + k] = bytes[k]!;
-  return at + bytes.length;
 }
 
 // the bytes of a block's head (0) and tail (1), in small buffers kept between blocks (a block may be a single row)
@@ -128,9 +159,10 @@ export function byteEmitter(
     }
   });
   const middle = between.slice(0, -1).map(bytesOf);
+  const middleSegments = middle.map(segmentOf);
   const last = between.at(-1)!;
   const [headKey, startKey] = [key(nameKey, true), json ? `${key('start_date')}"` : ','];
-  const endText = bytesOf(json ? `"${key('end_date')}"` : ',');
+  const endText = segmentOf(bytesOf(json ? `"${key('end_date')}"` : ','));
   const ascii = isAscii(headKey) && middle.every((b) => b.every((c) => c < 128));
   const values = columnOf.length;
   const constantBytes = middle.reduce((n, b) => n + b.length, 0) + endText.length;
@@ -143,8 +175,8 @@ export function byteEmitter(
     tailText += json ? '}' : '\n';
     if (!json && (LONE_SURROGATE.test(nameText) || LONE_SURROGATE.test(tailText))) return fallback(out, name, days, columns, from, to, extra);
     const asciiText = ascii && isAscii(nameText) && isAscii(tailText);
-    const head = encodeSide(0, `${headKey}${nameText}${startKey}`, asciiText);
-    const tail = encodeSide(1, tailText, asciiText);
+    const head = segmentOf(encodeSide(0, `${headKey}${nameText}${startKey}`, asciiText));
+    const tail = segmentOf(encodeSide(1, tailText, asciiText));
     const c0 = values > 0 ? columns[columnOf[0]!] : undefined;
     const c1 = values > 1 ? columns[columnOf[1]!] : undefined;
     const c2 = values > 2 ? columns[columnOf[2]!] : undefined;
@@ -152,27 +184,30 @@ export function byteEmitter(
     // each row: head, date, end key, date, then (between, value) per held value, the tail; a comma between JSON rows
     const rowBytes = head.length + tail.length + constantBytes + 20 + 25 * values + 1;
     const need = rowBytes * (to - from);
-    if (scratch.length < need) scratch = new Uint8Array(Math.max(need, 2 * scratch.length));
-    const buf = scratch;
+    if (scratch.length < need) {
+      scratch = new Uint8Array(Math.max(need, 2 * scratch.length));
+      scratchView = new DataView(scratch.buffer);
+    }
+    const [buf, view] = [scratch, scratchView];
     let at = 0;
     for (let i = from; i < to; i++) {
       if (json && i > from) buf[at++] = 44; // ','
-      at = copy(buf, at, head);
+      at = put(view, buf, at, head);
       const day = days[i]!;
-      at = writeDay(buf, at, day);
-      at = copy(buf, at, endText);
-      at = writeDay(buf, at, day);
+      at = writeDay(view, buf, at, day);
+      at = put(view, buf, at, endText);
+      at = writeDay(view, buf, at, day);
       for (let h = 0; h < values; h++) {
-        at = copy(buf, at, middle[h]!);
+        at = put(view, buf, at, middleSegments[h]!);
         const column = h === 0 ? c0 : h === 1 ? c1 : h === 2 ? c2 : h === 3 ? c3 : columns[columnOf[h]!];
         const factor = factors[h]!;
         const raw = column![i]!;
         const value = factor === 1 && offsets[h] === 0 ? raw : raw * factor + offsets[h]!;
         if (value !== value || (json && !Number.isFinite(value))) {
           if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
-        } else at = writeNumber(buf, at, roundValue(value));
+        } else at = writeNumber(view, buf, at, roundValue(value));
       }
-      at = copy(buf, at, tail);
+      at = put(view, buf, at, tail);
     }
     out.push(asciiText ? latin1(buf, at) : utf8(buf, at));
   };
