@@ -43,6 +43,7 @@ const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile
 export class RecordBuilder {
   private extraKeys: string[] | undefined;
   private emitters: ((columns: Block['columns']) => Emitter) | undefined;
+  private last: { columns: Block['columns']; emit: Emitter } | undefined; // blocks that share their columns (one date of every name) share the emitter
 
   constructor(
     private readonly nameKey: string,
@@ -56,6 +57,7 @@ export class RecordBuilder {
     const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
     if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
       this.extraKeys = keys;
+      this.last = undefined;
       this.emitters = this.codegen
         ? emittersOf(this.nameKey, this.variables, keys, this.kind)
         : (columns) =>
@@ -70,7 +72,8 @@ export class RecordBuilder {
     const asText = textOf[this.kind];
     const values: WireValue[] = new Array(keys.length);
     for (let e = 0; e < keys.length; e++) values[e] = asText(extra[keys[e]!]!);
-    this.emitters(block.columns)(out, asText(name) as string, block.days, block.columns, from, to, values);
+    if (this.last?.columns !== block.columns) this.last = { columns: block.columns, emit: this.emitters(block.columns) };
+    this.last.emit(out, asText(name) as string, block.days, block.columns, from, to, values);
   }
 }
 

@@ -30,6 +30,7 @@ const DAY_FILLED = new Uint8Array(DAY_SPAN);
 // writes four bytes at once at any offset (DataView's accessors are inlined by the optimizing compiler)
 let scratch = new Uint8Array(1 << 16);
 let scratchView = new DataView(scratch.buffer);
+let scratchText = Buffer.from(scratch.buffer); // the same bytes, for their text
 
 /** Constant bytes as little-endian 32-bit words and the 0-3 bytes left over, to copy a word at a time. */
 interface Segment {
@@ -44,6 +45,11 @@ function segmentOf(bytes: Uint8Array): Segment {
   const words = new Uint32Array(whole);
   for (let w = 0; w < whole; w++) words[w] = view.getUint32(4 * w, true);
   return { words, rest: bytes.slice(4 * whole), length: bytes.length };
+}
+
+function putBytes(buf: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let k = 0; k < bytes.length; k++) buf[at + k] = bytes[k]!;
+  return at + bytes.length;
 }
 
 function put(view: DataView, buf: Uint8Array, at: number, segment: Segment): number {
@@ -118,6 +124,16 @@ function encodeSide(side: 0 | 1, text: string, ascii: boolean): Uint8Array {
   return into.subarray(0, ascii ? writeAscii(into, 0, text) : encoder.encodeInto(text, into).written);
 }
 
+/** The head of a block's rows (the name's key, the name, the start date's key) as bytes, without joining the text. */
+function encodeHead(before: Uint8Array, name: string, after: Uint8Array, ascii: boolean): Uint8Array {
+  const need = before.length + 3 * name.length + after.length; // UTF-8: at most 3 bytes a UTF-16 unit
+  if (sides[0]!.length < need) sides[0] = new Uint8Array(need);
+  const into = sides[0]!;
+  let at = putBytes(into, 0, before);
+  at = ascii ? writeAscii(into, at, name) : at + encoder.encodeInto(name, into.subarray(at)).written;
+  return into.subarray(0, putBytes(into, at, after));
+}
+
 function isAscii(text: string): boolean {
   for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) > 127) return false;
   return true;
@@ -164,19 +180,28 @@ export function byteEmitter(
   const [headKey, startKey] = [key(nameKey, true), json ? `${key('start_date')}"` : ','];
   const endText = segmentOf(bytesOf(json ? `"${key('end_date')}"` : ','));
   const ascii = isAscii(headKey) && middle.every((b) => b.every((c) => c < 128));
+  const [headKeyBytes, startKeyBytes] = [bytesOf(headKey), bytesOf(startKey)];
+  const close = json ? '}' : '\n';
+  const plainTail = extraKeys.length === 0 ? `${last}${close}` : undefined; // no attributes: the same tail every block
+  const plainTailBytes = plainTail === undefined ? undefined : bytesOf(plainTail);
   const values = columnOf.length;
   const constantBytes = middle.reduce((n, b) => n + b.length, 0) + endText.length;
 
   return (out, name, days, columns, from, to, extra) => {
     if (to <= from) return;
     const nameText = name as string;
-    let tailText = last;
-    for (let e = 0; e < extraKeys.length; e++) tailText += `${key(extraKeys[e]!)}${extra[e] as string}`;
-    tailText += json ? '}' : '\n';
+    let tailText = plainTail;
+    if (tailText === undefined) {
+      tailText = last;
+      for (let e = 0; e < extraKeys.length; e++) tailText += `${key(extraKeys[e]!)}${extra[e] as string}`;
+      tailText += close;
+    }
     if (!json && (LONE_SURROGATE.test(nameText) || LONE_SURROGATE.test(tailText))) return fallback(out, name, days, columns, from, to, extra);
-    const asciiText = ascii && isAscii(nameText) && isAscii(tailText);
-    const head = segmentOf(encodeSide(0, `${headKey}${nameText}${startKey}`, asciiText));
-    const tail = segmentOf(encodeSide(1, tailText, asciiText));
+    const asciiText = ascii && isAscii(nameText) && (plainTail !== undefined || isAscii(tailText));
+    const head = encodeHead(headKeyBytes, nameText, startKeyBytes, asciiText);
+    const tail = plainTail === undefined ? encodeSide(1, tailText, asciiText) : plainTailBytes!;
+    // as words when the block has rows enough to repay making them (one date of every name: a row a block)
+    const [headWords, tailWords] = to - from > 4 ? [segmentOf(head), segmentOf(tail)] : [undefined, undefined];
     const c0 = values > 0 ? columns[columnOf[0]!] : undefined;
     const c1 = values > 1 ? columns[columnOf[1]!] : undefined;
     const c2 = values > 2 ? columns[columnOf[2]!] : undefined;
@@ -187,12 +212,13 @@ export function byteEmitter(
     if (scratch.length < need) {
       scratch = new Uint8Array(Math.max(need, 2 * scratch.length));
       scratchView = new DataView(scratch.buffer);
+      scratchText = Buffer.from(scratch.buffer);
     }
     const [buf, view] = [scratch, scratchView];
     let at = 0;
     for (let i = from; i < to; i++) {
       if (json && i > from) buf[at++] = 44; // ','
-      at = put(view, buf, at, head);
+      at = headWords ? put(view, buf, at, headWords) : putBytes(buf, at, head);
       const day = days[i]!;
       at = writeDay(view, buf, at, day);
       at = put(view, buf, at, endText);
@@ -207,7 +233,7 @@ export function byteEmitter(
           if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
         } else at = writeNumber(view, buf, at, roundValue(value));
       }
-      at = put(view, buf, at, tail);
+      at = tailWords ? put(view, buf, at, tailWords) : putBytes(buf, at, tail);
     }
     out.push(asciiText ? latin1(buf, at) : utf8(buf, at));
   };
@@ -217,7 +243,7 @@ const decoder = new TextDecoder();
 
 // ASCII bytes as a string: a plain copy, where UTF-8 decoding checks every byte
 function latin1(buf: Uint8Array, length: number): string {
-  return Buffer.from(buf.buffer, buf.byteOffset, length).toString('latin1');
+  return buf === scratch ? scratchText.toString('latin1', 0, length) : Buffer.from(buf.buffer, buf.byteOffset, length).toString('latin1');
 }
 
 function utf8(buf: Uint8Array, length: number): string {
