@@ -2,10 +2,11 @@
 // ours (the text as the server makes it) beside the floor (JSON.stringify / recordsToCsv of the same records already
 // built in memory) and beside DuckDB's COPY of the same query over the same files, with each process's peak RSS; and
 // Q6 (every station on one date) end to end against its floor.
-//   npx tsx bench/floor.ts [--scale 5000 --scale 44000] [--store 5000=DIR] [--runs 3]
+//   npm run bench:floor -- [--scale 5000 --scale 44000] [--store 5000=DIR] [--runs 3] [--results bench/RESULTS.md]
 // Stores are the scale curve's (bench/store.ts: made once, reused). Ours and the floor must be the same text
 // (SHA-256), or the run fails.
 import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -56,6 +57,7 @@ const { values } = parseArgs({
     scale: { type: 'string', multiple: true, default: ['5000', '44000'] },
     store: { type: 'string', multiple: true, default: [] },
     runs: { type: 'string', default: '3' },
+    results: { type: 'string' }, // a Markdown file whose block between FLOOR_BEGIN and FLOOR_END gets the table
   },
   strict: true,
 });
@@ -102,7 +104,18 @@ for (const size of values.scale!) {
   }
   rows.push(await q6(store.dir, scale.reservoirs));
 }
-process.stdout.write(render(rows));
+const table = render(rows);
+process.stdout.write(table);
+if (values.results) await writeBlock(values.results, table);
+
+/** Replaces the floor table in a results file (between its markers), or adds it at the end with them. */
+async function writeBlock(file: string, text: string): Promise<void> {
+  const [begin, end] = ['<!-- FLOOR_BEGIN: written by bench/floor.ts -->', '<!-- FLOOR_END -->'];
+  const old = await readFile(file, 'utf8');
+  const block = `${begin}\n${text}${end}`;
+  const [at, past] = [old.indexOf(begin), old.indexOf(end)];
+  await writeFile(file, at >= 0 && past > at ? old.slice(0, at) + block + old.slice(past + end.length) : `${old.trimEnd()}\n\n${block}\n`);
+}
 
 /** Q6, every station on the store's last 1 July, all their variables: end to end against the floor, in process. */
 async function q6(dir: string, reservoirs: number): Promise<FloorRow> {
