@@ -39,6 +39,7 @@ const DAY_FILLED = new Uint8Array(DAY_SPAN);
 
 // one buffer reused by every block (its text is copied out into a string before the next block), and a view of it that
 // writes four bytes at once at any offset (DataView's accessors are inlined by the optimizing compiler)
+const KEPT_SCRATCH = 4 << 20;
 let scratch = new Uint8Array(1 << 16);
 let scratchView = new DataView(scratch.buffer);
 let scratchText = Buffer.from(scratch.buffer); // the same bytes, for their text
@@ -220,12 +221,13 @@ export function byteEmitter(
     // each row: head, date, end key, date, then (between, value) per held value, the tail; a comma between JSON rows
     const rowBytes = head.length + tail.length + constantBytes + 20 + 25 * values + 1;
     const need = rowBytes * (to - from);
+    let [buf, view] = [scratch, scratchView];
     if (scratch.length < need) {
-      scratch = new Uint8Array(Math.max(need, 2 * scratch.length));
-      scratchView = new DataView(scratch.buffer);
-      scratchText = Buffer.from(scratch.buffer);
+      buf = new Uint8Array(Math.max(need, 2 * scratch.length));
+      view = new DataView(buf.buffer);
+      // kept for the next blocks up to KEPT_SCRATCH; a larger block (decades of many variables) has its own
+      if (buf.length <= KEPT_SCRATCH) [scratch, scratchView, scratchText] = [buf, view, Buffer.from(buf.buffer)];
     }
-    const [buf, view] = [scratch, scratchView];
     let at = 0;
     for (let i = from; i < to; i++) {
       if (json && i > from) buf[at++] = 44; // ','

@@ -128,6 +128,27 @@ describe('text written as bytes from the columns', () => {
     expect(byteEmitter('RES_NAME', variables, [true], ['7'], 'csv', fallback)).toBeDefined();
   });
 
+  it('writes a block larger than the buffer it keeps (8 MB of JSON), then small ones again', () => {
+    const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
+    const rows = 80_000;
+    const days = Int32Array.from({ length: rows }, (_, i) => i - 30_000);
+    const values = Float64Array.from({ length: rows }, (_, i) => (i % 7 === 0 ? NaN : Math.sin(i) * 10 ** (i % 9)));
+    const builder = new RecordBuilder('RES_NAME', variables, 'json');
+    for (const [from, to] of [
+      [0, rows],
+      [5, 7],
+      [0, rows],
+    ]) {
+      const out: unknown[] = [];
+      builder.emit(out, 'BIG LAKE', { days, columns: [values] }, {}, from, to);
+      const records = Array.from({ length: to - from }, (_, k) => {
+        const v = values[from + k]!;
+        return { RES_NAME: 'BIG LAKE', start_date: isoDay(days[from + k]!), end_date: isoDay(days[from + k]!), 'NetE (mm)': v !== v ? null : roundValue(v) };
+      });
+      expect(out.join(',')).toBe(JSON.stringify(records).slice(1, -1));
+    }
+  });
+
   it('keeps each day its own flags (day attributes split a block into runs)', () => {
     const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
     const block = { days: Int32Array.of(20_000, 20_001, 20_002), columns: [Float64Array.of(1, -0, 2.00005)] };
