@@ -43,6 +43,11 @@ export class DuckEngine {
     await this.connection.run(`copy (${sql}) to '${path.replaceAll("'", "''")}' (format json, array true)`);
   }
 
+  /** Writes a query's rows to a file as CSV with a header, with DuckDB's own writer. */
+  async copyCsv(sql: string, path: string): Promise<void> {
+    await this.connection.run(`copy (${sql}) to '${path.replaceAll("'", "''")}' (format csv, header true)`);
+  }
+
   /** The answer in the query's format. */
   async answer(sql: string, format: 'json' | 'csv'): Promise<WireRecord[] | string> {
     return format === 'csv' ? this.csv(sql) : this.records(sql);

@@ -133,7 +133,7 @@ function pickStation(manifest: Manifest): string {
 }
 
 // The variables some of the stations hold, in catalogue order (what the library defaults to).
-function heldInOrder(manifest: Manifest, names: readonly string[]): string[] {
+export function heldInOrder(manifest: Manifest, names: readonly string[]): string[] {
   const held = new Set(names.flatMap((n) => manifest.stations.partitions[n]?.variables ?? []));
   return stationVariableNames.filter((v) => held.has(v));
 }

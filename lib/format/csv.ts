@@ -6,7 +6,7 @@ import type { WireRecord } from '../types.js';
 const NEEDS_QUOTES = /[",\r\n]/;
 
 // '', '.0001', ..., '.9999' with trailing zeros dropped: the fractional part of a 4-decimal value by its digits
-const FRACTIONS = Array.from({ length: 10_000 }, (_, i) => (i === 0 ? '' : `.${String(i).padStart(4, '0').replace(/0+$/, '')}`));
+export const FRACTIONS = Array.from({ length: 10_000 }, (_, i) => (i === 0 ? '' : `.${String(i).padStart(4, '0').replace(/0+$/, '')}`));
 
 /**
  * The text of a number exactly as String(value) writes it, faster for wire values (4 decimals): below 1e11 a

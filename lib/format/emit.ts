@@ -5,6 +5,7 @@ import type { ResolvedVariable } from '../query/validate.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
 import { csvField, formatNumber } from './csv.js';
+import { byteEmitter } from './row-bytes.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
 export interface Block {
@@ -42,6 +43,7 @@ const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile
 export class RecordBuilder {
   private extraKeys: string[] | undefined;
   private emitters: ((columns: Block['columns']) => Emitter) | undefined;
+  private last: { columns: Block['columns']; emit: Emitter } | undefined; // blocks that share their columns (one date of every name) share the emitter
 
   constructor(
     private readonly nameKey: string,
@@ -55,6 +57,7 @@ export class RecordBuilder {
     const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
     if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
       this.extraKeys = keys;
+      this.last = undefined;
       this.emitters = this.codegen
         ? emittersOf(this.nameKey, this.variables, keys, this.kind)
         : (columns) =>
@@ -69,7 +72,8 @@ export class RecordBuilder {
     const asText = textOf[this.kind];
     const values: WireValue[] = new Array(keys.length);
     for (let e = 0; e < keys.length; e++) values[e] = asText(extra[keys[e]!]!);
-    this.emitters(block.columns)(out, asText(name) as string, block.days, block.columns, from, to, values);
+    if (this.last?.columns !== block.columns) this.last = { columns: block.columns, emit: this.emitters(block.columns) };
+    this.last.emit(out, asText(name) as string, block.days, block.columns, from, to, values);
   }
 }
 
@@ -123,6 +127,8 @@ function emitterFor(
   const indexLike = [nameKey, ...variables.map((v) => v.key), ...extraKeys].some((k) => /^(0|[1-9]\d*)$/.test(k));
   emit =
     kind === 'json' && indexLike ? viaObjects(compile(nameKey, variables, held, extraKeys, 'records')) : compile(nameKey, variables, held, extraKeys, kind);
+  // text is written as bytes straight from the columns where the shape allows (row-bytes.ts), the compiled strings elsewhere
+  if (kind !== 'records') emit = byteEmitter(nameKey, variables, held, extraKeys, kind, emit) ?? emit;
   if (emitters.size >= MAX_EMITTERS) emitters.clear();
   emitters.set(signature, emit);
   return emit;

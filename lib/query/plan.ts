@@ -26,7 +26,11 @@ export type Attach = (name: string) => WireRecord;
 
 /** Adds wire keys and conversions to resolved variables for a unit system: the unit table read once per query. */
 export function withKeys(variables: readonly CheckedVariable[], system: UnitSystem): ResolvedVariable[] {
-  return variables.map((v) => ({ ...v, key: variableKey(v.name, v.unit, system), ...conversionOf(v.unit, system) }));
+  // one object literal of one shape (spreads made each variable a dictionary-like copy: a tenth of a small answer's time)
+  return variables.map((v) => {
+    const { factor, offset } = conversionOf(v.unit, system);
+    return { name: v.name, dataset: v.dataset, unit: v.unit, key: variableKey(v.name, v.unit, system), factor, offset };
+  });
 }
 
 /** The columns of the records, in order: what a CSV header shows. */

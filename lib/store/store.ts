@@ -12,6 +12,7 @@ import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
 import { resolveNames } from '../query/validate.js';
@@ -275,7 +276,7 @@ export class EvapStore {
 
   /** Every station's records on one date. */
   streamStationTimeseriesOnDate(query: StationDateQuery = {}): RecordStream {
-    return this.stream('stationTimeseriesOnDate', query, planStationDate, stationRange); // a plan on a date names every station
+    return this.stream('stationTimeseriesOnDate', query, planStationDate, stationsOnDate); // a plan on a date names every station
   }
 
   /** Every station's records on one date, as an array. */

@@ -1,0 +1,264 @@
+// JSON and CSV rows of a block written as UTF-8 bytes straight from its column vectors: no record object, no string
+// per row or per value. The block's text then becomes one string in a single copy. On every reservoir for a year
+// (16 million rows at 44,000 water bodies) making a string per row and joining them spent most of the time in the
+// garbage collector; this writes the same text with one reused buffer.
+import { formatDay } from '../dates.js';
+import type { ResolvedVariable } from '../query/validate.js';
+import type { WireValue } from '../types.js';
+import { roundValue } from '../units.js';
+import { FRACTIONS } from './csv.js';
+
+/** emit.ts's Emitter, spelt out here so that the two files do not import each other. */
+type Emitter = (
+  out: unknown[],
+  name: string,
+  days: ArrayLike<number>,
+  columns: readonly (ArrayLike<number> | undefined)[],
+  from: number,
+  to: number,
+  extra: readonly WireValue[],
+) => void;
+
+const encoder = new TextEncoder();
+const bytesOf = (text: string): Uint8Array => encoder.encode(text);
+
+// the fraction texts of csv.ts ('', '.0001' .. '.9999') as bytes: the first four as a little-endian word, the fifth apart
+const FRACTION_WORDS = new Uint32Array(2 * 10_000);
+const FRACTION_LENGTH = new Uint8Array(10_000);
+FRACTIONS.forEach((text, f) => {
+  FRACTION_LENGTH[f] = text.length;
+  for (let k = 0; k < text.length; k++) FRACTION_WORDS[2 * f + (k >> 2)]! += text.charCodeAt(k) * 2 ** (8 * (k & 3));
+});
+
+// formatDay's text of the days from 1870 to 2170, as 10 bytes each (two 32-bit words and a 16-bit one, little-endian),
+// filled the first time a day is written
+const FIRST_DAY = -36_525;
+const DAY_SPAN = 109_575;
+const DAY_WORDS = new Uint32Array(3 * DAY_SPAN);
+const DAY_FILLED = new Uint8Array(DAY_SPAN);
+
+// one buffer reused by every block (its text is copied out into a string before the next block), and a view of it that
+// writes four bytes at once at any offset (DataView's accessors are inlined by the optimizing compiler)
+const KEPT_SCRATCH = 4 << 20;
+let scratch = new Uint8Array(1 << 16);
+let scratchView = new DataView(scratch.buffer);
+let scratchText = Buffer.from(scratch.buffer); // the same bytes, for their text
+
+/** Constant bytes as little-endian 32-bit words and the 0-3 bytes left over, to copy a word at a time. */
+interface Segment {
+  words: Uint32Array;
+  rest: Uint8Array;
+  length: number;
+}
+
+function segmentOf(bytes: Uint8Array): Segment {
+  const whole = bytes.length >> 2;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const words = new Uint32Array(whole);
+  for (let w = 0; w < whole; w++) words[w] = view.getUint32(4 * w, true);
+  return { words, rest: bytes.slice(4 * whole), length: bytes.length };
+}
+
+function putBytes(buf: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let k = 0; k < bytes.length; k++) buf[at + k] = bytes[k]!;
+  return at + bytes.length;
+}
+
+function put(view: DataView, buf: Uint8Array, at: number, segment: Segment): number {
+  const { words, rest } = segment;
+  for (let w = 0; w < words.length; w++) view.setUint32(at + 4 * w, words[w]!, true);
+  const end = at + 4 * words.length;
+  for (let k = 0; k < rest.length; k++) buf[end + k] = rest[k]!;
+  return at + segment.length;
+}
+
+/**
+ * A number's text as formatNumber (csv.ts) writes it, into `buf` at `at`; returns the end. `value` is already rounded.
+ * The fraction is written as five bytes whatever its length (the buffer holds 25 bytes a value), then the end moved back.
+ */
+function writeNumber(view: DataView, buf: Uint8Array, at: number, value: number): number {
+  const scaled = Math.round(value * 1e4);
+  if (scaled / 1e4 !== value || Math.abs(value) >= 1e11) return writeAscii(buf, at, String(value));
+  let digits = scaled;
+  if (scaled < 0) {
+    buf[at++] = 45; // '-'
+    digits = -scaled;
+  }
+  let whole = Math.floor(digits / 1e4);
+  const fraction = digits - whole * 1e4;
+  if (whole < 10) buf[at++] = 48 + whole;
+  else {
+    let width = 2;
+    for (let w = whole; w >= 100; w = Math.floor(w / 10)) width++;
+    for (let k = at + width - 1; k >= at; k--) {
+      const next = Math.floor(whole / 10);
+      buf[k] = 48 + whole - next * 10;
+      whole = next;
+    }
+    at += width;
+  }
+  view.setUint32(at, FRACTION_WORDS[2 * fraction]!, true);
+  buf[at + 4] = FRACTION_WORDS[2 * fraction + 1]!;
+  return at + FRACTION_LENGTH[fraction]!;
+}
+
+function writeAscii(buf: Uint8Array, at: number, text: string): number {
+  for (let k = 0; k < text.length; k++) buf[at + k] = text.charCodeAt(k);
+  return at + text.length;
+}
+
+function writeDay(view: DataView, buf: Uint8Array, at: number, day: number): number {
+  const slot = day - FIRST_DAY;
+  if (slot >= 0 && slot < DAY_SPAN && (day | 0) === day) {
+    if (DAY_FILLED[slot] === 0) {
+      const text = formatDay(day);
+      if (text.length !== 10) return writeAscii(buf, at, text);
+      const bytes = new Uint8Array(12);
+      writeAscii(bytes, 0, text);
+      const words = new DataView(bytes.buffer);
+      for (let w = 0; w < 3; w++) DAY_WORDS[3 * slot + w] = words.getUint32(4 * w, true);
+      DAY_FILLED[slot] = 1;
+    }
+    view.setUint32(at, DAY_WORDS[3 * slot]!, true);
+    view.setUint32(at + 4, DAY_WORDS[3 * slot + 1]!, true);
+    view.setUint16(at + 8, DAY_WORDS[3 * slot + 2]!, true);
+    return at + 10;
+  }
+  return writeAscii(buf, at, formatDay(day)); // an ISO date is ASCII
+}
+
+// the bytes of a block's head (0) and tail (1), in small buffers kept between blocks (a block may be a single row)
+const sides = [new Uint8Array(256), new Uint8Array(256)];
+
+function encodeSide(side: 0 | 1, text: string, ascii: boolean): Uint8Array {
+  if (sides[side]!.length < 3 * text.length) sides[side] = new Uint8Array(3 * text.length); // UTF-8: at most 3 bytes a UTF-16 unit
+  const into = sides[side]!;
+  return into.subarray(0, ascii ? writeAscii(into, 0, text) : encoder.encodeInto(text, into).written);
+}
+
+/** The head of a block's rows (the name's key, the name, the start date's key) as bytes, without joining the text. */
+function encodeHead(before: Uint8Array, name: string, after: Uint8Array, ascii: boolean): Uint8Array {
+  const need = before.length + 3 * name.length + after.length; // UTF-8: at most 3 bytes a UTF-16 unit
+  if (sides[0]!.length < need) sides[0] = new Uint8Array(need);
+  const into = sides[0]!;
+  let at = putBytes(into, 0, before);
+  at = ascii ? writeAscii(into, at, name) : at + encoder.encodeInto(name, into.subarray(at)).written;
+  return into.subarray(0, putBytes(into, at, after));
+}
+
+function isAscii(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) > 127) return false;
+  return true;
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+const INDEX_KEY = /^(0|[1-9]\d*)$/;
+
+/**
+ * An emitter of JSON or CSV text that writes bytes (the Emitter contract of emit.ts: `name` and `extra` come as JSON
+ * text or CSV fields); undefined for the shapes it cannot write exactly, which stay with the string emitters: a key
+ * that is an array index or comes twice (object key order), and, per block, CSV text with a lone surrogate (not UTF-8).
+ */
+export function byteEmitter(
+  nameKey: string,
+  variables: readonly ResolvedVariable[],
+  held: readonly boolean[],
+  extraKeys: readonly string[],
+  kind: 'json' | 'csv',
+  fallback: Emitter,
+): Emitter | undefined {
+  const json = kind === 'json';
+  const keys = [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...extraKeys];
+  if (json && (keys.some((k) => INDEX_KEY.test(k)) || new Set(keys).size !== keys.length)) return undefined;
+  const key = (k: string, first = false) => (json ? `${first ? '{' : ','}${JSON.stringify(k)}:` : first ? '' : ',');
+  // the constant text after the second date, before each held value and after the last one (unheld values inside)
+  const between: string[] = [json ? '"' : ''];
+  const factors: number[] = [];
+  const offsets: number[] = [];
+  const columnOf: number[] = [];
+  variables.forEach((v, j) => {
+    between[between.length - 1] += key(v.key);
+    if (!held[j]) between[between.length - 1] += json ? 'null' : '';
+    else {
+      columnOf.push(j);
+      factors.push(v.factor);
+      offsets.push(v.offset);
+      between.push('');
+    }
+  });
+  const middle = between.slice(0, -1).map(bytesOf);
+  const middleSegments = middle.map(segmentOf);
+  const last = between.at(-1)!;
+  const [headKey, startKey] = [key(nameKey, true), json ? `${key('start_date')}"` : ','];
+  const endText = segmentOf(bytesOf(json ? `"${key('end_date')}"` : ','));
+  const ascii = isAscii(headKey) && middle.every((b) => b.every((c) => c < 128));
+  const [headKeyBytes, startKeyBytes] = [bytesOf(headKey), bytesOf(startKey)];
+  const close = json ? '}' : '\n';
+  const plainTail = extraKeys.length === 0 ? `${last}${close}` : undefined; // no attributes: the same tail every block
+  const plainTailBytes = plainTail === undefined ? undefined : bytesOf(plainTail);
+  const values = columnOf.length;
+  const constantBytes = middle.reduce((n, b) => n + b.length, 0) + endText.length;
+
+  return (out, name, days, columns, from, to, extra) => {
+    if (to <= from) return;
+    const nameText = name as string;
+    let tailText = plainTail;
+    if (tailText === undefined) {
+      tailText = last;
+      for (let e = 0; e < extraKeys.length; e++) tailText += `${key(extraKeys[e]!)}${extra[e] as string}`;
+      tailText += close;
+    }
+    if (!json && (LONE_SURROGATE.test(nameText) || LONE_SURROGATE.test(tailText))) return fallback(out, name, days, columns, from, to, extra);
+    const asciiText = ascii && isAscii(nameText) && (plainTail !== undefined || isAscii(tailText));
+    const head = encodeHead(headKeyBytes, nameText, startKeyBytes, asciiText);
+    const tail = plainTail === undefined ? encodeSide(1, tailText, asciiText) : plainTailBytes!;
+    // as words when the block has rows enough to repay making them (one date of every name: a row a block)
+    const [headWords, tailWords] = to - from > 4 ? [segmentOf(head), segmentOf(tail)] : [undefined, undefined];
+    const c0 = values > 0 ? columns[columnOf[0]!] : undefined;
+    const c1 = values > 1 ? columns[columnOf[1]!] : undefined;
+    const c2 = values > 2 ? columns[columnOf[2]!] : undefined;
+    const c3 = values > 3 ? columns[columnOf[3]!] : undefined;
+    // each row: head, date, end key, date, then (between, value) per held value, the tail; a comma between JSON rows
+    const rowBytes = head.length + tail.length + constantBytes + 20 + 25 * values + 1;
+    const need = rowBytes * (to - from);
+    let [buf, view] = [scratch, scratchView];
+    if (scratch.length < need) {
+      buf = new Uint8Array(Math.max(need, 2 * scratch.length));
+      view = new DataView(buf.buffer);
+      // kept for the next blocks up to KEPT_SCRATCH; a larger block (decades of many variables) has its own
+      if (buf.length <= KEPT_SCRATCH) [scratch, scratchView, scratchText] = [buf, view, Buffer.from(buf.buffer)];
+    }
+    let at = 0;
+    for (let i = from; i < to; i++) {
+      if (json && i > from) buf[at++] = 44; // ','
+      at = headWords ? put(view, buf, at, headWords) : putBytes(buf, at, head);
+      const day = days[i]!;
+      at = writeDay(view, buf, at, day);
+      at = put(view, buf, at, endText);
+      at = writeDay(view, buf, at, day);
+      for (let h = 0; h < values; h++) {
+        at = put(view, buf, at, middleSegments[h]!);
+        const column = h === 0 ? c0 : h === 1 ? c1 : h === 2 ? c2 : h === 3 ? c3 : columns[columnOf[h]!];
+        const factor = factors[h]!;
+        const raw = column![i]!;
+        const value = factor === 1 && offsets[h] === 0 ? raw : raw * factor + offsets[h]!;
+        if (value !== value || (json && !Number.isFinite(value))) {
+          if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
+        } else at = writeNumber(view, buf, at, roundValue(value));
+      }
+      at = tailWords ? put(view, buf, at, tailWords) : putBytes(buf, at, tail);
+    }
+    out.push(asciiText ? latin1(buf, at) : utf8(buf, at));
+  };
+}
+
+const decoder = new TextDecoder();
+
+// ASCII bytes as a string: a plain copy, where UTF-8 decoding checks every byte
+function latin1(buf: Uint8Array, length: number): string {
+  return buf === scratch ? scratchText.toString('latin1', 0, length) : Buffer.from(buf.buffer, buf.byteOffset, length).toString('latin1');
+}
+
+function utf8(buf: Uint8Array, length: number): string {
+  return decoder.decode(buf.subarray(0, length));
+}
