@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { demoOptions, makeDemoStore } from '../../lib/store/demo.js';
 import { readArgs, requiredFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
+import { pathIn } from '../paths.js';
 import { progressBar } from '../progress.js';
 
 export const usage = `evap demo --out DIR [--force | --if-missing]
@@ -13,20 +15,21 @@ export const usage = `evap demo --out DIR [--force | --if-missing]
   --force                 publish a new snapshot over a store already in DIR
   --if-missing            do nothing when DIR already holds a store`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = readArgs(argv, { out: { type: 'string' }, force: { type: 'boolean' }, 'if-missing': { type: 'boolean' } });
   const out = requiredFlag(values, 'out');
-  if (existsSync(join(out, 'manifest.json'))) {
+  const dir = pathIn(io, out);
+  if (existsSync(join(dir, 'manifest.json'))) {
     if (values['if-missing']) return 0;
     if (!values.force) throw new UsageError(`${out} already holds a store; pass --force to publish a new snapshot over it`);
   }
   const began = performance.now();
-  const bar = progressBar('demo');
+  const bar = progressBar('demo', io.stderr);
   try {
-    await makeDemoStore(out, bar.update);
+    await makeDemoStore(dir, bar.update);
   } finally {
     bar.stop();
   }
-  process.stderr.write(`wrote the demo store into ${out} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
+  io.stderr.write(`wrote the demo store into ${out} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
   return 0;
 }
