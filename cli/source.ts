@@ -1,7 +1,7 @@
 // Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
 
 import { parseWholeNumber } from '../lib/integer.js';
-import type { EvapStore } from '../lib/store/store.js';
+import type { StoreReader } from '../lib/store/store.js';
 import { createClient, type EvapClient } from '../lib/sync/client.js';
 import { type FlagSpec, type Flags, stringFlag } from './args.js';
 import { UsageError } from './command.js';
@@ -21,8 +21,8 @@ export const sourceUsage = `  --store DIR             a local store (default: th
   --api-key KEY           its key (or the environment variable EVAP_API_KEY)
   --timeout-ms N          with --from: give up on a request after N ms (default 60000)`;
 
-/** A store or a client: the same query methods, the same answers (the store's are partly synchronous). */
-export type Source = EvapStore | EvapClient;
+/** A store (or a view of its past) or a client: the same query methods, the same answers (the store's are partly synchronous). */
+export type Source = StoreReader | EvapClient;
 
 /** Opens the source the flags name; close() releases a store. */
 export async function openSource(values: Flags, io: CliIo): Promise<{ source: Source; close(): Promise<void> }> {
