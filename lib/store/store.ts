@@ -210,11 +210,17 @@ export abstract class StoreReader {
     plan: (s: Snapshot, query: Q) => Plan,
     read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>,
   ): RecordStream {
-    const s = this.snapshot;
+    return this.streamOf(operation, options, (s, query) => {
+      const planned = plan(s, query);
+      return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned));
+    });
+  }
+
+  // a stream of this reader's snapshot, its options checked as the operations table says (asOf refused: see the class)
+  protected streamOf<Q extends { asOf?: string }>(operation: OperationName, options: Q, open: (s: Snapshot, query: Q) => RecordStream): RecordStream {
     const query = checkOptions(operation, options);
     refuseAsOf(query.asOf);
-    const planned = plan(s, query);
-    return this.held(recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned)));
+    return this.held(open(this.snapshot, query));
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */
@@ -229,16 +235,12 @@ export abstract class StoreReader {
 
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
   streamReservoirAggregates(options: summaries.ReservoirAggregateQuery = {}): RecordStream {
-    const query = checkOptions('reservoirAggregates', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamReservoirAggregates(this.snapshot, query));
+    return this.streamOf('reservoirAggregates', options, summaries.streamReservoirAggregates);
   }
 
   /** Monthly, annual or water-year aggregates of stations. */
   streamStationAggregates(options: summaries.StationAggregateQuery = {}): RecordStream {
-    const query = checkOptions('stationAggregates', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamStationAggregates(this.snapshot, query));
+    return this.streamOf('stationAggregates', options, summaries.streamStationAggregates);
   }
 
   /** Reservoir aggregates as an array; the stream's table() gives any answer as an Arrow table. */
@@ -253,16 +255,12 @@ export abstract class StoreReader {
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
   streamReservoirNormals(options: summaries.ReservoirNormalsQuery = {}): RecordStream {
-    const query = checkOptions('reservoirNormals', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamReservoirNormals(this.snapshot, query));
+    return this.streamOf('reservoirNormals', options, summaries.streamReservoirNormals);
   }
 
   /** Normals of stations by calendar month or day of the year. */
   streamStationNormals(options: summaries.StationNormalsQuery = {}): RecordStream {
-    const query = checkOptions('stationNormals', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamStationNormals(this.snapshot, query));
+    return this.streamOf('stationNormals', options, summaries.streamStationNormals);
   }
 
   /** Reservoir normals as an array. */
