@@ -10,7 +10,7 @@ const sharedOutsideLib = [
   'test/cli/{args,command,output,problems,progress}.test.ts',
   'test/contract/{examples,golden,ignored,paths,shapefile,time-words}.test.ts',
   'test/server/keys/{rate,requests}.test.ts',
-  'test/server/{admission,answer-formats,app,errors,flags,format,multipart,openapi,post-routes,routes,summary-routes,whole-response}.test.ts',
+  'test/server/{admission,answer-formats,app,errors,flags,format,multipart,openapi,post-routes,provenance,routes,summary-routes,whole-response}.test.ts',
 ];
 const isolatedInLib = [
   'test/lib/ingest/ingest.test.ts',
