@@ -7,10 +7,10 @@ import { defineConfig } from 'vitest/config';
 // registers its clean-up once per module, and env or mocks would leak into the next file.
 const sharedOutsideLib = [
   'test/{layout,package}.test.ts',
-  'test/cli/{args,command,output}.test.ts',
+  'test/cli/{args,command,output,problems,progress}.test.ts',
   'test/contract/{examples,golden,ignored,paths,shapefile,time-words}.test.ts',
   'test/server/keys/{rate,requests}.test.ts',
-  'test/server/{admission,answer-formats,app,errors,flags,format,multipart,openapi,post-routes,routes,summary-routes,whole-response}.test.ts',
+  'test/server/{admission,answer-formats,app,errors,flags,format,multipart,openapi,post-routes,provenance,routes,summary-routes,whole-response}.test.ts',
 ];
 const isolatedInLib = [
   'test/lib/ingest/ingest.test.ts',

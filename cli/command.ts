@@ -1,9 +1,10 @@
 // What every `evap <command>` module exports, and how the CLI reports mistakes (usage) apart from failures (cause).
+import type { CliIo } from './io.js';
 
-/** A command module: its help text and its run. Registered by one line in cli/evap.ts. */
+/** A command module: its help text and its run. Registered by one line in cli/run.ts. */
 export interface CommandModule {
   usage: string; // the whole `evap <command> --help` text, its first line the synopsis
-  run(argv: string[]): Promise<number | undefined>; // the exit status (default 0)
+  run(argv: string[], io: CliIo): Promise<number | undefined>; // the exit status (default 0); output, environment and folder are the io's
 }
 
 /** A mistake in the command line: reported with the command's synopsis, exit status 2. */

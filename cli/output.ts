@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { formatNumber, recordsToCsv } from '../lib/format/csv.js';
 import type { WireRecord, WireValue } from '../lib/types.js';
 import { UsageError } from './command.js';
+import type { CliIo } from './io.js';
+import { pathIn } from './paths.js';
 import { visibleText } from './safe-text.js';
 
 export const formats = ['table', 'csv', 'json', 'parquet'] as const;
@@ -22,38 +24,33 @@ export function formatOfFile(out: string | undefined): Format | undefined {
 }
 
 /** The format asked for, else the --out file's extension's, else table on a terminal and CSV in a pipe; a contradiction is a UsageError. */
-export function chooseFormat(value: string | undefined, out: string | undefined): Format {
+export function chooseFormat(io: CliIo, value: string | undefined, out: string | undefined): Format {
   if (value !== undefined && !(formats as readonly string[]).includes(value))
     throw new UsageError(`--format must be one of ${formats.join(', ')}; got ${JSON.stringify(value)}`);
   const byFile = formatOfFile(out);
   if (value !== undefined && byFile !== undefined && value !== byFile)
     throw new UsageError(`--format ${value} contradicts --out ${out} (a ${byFile} file name); leave one out or make them agree`);
-  const format = (value as Format | undefined) ?? byFile ?? (process.stdout.isTTY && out === undefined ? 'table' : 'csv');
+  const format = (value as Format | undefined) ?? byFile ?? (io.stdout.isTTY && out === undefined ? 'table' : 'csv');
   if (format === 'parquet' && out === undefined) throw new UsageError('--format parquet needs --out FILE');
   return format;
 }
 
-// `evap query | head` closes the pipe early: that is the reader's choice, not an error
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
-
-/** Writes text chunks to stdout (waiting when the pipe is full) or to a file. */
-export async function writeText(chunks: AsyncIterable<string> | Iterable<string>, out?: string): Promise<void> {
+/** Writes text chunks to the run's stdout (waiting when the pipe is full) or to a file. */
+export async function writeText(io: CliIo, chunks: AsyncIterable<string> | Iterable<string>, out?: string): Promise<void> {
   if (out !== undefined) {
     let text = '';
     for await (const chunk of chunks) text += chunk;
-    await writeFile(out, text);
+    await writeFile(pathIn(io, out), text);
     return;
   }
   for await (const chunk of chunks) {
-    if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    if (!io.stdout.write(chunk)) await new Promise((resolve) => io.stdout.once('drain', resolve));
   }
 }
 
 /** Writes whole records in the format (columns: the CSV header and table columns, in order). */
 export async function writeRecords(
+  io: CliIo,
   records: readonly WireRecord[],
   columns: readonly string[],
   format: Format,
@@ -63,11 +60,11 @@ export async function writeRecords(
   if (format === 'parquet') {
     // the table the server's parquet answers are made of: every column kept (one of gaps only too), typed by its name
     const { recordsToTable, tableToParquet } = await import('../lib/format/answer-table.js');
-    await writeFile(out!, tableToParquet(recordsToTable(records, columns, metadata)));
+    await writeFile(pathIn(io, out!), tableToParquet(recordsToTable(records, columns, metadata)));
     return;
   }
   const text = format === 'json' ? `${JSON.stringify(records)}\n` : format === 'csv' ? recordsToCsv(records, columns) : formatTable(records, columns);
-  await writeText([text], out);
+  await writeText(io, [text], out);
 }
 
 /** Records as aligned columns: a header, a rule, numbers right-aligned, missing values blank. */

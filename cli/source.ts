@@ -1,10 +1,12 @@
 // Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
 
 import { parseWholeNumber } from '../lib/integer.js';
-import type { EvapStore } from '../lib/store/store.js';
+import type { StoreReader } from '../lib/store/store.js';
 import { createClient, type EvapClient } from '../lib/sync/client.js';
 import { type FlagSpec, type Flags, stringFlag } from './args.js';
 import { UsageError } from './command.js';
+import type { CliIo } from './io.js';
+import { pathIn } from './paths.js';
 
 /** The flags that choose the source, for a command's parseArgs options. */
 export const sourceFlags = {
@@ -19,26 +21,35 @@ export const sourceUsage = `  --store DIR             a local store (default: th
   --api-key KEY           its key (or the environment variable EVAP_API_KEY)
   --timeout-ms N          with --from: give up on a request after N ms (default 60000)`;
 
-/** A store or a client: the same query methods, the same answers (the store's are partly synchronous). */
-export type Source = EvapStore | EvapClient;
+/** A store (or a view of its past) or a client: the same query methods, the same answers (the store's are partly synchronous). */
+export type Source = StoreReader | EvapClient;
 
 /** Opens the source the flags name; close() releases a store. */
-export async function openSource(values: Flags): Promise<{ source: Source; close(): Promise<void> }> {
+export async function openSource(values: Flags, io: CliIo): Promise<{ source: Source; close(): Promise<void> }> {
   const from = stringFlag(values, 'from');
   if (from !== undefined) {
     if (stringFlag(values, 'store') !== undefined) throw new UsageError('give --store or --from, not both');
     if (!/^https?:\/\//.test(from)) throw new UsageError(`--from must be an http:// or https:// URL; got ${JSON.stringify(from)}`);
-    const apiKey = stringFlag(values, 'api-key') ?? process.env.EVAP_API_KEY;
+    const apiKey = stringFlag(values, 'api-key') ?? io.env.EVAP_API_KEY;
     if (!apiKey) throw new UsageError('--from needs --api-key KEY (or EVAP_API_KEY)');
     const text = stringFlag(values, 'timeout-ms');
     const timeout = text === undefined ? 60_000 : parseWholeNumber(text);
     if (timeout === undefined || timeout <= 0) throw new UsageError('--timeout-ms must be a positive integer');
     return {
-      source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1, warn: (message) => process.stderr.write(`evap: warning: ${message}\n`) }),
+      source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1, warn: (message) => io.stderr.write(`evap: warning: ${message}\n`) }),
       close: async () => {},
     };
   }
   const { openStore } = await import('../lib/store/store.js');
-  const store = await openStore(stringFlag(values, 'store'));
+  const location = stringFlag(values, 'store');
+  const store = await openStore(location === undefined ? await demoStore(io) : pathIn(io, location));
   return { source: store, close: () => store.close() };
+}
+
+// no --store: the demo store (made once if missing), said on the run's stderr so that its synthetic values are never taken for data
+async function demoStore(io: CliIo): Promise<string> {
+  const [{ ensureDemoStore }, { demoFallbackNote }] = await Promise.all([import('../lib/store/demo.js'), import('../lib/store/about.js')]);
+  const dir = await ensureDemoStore();
+  io.stderr.write(`${demoFallbackNote(dir)}\n`);
+  return dir;
 }

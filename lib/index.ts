@@ -30,7 +30,7 @@ export type { Manifest } from './store/manifest.js';
 export type { S3Options } from './store/s3.js';
 export { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from './store/snapshots.js';
 export type { Storage, StoredFile } from './store/storage.js';
-export { EvapStore, type OpenStoreOptions, openStore } from './store/store.js';
+export { EvapStore, type OpenStoreOptions, openStore, StoreReader, StoreView } from './store/store.js';
 export { type VacuumOptions, type VacuumSummary, vacuumStore } from './store/vacuum.js';
 export { createStoreWriter, type ReservoirRows, type StationRows, StoreWriter } from './store/write.js';
 export { type ClientOptions, createClient, EvapClient, RemoteError } from './sync/client.js';

@@ -12,14 +12,14 @@ import {
   parametersOf,
   type RecordsOperation,
 } from '../lib/operations.js';
-import type { EvapStore } from '../lib/store/store.js';
+import type { StoreReader } from '../lib/store/store.js';
 import { readFormat, timeseriesAnswer } from './answer-formats.js';
 import type { IncomingRequest } from './incoming.js';
 import type { QueryParams, RequestLimits } from './params.js';
 
 /** What a route handler gets. */
 export interface RouteContext {
-  store: EvapStore;
+  store: StoreReader; // the store, or under as_of a view of its past
   query: QueryParams;
   request: IncomingRequest;
   limits: RequestLimits;
@@ -80,11 +80,11 @@ export function tableRoute<O extends OperationName>(
 
 type StreamMethod<O extends RecordsOperation> = `stream${Capitalize<O>}`;
 // every records operation has its store method, and the options the table gives it are options that method takes
-type Fits = { [O in RecordsOperation]: OptionsOf<O> extends NonNullable<Parameters<EvapStore[StreamMethod<O>]>[0]> ? true : false }[RecordsOperation];
+type Fits = { [O in RecordsOperation]: OptionsOf<O> extends NonNullable<Parameters<StoreReader[StreamMethod<O>]>[0]> ? true : false }[RecordsOperation];
 const everyOperationFits: Fits extends true ? true : never = true;
 
 /** The store's stream of a records operation (`extra`: the path's options, an aggregate's interval). */
-export function streamOf<O extends RecordsOperation>(store: EvapStore, operation: O, options: OptionsOf<O>, extra: object = {}): RecordStream {
+export function streamOf<O extends RecordsOperation>(store: StoreReader, operation: O, options: OptionsOf<O>, extra: object = {}): RecordStream {
   const method = `stream${operation[0]!.toUpperCase()}${operation.slice(1)}` as StreamMethod<O>;
   // the method is the one Fits checked against this operation's options
   return (store[method] as unknown as (options: object) => RecordStream).call(store, { ...options, ...extra });

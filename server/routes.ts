@@ -1,7 +1,7 @@
 // The documented paths: each maps its parameters onto one library call and formats the answer. Which parameters a path
 // takes, and how each maps onto the library's options, is the operations table's (lib/operations.ts), never written
 // here; an operation answering records needs only its summary (recordsRoute).
-import type { EvapStore } from '../lib/store/store.js';
+import type { StoreReader } from '../lib/store/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { metadataAnswer, type ListFormat as Places } from './answer-formats.js';
 import { withAsOf } from './as-of.js';
@@ -21,7 +21,7 @@ function columnsOf(records: readonly WireRecord[], fallback: readonly string[]):
 
 // `{"RES_NAMES": [...]}` as the public service answers; as CSV one column named like the metadata's name column.
 // with output_format=geojson, the listed names' metadata as points
-const names = (key: 'RES_NAME' | 'STA_NAME', values: string[], format: Places, store: EvapStore) =>
+const names = (key: 'RES_NAME' | 'STA_NAME', values: string[], format: Places, store: StoreReader) =>
   metadataAnswer(
     format,
     { [`${key}S`]: values },

@@ -5,6 +5,8 @@ import { openStorage } from '../../lib/store/location.js';
 import { type SettableAbout, setStoreAbout } from '../../lib/store/set-about.js';
 import { readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
+import { storageIn } from '../paths.js';
 
 // flag -> the provenance field it sets
 const fields = {
@@ -24,7 +26,7 @@ export const usage = `evap about --store DIR|s3://B/P [--title T] [--description
   snapshot with those fields changed and the data untouched; servers pick it up at their next refresh.
   --model M, --status S   the model that made the values; what the source says of their standing`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = readArgs(argv, {
     store: { type: 'string' },
     ...Object.fromEntries(Object.keys(fields).map((flag) => [flag, { type: 'string' as const }])),
@@ -39,15 +41,16 @@ export async function run(argv: string[]): Promise<number> {
     changes[field] = value;
   }
   if (Object.keys(changes).length > 0) {
-    const manifest = await setStoreAbout(location, changes);
-    process.stderr.write(`published snapshot ${manifest.snapshot} with ${Object.keys(changes).join(', ')} changed\n`);
+    const manifest = await setStoreAbout(storageIn(io, location), changes);
+    io.stderr.write(`published snapshot ${manifest.snapshot} with ${Object.keys(changes).join(', ')} changed\n`);
   }
-  const storage = openStorage(location);
+  const where = storageIn(io, location);
+  const storage = typeof where === 'string' ? openStorage(where) : where;
   const manifest = await readCurrentManifest(storage);
   if (!manifest) throw new UsageError(`${location} holds no store`);
   const about = manifest.about;
-  if (!about) process.stdout.write('this store was written without provenance; set it with the flags above\n');
-  else for (const [field, value] of aboutEntries(about)) process.stdout.write(`${field}: ${value}\n`);
+  if (!about) io.stdout.write('this store was written without provenance; set it with the flags above\n');
+  else for (const [field, value] of aboutEntries(about)) io.stdout.write(`${field}: ${value}\n`);
   await storage.close?.();
   return 0;
 }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { demoDatabaseNames, demoOptions, makeDemoStore, makeTexasDemoStore, TEXAS_DEMO_FOLDER, texasDemoOptions } from '../../lib/store/demo.js';
 import { choiceFlag, readArgs, requiredFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
+import { pathIn } from '../paths.js';
 import { progressBar } from '../progress.js';
 
 export const usage = `evap demo --out DIR [--database usbr|twdb] [--force | --if-missing]
@@ -16,7 +18,7 @@ export const usage = `evap demo --out DIR [--database usbr|twdb] [--force | --if
   --force                 publish a new snapshot over a store already in DIR
   --if-missing            do nothing when DIR already holds a store`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = readArgs(argv, {
     out: { type: 'string' },
     database: { type: 'string' },
@@ -25,17 +27,18 @@ export async function run(argv: string[]): Promise<number> {
   });
   const database = choiceFlag(values, 'database', demoDatabaseNames, 'usbr');
   const out = requiredFlag(values, 'out');
-  if (existsSync(join(out, 'manifest.json'))) {
+  const dir = pathIn(io, out);
+  if (existsSync(join(dir, 'manifest.json'))) {
     if (values['if-missing']) return 0;
     if (!values.force) throw new UsageError(`${out} already holds a store; pass --force to publish a new snapshot over it`);
   }
   const began = performance.now();
-  const bar = progressBar('demo');
+  const bar = progressBar('demo', io.stderr);
   try {
-    await (database === 'twdb' ? makeTexasDemoStore : makeDemoStore)(out, bar.update);
+    await (database === 'twdb' ? makeTexasDemoStore : makeDemoStore)(dir, bar.update);
   } finally {
     bar.stop();
   }
-  process.stderr.write(`wrote the ${database === 'twdb' ? 'Texas-like ' : ''}demo store into ${out} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
+  io.stderr.write(`wrote the ${database === 'twdb' ? 'Texas-like ' : ''}demo store into ${out} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
   return 0;
 }

@@ -6,6 +6,8 @@ import { openStorage } from '../../lib/store/location.js';
 import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
+import { pathIn } from '../paths.js';
 import { progressBar } from '../progress.js';
 
 export const usage = `evap generate --out DIR [--reservoirs 67] [--stations 27] [--start 2019-01-01] [--end 2021-12-31] [options]
@@ -16,7 +18,7 @@ export const usage = `evap generate --out DIR [--reservoirs 67] [--stations 27] 
   --force                 publish a new snapshot over a store already in DIR
   --if-missing            do nothing when DIR already holds a store`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = readArgs(argv, {
     out: { type: 'string' },
     reservoirs: { type: 'string' },
@@ -30,16 +32,16 @@ export async function run(argv: string[]): Promise<number> {
     'if-missing': { type: 'boolean' },
   });
   const out = requiredFlag(values, 'out');
-  if (await openStorage(out).exists(MANIFEST_FILE)) {
+  if (await openStorage(pathIn(io, out), io.env).exists(MANIFEST_FILE)) {
     // --out may be a folder or s3://bucket/prefix
     if (values['if-missing']) return 0;
     if (!values.force) throw new UsageError(`${out} already holds a store; pass --force to publish a new snapshot over it`);
   }
   const began = performance.now();
-  const bar = progressBar('generate');
+  const bar = progressBar('generate', io.stderr);
   let manifest;
   try {
-    manifest = await generateStore(out, {
+    manifest = await generateStore(pathIn(io, out), {
       reservoirs: intFlag(values.reservoirs, 'reservoirs', demoOptions.reservoirs),
       stations: intFlag(values.stations, 'stations', demoOptions.stations),
       start: stringFlag(values, 'start') ?? demoOptions.start,
@@ -54,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const files = manifestFiles(manifest);
   const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
-  process.stderr.write(
+  io.stderr.write(
     `wrote snapshot ${manifest.snapshot}: ${manifest.reservoirs.names.length} reservoirs, ${manifest.stations.names.length} stations, ${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
   );
   return 0;

@@ -5,6 +5,7 @@ import { aboutEntries, type StoreAbout } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
 import { listFlag, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
 import { chooseFormat, formatUsage, writeRecords } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
@@ -40,7 +41,7 @@ const topics: Record<string, (source: Source, dataset?: string, variable?: strin
   'station-dates': (s, _d, _v, names) => rows(s.listStationDates(names)),
 };
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = readArgs(argv, {
     ...sourceFlags,
     dataset: { type: 'string' },
@@ -53,15 +54,15 @@ export async function run(argv: string[]): Promise<number> {
   if (topic !== undefined && !Object.hasOwn(topics, topic))
     throw new UsageError(`unknown topic ${JSON.stringify(topic)}; topics: ${Object.keys(topics).join(', ')}`);
   const out = stringFlag(values, 'out');
-  const format = chooseFormat(stringFlag(values, 'format'), out);
-  const { source, close } = await openSource(values);
+  const format = chooseFormat(io, stringFlag(values, 'format'), out);
+  const { source, close } = await openSource(values, io);
   try {
     const records =
       topic === undefined
         ? await summary(source)
         : await topics[topic]!(source, stringFlag(values, 'dataset'), stringFlag(values, 'variable'), listFlag(values, 'names'));
-    await writeRecords(records, Object.keys(records[0] ?? {}), format, out);
-    if (topic === undefined) process.stderr.write(`${describeAbout(await source.about())}\n`);
+    await writeRecords(io, records, Object.keys(records[0] ?? {}), format, out);
+    if (topic === undefined) io.stderr.write(`${describeAbout(await source.about())}\n`);
   } finally {
     await close();
   }

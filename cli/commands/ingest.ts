@@ -3,6 +3,8 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { type IngestSource, ingest } from '../../lib/ingest/ingest.js';
 import { readArgs, requiredFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
+import { pathIn, storageIn } from '../paths.js';
 import { printProblems } from '../problems.js';
 import { progressBar } from '../progress.js';
 
@@ -11,23 +13,23 @@ export const usage = `evap ingest <files...> --store DIR [--skip-bad-rows]
   files into the store in DIR (created when absent). A row replaces the stored one; the new snapshot appears at once.
   A file with a bad row is not applied (exit status 1) unless --skip-bad-rows.`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = readArgs(argv, { store: { type: 'string' }, 'skip-bad-rows': { type: 'boolean', default: false } });
   const store = requiredFlag(values, 'store');
   if (positionals.length === 0) throw new UsageError('give at least one file to ingest');
-  for (const path of positionals) if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`no such file: ${path}`);
-  const sources: IngestSource[] = positionals.map((path) => ({ name: path, open: () => createReadStream(path) }));
+  for (const path of positionals) if (!existsSync(pathIn(io, path)) || !statSync(pathIn(io, path)).isFile()) throw new UsageError(`no such file: ${path}`);
+  const sources: IngestSource[] = positionals.map((path) => ({ name: path, open: () => createReadStream(pathIn(io, path)) }));
   const began = performance.now();
-  const bar = progressBar('ingest');
+  const bar = progressBar('ingest', io.stderr);
   let summary;
   try {
-    summary = await ingest(store, sources, { skipBadRows: values['skip-bad-rows'] === true, onProgress: bar.update });
+    summary = await ingest(storageIn(io, store), sources, { skipBadRows: values['skip-bad-rows'] === true, onProgress: bar.update });
   } finally {
     bar.stop();
   }
-  printProblems(summary.problems, summary.rejected);
+  printProblems(io.stderr, summary.problems, summary.rejected);
   const seconds = (performance.now() - began) / 1000;
-  process.stdout.write(
+  io.stdout.write(
     `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.filesApplied}/${summary.files} files applied, ` +
       `${summary.records} records (${Math.round(summary.records / seconds)}/s), rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}; ` +
       `${summary.metadata} metadata rows, ${summary.partitions} partition files in ${seconds.toFixed(1)} s\n`,

@@ -4,7 +4,9 @@ import { addKey, readKeyEntries, readKeysFileProblems, revokeKey } from '../../s
 import { readKeyRequests } from '../../server/keys/requests.js';
 import { type Flags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
 import { chooseFormat, writeRecords } from '../output.js';
+import { pathIn } from '../paths.js';
 import { spreadsheetText, visibleText } from '../safe-text.js';
 
 export const usage = `evap keys <new | list | revoke | requests> --keys-file PATH [options]
@@ -18,7 +20,7 @@ export const usage = `evap keys <new | list | revoke | requests> --keys-file PAT
   --requests-file PATH    where the server appends key requests (or EVAP_REQUESTS_FILE; default <keys-file>.requests)
   --format F              table, csv or json for list and requests`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = readArgs(argv, {
     'keys-file': { type: 'string' },
     'requests-file': { type: 'string' },
@@ -28,18 +30,20 @@ export async function run(argv: string[]): Promise<number> {
   });
   const [action, target, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`unexpected ${JSON.stringify(rest[0])}`);
-  const keysFile = stringFlag(values, 'keys-file') ?? process.env.EVAP_KEYS_FILE;
-  if (!keysFile) throw new UsageError('--keys-file PATH (or EVAP_KEYS_FILE) is required');
-  const requestsFile = stringFlag(values, 'requests-file') ?? (process.env.EVAP_REQUESTS_FILE || `${keysFile}.requests`);
+  const keysFlag = stringFlag(values, 'keys-file') ?? io.env.EVAP_KEYS_FILE;
+  if (!keysFlag) throw new UsageError('--keys-file PATH (or EVAP_KEYS_FILE) is required');
+  const keysFile = pathIn(io, keysFlag);
+  const requestsFile = pathIn(io, stringFlag(values, 'requests-file') ?? (io.env.EVAP_REQUESTS_FILE || `${keysFlag}.requests`));
   // a line the server cannot read grants nothing, and never stops a command: the operator hears which one
-  for (const problem of await readKeysFileProblems(keysFile)) process.stderr.write(`warning: ${problem}\n`);
-  if (action === 'new') return newKey(keysFile, requestsFile, values);
+  for (const problem of await readKeysFileProblems(keysFile)) io.stderr.write(`warning: ${problem}\n`);
+  if (action === 'new') return newKey(io, keysFile, requestsFile, values);
   if (action === 'list') {
     const entries = await readKeyEntries(keysFile);
     await writeRecords(
+      io,
       entries.map((e) => ({ ...e })),
       ['id', 'created', 'label'],
-      chooseFormat(stringFlag(values, 'format'), undefined),
+      chooseFormat(io, stringFlag(values, 'format'), undefined),
     );
     return 0;
   }
@@ -47,13 +51,13 @@ export async function run(argv: string[]): Promise<number> {
     if (!target) throw new UsageError('revoke needs the id or label of a key (see evap keys list)');
     const removed = await revokeKey(keysFile, target);
     if (removed.length === 0) throw new Error(`no key in ${keysFile} has the id or label ${JSON.stringify(target)} (see evap keys list)`);
-    for (const e of removed) process.stdout.write(`revoked ${e.id} ${e.created} ${e.label}\n`);
+    for (const e of removed) io.stdout.write(`revoked ${e.id} ${e.created} ${e.label}\n`);
     return 0;
   }
   if (action === 'requests') {
     const issued = (await readKeyEntries(keysFile)).map((e) => e.label);
     const requests = await readKeyRequests(requestsFile);
-    const format = chooseFormat(stringFlag(values, 'format'), undefined);
+    const format = chooseFormat(io, stringFlag(values, 'format'), undefined);
     // what strangers sent: shown as visible escapes, and never as a formula in a spreadsheet
     const safe = (text: string) => (format === 'csv' ? spreadsheetText(text) : visibleText(text));
     const rows = requests.map((r) => ({
@@ -64,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
       justification: safe(r.justification),
       key: issued.some((l) => l.startsWith(`request ${r.id}:`)) ? 'issued' : 'pending',
     }));
-    await writeRecords(rows, ['id', 'received', 'name', 'email', 'justification', 'key'], format);
+    await writeRecords(io, rows, ['id', 'received', 'name', 'email', 'justification', 'key'], format);
     return 0;
   }
   throw new UsageError(
@@ -72,7 +76,7 @@ export async function run(argv: string[]): Promise<number> {
   );
 }
 
-async function newKey(keysFile: string, requestsFile: string, values: Flags): Promise<number> {
+async function newKey(io: CliIo, keysFile: string, requestsFile: string, values: Flags): Promise<number> {
   const forId = stringFlag(values, 'for');
   let label = stringFlag(values, 'label');
   let email: string | undefined;
@@ -84,7 +88,7 @@ async function newKey(keysFile: string, requestsFile: string, values: Flags): Pr
   }
   if (!label) throw new UsageError('new needs --label TEXT (who the key is for) or --for REQUEST_ID');
   const { key, entry } = await addKey(keysFile, label);
-  process.stdout.write(`${key}\n`);
-  process.stderr.write(`key ${entry.id} added to ${keysFile} (${entry.label}); it is shown only now${email ? `: send it to ${email}` : ''}\n`);
+  io.stdout.write(`${key}\n`);
+  io.stderr.write(`key ${entry.id} added to ${keysFile} (${entry.label}); it is shown only now${email ? `: send it to ${email}` : ''}\n`);
   return 0;
 }

@@ -2,6 +2,9 @@
 import { mirror } from '../../lib/sync/mirror.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import { onInterrupt } from '../interrupt.js';
+import type { CliIo } from '../io.js';
+import { storageIn } from '../paths.js';
 import { printProblems } from '../problems.js';
 import { progressBar } from '../progress.js';
 
@@ -14,7 +17,7 @@ export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since 
   The key may come from EVAP_API_KEY instead (a key on the command line shows in ps). An interrupted run resumes;
   a finished run copies everything again when run again (use --update for daily updates).`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = readArgs(argv, {
     from: { type: 'string' },
     'api-key': { type: 'string' },
@@ -26,19 +29,18 @@ export async function run(argv: string[]): Promise<number> {
   });
   const from = requiredFlag(values, 'from');
   const store = requiredFlag(values, 'store');
-  const apiKey = stringFlag(values, 'api-key') ?? process.env.EVAP_API_KEY;
+  const apiKey = stringFlag(values, 'api-key') ?? io.env.EVAP_API_KEY;
   if (!apiKey) throw new UsageError('--api-key (or EVAP_API_KEY) is required');
   const timeoutMs = intFlag(values['timeout-ms'], 'timeout-ms', 60_000);
   const concurrency = Math.max(1, intFlag(values.concurrency, 'concurrency', 4));
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('interrupted; run the same command again to resume'));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const forget = onInterrupt(stop);
   const began = performance.now();
-  const bar = progressBar('mirror');
+  const bar = progressBar('mirror', io.stderr);
   let summary;
   try {
-    summary = await mirror(store, {
+    summary = await mirror(storageIn(io, store), {
       baseUrl: from,
       apiKey,
       since: stringFlag(values, 'since'),
@@ -52,9 +54,10 @@ export async function run(argv: string[]): Promise<number> {
     throw new Error('mirror stopped', { cause: error });
   } finally {
     bar.stop();
+    forget();
   }
-  printProblems(summary.problems, summary.rejected);
-  process.stdout.write(
+  printProblems(io.stderr, summary.problems, summary.rejected);
+  io.stdout.write(
     `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.chunks} requests, ${summary.records} records, ` +
       `rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}` +
       `${summary.resumed ? `, ${summary.resumed} units already done by an interrupted run` : ''} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,

@@ -6,6 +6,7 @@ import type { WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { describeEmpty, watchText } from '../empty.js';
+import type { CliIo } from '../io.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
 
@@ -43,16 +44,16 @@ export const flags = { ...sourceFlags, ...optionFlagSpec, interval: { type: 'str
 /** An answer: streamed from a local store (its CSV and JSON text made from the columns), or whole from a server. */
 type Answer = { stream: RecordStream } | { records: WireRecord[] };
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = readArgs(argv, flags);
   const kind = positionals[0] ?? 'reservoirs';
   if (kind !== 'reservoirs' && kind !== 'stations') throw new UsageError(`query reservoirs or stations, not ${JSON.stringify(kind)}`);
   if (positionals.length > 1) throw new UsageError(`unexpected ${JSON.stringify(positionals[1])}; names go in --names "A,B"`);
   const interval = choiceFlag(values, 'interval', intervals, 'daily');
   const out = stringFlag(values, 'out');
-  const format = chooseFormat(stringFlag(values, 'format'), out);
+  const format = chooseFormat(io, stringFlag(values, 'format'), out);
   checkCombination(values, kind);
-  const { source: current, close } = await openSource(values);
+  const { source: current, close } = await openSource(values, io);
   let source = current;
   try {
     // a store answers from its past snapshot as a whole; a server is asked with as_of
@@ -63,17 +64,17 @@ export async function run(argv: string[]): Promise<number> {
     let empty: boolean;
     if ('stream' in answer && (format === 'csv' || format === 'json')) {
       const text = watchText(format === 'csv' ? answer.stream.csv() : jsonLines(answer.stream), format);
-      await writeText(text.chunks, out);
+      await writeText(io, text.chunks, out);
       empty = text.empty();
     } else {
       const records = 'records' in answer ? answer.records : await answer.stream.records();
       const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
       // a server without /info/about (the public one) has no provenance to give
       const about = format === 'parquet' ? await Promise.resolve(source.about()).catch(() => undefined) : undefined;
-      await writeRecords(records, columns, format, out, about && aboutMetadata(about));
+      await writeRecords(io, records, columns, format, out, about && aboutMetadata(about));
       empty = records.length === 0;
     }
-    if (empty) process.stderr.write(`${await describeEmpty(source, kind, values)}\n`);
+    if (empty) io.stderr.write(`${await describeEmpty(source, kind, values)}\n`);
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();

@@ -3,18 +3,19 @@
 import { startServer } from '../../server/main.js';
 import { readConfig, usage as serverUsage } from '../../server/process/config.js';
 import { UsageError } from '../command.js';
+import type { CliIo } from '../io.js';
 import { startedByNpm, stopWhenOrphaned } from '../orphan.js';
 
 export const usage = `${serverUsage.replace(/^usage: /, '')}
   Serves the OperEvap API on http://HOST:PORT; prints "listening on ..." when ready; stops on SIGTERM or SIGINT.`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
-    readConfig(argv, process.env); // a mistake is a usage error here, before anything starts
+    readConfig(argv, io.env); // a mistake is a usage error here, before anything starts
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  await startServer(argv, process.env);
-  if (startedByNpm()) stopWhenOrphaned(); // npx does not pass SIGTERM on (docs/deploying.md)
+  await startServer(argv, io.env);
+  if (startedByNpm(io.env)) stopWhenOrphaned(); // npx does not pass SIGTERM on (docs/deploying.md)
   return new Promise<number>(() => {}); // serves until a signal stops the process
 }

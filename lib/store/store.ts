@@ -77,27 +77,18 @@ function noteDemoFallback(dir: string): void {
 /** How many views of past snapshots (as_of) a store keeps open while unused, each holding a lease, for the requests to come. */
 export const KEPT_VIEWS = 4;
 
-/** An opened store. Each query reads the snapshot that was current when it started. */
-export class EvapStore {
-  private snapshot!: Snapshot;
-  private manifestStamp: string | undefined; // of the manifest file last read
-  private origin: EvapStore = this; // a view's: the store it was asked of, whose views and history it shares
-  private readonly views = new SharedViews<number, Snapshot>(KEPT_VIEWS); // past snapshots by sequence number
-  private history: { sequence: number; manifests: Promise<Manifest[]> } | undefined; // the retained snapshots, as read while serving `sequence`
+/**
+ * What a store and a view of one of its past snapshots both answer: every documented query, read from one snapshot
+ * (a store's current one, a view's own). The array methods take `asOf` (answered from the store as it was then, through
+ * a view opened for the call); the stream methods read this reader's snapshot and refuse `asOf` (stream from
+ * `await store.asOf(time)`), since a stream's columns are known before it is read.
+ */
+export abstract class StoreReader {
+  protected snapshot!: Snapshot;
   readonly root: string; // the folder or s3:// location
 
-  constructor(
-    readonly storage: Storage,
-    private readonly caches: ReaderCaches,
-    private readonly source: ByteSource,
-    private readonly codegen: boolean,
-  ) {
+  constructor(readonly storage: Storage) {
     this.root = storage.location;
-  }
-
-  /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
-  readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
-    return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
   }
 
   /** Whether the store was opened as the demo store because no location was given. */
@@ -114,7 +105,7 @@ export class EvapStore {
   }
 
   // worked out once per snapshot served, not per answer (every answer's header and table metadata read it)
-  private provenance(): { about: StoreAbout; metadata: Map<string, string> } {
+  protected provenance(): { about: StoreAbout; metadata: Map<string, string> } {
     if (this.known?.snapshot !== this.snapshot) {
       const recorded = this.snapshot.manifest.about;
       const about = recorded ?? (this.isDemo ? syntheticAbout(demoOptions.seed) : unknownAbout);
@@ -129,105 +120,22 @@ export class EvapStore {
     return this.snapshot.manifest;
   }
 
-  /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
-  async refresh(): Promise<boolean> {
-    if (this.pinned) return false;
-    // a published snapshot is a new manifest file: same tag (size, time and inode; a bucket's ETag), nothing new
-    const stamp = await this.storage.stamp(MANIFEST_FILE);
-    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.storage, this.snapshot.manifest))) return false;
-    const manifest = await readCurrentManifest(this.storage);
-    if (manifest === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
-    this.manifestStamp = stamp;
-    if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
-    const lease = new HeldLease(await takeLease(this.storage, manifest.sequence));
-    this.snapshot = await this.load(manifest);
-    const replaced = this.lease;
-    this.lease = lease;
-    await replaced.retire(); // at once, or when the last answer still reading the replaced snapshot ends
-    return true;
-  }
+  /** The store as it was at `asOf`: see EvapStore.asOf; a view asks the store it came from. */
+  abstract asOf(asOf: string): Promise<StoreView>;
 
-  /**
-   * The store as it was at `asOf` (an ISO date, meaning the end of that day UTC, or an ISO time): a view answering
-   * every query from the snapshot current then, whose files a vacuum keeps until `view.close()`. Refused when that is
-   * older than the retained history.
-   */
-  async asOf(asOf: string): Promise<EvapStore> {
-    if (this.origin !== this) return this.origin.asOf(asOf);
-    parseAsOf(asOf); // a malformed value is refused before anything is read
-    for (let again = false; ; again = true) {
-      const history = await this.retainedHistory();
-      const manifest = snapshotAt(history, asOf);
-      try {
-        return this.viewOf(await this.views.use(manifest.sequence, () => this.openView(manifest, manifest === history.at(-1))));
-      } catch (error) {
-        if (!(error instanceof RetiredSnapshotError) || again) throw error;
-        this.history = undefined; // a vacuum retired it since the history was read: read it again
-      }
-    }
-  }
-
-  // the retained snapshots, read again only once the store serves another one (refresh() follows manifest.json): a
-  // repeated as_of reads no manifest
-  private retainedHistory(): Promise<Manifest[]> {
-    const sequence = this.snapshot.manifest.sequence;
-    if (this.history?.sequence !== sequence) {
-      const manifests = readSnapshots(this.storage);
-      manifests.catch(() => this.history?.manifests === manifests && (this.history = undefined)); // a failed read is tried again next time
-      this.history = { sequence, manifests };
-    }
-    return this.history.manifests;
-  }
-
-  // a past snapshot opened for reading, under a lease taken before its files are read
-  private async openView(manifest: Manifest, newest: boolean): Promise<Opened<Snapshot>> {
-    const release = await takeLease(this.storage, manifest.sequence);
-    try {
-      // the history may be older than the last vacuum: a snapshot it retired stays retired, whatever lease is taken now
-      if (!newest && !(await this.storage.exists(snapshotPath(manifest.sequence)))) throw new RetiredSnapshotError(manifest.sequence);
-      const value = manifest.snapshot === this.snapshot.manifest.snapshot ? this.snapshot : await this.load(manifest);
-      return { value, release };
-    } catch (error) {
-      await release();
-      throw error;
-    }
-  }
-
-  private viewOf(lent: Lent<Snapshot>): EvapStore {
-    const view = new EvapStore(this.storage, this.caches, this.source, this.codegen);
-    view.snapshot = lent.value;
-    view.pinned = true;
-    view.origin = this;
-    view.isDemo = this.isDemo;
-    view.lease = new HeldLease(lent.done); // its use of the shared view, held by its streams as a lease is
-    return view;
-  }
+  /** Ends this reader's claim on its snapshot: see EvapStore.close and StoreView.close. */
+  abstract close(): Promise<void>;
 
   /** The retained snapshots, oldest first: id, time, and what each changed (files and rows it added, files it dropped). */
   async listSnapshots(): Promise<SnapshotInfo[]> {
     return describeSnapshots(await readSnapshots(this.storage));
   }
 
-  private pinned = false; // a view of a past snapshot: refresh() leaves it there
-
-  /**
-   * Gives up this store's claim on its snapshot and on the past ones it kept open: a later vacuum may retire their
-   * files. Queries still work until then. A view from asOf() ends its own use only, once the answers streaming from it
-   * have ended: its snapshot stays leased while the store keeps it among the views it keeps open, or while another use
-   * of it is under way.
-   */
-  async close(): Promise<void> {
-    await this.lease.retire();
-    if (this.origin !== this) return;
-    await this.views.close();
-    await this.source.close?.();
-  }
-
-  private lease = new HeldLease(async () => {}); // the current snapshot's, held by the answers reading it
+  protected lease = new HeldLease(async () => {}); // the snapshot's, held by the answers reading it
 
   // the stream's outputs hold the lease of the snapshot they read while they run; a Parquet or Arrow answer carries
   // the provenance in its metadata; in a notebook the stream shows as a table
-  private held(stream: RecordStream): RecordStream {
+  protected held(stream: RecordStream): RecordStream {
     const lease = this.lease;
     const about = this.provenance().metadata;
     const outer = aroundOutputs(stream, () => lease.enter());
@@ -239,10 +147,6 @@ export class EvapStore {
   }
 
   private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
-
-  private load(manifest: Manifest): Promise<Snapshot> {
-    return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
-  }
 
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
   streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {
@@ -285,10 +189,10 @@ export class EvapStore {
   }
 
   // a streamed query's records as an array, from the snapshot current at `asOf` when one is given
-  private async answer<Q extends { asOf?: string }>(
+  protected async answer<Q extends { asOf?: string }>(
     operation: OperationName,
     options: Q,
-    stream: (store: EvapStore, query: Q) => RecordStream,
+    stream: (reader: StoreReader, query: Q) => RecordStream,
   ): Promise<WireRecord[]> {
     const query = checkOptions(operation, options);
     if (query.asOf === undefined) return stream(this, query).records();
@@ -301,17 +205,23 @@ export class EvapStore {
   }
 
   // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
-  private stream<Q extends { asOf?: string }>(
+  protected stream<Q extends { asOf?: string }>(
     operation: OperationName,
     options: Q,
     plan: (s: Snapshot, query: Q) => Plan,
     read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>,
   ): RecordStream {
-    const s = this.snapshot;
+    return this.streamOf(operation, options, (s, query) => {
+      const planned = plan(s, query);
+      return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned));
+    });
+  }
+
+  // a stream of this reader's snapshot, its options checked as the operations table says (asOf refused: see the class)
+  protected streamOf<Q extends { asOf?: string }>(operation: OperationName, options: Q, open: (s: Snapshot, query: Q) => RecordStream): RecordStream {
     const query = checkOptions(operation, options);
     refuseAsOf(query.asOf);
-    const planned = plan(s, query);
-    return this.held(recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned)));
+    return this.held(open(this.snapshot, query));
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */
@@ -326,16 +236,12 @@ export class EvapStore {
 
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
   streamReservoirAggregates(options: summaries.ReservoirAggregateQuery = {}): RecordStream {
-    const query = checkOptions('reservoirAggregates', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamReservoirAggregates(this.snapshot, query));
+    return this.streamOf('reservoirAggregates', options, summaries.streamReservoirAggregates);
   }
 
   /** Monthly, annual or water-year aggregates of stations. */
   streamStationAggregates(options: summaries.StationAggregateQuery = {}): RecordStream {
-    const query = checkOptions('stationAggregates', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamStationAggregates(this.snapshot, query));
+    return this.streamOf('stationAggregates', options, summaries.streamStationAggregates);
   }
 
   /** Reservoir aggregates as an array; the stream's table() gives any answer as an Arrow table. */
@@ -350,16 +256,12 @@ export class EvapStore {
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
   streamReservoirNormals(options: summaries.ReservoirNormalsQuery = {}): RecordStream {
-    const query = checkOptions('reservoirNormals', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamReservoirNormals(this.snapshot, query));
+    return this.streamOf('reservoirNormals', options, summaries.streamReservoirNormals);
   }
 
   /** Normals of stations by calendar month or day of the year. */
   streamStationNormals(options: summaries.StationNormalsQuery = {}): RecordStream {
-    const query = checkOptions('stationNormals', options);
-    refuseAsOf(query.asOf);
-    return this.held(summaries.streamStationNormals(this.snapshot, query));
+    return this.streamOf('stationNormals', options, summaries.streamStationNormals);
   }
 
   /** Reservoir normals as an array. */
@@ -422,21 +324,6 @@ export class EvapStore {
     return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station').map((n) => s.stations.byName.get(n) ?? { STA_NAME: n });
   }
 
-  /** Every row of one dataset-year, as the writer takes them (sorted by name then date); undefined if absent. */
-  readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
-    return readReservoirPartition(this.snapshot, dataset, year);
-  }
-
-  /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
-  readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
-    return readReservoirFiles(this.snapshot, dataset, files);
-  }
-
-  /** Every row of one station, as the writer takes them; undefined if the station has no data. */
-  readStationPartition(name: string): Promise<StationRows | undefined> {
-    return readStationPartition(this.snapshot, name);
-  }
-
   /** Metadata rows of every reservoir or station, as the writer takes them. */
   metadataRows(kind: 'reservoirs' | 'stations'): WireRecord[] {
     return [...this.snapshot[kind].byName.values()].map((r) => ({ ...r }));
@@ -459,6 +346,147 @@ export class EvapStore {
       return typeof row?.LAT === 'number' && typeof row.LON === 'number' ? [{ name, lat: row.LAT, lon: row.LON }] : [];
     });
     return filterPointsByShapefile(shapefile, points);
+  }
+}
+
+/** An opened store. Each query reads the snapshot that was current when it started. */
+export class EvapStore extends StoreReader {
+  private manifestStamp: string | undefined; // of the manifest file last read
+  private readonly views = new SharedViews<number, Snapshot>(KEPT_VIEWS); // past snapshots by sequence number
+  private history: { sequence: number; manifests: Promise<Manifest[]> } | undefined; // the retained snapshots, as read while serving `sequence`
+
+  constructor(
+    storage: Storage,
+    private readonly caches: ReaderCaches,
+    private readonly source: ByteSource,
+    private readonly codegen: boolean,
+  ) {
+    super(storage);
+  }
+
+  /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
+  readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
+    return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
+  }
+
+  /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
+  async refresh(): Promise<boolean> {
+    // a published snapshot is a new manifest file: same tag (size, time and inode; a bucket's ETag), nothing new
+    const stamp = await this.storage.stamp(MANIFEST_FILE);
+    if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.storage, this.snapshot.manifest))) return false;
+    const manifest = await readCurrentManifest(this.storage);
+    if (manifest === undefined) throw new StoreError(`no store at ${this.root}: manifest.json is missing`);
+    this.manifestStamp = stamp;
+    if (this.snapshot && manifest.snapshot === this.snapshot.manifest.snapshot) return false;
+    const lease = new HeldLease(await takeLease(this.storage, manifest.sequence));
+    this.snapshot = await this.load(manifest);
+    const replaced = this.lease;
+    this.lease = lease;
+    await replaced.retire(); // at once, or when the last answer still reading the replaced snapshot ends
+    return true;
+  }
+
+  /**
+   * The store as it was at `asOf` (an ISO date, meaning the end of that day UTC, or an ISO time): a view answering
+   * every query from the snapshot current then, whose files a vacuum keeps until `view.close()`. Refused when that is
+   * older than the retained history.
+   */
+  async asOf(asOf: string): Promise<StoreView> {
+    parseAsOf(asOf); // a malformed value is refused before anything is read
+    for (let again = false; ; again = true) {
+      const history = await this.retainedHistory();
+      const manifest = snapshotAt(history, asOf);
+      try {
+        return new StoreView(this, await this.views.use(manifest.sequence, () => this.openView(manifest, manifest === history.at(-1))));
+      } catch (error) {
+        if (!(error instanceof RetiredSnapshotError) || again) throw error;
+        this.history = undefined; // a vacuum retired it since the history was read: read it again
+      }
+    }
+  }
+
+  // the retained snapshots, read again only once the store serves another one (refresh() follows manifest.json): a
+  // repeated as_of reads no manifest
+  private retainedHistory(): Promise<Manifest[]> {
+    const sequence = this.snapshot.manifest.sequence;
+    if (this.history?.sequence !== sequence) {
+      const manifests = readSnapshots(this.storage);
+      manifests.catch(() => this.history?.manifests === manifests && (this.history = undefined)); // a failed read is tried again next time
+      this.history = { sequence, manifests };
+    }
+    return this.history.manifests;
+  }
+
+  // a past snapshot opened for reading, under a lease taken before its files are read
+  private async openView(manifest: Manifest, newest: boolean): Promise<Opened<Snapshot>> {
+    const release = await takeLease(this.storage, manifest.sequence);
+    try {
+      // the history may be older than the last vacuum: a snapshot it retired stays retired, whatever lease is taken now
+      if (!newest && !(await this.storage.exists(snapshotPath(manifest.sequence)))) throw new RetiredSnapshotError(manifest.sequence);
+      const value = manifest.snapshot === this.snapshot.manifest.snapshot ? this.snapshot : await this.load(manifest);
+      return { value, release };
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  /**
+   * Gives up this store's claim on its snapshot and on the past ones it kept open: a later vacuum may retire their
+   * files. Queries still work until then.
+   */
+  async close(): Promise<void> {
+    await this.lease.retire();
+    await this.views.close();
+    await this.source.close?.();
+  }
+
+  private load(manifest: Manifest): Promise<Snapshot> {
+    return openSnapshot(manifest, new PartitionReader(this.source, this.caches), this.codegen);
+  }
+
+  // what the writer reads back of the snapshot it builds on (ingest, mirror's update): not part of the read API of a view
+
+  /** Every row of one dataset-year, as the writer takes them (sorted by name then date); undefined if absent. */
+  readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
+    return readReservoirPartition(this.snapshot, dataset, year);
+  }
+
+  /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
+  readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
+    return readReservoirFiles(this.snapshot, dataset, files);
+  }
+
+  /** Every row of one station, as the writer takes them; undefined if the station has no data. */
+  readStationPartition(name: string): Promise<StationRows | undefined> {
+    return readStationPartition(this.snapshot, name);
+  }
+}
+
+/**
+ * The store as it was at a past time (from `store.asOf(time)`): every query of the store, answered from that snapshot,
+ * whose files a vacuum keeps until `close()`. Closing ends this view's use only, once the answers streaming from it
+ * have ended: the snapshot stays leased while the store keeps it among the views it keeps open, or while another use
+ * of it is under way.
+ */
+export class StoreView extends StoreReader {
+  constructor(
+    private readonly store: EvapStore,
+    lent: Lent<Snapshot>,
+  ) {
+    super(store.storage);
+    this.snapshot = lent.value;
+    this.isDemo = store.isDemo;
+    this.lease = new HeldLease(lent.done); // its use of the shared view, held by its streams as a lease is
+  }
+
+  /** The store as it was at `asOf`, asked of the store this view came from. */
+  asOf(asOf: string): Promise<StoreView> {
+    return this.store.asOf(asOf);
+  }
+
+  async close(): Promise<void> {
+    await this.lease.retire();
   }
 }
 

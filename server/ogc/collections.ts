@@ -11,7 +11,7 @@ import {
   type UnitSystem,
   unitLabel,
 } from '../../lib/catalogue.js';
-import type { EvapStore } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { HttpError } from '../errors.js';
 
@@ -86,7 +86,7 @@ export function attributesOf(collection: Collection): readonly string[] {
 }
 
 /** The places' rows, sorted by name. */
-export function placeRows(store: EvapStore, collection: Collection): WireRecord[] {
+export function placeRows(store: StoreReader, collection: Collection): WireRecord[] {
   return store.metadataRows(collection.places).sort((a, b) => String(a[collection.nameKey]).localeCompare(String(b[collection.nameKey])));
 }
 
@@ -96,7 +96,7 @@ export function wireKey(variable: { name: string; unit: UnitName }, system: Unit
 }
 
 /** The first and last day held, for an observation collection. */
-export function dayRange(store: EvapStore, collection: Collection): { start: string; end: string } | undefined {
+export function dayRange(store: StoreReader, collection: Collection): { start: string; end: string } | undefined {
   if (!collection.observations) return undefined;
   const ranges = collection.dataset === undefined ? store.listStationDates() : store.listDates(collection.dataset, collection.variables[0]!.name);
   const starts = ranges.map((r) => r.start_date).sort();

@@ -1,6 +1,6 @@
 // The landing page, the conformance classes and the collection documents.
 import { unitLabel } from '../../lib/catalogue.js';
-import type { EvapStore } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/store/store.js';
 import { type Collection, collections, dayRange, placeRows } from './collections.js';
 import { link, type OgcContext, selfLinks } from './context.js';
 import { GEOJSON, pointOf } from './items.js';
@@ -40,7 +40,7 @@ export function conformance(ctx: OgcContext): Record<string, unknown> {
 }
 
 /** A collection's document: extent (the places' box, the days held), links to items, queryables, schema, EDR queries. */
-export function collectionDocument(store: EvapStore, collection: Collection, ctx: OgcContext): Record<string, unknown> {
+export function collectionDocument(store: StoreReader, collection: Collection, ctx: OgcContext): Record<string, unknown> {
   const points = placeRows(store, collection).flatMap((row) => pointOf(row)?.coordinates ?? []);
   const lons = points.filter((_, i) => i % 2 === 0);
   const lats = points.filter((_, i) => i % 2 === 1);
@@ -88,6 +88,6 @@ export function collectionDocument(store: EvapStore, collection: Collection, ctx
   };
 }
 
-export function collectionList(store: EvapStore, ctx: OgcContext): Record<string, unknown> {
+export function collectionList(store: StoreReader, ctx: OgcContext): Record<string, unknown> {
   return { collections: collections.map((c) => collectionDocument(store, c, ctx)), links: selfLinks(ctx, '/collections') };
 }

@@ -3,7 +3,7 @@
 import type { UnitSystem } from '../../lib/catalogue.js';
 import { nearestPoint } from '../../lib/spatial/nearest.js';
 import { type Polygon, pointInPolygons } from '../../lib/spatial/within.js';
-import type { EvapStore } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { HttpError } from '../errors.js';
 import { type Collection, dayRange, placeRows, wireKey } from './collections.js';
@@ -19,7 +19,7 @@ export const MAX_EDR_VALUES = 2_000_000;
 const bad = (message: string) => new HttpError(400, message);
 
 /** The places of a collection as EDR locations (GeoJSON points, id the name). */
-export function locations(store: EvapStore, collection: Collection, ctx: OgcContext): Record<string, unknown> {
+export function locations(store: StoreReader, collection: Collection, ctx: OgcContext): Record<string, unknown> {
   const path = `/collections/${encodeURIComponent(collection.id)}/locations`;
   return {
     type: 'FeatureCollection',
@@ -85,7 +85,7 @@ export function readParameters(params: URLSearchParams, collection: Collection):
 
 /** The series of some places: one CoverageJSON point series each (a CoverageCollection), or GeoJSON observation features. */
 export async function series(
-  store: EvapStore,
+  store: StoreReader,
   collection: Collection,
   places: WireRecord[],
   ctx: OgcContext,
@@ -176,7 +176,7 @@ function coverage(name: string, [lon, lat]: [number, number], rows: WireRecord[]
 }
 
 /** /position: the place nearest the point, and its distance in metres. */
-export function nearestPlace(store: EvapStore, collection: Collection, ctx: OgcContext): { place: WireRecord; metres: number } {
+export function nearestPlace(store: StoreReader, collection: Collection, ctx: OgcContext): { place: WireRecord; metres: number } {
   const [lon, lat] = readPoint(ctx.params.get('coords'));
   const rows = placeRows(store, collection);
   const points = rows.flatMap((row) => {
@@ -189,7 +189,7 @@ export function nearestPlace(store: EvapStore, collection: Collection, ctx: OgcC
 }
 
 /** /area: the places inside the polygon. */
-export function placesIn(store: EvapStore, collection: Collection, ctx: OgcContext): WireRecord[] {
+export function placesIn(store: StoreReader, collection: Collection, ctx: OgcContext): WireRecord[] {
   const polygons = readPolygon(ctx.params.get('coords'));
   return placeRows(store, collection).filter((row) => {
     const p = pointOf(row);

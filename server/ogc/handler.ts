@@ -1,6 +1,6 @@
 // The OGC paths under /ogc, one function per path; the key is checked (header or api_key) by the caller's check.
 import type { RecordStream } from '../../lib/format/stream.js';
-import type { EvapStore } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/store/store.js';
 import { HttpError } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
 import { WholeResponse } from '../whole-response.js';
@@ -29,7 +29,7 @@ function answer(ctx: OgcContext, title: string, body: Record<string, unknown>, t
 
 /** Answers an OGC path (`path` normalized, starting /ogc). */
 export async function ogcAnswer(
-  store: EvapStore,
+  store: StoreReader,
   request: IncomingRequest,
   path: string,
   admit?: (stream: RecordStream) => RecordStream,
@@ -48,7 +48,7 @@ export async function ogcAnswer(
   }
 }
 
-async function route(store: EvapStore, ctx: OgcContext, rest: string): Promise<Response> {
+async function route(store: StoreReader, ctx: OgcContext, rest: string): Promise<Response> {
   if (rest === '') return answer(ctx, 'evap OGC API', landing(ctx));
   if (rest === '/conformance') return answer(ctx, 'Conformance', conformance(ctx));
   if (rest === '/openapi') {

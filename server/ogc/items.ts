@@ -3,7 +3,7 @@
 import type { UnitSystem } from '../../lib/catalogue.js';
 import type { RecordStream } from '../../lib/format/stream.js';
 import { pageOf } from '../../lib/query/page.js';
-import type { EvapStore } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { HttpError } from '../errors.js';
 import { attributesOf, type Collection, dayRange, placeRows, wireKey } from './collections.js';
@@ -32,7 +32,7 @@ export function observationId(name: string, day: string): string {
 }
 
 /** The places of a collection passing bbox and the property filters. */
-export function selectPlaces(store: EvapStore, collection: Collection, params: URLSearchParams): WireRecord[] {
+export function selectPlaces(store: StoreReader, collection: Collection, params: URLSearchParams): WireRecord[] {
   const box = readBbox(params.get('bbox'));
   const filters = readFilters(params, collection);
   return placeRows(store, collection).filter((row) => {
@@ -59,7 +59,7 @@ export function readProperties(params: URLSearchParams, collection: Collection):
 
 /** The stream of observations of the given places over the given days (the same library call the OperEvap paths make). */
 export function observationStream(
-  store: EvapStore,
+  store: StoreReader,
   collection: Collection,
   names: string[],
   start: string,
@@ -87,7 +87,7 @@ export function observationFeature(collection: Collection, record: WireRecord, p
 }
 
 /** The items answer of a collection. */
-export async function items(store: EvapStore, collection: Collection, ctx: OgcContext): Promise<Record<string, unknown>> {
+export async function items(store: StoreReader, collection: Collection, ctx: OgcContext): Promise<Record<string, unknown>> {
   const params = ctx.params;
   const limit = readCount(params, 'limit', DEFAULT_LIMIT, 1, MAX_LIMIT);
   const offset = readCount(params, 'offset', 0, 0, 999_999_999);
@@ -154,7 +154,7 @@ export async function items(store: EvapStore, collection: Collection, ctx: OgcCo
 }
 
 /** One feature by id: a place's name, or an observation's `name@day`. */
-export async function oneItem(store: EvapStore, collection: Collection, featureId: string, ctx: OgcContext): Promise<Feature & { links: unknown[] }> {
+export async function oneItem(store: StoreReader, collection: Collection, featureId: string, ctx: OgcContext): Promise<Feature & { links: unknown[] }> {
   const units = readUnits(ctx.params);
   const rows = placeRows(store, collection);
   const byName = new Map(rows.map((row) => [String(row[collection.nameKey]), row]));

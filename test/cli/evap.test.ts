@@ -1,10 +1,13 @@
 // cli/evap.ts: the version, the list of commands and each one's --help, an unknown command, and how every command
-// reports a mistake (exit 2 with its synopsis) apart from a failure (exit 1 with the cause only).
+// reports a mistake (exit 2 with its synopsis) apart from a failure (exit 1 with the cause only); in this process
+// through run(), and the bin itself: its exit status, and a reader that closes the pipe early.
+
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveSmallStore } from '../helpers.js';
-import { evap, root } from './harness.js';
+import { evap, evapProcess, root } from './harness.js';
 
 const {
   dir,
@@ -60,5 +63,35 @@ describe('every command', () => {
     const failure = await evap(['info', '--store', missing]);
     expect(failure.code).toBe(1);
     expect(failure.stderr).toMatch(new RegExp(`^evap info: no store at ${missing}.*\\n$`)); // the cause only, no usage
+  });
+});
+
+describe('the evap bin', () => {
+  it('exits with the status run() gives: 0 done, 2 a mistake, 1 a failure', async () => {
+    const [done, mistake, failure] = await Promise.all([
+      evapProcess(['--version']),
+      evapProcess(['qurey']),
+      evapProcess(['info', '--store', join(dir, 'no-store')]),
+    ]);
+    expect([done.code, mistake.code, failure.code]).toEqual([0, 2, 1]);
+    expect(done.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(failure.stderr).toMatch(/^evap info: no store at /);
+  });
+
+  it('stops quietly with status 0 when the reader closes the pipe early (evap query | head)', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'cli/evap.ts', 'query', '--store', 'data', '--names', 'ALL', '--start', '2019-01-01', '--end', '2021-12-31'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy()); // the first lines read, then the pipe closed
+    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });

@@ -11,6 +11,9 @@ import { UsageError } from '../../cli/command.js';
 import { chooseFormat, formatTable, writeRecords, writeText } from '../../cli/output.js';
 import type { WireRecord } from '../../lib/types.js';
 import { tempDir } from '../helpers.js';
+import { testIo } from './harness.js';
+
+const { io } = testIo(); // a pipe, not a terminal
 
 // records of one shape: a name column, some numeric columns with gaps
 const records = fc.tuple(fc.uniqueArray(fc.stringMatching(/^[A-Za-z_]{1,8}$/), { minLength: 1, maxLength: 4 }), fc.nat({ max: 6 })).chain(([columns, count]) =>
@@ -35,11 +38,18 @@ const records = fc.tuple(fc.uniqueArray(fc.stringMatching(/^[A-Za-z_]{1,8}$/), {
 
 describe('chooseFormat', () => {
   it('takes a format asked for, CSV when writing to a file, and refuses others or parquet without a file', () => {
-    for (const format of ['table', 'csv', 'json'] as const) expect(chooseFormat(format, undefined)).toBe(format);
-    expect(chooseFormat('parquet', 'a.parquet')).toBe('parquet');
-    expect(chooseFormat(undefined, 'out.csv')).toBe('csv');
-    expect(() => chooseFormat('xlsx', undefined)).toThrow(new UsageError('--format must be one of table, csv, json, parquet; got "xlsx"'));
-    expect(() => chooseFormat('parquet', undefined)).toThrow(new UsageError('--format parquet needs --out FILE'));
+    for (const format of ['table', 'csv', 'json'] as const) expect(chooseFormat(io, format, undefined)).toBe(format);
+    expect(chooseFormat(io, 'parquet', 'a.parquet')).toBe('parquet');
+    expect(chooseFormat(io, undefined, 'out.csv')).toBe('csv');
+    expect(() => chooseFormat(io, 'xlsx', undefined)).toThrow(new UsageError('--format must be one of table, csv, json, parquet; got "xlsx"'));
+    expect(() => chooseFormat(io, 'parquet', undefined)).toThrow(new UsageError('--format parquet needs --out FILE'));
+  });
+
+  it('defaults to the aligned table on a terminal and to CSV in a pipe or a file', () => {
+    const terminal = testIo({}, true).io;
+    expect(chooseFormat(terminal, undefined, undefined)).toBe('table');
+    expect(chooseFormat(io, undefined, undefined)).toBe('csv');
+    expect(chooseFormat(terminal, undefined, 'answer.txt')).toBe('csv');
   });
 });
 
@@ -79,10 +89,10 @@ describe('writeRecords and writeText to a file', () => {
         records.filter((r) => r.rows.length > 0),
         async ({ columns, rows }) => {
           const base = join(dir, `answer-${n++}`);
-          await writeRecords(rows, columns, 'csv', `${base}.csv`);
-          await writeRecords(rows, columns, 'json', `${base}.json`);
-          await writeRecords(rows, columns, 'parquet', `${base}.parquet`);
-          await writeRecords(rows, columns, 'table', `${base}.txt`);
+          await writeRecords(io, rows, columns, 'csv', `${base}.csv`);
+          await writeRecords(io, rows, columns, 'json', `${base}.json`);
+          await writeRecords(io, rows, columns, 'parquet', `${base}.parquet`);
+          await writeRecords(io, rows, columns, 'table', `${base}.txt`);
           const csv = parse(await readFile(`${base}.csv`, 'utf8'), {
             columns: true,
             cast: (v, c) => (c.header || c.column === 'NAME' ? v : v === '' ? null : Number(v)),
@@ -107,7 +117,7 @@ describe('writeRecords and writeText to a file', () => {
     async function* chunks() {
       for (let i = 0; i < 1000; i++) yield `${i}\n`;
     }
-    await writeText(chunks(), out);
+    await writeText(io, chunks(), out);
     expect(await readFile(out, 'utf8')).toBe(Array.from({ length: 1000 }, (_, i) => `${i}\n`).join(''));
   });
 });

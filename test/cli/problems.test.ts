@@ -1,10 +1,7 @@
-// printProblems, in a child process so its stderr is read as a user sees it: the first 20 rejected rows, then the count of the rest.
-import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// printProblems on a stderr as a user reads it (a pipe): the first 20 rejected rows, then the count of the rest.
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
-import { root } from './harness.js';
+import { printProblems } from '../../cli/problems.js';
+import { textSink } from './harness.js';
 
 describe('printProblems', () => {
   it('prints file:line: reason for at most 20 problems, then how many more were rejected', async () => {
@@ -15,23 +12,21 @@ describe('printProblems', () => {
       { problems: 0, count: 0 },
       { problems: 2, count: 7 },
     ];
-    const script = join(await tempDir(), 'problems.mts');
-    await writeFile(
-      script,
-      `const { printProblems } = await import(${JSON.stringify(join(root, 'cli/problems.ts'))});
-for (const { problems, count } of ${JSON.stringify(cases)}) {
-  printProblems(Array.from({ length: problems }, (_, i) => ({ file: 'data/rows 1.csv', line: i + 2, reason: 'non-numeric value "x" in column "NetE (mm)"' })), count);
-  process.stderr.write('--\\n');
-}\n`,
-    );
-    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: root, encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
+    const stderr = textSink();
+    for (const { problems, count } of cases) {
+      const kept = Array.from({ length: problems }, (_, i) => ({
+        file: 'data/rows 1.csv',
+        line: i + 2,
+        reason: 'non-numeric value "x" in column "NetE (mm)"',
+      }));
+      printProblems(stderr.stream, kept, count);
+      stderr.stream.write('--\n');
+    }
     const expected = cases.map(({ problems, count }) => {
       const lines = Array.from({ length: Math.min(problems, 20) }, (_, i) => `data/rows 1.csv:${i + 2}: non-numeric value "x" in column "NetE (mm)"\n`);
       if (count > Math.min(problems, 20)) lines.push(`... and ${count - Math.min(problems, 20)} more rejected\n`);
       return `${lines.join('')}--\n`;
     });
-    expect(run.stderr).toBe(expected.join(''));
-    expect(run.stdout).toBe('');
+    expect(stderr.text()).toBe(expected.join(''));
   });
 });

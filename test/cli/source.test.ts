@@ -1,10 +1,14 @@
 // openSource: a store folder or a server over loopback, the same answers from either; flag mistakes as UsageError.
+import { basename, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { openSource } from '../../cli/source.js';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { tempDir, writeSmallStore } from '../helpers.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
+import { testIo } from './harness.js';
+
+const { io } = testIo({ EVAP_API_KEY: '' });
 
 let dir: string;
 let store: EvapStore;
@@ -19,8 +23,8 @@ afterAll(() => server.close());
 
 describe('openSource', () => {
   it('answers the same from --store DIR and from --from URL --api-key KEY', async () => {
-    const local = await openSource({ store: dir });
-    const remote = await openSource({ from: server.url, 'api-key': server.key, 'timeout-ms': '5000' });
+    const local = await openSource({ store: dir }, io);
+    const remote = await openSource({ from: server.url, 'api-key': server.key, 'timeout-ms': '5000' }, io);
     try {
       const names = store.manifest.reservoirs.names;
       const query = { names, datasets: ['lem'], start: '2020-12-30', end: '2021-01-02' };
@@ -33,17 +37,18 @@ describe('openSource', () => {
     }
   });
 
-  it('takes the key from EVAP_API_KEY when --api-key is absent', async () => {
-    const saved = process.env.EVAP_API_KEY;
-    process.env.EVAP_API_KEY = server.key;
+  it("takes the key from the run's EVAP_API_KEY when --api-key is absent", async () => {
+    const { source } = await openSource({ from: server.url }, testIo({ EVAP_API_KEY: server.key }).io);
+    expect(await source.listDatasets()).toEqual(store.listDatasets());
+    await expect(openSource({ from: server.url }, io)).rejects.toThrow(new UsageError('--from needs --api-key KEY (or EVAP_API_KEY)'));
+  });
+
+  it("reads a relative --store from the run's folder", async () => {
+    const { source, close } = await openSource({ store: basename(dir) }, { ...io, cwd: dirname(dir) });
     try {
-      const { source } = await openSource({ from: server.url });
-      expect(await source.listDatasets()).toEqual(store.listDatasets());
-      delete process.env.EVAP_API_KEY;
-      await expect(openSource({ from: server.url })).rejects.toThrow(new UsageError('--from needs --api-key KEY (or EVAP_API_KEY)'));
+      expect(await source.listReservoirNames()).toEqual(store.manifest.reservoirs.names);
     } finally {
-      if (saved === undefined) delete process.env.EVAP_API_KEY;
-      else process.env.EVAP_API_KEY = saved;
+      await close();
     }
   });
 
@@ -57,10 +62,10 @@ describe('openSource', () => {
         '--timeout-ms must be a positive integer',
       ]),
     ];
-    for (const [flags, message] of cases) await expect(openSource(flags), JSON.stringify(flags)).rejects.toThrow(new UsageError(message));
+    for (const [flags, message] of cases) await expect(openSource(flags, io), JSON.stringify(flags)).rejects.toThrow(new UsageError(message));
   });
 
   it("fails with the store's own error for a folder without a store", async () => {
-    await expect(openSource({ store: `${dir}-missing` })).rejects.toThrow(/no store at .*-missing/);
+    await expect(openSource({ store: `${dir}-missing` }, io)).rejects.toThrow(/no store at .*-missing/);
   });
 });

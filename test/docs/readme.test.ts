@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariables, units } from '../../lib/catalogue.js';
+import { evap as evapInProcess } from '../cli/harness.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const readme = await readFile(join(root, 'README.md'), 'utf8');
@@ -148,7 +149,11 @@ describe('README.md quick start', () => {
         .map((m) => m[1] ?? m[2]!)
         .slice(2)
         .map((a) => (a === 'demo' ? 'data' : a));
-    const evap = (args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'cli/evap.ts', ...args], { cwd: root });
+    const evap = async (args: string[]) => {
+      const run = await evapInProcess(args);
+      expect(run.code, run.stderr).toBe(0);
+      return run;
+    };
     const query = await evap(argv(line('query')));
     const rows = query.stdout.trimEnd().split('\n');
     expect(rows[0]).toBe('RES_NAME,start_date,end_date,NetE (mm),E_volume (m3)');

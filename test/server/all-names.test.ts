@@ -1,15 +1,15 @@
-// RES_NAMES=ALL (STA_NAMES=ALL or ALL_STATIONS): every reservoir or station over a range, over real HTTP, the same
+// RES_NAMES=ALL (STA_NAMES=ALL or ALL_STATIONS): every reservoir or station over a range, through the app, the same
 // records as naming every one, and admitted like any heavy answer.
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
-import { createHandler } from '../../server/app.js';
+import { createHandler, fetchFrom } from '../../server/app.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { evap } from '../cli/harness.js';
 import { openSmallStore } from '../helpers.js';
-import { startTestServer } from './harness.js';
+import { testApp } from './harness.js';
 
 const small = await openSmallStore();
-const server = await startTestServer({ store: small.store });
+const server = await testApp({ store: small.store });
 const range = { start_date: '2020-12-28', end_date: '2021-01-03', datasets: 'nete-volume-calcs' };
 const get = async (path: string, params: Record<string, string>) => {
   const response = await server.get(`${path}?${new URLSearchParams(params)}`);
@@ -45,9 +45,9 @@ describe('RES_NAMES=ALL', () => {
     expect(all.readRows).toBeGreaterThan(one.readRows);
     // a server where anything reading more than one name's rows is heavy, with no slot: ALL is refused, one name is not
     const gated = createHandler({ store: await openStore(small.dir), keys: KeyRing.fromKeys(['k']), maxHeavy: 0, heavyRows: one.readRows });
-    const strict = await startTestServer({ handler: gated });
+    const strict = fetchFrom(gated);
     const ask = (names: string) =>
-      fetch(`${strict.url}/timeseries/daily/reservoirs/daterange?${new URLSearchParams({ ...range, RES_NAMES: names })}`, { headers: { 'api-key': 'k' } });
+      strict(`/timeseries/daily/reservoirs/daterange?${new URLSearchParams({ ...range, RES_NAMES: names })}`, { headers: { 'api-key': 'k' } });
     const [allAnswer, oneAnswer] = await Promise.all([ask('ALL'), ask(small.names[0]!)]);
     expect(allAnswer.status).toBe(503);
     expect(oneAnswer.status).toBe(200);

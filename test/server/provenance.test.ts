@@ -1,16 +1,16 @@
-// Where the numbers come from, over real HTTP: every answer of a synthetic store says so in a header, /docs says it
+// Where the numbers come from, through the app (the header is the handler's, no socket needed): every answer of a synthetic store says so in a header, /docs says it
 // in a line, and GET /info/about gives the provenance; a store of other data carries no such header.
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/store/store.js';
 import { tempDir, writeSmallStore, writeTinyStore } from '../helpers.js';
-import { startTestServer } from './harness.js';
+import { testApp } from './harness.js';
 
 const syntheticDir = await tempDir();
 await writeSmallStore(syntheticDir); // the seeded generator, as the demo store is made
 const plainDir = await tempDir();
 await writeTinyStore(plainDir); // a store written by hand: no provenance recorded
-const synthetic = await startTestServer({ store: await openStore(syntheticDir) });
-const plain = await startTestServer({ store: await openStore(plainDir) });
+const synthetic = await testApp({ store: await openStore(syntheticDir) });
+const plain = await testApp({ store: await openStore(plainDir) });
 
 const paths = [
   '/timeseries/daily/reservoirs/daterange?output_format=csv',
@@ -32,7 +32,7 @@ describe('X-Evap-Data', () => {
       await response.arrayBuffer();
       expect([path, response.headers.get('x-evap-data')]).toEqual([path, 'synthetic']);
     }
-    const keyless = await fetch(`${synthetic.url}/info/list_datasets`); // a 401 too
+    const keyless = await synthetic.fetch('/info/list_datasets'); // a 401 too
     expect([keyless.status, keyless.headers.get('x-evap-data')]).toEqual([401, 'synthetic']);
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { openSmallStore, smallStoreAnswers, smallStoreRange, tempDir } from '../../helpers.js';
-import { evap } from '../harness.js';
+import { evap, evapProcess } from '../harness.js';
 
 const { dir: sourceDir, store: source, names } = await openSmallStore();
 const answers = (dir: string) => smallStoreAnswers(dir, names);
@@ -54,7 +54,7 @@ describe('evap ingest', () => {
     ];
     let killedMidway = 0;
     for (const kill of kills) {
-      const run = await evap(args, {}, kill);
+      const run = await evapProcess(args, {}, kill); // a real process, killed
       const now = await answers(dir); // opens and reads every partition, verifying checksums
       if (run.signal === 'SIGKILL' && JSON.stringify(now) === JSON.stringify(old)) killedMidway++;
       if (JSON.stringify(now) !== JSON.stringify(old)) break; // that run committed before the kill

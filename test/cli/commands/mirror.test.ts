@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../lib/store/store.js';
 import { openSmallStore, smallStoreAnswers, tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
-import { evap } from '../harness.js';
+import { evap, evapProcess } from '../harness.js';
 
 const { dir: sourceDir, store: source, names } = await openSmallStore();
 const answers = (dir: string) => smallStoreAnswers(dir, names);
@@ -17,7 +17,7 @@ describe('evap mirror', () => {
     const dir = join(await tempDir(), 'mirror');
     const progress = join(dir, 'mirror-progress.json');
     const args = ['mirror', '--from', server.url, '--api-key', server.key, '--store', dir, '--concurrency', '2'];
-    const killed = await evap(args, {}, { when: async () => (await readFile(progress, 'utf8').catch(() => '')).includes('reservoirs/') });
+    const killed = await evapProcess(args, {}, { when: async () => (await readFile(progress, 'utf8').catch(() => '')).includes('reservoirs/') });
     expect(killed.signal).toBe('SIGKILL');
     const resumed = await evap(args);
     expect(resumed.code, resumed.stderr).toBe(0);

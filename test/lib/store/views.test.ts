@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { Storage } from '../../../lib/store/storage.js';
-import { KEPT_VIEWS, openStore } from '../../../lib/store/store.js';
+import { EvapStore, KEPT_VIEWS, openStore, StoreReader, StoreView } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { type Lent, SharedViews } from '../../../lib/store/views.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
@@ -124,6 +124,26 @@ async function publishStation(dir: string, value: number): Promise<void> {
 const atemps = (rows: Record<string, unknown>[]) => rows.map((r) => r['ATemp (degC)']);
 
 describe('EvapStore.asOf', () => {
+  it("gives a view of one snapshot with the store's queries: asOf asked of it is its store's, streams refuse asOf on both, and its close leaves the store open", async () => {
+    const { dir, times } = await storeWithHistory(2);
+    const store = await openStore(dir);
+    const view = await store.asOf(times[0]!);
+    expect([view instanceof StoreView, view instanceof StoreReader, view instanceof EvapStore]).toEqual([true, true, false]);
+    expect(['refresh', 'readStats', 'readStationPartition'].filter((m) => m in view)).toEqual([]); // the store's alone: a view reads one snapshot
+    expect(atemps(await view.stationTimeseries(station))).toEqual([0, 1, 2, 3]);
+    // an asOf asked of a view answers from the store as it was then, not from the view's snapshot
+    expect(atemps(await view.stationTimeseries({ ...station, asOf: times[1]! }))).toEqual([20]);
+    const latest = await view.asOf(times[2]!);
+    expect(atemps(await latest.stationTimeseries(station))).toEqual([30]);
+    await latest.close();
+    for (const reader of [store, view])
+      expect(() => reader.streamStationTimeseries({ ...station, asOf: times[1]! })).toThrow(/stream from \(await store.asOf\(time\)\)/);
+    await view.close();
+    expect(atemps(await store.stationTimeseries(station))).toEqual([30]);
+    expect(atemps(await store.stationTimeseries({ ...station, asOf: times[0]! }))).toEqual([0, 1, 2, 3]);
+    await store.close();
+  });
+
   it("keeps a view's files through a vacuum while its store keeps it, and lets the next vacuum remove them once the store is closed", async () => {
     const { dir, times, stationFile } = await storeWithHistory(2);
     const [first, second] = [await stationFile(1), await stationFile(2)];

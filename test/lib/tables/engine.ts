@@ -1,5 +1,5 @@
 // Test aid: a table read two ways, by ClickHouse (chdb, the Iceberg reader of a real engine) and by the library
-// (the store's own reader of the same snapshot), as sorted rows of JSON values that compare with toEqual.
+// (the writer's readback of the same snapshot), as sorted rows of JSON values that compare with toEqual.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { query } from 'chdb';
@@ -7,7 +7,9 @@ import { afterAll, onTestFinished } from 'vitest';
 import { type DatasetName, datasetNames } from '../../../lib/catalogue.js';
 import { formatDay } from '../../../lib/dates.js';
 import { decodeFlag, type FlagColumn } from '../../../lib/flags.js';
-import type { EvapStore } from '../../../lib/store/store.js';
+import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
+import { readReservoirPartition, readStationPartition, type SnapshotFiles } from '../../../lib/store/readback.js';
+import type { StoreReader } from '../../../lib/store/store.js';
 import { datasetFields, datasetTable, RESERVOIR_METADATA_TABLE, STATION_METADATA_TABLE, STATION_TABLE, stationFields } from '../../../lib/tables/fields.js';
 
 type Row = Record<string, unknown>;
@@ -43,7 +45,9 @@ export function clickhouseRows(storeDir: string, table: string, timestampMs?: nu
 }
 
 /** Every table's rows as the library reads the snapshot a store (or an as-of view) serves, by table name. */
-export async function libraryTables(store: EvapStore): Promise<Map<string, Row[]>> {
+export async function libraryTables(store: StoreReader): Promise<Map<string, Row[]>> {
+  // the snapshot's files read back as the writer reads them, through a reader of their own
+  const files: SnapshotFiles = { manifest: store.manifest, reader: new PartitionReader(store.storage, createReaderCaches(64 * 2 ** 20, 16 * 2 ** 20)) };
   const tables = new Map<string, Row[]>();
   const flag = (column: FlagColumn, code: number | undefined) => (code === undefined ? null : decodeFlag(column, code));
   const num = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : v);
@@ -51,7 +55,7 @@ export async function libraryTables(store: EvapStore): Promise<Map<string, Row[]
     const fields = datasetFields(dataset);
     const rows: Row[] = [];
     for (const p of store.manifest.datasets[dataset]?.partitions ?? []) {
-      const data = (await store.readReservoirPartition(dataset, p.year))!;
+      const data = (await readReservoirPartition(files, dataset, p.year))!;
       for (let i = 0; i < data.days.length; i++) {
         const row: Row = {};
         for (const f of fields) {
@@ -67,7 +71,7 @@ export async function libraryTables(store: EvapStore): Promise<Map<string, Row[]
   }
   const stationRows: Row[] = [];
   for (const name of Object.keys(store.manifest.stations.partitions)) {
-    const data = await store.readStationPartition(name);
+    const data = await readStationPartition(files, name);
     for (let i = 0; i < (data?.days.length ?? 0); i++) {
       const row: Row = {};
       for (const f of stationFields()) {
