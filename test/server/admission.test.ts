@@ -34,9 +34,11 @@ describe('AnswerGate', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 3 }),
+        // at most one running and WAITING_PER_SLOT waiting even with one slot: a longer line is refused (503), which the
+        // model here does not expect; drawn ten heavy answers with one slot, it failed at random (the refusal has its own test)
         fc.array(fc.record({ steps: fc.integer({ min: 1, max: 6 }), stopAfter: fc.option(fc.integer({ min: 0, max: 3 })), heavy: fc.boolean() }), {
           minLength: 1,
-          maxLength: 10,
+          maxLength: WAITING_PER_SLOT + 1,
         }),
         async (slots, answers) => {
           const gate = new AnswerGate(slots, 100);
