@@ -11,7 +11,7 @@ import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { asksAll, boundRecords, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
 import { resolveNames } from '../query/validate.js';
@@ -310,7 +310,7 @@ export class EvapStore {
     const query = checkOptions(operation, options);
     refuseAsOf(query.asOf);
     const planned = plan(s, query);
-    return this.held(recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned)));
+    return this.held(recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned), boundRecords(s, planned)));
   }
 
   /** Reservoir records as an Arrow table (columns named like the wire keys). */
