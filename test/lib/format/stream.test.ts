@@ -82,7 +82,9 @@ describe('recordStream', () => {
     const bounded = (maxRecords: number) => recordStream(['a', 'b'], run, 0, maxRecords);
     expect((await bounded(10).table(20)).numRows).toBe(1); // 10 records x 2 columns at most: within
     expect(read).toBe(1);
-    const refused = await bounded(11).table(20).catch((error: unknown) => error);
+    const refused = await bounded(11)
+      .table(20)
+      .catch((error: unknown) => error);
     expect((refused as InvalidParameterError).parameter).toBe('output_format');
     expect(read).toBe(1); // refused on its bound alone, though its one record would fit
   });
