@@ -28,7 +28,7 @@ export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undef
     // an explicit tag is only ever given out with a 200 of this snapshot and query: no need to make the answer again
     if (asked !== null && asked.trim() !== '*' && noneMatch(asked, tag)) return asSent(request, notModified(taggedHeaders(tag)));
     const kept = cache?.get(key);
-    if (kept) return fromCache(kept);
+    if (kept) return noneMatch(asked, tag) ? asSent(request, notModified(taggedHeaders(tag))) : fromCache(kept); // `*` matches a kept answer too
 
     let served: string | undefined = asOf === undefined ? snapshot : undefined;
     const response = await run((s) => (served = s));
