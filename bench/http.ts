@@ -103,6 +103,19 @@ export async function checkOverHttp(server: ServerProcess, query: BenchQuery, ex
     throw new MismatchError(`${query.id} over HTTP: the body (${body.length} characters) differs from the in-process answer (${expected.length})`);
 }
 
+/** The socket's limit for a query: a bare node:http server sending its answer's bytes, driven as `drive` drives the server (row id `<id> bare`). */
+export async function driveBare(body: string, query: BenchQuery, connections: number, durationS: number, log: (line: string) => void): Promise<HttpRow> {
+  const bare = await startBareServer(body);
+  try {
+    await drive(bare, query, connections, 1); // warm-up, not counted
+    const row = { ...(await drive(bare, query, connections, durationS)), id: `${query.id} bare` };
+    log(`${row.id} http: ${row.requestsPerSecond.toFixed(0)} req/s (bare node:http sending the same ${body.length} bytes)`);
+    return row;
+  } finally {
+    await bare.stop();
+  }
+}
+
 /**
  * autocannon on one query at the given concurrency for a bounded time, in a process of its own (as a real client
  * is), after a 2-second warm-up that lets the server's JIT settle.

@@ -13,13 +13,16 @@ import { WholeResponse } from './whole-response.js';
 /** How clients may keep an answer: store it, but ask again (with its tag) before each use. */
 export const ANSWER_CACHE_CONTROL = 'no-cache';
 
+// answers that change without a new snapshot: a vacuum retires snapshots and publishes none
+const unkept = new Set(['listSnapshots']);
+
 /** Runs a route's answer (`run`, told which snapshot it was read from) through the tag and the cache. */
 export type CachedRun = (served: (snapshot: string) => void) => Promise<Response> | Response;
 
 /** The cached answer, a 304, or the route run and its answer tagged (and kept, when whole). A POST twin is run as it is. */
 export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undefined) {
   return async (route: Route, request: IncomingRequest, query: QueryParams, path: string, run: CachedRun): Promise<Response> => {
-    if (request.method !== 'GET' || route.method !== 'GET') return run(() => {});
+    if (request.method !== 'GET' || route.method !== 'GET' || unkept.has(route.operation)) return run(() => {});
     const asOf = route.parameters.some((p) => p.name === 'as_of') ? query.one('as_of') : undefined;
     const snapshot = asOf === undefined ? store.manifest.snapshot : await snapshotAt(store, asOf);
     const key = `${snapshot}\n${normalizedQuery(path, request.url.searchParams)}`;

@@ -119,6 +119,14 @@ describe('the cache of recent answers', () => {
     expect(await valueOn15th(await app.get(query()))).toBe(111.5); // the current snapshot is not the past one
   });
 
+  it('neither tags nor keeps the list of snapshots, which a vacuum changes without a new snapshot', async () => {
+    const app = await testApp({ store });
+    const listed = await app.get('/info/list_snapshots');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('etag')).toBeNull();
+    expect((await app.get('/info/list_datasets')).headers.get('etag')).toMatch(/^"/); // an info path of the snapshot alone is
+  });
+
   it('still counts a cached answer and a 304 against the rate limit', async () => {
     const app = await testApp({ store, rateLimitPerMinute: 3 });
     const first = await app.get(query());
