@@ -45,7 +45,7 @@ export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undef
       return asSent(request, notModified(response.headers));
     }
     if (!(cache && response instanceof WholeResponse)) return response;
-    const body = typeof response.whole === 'string' ? (Buffer.from(response.whole) as Uint8Array<ArrayBuffer>) : response.whole;
+    const body = typeof response.whole === 'string' ? new TextEncoder().encode(response.whole) : response.whole; // its own buffer: what the bound counts is what is held
     const answer: CachedAnswer = { status: response.status, headers: [...response.headers], body };
     cache.put(key, answer);
     return fromCache(answer); // sent from the bytes just encoded, not encoded again

@@ -44,6 +44,7 @@ export const PARQUET_THREADS = Math.max(1, Math.min(4, availableParallelism() - 
 class ParquetThreads {
   private readonly idle: Worker[] = [];
   private readonly queue: Job[] = [];
+  private readonly running = new Map<Worker, Job>();
   private started = 0;
 
   constructor(readonly size: number) {}
@@ -60,27 +61,8 @@ class ParquetThreads {
     const worker = this.idle.pop() ?? (this.started < this.size ? this.start() : undefined);
     if (!worker) return; // every thread busy: the job waits its turn
     const job = this.queue.shift()!;
-    worker.ref();
-    const finish = (settle: () => void, keep: boolean) => {
-      worker.removeAllListeners('message');
-      worker.removeAllListeners('error');
-      worker.removeAllListeners('exit');
-      settle();
-      if (keep) {
-        worker.unref();
-        this.idle.push(worker);
-      } else {
-        this.started--;
-        void worker.terminate();
-      }
-      this.next();
-    };
-    worker.once('message', (answer: { bytes?: Uint8Array; error?: string }) =>
-      finish(() => (answer.bytes ? job.done(answer.bytes) : job.failed(new Error(`the Parquet answer could not be written: ${answer.error}`))), true),
-    );
-    // a thread that died (out of memory, a wasm trap) fails its job only, and is replaced by the next job's
-    worker.once('error', (error) => finish(() => job.failed(error), false));
-    worker.once('exit', (code) => finish(() => job.failed(new Error(`the Parquet thread stopped (exit code ${code})`)), false));
+    this.running.set(worker, job);
+    worker.ref(); // the process waits for an answer under way
     const buffer = job.ipc.byteOffset === 0 && job.ipc.buffer.byteLength === job.ipc.byteLength ? job.ipc : job.ipc.slice();
     worker.postMessage({ ipc: buffer, metadata: job.metadata }, [buffer.buffer as ArrayBuffer]);
   }
@@ -88,7 +70,29 @@ class ParquetThreads {
   private start(): Worker {
     this.started++;
     const parquetWasm = createRequire(import.meta.url).resolve('parquet-wasm');
-    return new Worker(program, { eval: true, workerData: { parquetWasm, rowGroupRows: PARQUET_ROW_GROUP_ROWS } });
+    const worker = new Worker(program, { eval: true, workerData: { parquetWasm, rowGroupRows: PARQUET_ROW_GROUP_ROWS } });
+    worker.on('message', (answer: { bytes?: Uint8Array; error?: string }) => {
+      const job = this.running.get(worker);
+      this.running.delete(worker);
+      worker.unref();
+      this.idle.push(worker);
+      if (answer.bytes) job?.done(answer.bytes);
+      else job?.failed(new Error(`the Parquet answer could not be written: ${answer.error}`));
+      this.next();
+    });
+    // a thread that dies (out of memory, a wasm trap), busy or idle, fails its job only; the next job starts another
+    const gone = (error: Error) => {
+      const job = this.running.get(worker);
+      if (!this.running.delete(worker) && !this.idle.includes(worker)) return; // already counted out
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+      this.started--;
+      job?.failed(error);
+      this.next();
+    };
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`the Parquet thread stopped (exit code ${code})`)));
+    return worker;
   }
 }
 
