@@ -1,7 +1,7 @@
 // Over HTTP: the server in a child process on the bench store, driven by autocannon; its peak RSS from /proc.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,18 +28,31 @@ export interface HttpRow {
   durationS: number;
 }
 
-/** Starts `server/main.ts` on a free port with a fresh key (and extra flags, e.g. --workers 2) and waits for its `listening on` line. */
-export async function startServer(store: string, args: readonly string[] = []): Promise<ServerProcess> {
+/**
+ * Starts `server/main.ts` on a free port with a fresh key (and extra flags, e.g. --workers 2) and waits for its
+ * `listening on` line; `root`: the checkout whose server runs (another one's, to compare before and after).
+ */
+export async function startServer(store: string, args: readonly string[] = [], root = repoRoot): Promise<ServerProcess> {
   const key = randomBytes(16).toString('hex');
+  // the load generator is one client address with 16 connections: the per-client bound is for many clients
+  const env = { ...process.env, EVAP_STORE: store, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1', EVAP_MAX_PER_CLIENT: '64' };
+  return startListening([join(root, 'server', 'main.ts'), ...args], env, key, root);
+}
+
+/** Starts bare-server.ts sending `body` to every request: the limit of node:http and the socket for an answer of that size. */
+export async function startBareServer(body: string): Promise<ServerProcess> {
+  const file = join(tmpdir(), `evap-bench-bare-${process.pid}.json`);
+  writeFileSync(file, body);
+  return startListening([join(repoRoot, 'bench', 'bare-server.ts'), file], process.env, '', repoRoot);
+}
+
+// runs a server script under tsx and waits for its `listening on <url>` line
+let started = 0;
+async function startListening(args: readonly string[], env: NodeJS.ProcessEnv, key: string, cwd: string): Promise<ServerProcess> {
   // access lines go to a file, so that no process of this machine spends CPU draining them during the measurement
-  const logPath = join(tmpdir(), `evap-bench-server-${process.pid}.log`);
+  const logPath = join(tmpdir(), `evap-bench-server-${process.pid}-${++started}.log`); // one each: servers may run side by side
   const log = openSync(logPath, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts'), ...args], {
-    cwd: repoRoot,
-    // the load generator is one client address with 16 connections: the per-client bound is for many clients
-    env: { ...process.env, EVAP_STORE: store, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1', EVAP_MAX_PER_CLIENT: '64' },
-    stdio: ['ignore', log, 'pipe'],
-  });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd, env, stdio: ['ignore', log, 'pipe'] });
   closeSync(log);
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4096)));
@@ -88,6 +101,19 @@ export async function checkOverHttp(server: ServerProcess, query: BenchQuery, ex
   if (response.status !== 200) throw new MismatchError(`${query.id} over HTTP: status ${response.status}: ${body.slice(0, 300)}`);
   if (body !== expected)
     throw new MismatchError(`${query.id} over HTTP: the body (${body.length} characters) differs from the in-process answer (${expected.length})`);
+}
+
+/** The socket's limit for a query: a bare node:http server sending its answer's bytes, driven as `drive` drives the server (row id `<id> bare`). */
+export async function driveBare(body: string, query: BenchQuery, connections: number, durationS: number, log: (line: string) => void): Promise<HttpRow> {
+  const bare = await startBareServer(body);
+  try {
+    await drive(bare, query, connections, 1); // warm-up, not counted
+    const row = { ...(await drive(bare, query, connections, durationS)), id: `${query.id} bare` };
+    log(`${row.id} http: ${row.requestsPerSecond.toFixed(0)} req/s (bare node:http sending the same ${body.length} bytes)`);
+    return row;
+  } finally {
+    await bare.stop();
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { openStore } from '../lib/store/store.js';
 import { type ColdRow, runCold } from './cold.js';
 import { DuckEngine } from './duckdb.js';
-import { checkOverHttp, drive, type HttpRow, startServer } from './http.js';
+import { checkOverHttp, drive, driveBare, type HttpRow, startServer } from './http.js';
 import { runWarm } from './inprocess.js';
 import { defineQueries } from './queries.js';
 import { type BenchResults, renderResults } from './report.js';
@@ -66,6 +66,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults & { 
         const row = await drive(server, q, options.connections, options.httpDurationS);
         log(`${q.id} http: ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${row.errors} errors`);
         http.push(row);
+        if (q.id === 'Q1') http.push(await driveBare(warm.find((w) => w.id === q.id)!.text, q, options.connections, options.httpDurationS, log));
       }
       for (const q of queries) await checkOverHttp(server, q, warm.find((w) => w.id === q.id)!.text); // every query once more under a filled cache
       serverPeakRssBytes = server.peakRssBytes();

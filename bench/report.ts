@@ -63,6 +63,11 @@ export function targets(r: BenchResults): Target[] {
     out.push({ what: 'HTTP: zero errors', met: errors === 0, figure: `${errors} errors` });
     const q1 = r.http.find((h) => h.id === 'Q1');
     if (q1) out.push({ what: 'HTTP: Q1 at least 3,000 requests/s', met: q1.requestsPerSecond >= 3000, figure: `${q1.requestsPerSecond.toFixed(0)} req/s` });
+    const bare = r.http.find((h) => h.id === 'Q1 bare');
+    if (q1 && bare) {
+      const ratio = q1.requestsPerSecond / bare.requestsPerSecond;
+      out.push({ what: 'HTTP: Q1 at least 0.9x a bare node:http server sending the same bytes', met: ratio >= 0.9, figure: `${ratio.toFixed(2)}x` });
+    }
     if (r.serverPeakRssBytes !== null) {
       out.push({
         what: 'HTTP: server peak RSS under 600 MB with every query run',
@@ -123,6 +128,10 @@ export function renderResults(r: BenchResults): string {
     lines.push('| query | requests/s | p50 | p99 | requests | errors |');
     lines.push('|---|---:|---:|---:|---:|---:|');
     for (const h of r.http) lines.push(`| ${h.id} | ${h.requestsPerSecond.toFixed(0)} | ${h.p50Ms} ms | ${h.p99Ms} ms | ${h.requests} | ${h.errors} |`);
+    lines.push(
+      '',
+      "`Q1 bare`: a bare node:http server (bench/bare-server.ts) sending Q1's answer, prebuilt, to every request: the socket's limit, driven by the same client in the same run. The server answers a repeated query from its cache of recent answers (`--answer-cache-mib`); `npx tsx bench/http-limit.ts` also measures it without.",
+    );
     lines.push(
       '',
       `Server peak RSS (VmHWM) after all of the above and one request of every other query: ${r.serverPeakRssBytes === null ? 'n/a' : `${(r.serverPeakRssBytes / 1e6).toFixed(0)} MB`}.`,

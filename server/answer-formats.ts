@@ -2,9 +2,10 @@
 
 import { defaults, outputFormats } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
-import { tableToArrowStream, tableToParquet } from '../lib/format/answer-table.js';
 import { recordsToGeoJson } from '../lib/format/geojson.js';
-import type { RecordStream } from '../lib/format/stream.js';
+import { tableToParquetOffThread } from '../lib/format/parquet-threads.js';
+import { mayExceed, type RecordStream, tooManyValues } from '../lib/format/stream.js';
+import { tableToArrowStreamInPieces } from '../lib/format/table-pieces.js';
 import type { WireRecord } from '../lib/types.js';
 import { listResponse, streamResponse } from './format.js';
 import type { QueryParams } from './params.js';
@@ -41,11 +42,16 @@ export function builtWhole(format: string | undefined): format is 'parquet' | 'a
   return format === 'parquet' || format === 'arrow';
 }
 
-/** A timeseries answer: JSON or CSV streamed as before; Parquet or Arrow built whole from the records (same columns). */
+/**
+ * A timeseries answer: JSON or CSV streamed as before; Parquet or Arrow built whole from the records (same columns),
+ * refused before anything is read when it could hold more than MAX_TABLE_VALUES, and built without holding the event
+ * loop: the table a piece per turn, the Parquet file on a worker thread.
+ */
 export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordStream): Promise<Response> {
   if (!builtWhole(format)) return streamResponse(format, stream);
+  if (mayExceed(stream, MAX_TABLE_VALUES)) throw tooManyValues(MAX_TABLE_VALUES); // before waiting for a turn, before any row is read
   const table = await stream.table(MAX_TABLE_VALUES);
-  const bytes = format === 'parquet' ? tableToParquet(table) : tableToArrowStream(table);
+  const bytes = format === 'parquet' ? await tableToParquetOffThread(table) : await tableToArrowStreamInPieces(table);
   return new WholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
 }
 

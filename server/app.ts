@@ -3,7 +3,9 @@ import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
+import { ANSWER_CACHE_BYTES } from './answer-cache.js';
 import { builtWhole } from './answer-formats.js';
+import { answerCacheOf, createCachedAnswers } from './cached-answers.js';
 import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
@@ -36,6 +38,7 @@ export interface HandlerOptions {
   heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
   gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
   basePath?: string; // the path this store is served under when the server serves several (`/twdb`; default '': the root)
+  answerCacheBytes?: number; // bytes of recent whole answers kept (cached-answers.ts); 0: none; default ANSWER_CACHE_BYTES
 }
 
 /** The handler called as fetch is, no socket (hono's `app.request()`): a path (on http://localhost) or a Request in, its Response out. */
@@ -70,6 +73,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
+  const cachedAnswer = createCachedAnswers(options.store, answerCacheOf(options.answerCacheBytes ?? ANSWER_CACHE_BYTES));
 
   const admitKey = async (request: IncomingRequest) => {
     const digest = options.keys.check(request);
@@ -105,7 +109,10 @@ export function createHandler(options: HandlerOptions): Handler {
       // FastAPI ignores a parameter a path does not take, and so does this server; the answer, or the error the
       // defaults led to, says which it ignored
       ignored = ignoredParameters(query, known.get(route)!);
-      const response = await route.run({ store: options.store, query, request, limits, admit });
+      const asked = query;
+      const response = await cachedAnswer(route, request, asked, path, (servedFrom) =>
+        route.run({ store: options.store, query: asked, request, limits, admit, servedFrom }),
+      );
       return compress(request, withIgnored(response, ignored));
     } catch (error) {
       const sent = query ?? new QueryParams(request.url.searchParams, limits);

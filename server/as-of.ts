@@ -14,6 +14,7 @@ export function withAsOf(routes: readonly Route[]): Route[] {
             const time = context.query.one('as_of');
             if (time === undefined) return r.run(context);
             const view = await context.store.asOf(time);
+            context.servedFrom?.(view.manifest.snapshot); // the answer's tag names the snapshot it is read from
             try {
               return await r.run({ ...context, store: view });
             } finally {

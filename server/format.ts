@@ -51,12 +51,15 @@ export function acceptsGzip(header: string | null): boolean {
 
 /** The response gzip-compressed (streaming, via CompressionStream) when the request accepts it. */
 export function compress(request: { readonly headers: Headers }, response: Response): Response {
-  if (!response.body || response.headers.has('content-encoding')) return response;
+  const empty = response instanceof WholeResponse ? false : !response.body; // a whole answer's web body is not made here
+  if (empty || response.headers.has('content-encoding')) return response;
   response.headers.append('vary', 'Accept-Encoding'); // in place: a whole answer stays whole
   if (!acceptsGzip(request.headers.get('accept-encoding'))) return response;
   const headers = new Headers(response.headers);
   headers.set('content-encoding', 'gzip');
   headers.delete('content-length');
+  const tag = headers.get('etag'); // the gzip bytes are another representation: the identity answer's strong tag becomes weak (as nginx does)
+  if (tag?.startsWith('"')) headers.set('etag', `W/${tag}`);
   const source = response instanceof WholeResponse ? new Blob([response.whole]).stream() : response.body;
   // node streams end to end: CompressionStream kept pulling the source whatever the client read (256 MiB held for one
   // client that never read, measured); Readable.fromWeb pulls on demand, pipe and toWeb pass the back-pressure on

@@ -24,6 +24,7 @@ export interface RouteContext {
   request: IncomingRequest;
   limits: RequestLimits;
   admit(stream: RecordStream): RecordStream; // a heavy answer waits for its turn (admission.ts); a light one is as it was
+  servedFrom?: (snapshot: string) => void; // told the snapshot an as_of answer is read from (cached-answers.ts tags it)
 }
 
 /** One documented path. */

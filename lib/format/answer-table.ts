@@ -46,10 +46,15 @@ export function columnUnit(column: string): string | undefined {
  * An Arrow table of records under the given columns: names Utf8, dates Date32 (days), counts Int32, measurements
  * Float64, gaps null; each field with a unit carries it in its metadata (`unit`), and `metadata` goes into the schema's.
  */
-export function recordsToTable(records: readonly WireRecord[], columns: readonly string[], metadata: ReadonlyMap<string, string> = new Map()): Table {
+export function recordsToTable(
+  records: readonly WireRecord[],
+  columns: readonly string[],
+  metadata: ReadonlyMap<string, string> = new Map(),
+  types?: ReadonlyMap<string, DataType>, // each column's type when known (a piece of a larger answer: table-pieces.ts)
+): Table {
   const vectors: Record<string, Vector> = {};
   for (const column of columns) {
-    const type = columnType(column, records);
+    const type = types?.get(column) ?? columnType(column, records);
     const values = records.map((r) => r[column] ?? null);
     const nulls = values.some((v) => v === null);
     if (type instanceof DateDay) {
@@ -96,12 +101,15 @@ export function tableToArrowStream(table: Table): Uint8Array {
   return tableToIPC(table, 'stream');
 }
 
+/** Rows per row group of an answer's Parquet file. */
+export const PARQUET_ROW_GROUP_ROWS = 65_536;
+
 /** A table as a Parquet file (zstd-free: gzip pages, which every reader decodes), one row group per 65,536 rows. */
 export function tableToParquet(table: Table): Uint8Array {
   // the schema's metadata (the provenance) also as the file's own key-value metadata, which every Parquet reader lists
   const properties = new wasm.WriterPropertiesBuilder()
     .setCompression(wasm.Compression.GZIP)
-    .setMaxRowGroupSize(65_536)
+    .setMaxRowGroupSize(PARQUET_ROW_GROUP_ROWS)
     .setCreatedBy('evap')
     .setKeyValueMetadata(new Map(table.schema.metadata))
     .build();

@@ -3,10 +3,10 @@
 import type { Table } from 'apache-arrow';
 import { InvalidParameterError } from '../errors.js';
 import type { WireRecord } from '../types.js';
-import { recordsToTable } from './answer-table.js';
 import { csvTextChunks } from './csv.js';
 import type { OutputKind } from './emit.js';
 import { jsonArrayChunks } from './json.js';
+import { nextTurn, PIECE_VALUES, recordsToTableInPieces } from './table-pieces.js';
 
 /**
  * A query answer that can be streamed: its columns (the CSV header), its records in batches, and its outputs. JSON and
@@ -17,41 +17,61 @@ export interface RecordStream {
   columns: string[];
   batches: AsyncIterable<WireRecord[]>; // for answers too large to hold: one batch per name and year
   records(): Promise<WireRecord[]>; // every record, in order
-  table(maxValues?: number): Promise<Table>; // typed columns (recordsToTable); more than maxValues values (records x columns): InvalidParameterError naming output_format
+  table(maxValues?: number): Promise<Table>; // typed columns (recordsToTable), built in pieces that let the event loop turn; more than maxValues values (records x columns): InvalidParameterError naming output_format
   json(): AsyncIterable<string>; // chunks of one JSON array: '[', then objects separated by commas, then ']'
   csv(): AsyncIterable<string>; // CSV text chunks, the header first: the same text as recordsToCsv of the records
   readRows: number; // about how many stored rows the answer decodes (estimateReadRows; 0 where not estimated)
+  maxRecords: number; // the most records the answer can hold, known before anything is read (names x days or periods); Infinity where not bounded
 }
 
 /** A RecordStream over a query run: `run(kind)` yields batches of records or of JSON object or CSV row text. */
-export function recordStream(columns: string[], run: (kind: OutputKind) => AsyncIterable<unknown[]>, readRows = 0): RecordStream {
+export function recordStream(columns: string[], run: (kind: OutputKind) => AsyncIterable<unknown[]>, readRows = 0, maxRecords = Infinity): RecordStream {
   const batches = () => run('records') as AsyncIterable<WireRecord[]>;
   return {
     columns,
     batches: { [Symbol.asyncIterator]: () => batches()[Symbol.asyncIterator]() },
     records: () => collect(batches(), Infinity, columns.length),
-    table: async (maxValues = Infinity) => recordsToTable(await collect(batches(), maxValues, columns.length), columns),
+    table: async (maxValues = Infinity) => {
+      if (mayExceed({ maxRecords, columns }, maxValues)) throw tooManyValues(maxValues); // before any row is read
+      return recordsToTableInPieces(await collect(batches(), maxValues, columns.length, true), columns);
+    },
     json: () => jsonArrayChunks(run('json') as AsyncIterable<string[]>),
     csv: () => csvTextChunks(columns, run('csv') as AsyncIterable<string[]>),
     readRows,
+    maxRecords,
   };
 }
 
 // every record in order; a table is built whole (JSON and CSV stream), so past the bound it is refused early rather
-// than held in memory
-async function collect(batches: AsyncIterable<WireRecord[]>, maxValues: number, width: number): Promise<WireRecord[]> {
+// than held in memory; `turns`: a turn of the event loop every PIECE_VALUES values (batches from a warm cache are
+// ready at once, and awaiting them alone never lets anything else run)
+async function collect(batches: AsyncIterable<WireRecord[]>, maxValues: number, width: number, turns = false): Promise<WireRecord[]> {
   const out: WireRecord[] = [];
+  let sinceTurn = 0;
   for await (const batch of batches) {
     for (const r of batch) out.push(r);
-    if (out.length * width > maxValues) {
-      throw new InvalidParameterError(
-        'output_format',
-        `a Parquet or Arrow answer is built in memory and may hold at most ${maxValues} values (records x columns); this one holds more: ask for fewer names, variables or days, or use json or csv, which stream`,
-        'too-many',
-      );
+    if (out.length * width > maxValues) throw tooManyValues(maxValues);
+    sinceTurn += batch.length * width;
+    if (turns && sinceTurn >= PIECE_VALUES) {
+      sinceTurn = 0;
+      await nextTurn();
     }
   }
   return out;
+}
+
+/** Whether the stream's bound on records (when it has one) allows more than `maxValues` values. */
+export function mayExceed(stream: Pick<RecordStream, 'maxRecords' | 'columns'>, maxValues: number): boolean {
+  return Number.isFinite(stream.maxRecords) && stream.maxRecords * stream.columns.length > maxValues;
+}
+
+/** The refusal of a Parquet or Arrow answer holding, or able to hold, more than `maxValues` values. */
+export function tooManyValues(maxValues: number): InvalidParameterError {
+  return new InvalidParameterError(
+    'output_format',
+    `a Parquet or Arrow answer is built in memory and may hold at most ${maxValues} values (records x columns); this one can hold more (names x days, or x periods, x columns): ask for fewer names, variables or days, or use json or csv, which stream`,
+    'too-many',
+  );
 }
 
 /**

@@ -2,13 +2,13 @@
 // normals) reads and emits. The store's query methods are one-liners over it.
 
 import { ALL_NAMES, defaults, type UnitSystem, variableKey } from '../catalogue.js';
-import { yearOfDay } from '../dates.js';
+import { parseDay, yearOfDay } from '../dates.js';
 import { dayAttributesOf, type FlagColumn, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
 import { type MetadataTable, pickAttributes } from '../store/metadata.js';
 import { heldBy, type Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { conversionOf } from '../units.js';
-import { latestReservoirDay, latestStationDay } from './latest.js';
+import { firstReservoirDay, latestReservoirDay, latestStationDay } from './latest.js';
 import { resolveDay, resolveRange } from './periods.js';
 import {
   type CheckedVariable,
@@ -138,4 +138,25 @@ export function estimateReadRows(s: Snapshot, plan: Pick<Plan, 'nameKey' | 'name
     }
   }
   return Math.round(rows * share);
+}
+
+/**
+ * The most records answering the plan can give, known before anything is read: a record per name and day held, so
+ * each name's days within the range and within what the store holds (a station's own first and last day; a
+ * reservoir's, the asked datasets' first and last). An answer built whole is refused up front past its bound.
+ */
+export function boundRecords(s: Snapshot, plan: Pick<Plan, 'nameKey' | 'names' | 'columns' | 'startDay' | 'endDay'>): number {
+  const overlap = (first: number | undefined, last: number | undefined) =>
+    first === undefined || last === undefined ? 0 : Math.max(0, Math.min(plan.endDay, last) - Math.max(plan.startDay, first) + 1);
+  if (plan.nameKey === 'STA_NAME') {
+    let records = 0;
+    for (const name of plan.names) {
+      const p = s.manifest.stations.partitions[name];
+      if (p?.start) records += overlap(parseDay(p.start, 'date'), parseDay(p.end, 'date'));
+    }
+    return records;
+  }
+  const datasets = [...new Set(plan.columns.map((c) => c.dataset!))];
+  if (datasets.length === 0) return plan.names.length * (plan.endDay - plan.startDay + 1);
+  return plan.names.length * overlap(firstReservoirDay(s.manifest, datasets), latestReservoirDay(s.manifest, datasets));
 }

@@ -129,7 +129,10 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   ];
   const periods = periodsOf(startDay, endDay, interval);
   const readRows = r.readRows(startDay, endDay) + (base ? r.readRows(base.startDay, base.endDay) : 0); // compare_to reads the base too
-  return summaryStream(columns, readRows, async function* () {
+  // a record per name and period with days held at most
+  const [first, last] = [Math.max(startDay, r.first() ?? startDay), Math.min(endDay, r.latest() ?? endDay)];
+  const heldPeriods = first <= last ? periodsOf(first, last, interval).length : 0;
+  return summaryStream(columns, readRows, r.names.length * heldPeriods, async function* () {
     for await (const [name, block] of namedBlocks(r, startDay, endDay)) {
       const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
       yield recordsOf(name, block, normal);
@@ -180,7 +183,8 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const methods = r.columns.map((v) => methodOf(v, statistic));
   const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
   const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
-  return summaryStream(columns, r.readRows(base.startDay, base.endDay), async function* () {
+  const groups = period === 'month' ? 12 : dayLabels.length; // a record per name and calendar month or MM-DD at most
+  return summaryStream(columns, r.readRows(base.startDay, base.endDay), r.names.length * groups, async function* () {
     for await (const [name, block] of namedBlocks(r, base.startDay, base.endDay)) {
       const extra = pickAttributes(r.metadata, name, attributes);
       const groups = period === 'month' ? monthlyNormals(r, methods, block, base) : dailyNormals(r, methods, block);
@@ -271,7 +275,7 @@ function wire(value: number, method: Method): number | null {
 }
 
 // records in batches, as a RecordStream: JSON and CSV text written from the records (answers are a record per period)
-function summaryStream(columns: string[], readRows: number, run: () => AsyncGenerator<WireRecord[]>): RecordStream {
+function summaryStream(columns: string[], readRows: number, maxRecords: number, run: () => AsyncGenerator<WireRecord[]>): RecordStream {
   const batches = async function* (kind: OutputKind) {
     for await (const batch of run()) {
       if (kind === 'records') yield batch;
@@ -279,7 +283,7 @@ function summaryStream(columns: string[], readRows: number, run: () => AsyncGene
       else yield [recordsToCsv(batch, columns, false)];
     }
   };
-  return recordStream(columns, batches, readRows);
+  return recordStream(columns, batches, readRows, maxRecords);
 }
 
 // a period has many days and so no one status; qflag stays the reservoir-level metadata value here (docs/flags-and-history.md)

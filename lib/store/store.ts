@@ -11,7 +11,7 @@ import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { asksAll, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import { asksAll, boundRecords, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
 import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
@@ -213,7 +213,7 @@ export abstract class StoreReader {
   ): RecordStream {
     return this.streamOf(operation, options, (s, query) => {
       const planned = plan(s, query);
-      return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned));
+      return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned), boundRecords(s, planned));
     });
   }
 

@@ -33,6 +33,7 @@ export interface Config {
   rateLimitPerMinute: number; // 0: no limit
   refreshMs: number; // how often to look for a newer snapshot of the store; 0: never
   workers: number; // processes serving the port (node:cluster); 1: this process alone
+  answerCacheMib: number; // MiB of recent whole answers kept per process (server/answer-cache.ts); 0: none
 }
 
 // flag name -> [environment variable, default, what it is, smallest value allowed (default 1)]
@@ -53,6 +54,7 @@ const numbers = {
   'max-header-bytes': ['EVAP_MAX_HEADER_BYTES', 16_384, 'request line and headers together, then 431'],
   'rate-limit-per-minute': ['EVAP_RATE_LIMIT_PER_MINUTE', 0, 'requests a minute per key, then 429 with Retry-After; 0 is off', 0],
   'refresh-ms': ['EVAP_REFRESH_MS', 5_000, 'how often to look for a snapshot published by ingest or mirror; 0 is never', 0],
+  'answer-cache-mib': ['EVAP_ANSWER_CACHE_MIB', 64, 'MiB of recent whole answers kept per process, by snapshot and query; 0 keeps none', 0],
 } as const satisfies Record<string, Setting>;
 type Setting = readonly [string, number | string, string, number?]; // a text default is derived in readConfig
 
@@ -128,6 +130,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     rateLimitPerMinute: number('rate-limit-per-minute'),
     refreshMs: number('refresh-ms'),
     workers: parseWorkers(flags.workers ?? env.EVAP_WORKERS),
+    answerCacheMib: number('answer-cache-mib'),
   };
 }
 

@@ -72,6 +72,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     logError: consoleLogger.error,
     keyRequests,
     maxHeavy,
+    answerCacheBytes: config.answerCacheMib * 2 ** 20,
   });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs

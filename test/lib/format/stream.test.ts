@@ -72,6 +72,22 @@ describe('recordStream', () => {
     expect(refused).toBeInstanceOf(InvalidParameterError);
     expect((refused as InvalidParameterError).parameter).toBe('output_format');
   });
+
+  it('refuses a table whose bound on records could exceed the values before reading any batch', async () => {
+    let read = 0;
+    const run = async function* () {
+      read++;
+      yield [{ a: 1, b: '1' }];
+    };
+    const bounded = (maxRecords: number) => recordStream(['a', 'b'], run, 0, maxRecords);
+    expect((await bounded(10).table(20)).numRows).toBe(1); // 10 records x 2 columns at most: within
+    expect(read).toBe(1);
+    const refused = await bounded(11)
+      .table(20)
+      .catch((error: unknown) => error);
+    expect((refused as InvalidParameterError).parameter).toBe('output_format');
+    expect(read).toBe(1); // refused on its bound alone, though its one record would fit
+  });
 });
 
 // Real answers of the demo store (Parquet read and emitted by generated code), each output checked against records()

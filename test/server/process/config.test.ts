@@ -22,6 +22,7 @@ const counts: [flag: string, env: string, field: keyof Config, fallback: number,
   ['max-header-bytes', 'EVAP_MAX_HEADER_BYTES', 'maxHeaderBytes', 16_384, 1],
   ['rate-limit-per-minute', 'EVAP_RATE_LIMIT_PER_MINUTE', 'rateLimitPerMinute', 0, 0],
   ['refresh-ms', 'EVAP_REFRESH_MS', 'refreshMs', 5_000, 0],
+  ['answer-cache-mib', 'EVAP_ANSWER_CACHE_MIB', 'answerCacheMib', 64, 0],
   ['port', 'PORT', 'port', 8080, 0],
   ['workers', 'EVAP_WORKERS', 'workers', 1, 1],
 ];

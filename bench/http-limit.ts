@@ -1,0 +1,56 @@
+// `npx tsx bench/http-limit.ts [--store DIR] [--duration S] [--rounds N] [--against DIR]`: HTTP Q1 against the
+// socket's limit, a bare node:http server sending the same bytes, with the same client (autocannon, 16 connections)
+// in the same run, in rounds that alternate the servers so that a loaded machine weighs on each alike. Rows: the
+// server with its cache of answers (a dashboard polling one query), without it (--answer-cache-mib 0: every answer
+// made again), and, with --against, another checkout's server (before and after a change).
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openStore } from '../lib/store/store.js';
+import { checkOverHttp, drive, type HttpRow, type ServerProcess, startBareServer, startServer } from './http.js';
+import { defineQueries, textOurs } from './queries.js';
+import { repoRoot } from './store.js';
+
+const { values } = parseArgs({
+  options: {
+    store: { type: 'string', default: resolve(repoRoot, 'data') },
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '16' },
+    against: { type: 'string' },
+  },
+});
+const store = await openStore(values.store);
+const q1 = defineQueries(store.manifest).find((q) => q.id === 'Q1')!;
+const body = await textOurs(store, q1.spec, 'json'); // what the server must send, byte for byte
+await store.close();
+
+const servers: [string, () => Promise<ServerProcess>][] = [
+  ['bare node:http, same bytes', () => startBareServer(body)],
+  ['evap, answer cache on (default)', () => startServer(values.store!)],
+  ['evap, --answer-cache-mib 0', () => startServer(values.store!, ['--answer-cache-mib', '0'])],
+];
+if (values.against) servers.push([`evap at ${values.against}`, () => startServer(values.store!, [], resolve(values.against!))]);
+
+const rows = new Map<string, HttpRow[]>(servers.map(([name]) => [name, []]));
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const [name, start] of servers) {
+    const server = await start();
+    try {
+      if (!name.startsWith('bare')) await checkOverHttp(server, q1, body);
+      const row = await drive(server, q1, Number(values.connections), Number(values.duration));
+      rows.get(name)!.push(row);
+      console.error(`round ${round + 1}: ${name}: ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50Ms} ms, ${row.errors} errors`);
+    } finally {
+      await server.stop();
+    }
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const bare = median(rows.get(servers[0]![0])!.map((r) => r.requestsPerSecond));
+console.log(`Q1 (${q1.title}), ${body.length} bytes of JSON, ${values.connections} connections, ${values.duration} s x ${values.rounds} rounds`);
+console.log('| server | requests/s (median of rounds) | of the bare server | errors |');
+console.log('|---|---:|---:|---:|');
+for (const [name, list] of rows) {
+  const rps = median(list.map((r) => r.requestsPerSecond));
+  console.log(`| ${name} | ${rps.toFixed(0)} | ${(rps / bare).toFixed(2)}x | ${list.reduce((n, r) => n + r.errors, 0)} |`);
+}

@@ -1,0 +1,85 @@
+// A query path's answer with its entity tag, from the cache of recent answers when it holds it: the snapshot an answer
+// will be read from is known before it is made (as_of resolved to its snapshot), so a repeated query, or a client
+// holding the tag, costs a lookup. Checked after the key and the rate limit: a cached answer still counts.
+import type { EvapStore } from '../lib/store/store.js';
+import { AnswerCache, type CachedAnswer } from './answer-cache.js';
+import { answerTag, noneMatch, normalizedQuery, notModified } from './conditional.js';
+import { acceptsGzip } from './format.js';
+import type { IncomingRequest } from './incoming.js';
+import type { QueryParams } from './params.js';
+import type { Route } from './route.js';
+import { WholeResponse } from './whole-response.js';
+
+/** How clients may keep an answer: store it, but ask again (with its tag) before each use. */
+export const ANSWER_CACHE_CONTROL = 'no-cache';
+
+// answers that change without a new snapshot: a vacuum retires snapshots and publishes none
+const unkept = new Set(['listSnapshots']);
+
+/** Runs a route's answer (`run`, told which snapshot it was read from) through the tag and the cache. */
+export type CachedRun = (served: (snapshot: string) => void) => Promise<Response> | Response;
+
+/** The cached answer, a 304, or the route run and its answer tagged (and kept, when whole). A POST twin is run as it is. */
+export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undefined) {
+  return async (route: Route, request: IncomingRequest, query: QueryParams, path: string, run: CachedRun): Promise<Response> => {
+    if (request.method !== 'GET' || route.method !== 'GET' || unkept.has(route.operation)) return run(() => {});
+    const asOf = route.parameters.some((p) => p.name === 'as_of') ? query.one('as_of') : undefined;
+    const snapshot = asOf === undefined ? store.manifest.snapshot : await snapshotAt(store, asOf);
+    const key = `${snapshot}\n${normalizedQuery(path, request.url.searchParams)}`;
+    const tag = answerTag(snapshot, key);
+    const asked = request.headers.get('if-none-match');
+    // an explicit tag is only ever given out with a 200 of this snapshot and query: no need to make the answer again
+    if (asked !== null && asked.trim() !== '*' && noneMatch(asked, tag)) return asSent(request, notModified(taggedHeaders(tag)));
+    const kept = cache?.get(key);
+    if (kept) return noneMatch(asked, tag) ? asSent(request, notModified(taggedHeaders(tag))) : fromCache(kept); // `*` matches a kept answer too
+
+    let served: string | undefined = asOf === undefined ? snapshot : undefined;
+    const response = await run((s) => (served = s));
+    // the answer is the tagged one only if it was read from the snapshot the tag names (a refresh mid-way: not tagged)
+    const same = asOf === undefined ? store.manifest.snapshot === snapshot : served === snapshot;
+    if (response.status !== 200 || !same) return response;
+    response.headers.set('etag', tag);
+    response.headers.set('cache-control', ANSWER_CACHE_CONTROL);
+    if (noneMatch(asked, tag)) {
+      await response.body?.cancel(); // `*`: any current answer matches
+      return asSent(request, notModified(response.headers));
+    }
+    if (!(cache && response instanceof WholeResponse)) return response;
+    const body = typeof response.whole === 'string' ? new TextEncoder().encode(response.whole) : response.whole; // its own buffer: what the bound counts is what is held
+    const answer: CachedAnswer = { status: response.status, headers: [...response.headers], body };
+    cache.put(key, answer);
+    return fromCache(answer); // sent from the bytes just encoded, not encoded again
+  };
+}
+
+/** The handler's cache of recent answers: `bytes` of bodies at most; 0 keeps none. */
+export function answerCacheOf(bytes: number): AnswerCache | undefined {
+  return bytes > 0 ? new AnswerCache(bytes) : undefined;
+}
+
+// the snapshot an as_of time is answered from (a view of it, given back at once: the route takes its own)
+async function snapshotAt(store: EvapStore, asOf: string): Promise<string> {
+  const view = await store.asOf(asOf);
+  try {
+    return view.manifest.snapshot;
+  } finally {
+    await view.close();
+  }
+}
+
+function taggedHeaders(tag: string): Headers {
+  return new Headers({ etag: tag, 'cache-control': ANSWER_CACHE_CONTROL });
+}
+
+// a 304 repeats what the 200 would have said (RFC 9110 15.4.5): compress() adds Vary to answers with a body, and
+// makes the tag of a gzip-coded one weak
+function asSent(request: IncomingRequest, response: Response): Response {
+  response.headers.set('vary', 'Accept-Encoding');
+  const tag = response.headers.get('etag');
+  if (tag?.startsWith('"') && acceptsGzip(request.headers.get('accept-encoding'))) response.headers.set('etag', `W/${tag}`);
+  return response;
+}
+
+function fromCache(answer: CachedAnswer): Response {
+  return new WholeResponse(answer.body, { status: answer.status, headers: answer.headers as [string, string][] });
+}

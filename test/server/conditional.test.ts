@@ -1,0 +1,169 @@
+// Conditional requests and the cache of recent answers through the app (no socket): an answer's ETag names its
+// snapshot and query, If-None-Match gives 304 without the answer being made, a repeated query is answered from the
+// cache without asking the store, and a revision (a new snapshot, written here) is never answered from either.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ingest, textSource } from '../../lib/ingest/ingest.js';
+import { generateStore } from '../../lib/model/generate.js';
+import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { AnswerCache } from '../../server/answer-cache.js';
+import { noneMatch } from '../../server/conditional.js';
+import { tempDir } from '../helpers.js';
+import { testApp } from './harness.js';
+
+let store: EvapStore;
+let reservoir: string;
+let revise: (value: number) => Promise<void>; // writes and publishes a new snapshot with one value changed
+let beforeRevisions: string;
+
+beforeAll(async () => {
+  const dir = await tempDir();
+  await generateStore(dir, { reservoirs: 3, stations: 1, start: '2021-01-01', end: '2021-03-31', seed: 7 });
+  await new Promise((resolve) => setTimeout(resolve, 20)); // as_of at a time strictly between two snapshots
+  beforeRevisions = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  store = await openStore(dir);
+  [reservoir] = store.manifest.reservoirs.names as [string];
+  const [day] = await store.reservoirTimeseries({ names: [reservoir], datasets: ['lem'], variables: ['E_hs'], start: '2021-03-15', end: '2021-03-15' });
+  revise = async (value) => {
+    const summary = await ingest(dir, [textSource(`revision-${value}.json`, JSON.stringify([{ ...day, 'E_hs (mm)': value }]))]);
+    expect(summary.filesApplied).toBe(1);
+    expect(await store.refresh()).toBe(true);
+  };
+});
+
+const query = () =>
+  `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(reservoir)}&datasets=lem&variables=E_hs&start_date=2021-03-01&end_date=2021-03-31`;
+const valueOn15th = async (response: Response) =>
+  ((await response.json()) as Record<string, unknown>[]).find((r) => r.start_date === '2021-03-15')!['E_hs (mm)'];
+
+describe('ETag and If-None-Match', () => {
+  it('tags an answer by its snapshot and query, answers 304 to its tag (weak or strong) and to *, and 200 to another', async () => {
+    const app = await testApp({ store });
+    const first = await app.get(query());
+    expect(first.status).toBe(200);
+    const tag = first.headers.get('etag')!;
+    expect(tag).toMatch(/^"[^"]+"$/); // strong: the same bytes for the same snapshot and query
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const body = await first.text();
+    // the same parameters in another order, and with the key in the query, are the same query
+    const reordered = `/timeseries/daily/reservoirs/daterange?end_date=2021-03-31&start_date=2021-03-01&variables=E_hs&datasets=lem&RES_NAMES=${encodeURIComponent(reservoir)}`;
+    const again = await app.get(reordered);
+    expect([again.headers.get('etag'), await again.text()]).toEqual([tag, body]);
+    for (const asked of [tag, `W/${tag}`, `"other", ${tag}`, '*']) {
+      const conditional = await app.get(query(), { headers: { 'if-none-match': asked } });
+      expect(conditional.status, asked).toBe(304);
+      expect(await conditional.text()).toBe('');
+      expect(conditional.headers.get('etag')).toBe(tag);
+      expect(conditional.headers.get('vary')).toBe('Accept-Encoding');
+    }
+    const other = await app.get(query(), { headers: { 'if-none-match': '"other", W/"another"' } });
+    expect([other.status, await other.text()]).toEqual([200, body]);
+    const differentQuery = await app.get(query().replace('2021-03-31', '2021-03-30'));
+    expect(differentQuery.headers.get('etag')).not.toBe(tag);
+    const zipped = await app.get(query(), { headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('etag')).toBe(`W/${tag}`); // another representation: weak (RFC 9110 8.8.1)
+    const zipped304 = await app.get(query(), { headers: { 'accept-encoding': 'gzip', 'if-none-match': `W/${tag}` } });
+    expect([zipped304.status, zipped304.headers.get('etag')]).toEqual([304, `W/${tag}`]);
+  });
+
+  it('matches by the weak comparison of RFC 9110 13.1.2: any list holding the opaque tag, W/ or not; nothing else', () => {
+    const opaque = fc.stringMatching(/^[!#-~]{0,12}$/).map((s) => `"${s}"`); // etagc: any visible character but DQUOTE
+    fc.assert(
+      fc.property(opaque, fc.uniqueArray(opaque, { maxLength: 5 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), (tag, others, weak) => {
+        const list = others.map((t, i) => (weak[i] ? `W/${t}` : t));
+        const header = list.join(` ,${weak[5] ? '  ' : ''}`);
+        expect(noneMatch(header === '' ? null : header, tag)).toBe(others.includes(tag));
+        expect(noneMatch([...list, `W/${tag}`].join(', '), tag)).toBe(true);
+        expect(noneMatch([...list, tag].join(','), `W/${tag}`)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('the cache of recent answers', () => {
+  it('answers a repeated query and a 304 without asking the store, and a revision anew', async () => {
+    const app = await testApp({ store });
+    const asked = vi.spyOn(store, 'streamReservoirTimeseries');
+    try {
+      const first = await app.get(query());
+      const tag = first.headers.get('etag')!;
+      const value = await valueOn15th(first);
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(await valueOn15th(await app.get(query()))).toBe(value);
+      expect((await app.get(query(), { headers: { 'if-none-match': tag } })).status).toBe(304);
+      expect(asked).toHaveBeenCalledTimes(1); // both from what was kept
+
+      await revise(987.5);
+      const revised = await app.get(query(), { headers: { 'if-none-match': tag } });
+      expect(revised.status).toBe(200); // the old tag names the old snapshot
+      expect(revised.headers.get('etag')).not.toBe(tag);
+      expect(await valueOn15th(revised)).toBe(987.5);
+      expect(asked).toHaveBeenCalledTimes(2);
+    } finally {
+      asked.mockRestore();
+    }
+  });
+
+  it('keeps as_of answers by the snapshot they are read from: still kept after a revision', async () => {
+    const app = await testApp({ store });
+    const past = `${query()}&as_of=${beforeRevisions}`;
+    const first = await app.get(past);
+    expect(first.status).toBe(200);
+    const [tag, body] = [first.headers.get('etag')!, await first.text()];
+    await revise(111.5);
+    const again = await app.get(past);
+    expect([again.status, again.headers.get('etag'), await again.text()]).toEqual([200, tag, body]);
+    expect((await app.get(past, { headers: { 'if-none-match': tag } })).status).toBe(304);
+    expect(await valueOn15th(await app.get(query()))).toBe(111.5); // the current snapshot is not the past one
+  });
+
+  it('neither tags nor keeps the list of snapshots, which a vacuum changes without a new snapshot', async () => {
+    const app = await testApp({ store });
+    const listed = await app.get('/info/list_snapshots');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('etag')).toBeNull();
+    expect((await app.get('/info/list_datasets')).headers.get('etag')).toMatch(/^"/); // an info path of the snapshot alone is
+  });
+
+  it('still counts a cached answer and a 304 against the rate limit', async () => {
+    const app = await testApp({ store, rateLimitPerMinute: 3 });
+    const first = await app.get(query());
+    const tag = first.headers.get('etag')!;
+    expect((await app.get(query())).status).toBe(200); // from the cache
+    expect((await app.get(query(), { headers: { 'if-none-match': tag } })).status).toBe(304);
+    const limited = await app.get(query(), { headers: { 'if-none-match': tag } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).not.toBeNull();
+  });
+
+  it('holds at most its bound of bytes, least recently used out first, and no answer above an eighth of it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 40 })), { maxLength: 60 }), (puts) => {
+        const cache = new AnswerCache(160); // answers of up to 20 bytes kept
+        const model: [string, number][] = []; // the expected content, most recently used last
+        for (const [key, size] of puts) {
+          const name = `k${key}`;
+          if (key % 3 === 0 && cache.get(name)) {
+            model.push(
+              model.splice(
+                model.findIndex(([k]) => k === name),
+                1,
+              )[0]!,
+            ); // a use makes it the newest
+            continue;
+          }
+          cache.put(name, { status: 200, headers: [], body: new Uint8Array(size) });
+          const at = model.findIndex(([k]) => k === name);
+          if (at >= 0) model.splice(at, 1);
+          if (size <= 20) model.push([name, size]);
+          while (model.reduce((n, [, s]) => n + s, 0) > 160) model.shift();
+        }
+        expect(cache.stats.bytes).toBeLessThanOrEqual(160);
+        expect(cache.stats).toEqual({ bytes: model.reduce((n, [, s]) => n + s, 0), answers: model.length });
+        for (const [k, size] of model) expect(cache.get(k)?.body.byteLength).toBe(size);
+      }),
+    );
+  });
+});
