@@ -172,7 +172,13 @@ async function repeat(run: () => Promise<void>): Promise<number> {
  * A revision of the last `days` days of every water body (nete-volume-calcs, every variable) through `evap ingest`, as
  * the public service publishes every day; then a vacuum, so the store holds one snapshot's files again.
  */
-async function reviseLastDays(dir: string, manifest: Manifest, days: number, log: (line: string) => void): Promise<ScaleRow['revision']> {
+export async function reviseLastDays(
+  dir: string,
+  manifest: Manifest,
+  days: number,
+  log: (line: string) => void,
+  { vacuum = true } = {},
+): Promise<ScaleRow['revision']> {
   const variables = Object.keys(reservoirDatasets['nete-volume-calcs'].variables);
   const end = Date.parse(`${manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end}T00:00:00Z`);
   const dates = Array.from({ length: days }, (_, i) => new Date(end - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
@@ -197,7 +203,7 @@ async function reviseLastDays(dir: string, manifest: Manifest, days: number, log
   const after = reopened.manifest;
   await reopened.close();
   const written = manifestFiles(after).filter((f) => !before.has(f.path));
-  await vacuumStore(dir, { minAgeMs: 0 });
+  if (vacuum) await vacuumStore(dir, { minAgeMs: 0 });
   const storeBytes = manifestFiles(after).reduce((n, f) => n + f.bytes, 0);
   const revision = { records: lines.length - 1, ms, bytesWritten: written.reduce((n, f) => n + f.bytes, 0), filesWritten: written.length, storeBytes };
   log(

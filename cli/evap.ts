@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // evap <command> [options]: one entry point; each command is its own module, loaded only when run (a query starts fast).
+import './compile-cache.js'; // first: the commands' modules, imported later, come from Node's compile cache where it has one
 import { packageVersion } from '../lib/store/demo.js';
 import { didYouMean } from '../lib/suggest.js';
 import { type CommandModule, describeError, UsageError } from './command.js';

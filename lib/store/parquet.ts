@@ -87,14 +87,23 @@ export function chunkRanges(metadata: FileMetaData): [number, number][][] {
   );
 }
 
-/** A parsed footer: hyparquet's metadata, the columns by name, each row group's first row, and the chunk checksums. */
-export interface Footer {
-  metadata: FileMetaData;
+/**
+ * Where a data file's chunks are and what they hold, from its footer or from the index written beside it: the columns
+ * by name, each row group's first row, the chunks' byte ranges and checksums, and each group's dates and names.
+ */
+export interface FileLayout {
   columns: Map<string, number>; // column name -> index within a row group
   groupStarts: number[]; // first row of each row group, and the row count at the end
   ranges: [number, number][][];
   shapes: ChunkShape[]; // by column index: what decoding a chunk needs
   sums: string[][] | undefined; // undefined for files written without them (metadata tables)
+  days: ([number, number] | undefined)[]; // by row group: first and last date (epoch days), where the statistics say
+  names: ([string, string] | undefined)[]; // by row group: least and greatest name (RES_NAME or STA_NAME)
+}
+
+/** A parsed footer: its layout, and hyparquet's metadata. */
+export interface Footer extends FileLayout {
+  metadata: FileMetaData;
 }
 
 /** Parses the tail of a Parquet file (at least the footer, its length and the magic). */
@@ -105,28 +114,37 @@ export function parseFooter(tail: Uint8Array): Footer {
   for (const group of metadata.row_groups) groupStarts.push(groupStarts[groupStarts.length - 1]! + Number(group.num_rows));
   const text = metadata.key_value_metadata?.find((kv) => kv.key === CHUNK_SUMS_KEY)?.value;
   const sums = text === undefined ? undefined : text.split(';').map((group) => group.split(','));
-  return { metadata, columns, groupStarts, ranges: chunkRanges(metadata), shapes: chunkShapes(metadata), sums };
-}
-
-/** A row group's min and max of a column, from the footer's statistics (undefined where not written). */
-export function groupStatistics(footer: Footer, group: number, column: string): { min: unknown; max: unknown } | undefined {
-  const index = footer.columns.get(column);
-  const stats = index === undefined ? undefined : footer.metadata.row_groups[group]!.columns[index]!.meta_data?.statistics;
-  if (!stats || stats.min_value === undefined || stats.max_value === undefined) return undefined;
-  return { min: stats.min_value, max: stats.max_value };
+  const statistics = <T>(column: string | undefined, type: string) =>
+    metadata.row_groups.map((_, g) => {
+      const index = column === undefined ? undefined : columns.get(column);
+      const stats = index === undefined ? undefined : metadata.row_groups[g]!.columns[index]!.meta_data?.statistics;
+      const [min, max] = [stats?.min_value, stats?.max_value];
+      return typeof min === type && typeof max === type ? ([min, max] as [T, T]) : undefined;
+    });
+  const nameColumn = ['RES_NAME', 'STA_NAME'].find((c) => columns.has(c));
+  return {
+    metadata,
+    columns,
+    groupStarts,
+    ranges: chunkRanges(metadata),
+    shapes: chunkShapes(metadata),
+    sums,
+    days: statistics<number>('date', 'number'),
+    names: statistics<string>(nameColumn, 'string'),
+  };
 }
 
 /** Decodes a column chunk's bytes (exactly its range) into the values of its row group's rows. */
-export function decodeChunk(footer: Footer, group: number, column: string, bytes: Uint8Array): ColumnValues {
+export function decodeChunk(footer: FileLayout, group: number, column: string, bytes: Uint8Array): ColumnValues {
   return decodeChunkWith(shapeOf(footer, column), groupRows(footer, group), bytes);
 }
 
 /** decodeChunk, with gzip pages inflated in zlib's thread pool (see parquet-decode.ts). */
-export function decodeChunkAsync(footer: Footer, group: number, column: string, bytes: Uint8Array): Promise<ColumnValues> {
+export function decodeChunkAsync(footer: FileLayout, group: number, column: string, bytes: Uint8Array): Promise<ColumnValues> {
   return decodeChunkWithAsync(shapeOf(footer, column), groupRows(footer, group), bytes);
 }
 
-function shapeOf(footer: Footer, column: string): ChunkShape {
+function shapeOf(footer: FileLayout, column: string): ChunkShape {
   const index = footer.columns.get(column);
   if (index === undefined) throw new Error(`parquet column not found: ${column}`);
   return footer.shapes[index]!;

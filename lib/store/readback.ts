@@ -73,11 +73,11 @@ export async function readFileRows(
   nameColumn: 'RES_NAME' | undefined,
   variables: readonly string[],
 ): Promise<{ names: string[]; days: Int32Array; values: Record<string, Float64Array> }> {
-  const footer = await reader.footer(file);
+  const footer = await reader.layout(file);
   const names: string[] = [];
   const days = new Int32Array(file.rows);
   const values = Object.fromEntries(variables.map((v) => [v, new Float64Array(file.rows).fill(NaN)]));
-  for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+  for (let g = 0; g < footer.ranges.length; g++) {
     const at = footer.groupStarts[g]!;
     days.set((await reader.column(file, g, 'date')) as Int32Array, at);
     if (nameColumn) names.push(...((await reader.column(file, g, nameColumn)) as readonly string[]));

@@ -52,7 +52,7 @@ function parseSnapshotFile(text: string, path: string, sequence: number): Manife
 export function describeSnapshots(history: readonly Manifest[]): SnapshotInfo[] {
   let before = new Set<string>();
   return history.map((m) => {
-    const files = manifestFiles(m);
+    const files = manifestFiles(m).filter((f) => !f.path.endsWith('.index.json')); // data, not the indexes beside it
     const added = files.filter((f) => !before.has(f.path));
     const now = new Set(files.map((f) => f.path));
     const removed = [...before].filter((p) => !now.has(p)).length;

@@ -56,7 +56,7 @@ async function snapshotFiles(): Promise<{ sequence: number; snapshot: string; cr
     names.map(async (n) => ({ ...JSON.parse(await readFile(join(dir, 'snapshots', n), 'utf8')), text: await readFile(join(dir, 'snapshots', n), 'utf8') })),
   );
 }
-const pathsIn = (text: string) => new Set([...text.matchAll(/"path":"([^"]+)"/g)].map((m) => m[1]!));
+const pathsIn = (text: string) => new Set([...text.matchAll(/"path":"([^"]+\.parquet)"/g)].map((m) => m[1]!)); // data files, not their indexes
 
 // the tiny store, then a second snapshot rewriting its station
 async function storeOfTwoSnapshots(): Promise<string> {
