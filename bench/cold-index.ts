@@ -31,7 +31,7 @@ const revisions: string[] = ['| store | revision files | revision bytes | of whi
 for (const scale of scales) {
   const store = await ensureStore(scaleStoreDir(scale), scale, log);
   const plain = await twin(store.dir, store.manifest, 'plain', true);
-  const queries = [...scaleQueries(store.manifest).filter((q) => q.id !== 'Q7'), latestQ3(store.manifest)];
+  const queries = scaleQueries(store.manifest).filter((q) => q.id !== 'Q7');
   for (const query of queries) {
     const sql = duckdbSql(store.dir, query.spec, 'json');
     const cold = { after: [] as number[], before: [] as number[], duck: [] as number[] };
@@ -90,18 +90,6 @@ for (const scale of scales) {
   await rm(scratch, { recursive: true, force: true });
 }
 process.stdout.write(`${[...lines, '', ...starts, '', ...revisions].join('\n')}\n`);
-
-/** Every reservoir on the store's last date: within the date-major copy. */
-function latestQ3(manifest: Manifest): BenchQuery {
-  const q3 = scaleQueries(manifest).find((q) => q.id === 'Q3')!;
-  const date = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end;
-  return {
-    ...q3,
-    id: 'Q3 latest',
-    title: `all reservoirs on ${date} (the last date), rtma + nete-volume-calcs`,
-    spec: { ...q3.spec, date } as BenchQuery['spec'],
-  };
-}
 
 /** The same files under another folder (hard links), with a manifest naming no index and no copy when `asBefore`. */
 async function twin(dir: string, manifest: Manifest, name: string, asBefore: boolean): Promise<string> {

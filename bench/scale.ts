@@ -82,11 +82,12 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
   return rows;
 }
 
-/** Q1, Q3 and Q7 of the main bench, on names and dates every scale holds (its last full year). */
+/** Q1, Q3 and Q7 of the main bench, on names and dates every scale holds (its last full year), and Q3 on the last date. */
 export function scaleQueries(manifest: Manifest): BenchQuery[] {
   const names = manifest.reservoirs.names;
   const one = names.includes('LAKE MEAD') ? 'LAKE MEAD' : names[0]!;
   const year = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
+  const last = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end;
   const all = (datasets: DatasetName[]) => datasets.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
   return [
     {
@@ -125,6 +126,13 @@ export function scaleQueries(manifest: Manifest): BenchQuery[] {
         everyName: true,
       },
     }, // names filled in from the store (44,000 of them do not fit a command line)
+    {
+      id: 'Q3L',
+      title: `all reservoirs on ${last} (the last date: the date-major copy), rtma + nete-volume-calcs`,
+      format: 'json',
+      http: true,
+      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: last },
+    },
   ];
 }
 
