@@ -118,6 +118,16 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
   return files;
 }
 
+/** The files holding the store's rows once each: the metadata tables and the partitions (no index, no date-major copy). */
+export function rowFiles(manifest: Manifest): FileEntry[] {
+  const files: FileEntry[] = [];
+  if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
+  if (manifest.stations.metadata) files.push(manifest.stations.metadata);
+  for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) files.push(...p.files);
+  files.push(...Object.values(manifest.stations.partitions));
+  return files;
+}
+
 // Checks every field a reader relies on, so a damaged manifest is a StoreError naming the field, never a TypeError
 // or a wrong answer later (loops, not recursion or spreads: a million entries must not overflow the stack).
 function checkShape(m: Manifest): void {
