@@ -6,7 +6,7 @@ import { formatDay, parseDay } from '../dates.js';
 import { reservoirDayAttributes } from '../flags.js';
 import type { Manifest } from './manifest.js';
 import { readReservoirFiles, type SnapshotFiles } from './readback.js';
-import type { ReservoirRows } from './write.js';
+import type { ReservoirRows } from './rows.js';
 
 /** Days of the copy, ending at the dataset's last date: the days the service revises and people ask about most. */
 export const BY_DATE_DAYS = 14;

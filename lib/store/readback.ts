@@ -7,8 +7,8 @@ import { takeLease } from './lease.js';
 import { compareText, type DataFile, type Manifest, type ReservoirFile } from './manifest.js';
 import { readMetadataTable } from './open-snapshot.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
+import type { ReservoirRows, StationRows } from './rows.js';
 import type { Storage } from './storage.js';
-import type { ReservoirRows, StationRows } from './write.js';
 
 /** A snapshot's manifest and a reader of its files: all that reading rows back needs. */
 export interface SnapshotFiles {

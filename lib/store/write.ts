@@ -29,6 +29,7 @@ import {
 import { encodeParquet, type FileLayout, parseFooter } from './parquet.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
 import type { SnapshotFiles } from './readback.js';
+import type { ReservoirRows, StationRows } from './rows.js';
 import type { Storage } from './storage.js';
 import { flagVector, floatVector, metadataColumnTypes, metadataTable, utf8Vector, withFieldIds } from './vectors.js';
 
@@ -37,21 +38,7 @@ const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name)
 /** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
 export const WRITING_FOLDER = 'writing';
 
-/**
- * One dataset-year of reservoir rows, sorted by name then date; values metric, NaN for gaps. `values` may also hold the
- * per-day flag columns `qflag` and `status` as codes (flags.ts encodeFlags); they are written as text.
- */
-export interface ReservoirRows {
-  names: readonly string[];
-  days: Int32Array;
-  values: Record<string, Float64Array>;
-}
-
-/** One station's rows, sorted by date; values metric, NaN for gaps; `status` codes may come among the values. */
-export interface StationRows {
-  days: Int32Array;
-  values: Record<string, Float64Array>;
-}
+export type { ReservoirRows, StationRows } from './rows.js';
 
 export interface StoreWriterOptions {
   base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged
