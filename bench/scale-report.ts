@@ -96,7 +96,7 @@ export function renderChart(rows: readonly ScaleRow[]): string {
   const [y0, y1] = [Math.floor(Math.log10(Math.min(...ys))), Math.ceil(Math.log10(Math.max(...ys)))];
   const px = (x: number) => pad.left + ((Math.log10(x) - x0) / (x1 - x0)) * (width - pad.left - pad.right);
   const py = (y: number) => height - pad.bottom - ((Math.log10(y) - y0) / (y1 - y0)) * (height - pad.top - pad.bottom);
-  const colors: Record<string, string> = { Q1: '#1f77b4', Q3: '#d62728', Q7: '#2ca02c' };
+  const colors: Record<string, string> = { Q1: '#1f77b4', Q3: '#d62728', Q7: '#2ca02c', Q3L: '#9467bd' };
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,

@@ -82,11 +82,12 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
   return rows;
 }
 
-/** Q1, Q3 and Q7 of the main bench, on names and dates every scale holds (its last full year). */
+/** Q1, Q3 and Q7 of the main bench, on names and dates every scale holds (its last full year), and Q3 on the last date. */
 export function scaleQueries(manifest: Manifest): BenchQuery[] {
   const names = manifest.reservoirs.names;
   const one = names.includes('LAKE MEAD') ? 'LAKE MEAD' : names[0]!;
   const year = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
+  const last = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end;
   const all = (datasets: DatasetName[]) => datasets.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
   return [
     {
@@ -125,6 +126,13 @@ export function scaleQueries(manifest: Manifest): BenchQuery[] {
         everyName: true,
       },
     }, // names filled in from the store (44,000 of them do not fit a command line)
+    {
+      id: 'Q3L',
+      title: `all reservoirs on ${last} (the last date: the date-major copy), rtma + nete-volume-calcs`,
+      format: 'json',
+      http: true,
+      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: last },
+    },
   ];
 }
 
@@ -172,7 +180,13 @@ async function repeat(run: () => Promise<void>): Promise<number> {
  * A revision of the last `days` days of every water body (nete-volume-calcs, every variable) through `evap ingest`, as
  * the public service publishes every day; then a vacuum, so the store holds one snapshot's files again.
  */
-async function reviseLastDays(dir: string, manifest: Manifest, days: number, log: (line: string) => void): Promise<ScaleRow['revision']> {
+export async function reviseLastDays(
+  dir: string,
+  manifest: Manifest,
+  days: number,
+  log: (line: string) => void,
+  { vacuum = true } = {},
+): Promise<ScaleRow['revision']> {
   const variables = Object.keys(reservoirDatasets['nete-volume-calcs'].variables);
   const end = Date.parse(`${manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end}T00:00:00Z`);
   const dates = Array.from({ length: days }, (_, i) => new Date(end - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
@@ -197,7 +211,7 @@ async function reviseLastDays(dir: string, manifest: Manifest, days: number, log
   const after = reopened.manifest;
   await reopened.close();
   const written = manifestFiles(after).filter((f) => !before.has(f.path));
-  await vacuumStore(dir, { minAgeMs: 0 });
+  if (vacuum) await vacuumStore(dir, { minAgeMs: 0 });
   const storeBytes = manifestFiles(after).reduce((n, f) => n + f.bytes, 0);
   const revision = { records: lines.length - 1, ms, bytesWritten: written.reduce((n, f) => n + f.bytes, 0), filesWritten: written.length, storeBytes };
   log(

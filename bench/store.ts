@@ -83,7 +83,7 @@ export async function ensureStore(dir: string, scale: StoreScale, log: (line: st
   }
   const manifest = parseManifest(await readFile(join(dir, 'manifest.json'), 'utf8'));
   const { bytes, parquet } = await diskUsage(dir);
-  const named = manifestFiles(manifest).length;
+  const named = manifestFiles(manifest).filter((f) => f.path.endsWith('.parquet')).length; // not the files' indexes
   if (parquet !== named) {
     throw new Error(`${dir} holds ${parquet} Parquet files but its manifest names ${named}: DuckDB's globs would read other snapshots; remove the folder`);
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `evap` bin: cli/run.ts with this process's streams, environment and folder, then the exit.
+import './compile-cache.js'; // first: the commands' modules, imported later, come from Node's compile cache where it has one
 import { processIo } from './io.js';
 import { run } from './run.js';
 

@@ -1,10 +1,11 @@
 // Test factories: temporary folders and a tiny hand-made store whose every value is known.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, onTestFinished } from 'vitest';
 import { parseDay } from '../lib/dates.js';
+import type { Manifest } from '../lib/store/manifest.js';
 import { createStoreWriter } from '../lib/store/write.js';
 import type { MetadataRow, WireRecord } from '../lib/types.js';
 
@@ -153,4 +154,18 @@ export function tableRecords(table: import('apache-arrow').Table): Record<string
     for (const d of dates) record[d] = record[d] === null ? null : new Date(record[d] as number).toISOString().slice(0, 10);
     return record;
   });
+}
+
+/** Makes the store at `dir` one written before file indexes and date-major copies: its manifest and snapshots name none. */
+export async function dropIndexes(dir: string): Promise<void> {
+  const snapshots = (await readdir(join(dir, 'snapshots')).catch(() => [])).map((f) => join('snapshots', f));
+  for (const path of ['manifest.json', ...snapshots]) {
+    const manifest = JSON.parse(await readFile(join(dir, path), 'utf8')) as Manifest;
+    for (const d of Object.values(manifest.datasets)) {
+      for (const p of d.partitions) for (const f of p.files) delete f.index;
+      delete d.byDate;
+    }
+    for (const p of Object.values(manifest.stations.partitions)) delete p.index;
+    await writeFile(join(dir, path), JSON.stringify(manifest));
+  }
 }

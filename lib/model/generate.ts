@@ -26,6 +26,7 @@ export interface GenerateOptions {
   seed: number;
   rowGroupSize?: number;
   rowsPerFile?: number; // bound on rows per reservoir file (default the writer's)
+  byDateDays?: number; // days of each dataset's date-major copy (default the writer's; 0: none)
   onProgress?: (done: number, total: number, what: string) => void;
   places?: readonly ReservoirSpec[]; // model these reservoirs instead of the reference list (the Texas-like demo database)
   about?: StoreAbout; // the store's provenance (default: syntheticAbout(seed))
@@ -41,7 +42,12 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
   const stationRange = parseRange(options.stationStart ?? options.start, options.stationEnd ?? options.end);
   const reservoirs = options.places ? [...options.places].sort((a, b) => (a.name < b.name ? -1 : 1)) : catalogueReservoirs(options.reservoirs, options.seed);
   const stations = catalogueStations(options.stations, reservoirs, options.seed);
-  const writer = createStoreWriter(dir, { rowGroupSize: options.rowGroupSize, rowsPerFile: options.rowsPerFile, overwrite: true }); // a generated store starts afresh
+  const writer = createStoreWriter(dir, {
+    rowGroupSize: options.rowGroupSize,
+    rowsPerFile: options.rowsPerFile,
+    byDateDays: options.byDateDays,
+    overwrite: true,
+  }); // a generated store starts afresh
   const rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
   const monthly = reservoirs.length * 366 > rowsPerFile; // the writer's rule: then each file holds one month
   const chunkSize = Math.max(1, Math.floor(rowsPerFile / (monthly ? 31 : 366)));

@@ -4,7 +4,7 @@ import type { FlagColumn } from '../flags.js';
 import { type Block, type OutputKind, RecordBuilder } from '../format/emit.js';
 import { compareText, type DataFile, type Extent } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
-import { type Footer, groupStatistics } from '../store/parquet.js';
+import type { FileLayout } from '../store/parquet.js';
 import type { PartitionReader } from '../store/partitions.js';
 import { type DayFlags, emitWithFlags } from './day-flags.js';
 import type { Plan } from './plan.js';
@@ -143,10 +143,15 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
     const seen = new Uint8Array(names.length);
     const values: (Float64Array | undefined)[] = wanted.map(() => undefined);
     const dayText = formatDay(day);
+    const copy = source.manifest.datasets[dataset]?.byDate;
+    if (copy && copy.start <= dayText && dayText <= copy.end) {
+      await dayFromCopy(source, copy, day, wanted, seen, values);
+      return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
+    }
     const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
     for (const file of partition?.files.filter((f) => overlaps(f, dayText, dayText)) ?? []) {
-      const footer = await source.reader.footer(file);
-      for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+      const footer = await source.reader.layout(file);
+      for (let g = 0; g < footer.ranges.length; g++) {
         if (!groupHoldsDays(footer, g, day, day)) continue;
         const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...wanted]);
         const days = read[0] as Int32Array;
@@ -167,6 +172,38 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
     }
     return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
   });
+}
+
+/**
+ * One day of every reservoir from a dataset's date-major copy (lib/store/by-date.ts): rows by date then name, so the
+ * day is one run of rows in the few row groups that hold it, not every name's month.
+ */
+async function dayFromCopy(
+  source: TimeseriesSource,
+  copy: DataFile,
+  day: number,
+  wanted: readonly string[],
+  seen: Uint8Array,
+  values: (Float64Array | undefined)[],
+): Promise<void> {
+  const layout = await source.reader.layout(copy);
+  const groups = layout.ranges.flatMap((_, g) => (groupHoldsDays(layout, g, day, day) ? [g] : []));
+  const reads = await Promise.all(groups.map((g) => source.reader.columns(copy, g, ['date', 'RES_NAME', ...wanted])));
+  const names = source.manifest.reservoirs.names;
+  for (const read of reads) {
+    const days = read[0] as Int32Array;
+    const rowNames = read[1] as readonly string[];
+    const [first, last] = rowsWithin(days, day, day);
+    for (let row = first; row < last; row++) {
+      const nameIndex = source.reservoirIndex.get(rowNames[row]!);
+      if (nameIndex === undefined) continue;
+      seen[nameIndex] = 1;
+      wanted.forEach((_, k) => {
+        const column = read[2 + k] as Float64Array | undefined;
+        if (column) (values[k] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[row]!;
+      });
+    }
+  }
 }
 
 /** Station records over [startDay, endDay], one batch per station, in name then date order. */
@@ -207,8 +244,8 @@ export async function readNamesRows(
     for (let year = yearOfDay(startDay); byYear && year <= yearOfDay(endDay); year++) {
       for (const file of byYear.get(year)?.files ?? []) {
         if (!fileHoldsNames(file, lo, hi, startText, endText)) continue;
-        const footer = await source.reader.footer(file);
-        for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+        const footer = await source.reader.layout(file);
+        for (let g = 0; g < footer.ranges.length; g++) {
           if (!groupHoldsDays(footer, g, startDay, endDay) || !groupHoldsNames(footer, g, lo, hi)) continue;
           const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
           const days = read[0] as Int32Array;
@@ -257,27 +294,33 @@ export async function readNameRows(
   endDay: number,
   columns: readonly string[],
 ): Promise<RowSpan> {
-  const dayParts: Int32Array[] = [];
-  const valueParts: (Float64Array | undefined)[][] = [];
   const wanted = name === undefined ? ['date', ...columns] : ['date', 'RES_NAME', ...columns];
   const skip = wanted.length - columns.length;
-  for (const file of files) {
-    const footer = await reader.footer(file);
-    for (let g = 0; g < footer.metadata.row_groups.length; g++) {
-      if (!groupHoldsDays(footer, g, startDay, endDay) || (name !== undefined && !groupHoldsNames(footer, g, name, name))) continue;
-      const read = await reader.columns(file, g, wanted);
-      const days = read[0] as Int32Array;
-      let [from, to] = [0, days.length];
-      if (name !== undefined) {
-        const rowNames = read[1] as readonly string[];
-        from = partitionPoint(rowNames, (n) => compareText(n, name) < 0);
-        to = partitionPoint(rowNames, (n) => compareText(n, name) <= 0, from);
+  // every file's layout and chunks asked at once: a cold year of monthly files is then a few rounds of reads, not 24
+  const perFile = await Promise.all(
+    files.map(async (file) => {
+      const footer = await reader.layout(file);
+      const groups: number[] = [];
+      for (let g = 0; g < footer.ranges.length; g++) {
+        if (groupHoldsDays(footer, g, startDay, endDay) && (name === undefined || groupHoldsNames(footer, g, name, name))) groups.push(g);
       }
-      const [first, last] = rowsWithin(days, startDay, endDay, from, to);
-      if (last <= first) continue;
-      dayParts.push(days.subarray(first, last));
-      valueParts.push(read.slice(skip).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
+      return Promise.all(groups.map((g) => reader.columns(file, g, wanted)));
+    }),
+  );
+  const dayParts: Int32Array[] = [];
+  const valueParts: (Float64Array | undefined)[][] = [];
+  for (const read of perFile.flat()) {
+    const days = read[0] as Int32Array;
+    let [from, to] = [0, days.length];
+    if (name !== undefined) {
+      const rowNames = read[1] as readonly string[];
+      from = partitionPoint(rowNames, (n) => compareText(n, name) < 0);
+      to = partitionPoint(rowNames, (n) => compareText(n, name) <= 0, from);
     }
+    const [first, last] = rowsWithin(days, startDay, endDay, from, to);
+    if (last <= first) continue;
+    dayParts.push(days.subarray(first, last));
+    valueParts.push(read.slice(skip).map((c) => (c as Float64Array | undefined)?.subarray(first, last)));
   }
   return joinParts(dayParts, valueParts, columns);
 }
@@ -287,9 +330,9 @@ export function overlaps(file: { start: string; end: string }, start: string, en
   return file.start !== '' && file.start <= end && start <= file.end;
 }
 
-export function groupHoldsDays(footer: Footer, group: number, startDay: number, endDay: number): boolean {
-  const stats = groupStatistics(footer, group, 'date');
-  return !stats || ((stats.min as number) <= endDay && (stats.max as number) >= startDay);
+export function groupHoldsDays(footer: FileLayout, group: number, startDay: number, endDay: number): boolean {
+  const days = footer.days[group];
+  return !days || (days[0] <= endDay && days[1] >= startDay);
 }
 
 /** Whether a reservoir file may hold names in [first, last] on dates overlapping [start, end]. */
@@ -298,9 +341,9 @@ export function fileHoldsNames(file: Extent, first: string, last: string, start:
 }
 
 /** Whether a row group's name statistics allow names in [first, last] (without statistics, it may hold any). */
-export function groupHoldsNames(footer: Footer, group: number, first: string, last: string): boolean {
-  const stats = groupStatistics(footer, group, 'RES_NAME');
-  return !stats || (compareText(stats.min as string, last) <= 0 && compareText(first, stats.max as string) <= 0);
+export function groupHoldsNames(footer: FileLayout, group: number, first: string, last: string): boolean {
+  const names = footer.names[group];
+  return !names || (compareText(names[0], last) <= 0 && compareText(first, names[1]) <= 0);
 }
 
 export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {

@@ -20,6 +20,7 @@ export interface DataFile extends FileEntry {
   footerSha256: string; // of those tail bytes; the footer holds a checksum of every column chunk
   start: string; // first date held
   end: string; // last date held
+  index?: FileEntry; // the file's layout beside it (file-index.ts), read instead of the footer; absent in stores written before
 }
 
 /** A file of reservoir rows, sorted by name then date: one dataset, a span of days within one year, a range of names. */
@@ -50,7 +51,7 @@ export interface Manifest {
   rowGroupSize: number;
   reservoirs: { names: string[]; metadata: FileEntry | null };
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
-  datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[] }>;
+  datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[]; byDate?: ReservoirFile }>; // byDate: by-date.ts
   about?: StoreAbout; // provenance and citation, carried from snapshot to snapshot (absent in stores written before it)
 }
 
@@ -105,8 +106,25 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
   const files: FileEntry[] = [];
   if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
   if (manifest.stations.metadata) files.push(manifest.stations.metadata);
-  for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) for (const f of p.files) files.push(f);
-  for (const p of Object.values(manifest.stations.partitions)) files.push(p);
+  const withIndex = (f: DataFile) => {
+    files.push(f);
+    if (f.index) files.push(f.index);
+  };
+  for (const dataset of Object.values(manifest.datasets)) {
+    for (const p of dataset.partitions) for (const f of p.files) withIndex(f);
+    if (dataset.byDate) withIndex(dataset.byDate);
+  }
+  for (const p of Object.values(manifest.stations.partitions)) withIndex(p);
+  return files;
+}
+
+/** The files holding the store's rows once each: the metadata tables and the partitions (no index, no date-major copy). */
+export function rowFiles(manifest: Manifest): FileEntry[] {
+  const files: FileEntry[] = [];
+  if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
+  if (manifest.stations.metadata) files.push(manifest.stations.metadata);
+  for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) files.push(...p.files);
+  files.push(...Object.values(manifest.stations.partitions));
   return files;
 }
 
@@ -140,6 +158,7 @@ function checkShape(m: Manifest): void {
     ) {
       fail(`${where} (${String(f.path)}) needs footerBytes within its size, a footer SHA-256 and start and end dates`);
     }
+    if (data && f.index !== undefined) file(f.index, `the index of ${String(f.path)}`, false);
   };
   if (!Number.isSafeInteger(m.sequence) || m.sequence < 0 || typeof m.snapshot !== 'string' || !count(m.rowGroupSize))
     fail('snapshot, sequence or rowGroupSize');
@@ -152,6 +171,11 @@ function checkShape(m: Manifest): void {
   for (const [dataset, entry] of Object.entries(m.datasets)) {
     if (!isObject(entry) || !Array.isArray(entry.partitions)) return fail(`dataset ${dataset}`);
     names(entry.variables, `dataset ${dataset} variables`);
+    if (entry.byDate !== undefined) {
+      file(entry.byDate, `the date-major copy of ${dataset}`, true);
+      if (typeof (entry.byDate as ReservoirFile).first !== 'string' || typeof (entry.byDate as ReservoirFile).last !== 'string')
+        fail(`the date-major copy of ${dataset} needs its first and last names`);
+    }
     for (const p of entry.partitions as unknown[]) {
       if (!isObject(p) || !Number.isSafeInteger(p.year) || !Array.isArray(p.files)) return fail(`a partition of ${dataset}`);
       for (const f of p.files as unknown[]) {

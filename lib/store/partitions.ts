@@ -1,12 +1,13 @@
-// Reads the store's Parquet files piecewise: a verified footer, then verified column chunks, decoded and cached under
+// Reads the store's Parquet files piecewise: a verified index (or footer), then verified column chunks, decoded and cached under
 // a memory bound. Nothing reads a whole data file.
 
 import { StoreError } from '../errors.js';
 import { encodeFlags, type FlagColumn, flagColumns } from '../flags.js';
 import { ByteBoundedCache } from './cache.js';
 import { sha256 } from './disk.js';
+import { parseFileIndex } from './file-index.js';
 import type { DataFile, FileEntry } from './manifest.js';
-import { chunkSum, decodeChunkAsync, type Footer, parseFooter } from './parquet.js';
+import { chunkSum, decodeChunkAsync, type FileLayout, type Footer, parseFooter } from './parquet.js';
 import type { ByteSource, ReadCounts } from './source.js';
 
 /** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
@@ -14,10 +15,10 @@ export type Column = Int32Array | Float64Array | readonly string[];
 
 /** Caches shared by the readers of successive snapshots (file paths are unique per snapshot). */
 export interface ReaderCaches {
-  footers: ByteBoundedCache<Footer>;
+  footers: ByteBoundedCache<FileLayout>; // by data file: from its index, or its footer
   columns: ByteBoundedCache<Map<string, Column>>; // decoded column chunks, by row group
   derived: ByteBoundedCache<unknown>; // values worked out from many chunks, e.g. one day of every reservoir (derive())
-  counts: ReadCounts & { footersRead: number; chunksDecoded: number };
+  counts: ReadCounts & { footersRead: number; indexesRead: number; indexesRefused: number; chunksDecoded: number };
 }
 
 /** Caches bounded by the given byte counts. */
@@ -26,7 +27,7 @@ export function createReaderCaches(columnBytes: number, footerBytes: number): Re
     footers: new ByteBoundedCache(footerBytes),
     columns: new ByteBoundedCache(columnBytes),
     derived: new ByteBoundedCache(columnBytes / 8),
-    counts: { reads: 0, bytesRead: 0, footersRead: 0, chunksDecoded: 0 },
+    counts: { reads: 0, bytesRead: 0, footersRead: 0, indexesRead: 0, indexesRefused: 0, chunksDecoded: 0 },
   };
 }
 
@@ -64,12 +65,41 @@ export class PartitionReader {
     });
   }
 
-  /** The parsed footer of a data file, read once and checked against the manifest. */
-  async footer(file: DataFile): Promise<Footer> {
-    return this.caches.footers.get(file.path) ?? this.once(file.path, () => this.readFooter(file));
+  /**
+   * Where a data file's chunks are: from the index beside it when the manifest names one (a small read, parsed
+   * natively), else from its footer; read once, checked against the manifest, and cached.
+   */
+  async layout(file: DataFile): Promise<FileLayout> {
+    return this.caches.footers.get(file.path) ?? this.once(file.path, () => (file.index ? this.readIndex(file, file.index) : this.readFooter(file)));
   }
 
-  private async readFooter(file: DataFile): Promise<Footer> {
+  // an index that does not match the manifest's checksum or the file is not used: the footer (checked in turn) is
+  private async readIndex(file: DataFile, index: FileEntry): Promise<FileLayout> {
+    let layout: FileLayout;
+    try {
+      const bytes = await this.read(index, 0, index.bytes);
+      if (sha256(bytes) !== index.sha256) throw new Error("it does not match the manifest's checksum");
+      layout = parseFileIndex(new TextDecoder().decode(bytes), file);
+      checkSchema(file, layout);
+    } catch (error) {
+      this.caches.counts.indexesRefused++;
+      this.refused.push(`${index.path}: ${(error as Error).message}`);
+      return this.readFooter(file);
+    }
+    this.caches.counts.indexesRead++;
+    this.caches.footers.set(file.path, layout, index.bytes * 4);
+    return layout;
+  }
+
+  /** Indexes refused since this reader was made, and why (each fell back to its file's footer). */
+  readonly refused: string[] = [];
+
+  /** The footer of a data file, read and parsed (not cached): what `evap verify` checks an index against. */
+  async footer(file: DataFile): Promise<Footer> {
+    return this.readFooter(file, false);
+  }
+
+  private async readFooter(file: DataFile, cache = true): Promise<Footer> {
     const tail = await this.read(file, file.bytes - file.footerBytes, file.footerBytes);
     if (sha256(tail) !== file.footerSha256) throw new StoreError(`store file ${file.path} is corrupt: its footer does not match the manifest's checksum`);
     let footer: Footer;
@@ -83,7 +113,7 @@ export class PartitionReader {
     }
     checkSchema(file, footer);
     this.caches.counts.footersRead++;
-    this.caches.footers.set(file.path, footer, file.footerBytes * 4);
+    if (cache) this.caches.footers.set(file.path, footer, file.footerBytes * 4);
     return footer;
   }
 
@@ -101,7 +131,7 @@ export class PartitionReader {
   async columns(file: DataFile, group: number, names: readonly string[]): Promise<(Column | undefined)[]> {
     const cached = this.caches.columns.get(this.groupKey(file, group));
     const out = names.map((n) => cached?.get(n));
-    const footer = this.caches.footers.get(file.path) ?? (await this.footer(file));
+    const footer = this.caches.footers.get(file.path) ?? (await this.layout(file));
     const missing = names.flatMap((n, i) => (out[i] === undefined && footer.columns.has(n) ? [i] : []));
     // chunks of a row group lie side by side: neighbours (at most 64 KiB apart) come in one read, each still checked alone
     const ranges = missing.map((i) => ({ i, range: footer.ranges[group]![footer.columns.get(names[i]!)!]! })).sort((a, b) => a.range[0] - b.range[0]);
@@ -130,7 +160,7 @@ export class PartitionReader {
   }
 
   private async decodeColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
-    const footer = await this.footer(file);
+    const footer = await this.layout(file);
     const index = footer.columns.get(name);
     if (index === undefined) return undefined;
     const [start, end] = footer.ranges[group]![index]!;
@@ -181,12 +211,12 @@ export class PartitionReader {
 }
 
 // the types every reader assumes: a date column of days, text names, measurements as doubles
-function checkSchema(file: DataFile, footer: Footer): void {
-  if (!footer.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
-  for (const [name, index] of footer.columns) {
-    const meta = footer.metadata.row_groups[0]?.columns[index]?.meta_data;
+function checkSchema(file: DataFile, layout: FileLayout): void {
+  if (!layout.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
+  for (const [name, index] of layout.columns) {
+    const type = layout.shapes[index]?.type;
     const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' || name === 'STA_NAME' || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
-    if (meta && meta.type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${meta.type}, expected ${expected}`);
+    if (type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${type}, expected ${expected}`);
   }
 }
 

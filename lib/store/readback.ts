@@ -7,8 +7,8 @@ import { takeLease } from './lease.js';
 import { compareText, type DataFile, type Manifest, type ReservoirFile } from './manifest.js';
 import { readMetadataTable } from './open-snapshot.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
+import type { ReservoirRows, StationRows } from './rows.js';
 import type { Storage } from './storage.js';
-import type { ReservoirRows, StationRows } from './write.js';
 
 /** A snapshot's manifest and a reader of its files: all that reading rows back needs. */
 export interface SnapshotFiles {
@@ -73,11 +73,11 @@ export async function readFileRows(
   nameColumn: 'RES_NAME' | undefined,
   variables: readonly string[],
 ): Promise<{ names: string[]; days: Int32Array; values: Record<string, Float64Array> }> {
-  const footer = await reader.footer(file);
+  const footer = await reader.layout(file);
   const names: string[] = [];
   const days = new Int32Array(file.rows);
   const values = Object.fromEntries(variables.map((v) => [v, new Float64Array(file.rows).fill(NaN)]));
-  for (let g = 0; g < footer.metadata.row_groups.length; g++) {
+  for (let g = 0; g < footer.ranges.length; g++) {
     const at = footer.groupStarts[g]!;
     days.set((await reader.column(file, g, 'date')) as Int32Array, at);
     if (nameColumn) names.push(...((await reader.column(file, g, nameColumn)) as readonly string[]));

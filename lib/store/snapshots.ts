@@ -1,7 +1,7 @@
 // The retained history of a store: its published snapshots, what each changed, and which one was current at a time.
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { readCurrentManifest } from './history.js';
-import { type Manifest, manifestFiles, parseManifest, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
+import { type Manifest, parseManifest, rowFiles, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
 import type { Storage } from './storage.js';
 
 /** One retained snapshot, as `describeSnapshots` lists them (oldest first). */
@@ -52,7 +52,7 @@ function parseSnapshotFile(text: string, path: string, sequence: number): Manife
 export function describeSnapshots(history: readonly Manifest[]): SnapshotInfo[] {
   let before = new Set<string>();
   return history.map((m) => {
-    const files = manifestFiles(m);
+    const files = rowFiles(m); // the rows' files, not their indexes nor the date-major copies
     const added = files.filter((f) => !before.has(f.path));
     const now = new Set(files.map((f) => f.path));
     const removed = [...before].filter((p) => !now.has(p)).length;

@@ -1,5 +1,7 @@
-// A whole-store check: every byte of every file of the snapshot against the manifest and the footers' chunk checksums.
+// A whole-store check: every byte of every file of the snapshot against the manifest and the footers' chunk checksums,
+// and every file index against its footer.
 import { sha256 } from './disk.js';
+import { fileIndexText } from './file-index.js';
 import { type DataFile, type FileEntry, manifestFiles } from './manifest.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
 import type { ByteSource } from './source.js';
@@ -27,7 +29,7 @@ export async function verifyStore(
       summary.bytes += bytes.byteLength;
       if (bytes.byteLength !== file.bytes) throw new Error(`store file ${file.path} has ${bytes.byteLength} bytes, the manifest says ${file.bytes}`);
       if (sha256(bytes) !== file.sha256) throw new Error(`store file ${file.path} is corrupt: checksum does not match the manifest`);
-      if (isDataFile(file)) await checkChunks(reader, file);
+      if (isDataFile(file)) await checkChunks(reader, file, source);
     } catch (error) {
       summary.problems.push((error as Error).message);
     }
@@ -41,7 +43,15 @@ function isDataFile(file: FileEntry): file is DataFile {
   return 'footerSha256' in file;
 }
 
-async function checkChunks(reader: PartitionReader, file: DataFile): Promise<void> {
+async function checkChunks(reader: PartitionReader, file: DataFile, source: ByteSource): Promise<void> {
   const footer = await reader.footer(file);
-  for (let g = 0; g < footer.metadata.row_groups.length; g++) for (const column of footer.columns.keys()) await reader.column(file, g, column);
+  if (file.index) {
+    // the index must say what the footer says: it is made from the footer, so the texts are equal
+    const bytes = await source.read(file.index.path, 0, file.index.bytes);
+    const text = new TextDecoder().decode(bytes);
+    // an index that fails its own checksum is reported as its own file's problem
+    if (sha256(bytes) === file.index.sha256 && text !== fileIndexText(footer))
+      throw new Error(`store file ${file.index.path} does not match the footer of ${file.path}`);
+  }
+  for (let g = 0; g < footer.ranges.length; g++) for (const column of footer.columns.keys()) await reader.column(file, g, column);
 }

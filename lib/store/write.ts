@@ -5,12 +5,14 @@ import { DateDay, makeVector, Table, type Vector } from 'apache-arrow';
 import { type DatasetName, findReservoirVariable, findStationVariable, reservoirDatasets } from '../catalogue.js';
 import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
-import { flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import { type FlagColumn, flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../tables/fields.js';
 import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
 import type { MetadataRow } from '../types.js';
 import type { StoreAbout } from './about.js';
+import { BY_DATE_DAYS, BY_DATE_FOLDER, readLatestDays } from './by-date.js';
 import { sha256, storePath } from './disk.js';
+import { fileIndexText, indexPath } from './file-index.js';
 import { publishSnapshot, readManifestFile } from './history.js';
 import { openStorage } from './location.js';
 import {
@@ -24,7 +26,10 @@ import {
   overlapsExtent,
   type ReservoirPartition,
 } from './manifest.js';
-import { encodeParquet } from './parquet.js';
+import { encodeParquet, type FileLayout, parseFooter } from './parquet.js';
+import { createReaderCaches, PartitionReader } from './partitions.js';
+import type { SnapshotFiles } from './readback.js';
+import type { ReservoirRows, StationRows } from './rows.js';
 import type { Storage } from './storage.js';
 import { flagVector, floatVector, metadataColumnTypes, metadataTable, utf8Vector, withFieldIds } from './vectors.js';
 
@@ -33,27 +38,14 @@ const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name)
 /** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
 export const WRITING_FOLDER = 'writing';
 
-/**
- * One dataset-year of reservoir rows, sorted by name then date; values metric, NaN for gaps. `values` may also hold the
- * per-day flag columns `qflag` and `status` as codes (flags.ts encodeFlags); they are written as text.
- */
-export interface ReservoirRows {
-  names: readonly string[];
-  days: Int32Array;
-  values: Record<string, Float64Array>;
-}
-
-/** One station's rows, sorted by date; values metric, NaN for gaps; `status` codes may come among the values. */
-export interface StationRows {
-  days: Int32Array;
-  values: Record<string, Float64Array>;
-}
+export type { ReservoirRows, StationRows } from './rows.js';
 
 export interface StoreWriterOptions {
   base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged
   rowGroupSize?: number; // rows per Parquet row group (default 8192)
   rowsPerFile?: number; // bound on the rows of one reservoir file (default ROWS_PER_FILE)
   overwrite?: boolean; // publish even if the store holds a snapshot other than `base` (a generator starting afresh)
+  byDateDays?: number; // days of each dataset's date-major copy (default BY_DATE_DAYS; 0: none)
 }
 
 /**
@@ -74,6 +66,7 @@ export class StoreWriter {
   private readonly baseSnapshot: string | undefined;
   private readonly written: string[] = []; // files of this snapshot, checked before it is published
   private readonly rowsPerFile: number;
+  private readonly byDateDays: number;
   private fileCount = 0;
   private knownNames: Set<string> | undefined;
   private releaseMarker: (() => Promise<void>) | undefined;
@@ -89,6 +82,7 @@ export class StoreWriter {
     this.manifest = base ? structuredClone(base) : emptyManifest('', options.rowGroupSize ?? 8192);
     this.manifest.snapshot = this.snapshot;
     this.rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
+    this.byDateDays = options.byDateDays ?? BY_DATE_DAYS;
   }
 
   /** The snapshot being built (a copy: callers cannot change what commit() writes). */
@@ -134,20 +128,9 @@ export class StoreWriter {
       const extent = { first, last, start: formatDay(minOf(days)), end: formatDay(maxOf(days)) }; // days ascend per name, not overall
       const clash = partition.files.find((f) => overlapsExtent(f, extent));
       if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
-      const columns: Record<string, Vector> = {
-        RES_NAME: utf8Vector(piece.map((i) => rows.names[i]!)),
-        date: makeVector({ type: new DateDay(), data: days }),
-      };
-      for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
-      for (const f of flags)
-        columns[f] = flagVector(
-          f,
-          Float64Array.from(piece, (i) => rows.values[f]![i]!),
-        );
       const path = storePath('reservoirs', `dataset=${dataset}`, `year=${year}`, `part-${this.snapshot}-${String(this.fileCount++).padStart(5, '0')}.parquet`);
-      const table = new Table(columns);
-      const ids = fieldIdsOf(datasetFields(dataset), table.schema.names as string[]);
-      partition.files.push({ ...(await this.writeTable(path, withFieldIds(table, ids), days)), first, last });
+      const table = reservoirTable(dataset, rows, piece, days, variables, flags);
+      partition.files.push({ ...(await this.writeTable(path, table, days)), first, last });
     }
     sortFiles(partition);
     entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
@@ -209,6 +192,7 @@ export class StoreWriter {
    */
   async commit(): Promise<Manifest> {
     try {
+      await this.refreshByDateCopies(); // before the lock: it reads and writes files, as the partitions' writing did
       return await this.storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
         const found = await readManifestFile(this.storage);
         const current = found?.manifest;
@@ -227,6 +211,34 @@ export class StoreWriter {
       this.releaseMarker = undefined;
     }
   }
+
+  /**
+   * The date-major copy of each dataset whose files this snapshot changed, made again from the snapshot's own files
+   * (by-date.ts); a dataset whose files are unchanged keeps its copy.
+   */
+  private async refreshByDateCopies(): Promise<void> {
+    const paths = (m: Manifest | undefined, dataset: string) => (m?.datasets[dataset]?.partitions ?? []).flatMap((p) => p.files.map((f) => f.path)).join('\n');
+    for (const [dataset, entry] of Object.entries(this.manifest.datasets)) {
+      if (entry.byDate && paths(this.options.base, dataset) === paths(this.manifest, dataset)) continue;
+      delete entry.byDate;
+      if (this.byDateDays === 0) continue;
+      this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
+      const rows = await readLatestDays(this.readback, dataset, this.byDateDays);
+      if (!rows || rows.days.length === 0) continue;
+      const all = rows.days.map((_, i) => i);
+      const variables = entry.variables.filter((v) => v in rows.values);
+      const flags = reservoirDayAttributes.filter((f) => f in rows.values);
+      const path = storePath('reservoirs', BY_DATE_FOLDER, `dataset=${dataset}`, `part-${this.snapshot}.parquet`);
+      const table = reservoirTable(dataset as DatasetName, rows, Array.from(all), rows.days, variables, flags);
+      const [first, last] = rows.names.reduce(
+        ([lo, hi], n) => [compareText(n, lo) < 0 ? n : lo, compareText(n, hi) > 0 ? n : hi],
+        [rows.names[0]!, rows.names[0]!],
+      );
+      entry.byDate = { ...(await this.writeTable(path, table, rows.days)), first, last };
+    }
+  }
+
+  private readback: SnapshotFiles | undefined;
 
   // every file this snapshot names and wrote must still be there (a vacuum judging its writer dead could have taken it)
   private async checkWritten(): Promise<void> {
@@ -272,14 +284,48 @@ export class StoreWriter {
     const file = { path, rows: table.numRows, bytes: bytes.byteLength, sha256: sha256(bytes) };
     if (!days) return file;
     const dated = days.length > 0;
+    const tail = bytes.subarray(bytes.byteLength - footerLength);
     return {
       ...file,
       footerBytes: footerLength,
-      footerSha256: sha256(bytes.subarray(bytes.byteLength - footerLength)),
+      footerSha256: sha256(tail),
       start: dated ? formatDay(minOf(days)) : '',
       end: dated ? formatDay(maxOf(days)) : '',
+      index: await this.writeIndex(path, parseFooter(tail)),
     };
   }
+
+  // the file's layout beside it, so a reader finds its chunks without the footer (file-index.ts)
+  private async writeIndex(dataPath: string, layout: FileLayout): Promise<FileEntry> {
+    const path = indexPath(dataPath);
+    const bytes = new TextEncoder().encode(fileIndexText(layout));
+    this.written.push(path);
+    await this.storage.write(path, bytes);
+    return { path, rows: 0, bytes: bytes.byteLength, sha256: sha256(bytes) };
+  }
+}
+
+/** The Arrow table of some rows (by index) of a dataset, with the tables' field ids. */
+function reservoirTable(
+  dataset: DatasetName,
+  rows: ReservoirRows,
+  piece: readonly number[],
+  days: Int32Array,
+  variables: readonly string[],
+  flags: readonly string[],
+): Table {
+  const columns: Record<string, Vector> = {
+    RES_NAME: utf8Vector(piece.map((i) => rows.names[i]!)),
+    date: makeVector({ type: new DateDay(), data: days }),
+  };
+  for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
+  for (const f of flags)
+    columns[f] = flagVector(
+      f as FlagColumn,
+      Float64Array.from(piece, (i) => rows.values[f]![i]!),
+    );
+  const table = new Table(columns);
+  return withFieldIds(table, fieldIdsOf(datasetFields(dataset), table.schema.names as string[]));
 }
 
 /** A metadata table with its columns' field ids. */

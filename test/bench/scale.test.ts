@@ -27,13 +27,14 @@ describe('runScale', () => {
         ['Q1', 365],
         ['Q3', r.reservoirs],
         ['Q7', 365 * r.reservoirs],
+        ['Q3L', r.reservoirs],
       ]);
       expect(r.revision.records).toBe(65 * r.reservoirs);
       expect(r.revision.filesWritten).toBeGreaterThan(0);
     }
     const text = renderScale(rows, 'scale.svg');
     expect(text).toContain('![cost against the number of water bodies](scale.svg)');
-    expect(scaleTargets(rows).length).toBe(2 * (3 * 2 + 2) + 1);
+    expect(scaleTargets(rows).length).toBe(2 * (4 * 2 + 2) + 1); // Q1, Q3, Q7 and Q3L cold and warm, open and RSS, per store; and the generation
     expect(renderChart(rows)).toMatch(/^<svg[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
   }, 120_000);
 });

@@ -15,11 +15,11 @@ beforeAll(async () => {
   sourceDir = join(await tempDir(), 'source');
   await writeSmallStore(sourceDir);
   source = await openStore(sourceDir);
-  files = (await readdir(sourceDir, { recursive: true })).filter((f) => f.endsWith('.parquet')).sort();
+  files = (await readdir(sourceDir, { recursive: true })).filter((f) => f.endsWith('.parquet') || f.endsWith('.index.json')).sort(); // data files and their indexes
 });
 
 async function expectSameStore(dir: string): Promise<void> {
-  expect((await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.parquet')).sort()).toEqual(files);
+  expect((await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.parquet') || f.endsWith('.index.json')).sort()).toEqual(files);
   for (const f of files) expect(Buffer.compare(await readFile(join(dir, f)), await readFile(join(sourceDir, f))), f).toBe(0);
   const copy = await openStore(dir);
   expect(copy.manifest.snapshot).toBe(source.manifest.snapshot);

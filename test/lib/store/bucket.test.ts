@@ -3,6 +3,7 @@
 // without conditional writes, leases and vacuum (the client's retries and timeouts: s3.test.ts).
 import { describe, expect, it } from 'vitest';
 import { bucketStorage } from '../../../lib/store/bucket.js';
+import { indexPath } from '../../../lib/store/file-index.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
 import type { Storage } from '../../../lib/store/storage.js';
 import { openStore } from '../../../lib/store/store.js';
@@ -122,7 +123,7 @@ describe('a store in a bucket', () => {
     const loser = results[0]!.status === 'fulfilled' ? b : a;
     const storage = bucketStorage(location, process.env);
     const left = (await storage.list('stations')).filter((f) => f.path.includes(loser.snapshot)).map((f) => f.path);
-    expect(left).toHaveLength(1); // the refused writer's file, left for vacuum
+    expect(left).toHaveLength(2); // the refused writer's file and its index, left for vacuum
     await new Promise((resolve) => setTimeout(resolve, 2100)); // object times are whole seconds, taken as late as they can be
     expect((await vacuumStore(location, { minAgeMs: 0 })).removed).toEqual(expect.arrayContaining(left));
     const retried = await writeStation(location, 33); // the refused writer runs again, over the winner's snapshot
@@ -170,7 +171,7 @@ describe('a store in a bucket', () => {
     await reader.close();
     expect(await storage.list('readers')).toEqual([]);
     const summary = await vacuumStore(location, { minAgeMs: 0 });
-    expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual([old, 'snapshots/0000000001.json'].sort()); // and the tables' files of snapshot 1
+    expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual([old, indexPath(old), 'snapshots/0000000001.json'].sort()); // the station's file and its index, and the tables' files of snapshot 1
     const store = await openStore(location);
     const kept = new Set((await Promise.all(['reservoirs', 'stations'].map((f) => storage.list(f)))).flat().map((f) => f.path));
     expect(manifestFiles(store.manifest).every((f) => kept.has(f.path))).toBe(true);

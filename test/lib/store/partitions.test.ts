@@ -14,7 +14,7 @@ import { encodeParquet } from '../../../lib/store/parquet.js';
 import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
 import { openStore } from '../../../lib/store/store.js';
 import { utf8Vector } from '../../../lib/store/vectors.js';
-import { day, tempDir, writeTinyStore } from '../../helpers.js';
+import { day, dropIndexes, tempDir, writeTinyStore } from '../../helpers.js';
 
 interface ChunkRow {
   row_group_id: string;
@@ -39,9 +39,13 @@ async function duckChunks(path: string): Promise<ChunkRow[]> {
 }
 
 describe('PartitionReader', () => {
-  it('reads the footer and only the needed column chunks of the row groups that can hold the rows', async () => {
+  it.each([
+    ['the file index', true],
+    ['the footer (a store written before indexes)', false],
+  ])('reads %s and only the needed column chunks of the row groups that can hold the rows', async (_, indexed) => {
     const dir = await tempDir();
     await writeTinyStore(dir, 1); // one row per row group
+    if (!indexed) await dropIndexes(dir);
     const store = await openStore(dir);
     const opened = store.readStats(); // the metadata tables, read whole at open
     const query = { names: ['BETA RESERVOIR'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-02', end: '2021-01-02' };
@@ -63,10 +67,16 @@ describe('PartitionReader', () => {
       if (last && c[0] - last[1] <= 65_536) last[1] = c[1];
       else spans.push(c);
     }
-    const expected = file.footerBytes + spans.reduce((n, [start, end]) => n + end - start, 0);
+    const layoutBytes = indexed ? file.index!.bytes : file.footerBytes; // the index instead of the footer, never both
+    const expected = layoutBytes + spans.reduce((n, [start, end]) => n + end - start, 0);
     expect(groups.size).toBe(1);
-    expect(expected).toBe(file.footerBytes + needed.reduce((n, c) => n + Number(c.size), 0)); // nothing read that was not needed
-    expect(store.readStats()).toMatchObject({ reads: opened.reads + 1 + spans.length, bytesRead: opened.bytesRead + expected });
+    expect(expected).toBe(layoutBytes + needed.reduce((n, c) => n + Number(c.size), 0)); // nothing read that was not needed
+    expect(store.readStats()).toMatchObject({
+      reads: opened.reads + 1 + spans.length,
+      bytesRead: opened.bytesRead + expected,
+      footersRead: indexed ? 0 : 1,
+      indexesRead: indexed ? 1 : 0,
+    });
     await store.reservoirTimeseries(query);
     expect(store.readStats().bytesRead).toBe(opened.bytesRead + expected); // served from the caches the second time
   });
@@ -74,6 +84,7 @@ describe('PartitionReader', () => {
   it('reports a corrupted column chunk, a corrupted footer and a truncated file, naming the file', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
+    await dropIndexes(dir); // the footer is read (with an index, it is read only when the index is refused: file-index.test.ts)
     const query = { names: ['ALPHA LAKE'], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-01-02' };
     const file = (await openStore(dir)).manifest.datasets['nete-volume-calcs']!.partitions.find((p) => p.year === 2021)!.files[0]!;
     const path = join(dir, file.path);
@@ -131,7 +142,16 @@ describe('PartitionReader', () => {
     const bytesFor = async (reservoirs: number) => {
       const dir = await tempDir();
       // small files and row groups, so that a few thousand reservoirs over three weeks span many files, as 44,000 over years do
-      await generateStore(dir, { reservoirs, stations: 0, start: '2021-03-01', end: '2021-03-21', seed: 5, rowGroupSize: 1024, rowsPerFile: 8192 });
+      await generateStore(dir, {
+        reservoirs,
+        stations: 0,
+        start: '2021-03-01',
+        end: '2021-03-21',
+        seed: 5,
+        rowGroupSize: 1024,
+        rowsPerFile: 8192,
+        byDateDays: 0,
+      }); // no copy: a range of one name never reads it
       const store = await openStore(dir);
       const files = store.manifest.datasets.rtma!.partitions.flatMap((p) => p.files);
       const name = 'LAKE MEAD';

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError, StoreError } from '../../../lib/errors.js';
 import { generateStore } from '../../../lib/model/generate.js';
+import { parseFileIndex } from '../../../lib/store/file-index.js';
 import { HeldLease } from '../../../lib/store/lease.js';
 import { openStore } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
@@ -90,9 +91,12 @@ describe('openStore', () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
     const store = await openStore(dir);
-    const path = join(dir, store.manifest.datasets['nete-volume-calcs']!.partitions[0]!.files[0]!.path);
+    const file = store.manifest.datasets['nete-volume-calcs']!.partitions[0]!.files[0]!;
+    const path = join(dir, file.path);
     const bytes = await readFile(path);
-    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    // in the date chunk of the first row group, which the query reads (the footer is not read: the file's index is)
+    const layout = parseFileIndex(await readFile(join(dir, file.index!.path), 'utf8'), file);
+    bytes[layout.ranges[0]![layout.columns.get('date')!]![0] + 2]! ^= 0xff;
     await writeFile(path, bytes);
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2020-12-30', end: '2020-12-30' })).rejects.toThrow(/store file .* is corrupt/);
     await writeFile(path, bytes.subarray(0, 10));

@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { indexPath } from '../../../lib/store/file-index.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
@@ -43,7 +44,7 @@ describe('vacuumStore', () => {
     await age(dir, await allFiles(dir), 60);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     const [tables, others] = [summary.removed.filter((p) => p.startsWith('tables/')), summary.removed.filter((p) => !p.startsWith('tables/'))];
-    expect(others.sort()).toEqual([replaced, 'manifest.json.123.456.tmp', 'snapshots/0000000001.json', 'writing/deadbeef.pid'].sort());
+    expect(others.sort()).toEqual([replaced, indexPath(replaced), 'manifest.json.123.456.tmp', 'snapshots/0000000001.json', 'writing/deadbeef.pid'].sort());
     // the station table's expired snapshot: its manifest list and the manifest of the replaced file
     expect(tables.map((p) => p.replace(/m-\w+-/, 'm-*-')).sort()).toEqual(
       ['tables/station_timeseries/metadata/m-*-1.avro', 'tables/station_timeseries/metadata/snap-1.avro'].sort(),
@@ -62,7 +63,7 @@ describe('vacuumStore', () => {
     await age(dir, await allFiles(dir), 60 * 24 * 7); // files a week old, as in a real store
     await replaceStation(dir, 5); // ... replaced just now
     expect((await vacuumStore(dir)).removed).toEqual([]);
-    expect((await vacuumStore(dir, { minAgeMs: 0, dryRun: true })).removed.length).toBe(2); // the old file and its snapshot
+    expect((await vacuumStore(dir, { minAgeMs: 0, dryRun: true })).removed.length).toBe(3); // the old file, its index and its snapshot
   });
 
   it('keeps every file of a snapshot that an open store still reads, until it is closed', async () => {
@@ -104,7 +105,7 @@ describe('vacuumStore', () => {
     await age(dir, await allFiles(dir), 60);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     expect(summary.removed).toEqual([]); // the busy writer's file is its own
-    expect(summary.tooRecent).toBe(2); // and counted as kept (its station and reservoir files)
+    expect(summary.tooRecent).toBe(4); // and counted as kept (its station and reservoir files and their indexes)
     await expect(busy.commit()).resolves.toMatchObject({ snapshot: busy.snapshot }); // its files survived
     expect((await openStore(dir)).manifest.snapshot).toBe(busy.snapshot);
   });

@@ -11,7 +11,7 @@ import { tempDir, writeTinyStore } from '../../helpers.js';
 async function tinyStore() {
   const dir = await tempDir();
   await writeTinyStore(dir);
-  const parquet = (await readdir(dir, { recursive: true })).filter((p) => p.endsWith('.parquet')).sort();
+  const parquet = (await readdir(dir, { recursive: true })).filter((p) => p.endsWith('.parquet') || p.endsWith('.index.json')).sort(); // data files and their indexes
   return { dir, parquet };
 }
 
@@ -31,7 +31,8 @@ describe('verifyStore', () => {
     const { dir, parquet } = await tinyStore();
     const store = await openStore(dir);
     // the station's data file is missing: the store read the metadata files when it opened, and holds them open
-    const [flipped, cut, grown, missing] = [parquet[0], parquet[1], parquet[2], parquet.find((p) => p.startsWith('stations/station='))];
+    const data = parquet.filter((p) => p.endsWith('.parquet'));
+    const [flipped, cut, grown, missing] = [data[0], data[1], data[2], data.find((p) => p.startsWith('stations/station='))];
     const bytes = await readFile(join(dir, flipped!));
     bytes[10]! ^= 1;
     await writeFile(join(dir, flipped!), bytes);

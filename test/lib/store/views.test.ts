@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
+import { indexPath } from '../../../lib/store/file-index.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { Storage } from '../../../lib/store/storage.js';
 import { EvapStore, KEPT_VIEWS, openStore, StoreReader, StoreView } from '../../../lib/store/store.js';
@@ -181,7 +182,9 @@ describe('EvapStore.asOf', () => {
     await oldest.close();
     expect(await readersOf(dir)).toEqual(Array.from({ length: KEPT + 1 }, (_, i) => i + 2));
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
-    expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual([oldestFile, 'snapshots/0000000001.json'].sort());
+    expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual(
+      [oldestFile, indexPath(oldestFile), 'snapshots/0000000001.json'].sort(),
+    );
     expect(
       summary.removed.filter((path) => path.startsWith(`${TABLES_FOLDER}/`)).every((path) => path.startsWith(`${TABLES_FOLDER}/station_timeseries/`)),
     ).toBe(true); // its Iceberg snapshot's metadata

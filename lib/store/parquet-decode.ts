@@ -1,0 +1,178 @@
+// The one file that reaches into hyparquet's modules beyond its public entry point (hyparquet/src/*): the footer's
+// thrift, a page header, a data page and a column chunk. Everything else in the store speaks the small interface
+// below, so a hyparquet upgrade is checked here and by test/lib/store/parquet-decode.test.ts, which pins what we rely on.
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
+import { parquetHeader, readColumn } from 'hyparquet/src/column.js';
+import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { decompressPage, readDataPage } from 'hyparquet/src/datapage.js';
+import { parquetMetadata } from 'hyparquet/src/metadata.js';
+import type { ColumnDecoder, DataPageHeader, FileMetaData, SchemaElement, SchemaTree } from 'hyparquet/src/types.js';
+
+export type { FileMetaData };
+
+/** Parses a Parquet footer (the file's tail: at least the metadata, its length and the magic); dates stay epoch days. */
+export function parseMetadata(tail: Uint8Array): FileMetaData {
+  return parquetMetadata(tail, { parsers: { dateFromDays: (days: number) => days } });
+}
+
+/**
+ * What decoding a flat column's chunk needs besides its bytes and row count: all a file index records of a column, so
+ * a chunk is decoded without its footer. Only flat columns (a child of the schema's root) are described.
+ */
+export interface ChunkShape {
+  name: string;
+  type: 'BOOLEAN' | 'INT32' | 'INT64' | 'INT96' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY' | 'FIXED_LEN_BYTE_ARRAY';
+  codec: string; // the Parquet codec name, e.g. GZIP
+  optional: boolean; // pages carry definition levels (nulls)
+  date: boolean; // INT32 days since 1970 (the DATE logical type)
+  text: boolean; // BYTE_ARRAY holding UTF-8 (STRING / UTF8)
+}
+
+/** The shapes of a file's columns, from its footer (the first row group's codecs: the store writes one codec a file). */
+export function chunkShapes(metadata: FileMetaData): ChunkShape[] {
+  const leaves = new Map(metadata.schema.slice(1).map((e) => [e.name, e]));
+  return (metadata.row_groups[0]?.columns ?? []).map((c) => {
+    const meta = c.meta_data!;
+    const name = meta.path_in_schema.join('.');
+    const element = meta.path_in_schema.length === 1 ? leaves.get(name) : undefined;
+    if (!element || element.num_children) throw new Error(`parquet column ${name} is not a flat column`);
+    const logical = element.logical_type?.type;
+    return {
+      name,
+      type: meta.type,
+      codec: meta.codec,
+      optional: element.repetition_type !== 'REQUIRED',
+      date: meta.type === 'INT32' && (logical === 'DATE' || element.converted_type === 'DATE'),
+      text: meta.type === 'BYTE_ARRAY' && (logical === 'STRING' || element.converted_type === 'UTF8'),
+    };
+  });
+}
+
+/** Decoded values of one column chunk: numbers for numeric and date columns (null for gaps), strings for text. */
+export type ColumnValues = ArrayLike<number | string | null>;
+
+// the store's pages are gzip, inflated by node's zlib (native: no JIT warm-up in a fresh process)
+const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+const gunzipAsync = promisify(gunzip);
+
+/** Decodes a column chunk's bytes (exactly its range) into the values of its `rows` rows. */
+export function decodeChunk(shape: ChunkShape, rows: number, bytes: Uint8Array): ColumnValues {
+  return decodeInline(decoderOf(shape), shape, rows, bytes);
+}
+
+/**
+ * decodeChunk, with the gzip pages of a date or double chunk inflated in zlib's thread pool: the columns of a row
+ * group asked together inflate on every core, and the event loop stays free meanwhile (inflating was most of a cold
+ * answer of every reservoir on one date).
+ */
+export async function decodeChunkAsync(shape: ChunkShape, rows: number, bytes: Uint8Array): Promise<ColumnValues> {
+  const decoder = decoderOf(shape);
+  const pages = numeric(shape) && shape.codec === 'GZIP' ? plainPages(bytes, rows) : undefined;
+  if (!pages) return decodeInline(decoder, shape, rows, bytes);
+  const inflated = await Promise.all(pages.map((p) => gunzipAsync(p.compressed)));
+  inflated.forEach((page, i) => {
+    if (page.byteLength !== pages[i]!.size) throw new Error(`parquet page inflates to ${page.byteLength} bytes, its header says ${pages[i]!.size}`);
+  });
+  const direct = numbersOf(decoder, pages, (_, i) => new Uint8Array(inflated[i]!.buffer, inflated[i]!.byteOffset, inflated[i]!.byteLength), rows);
+  return direct ?? decodeInline(decoder, shape, rows, bytes);
+}
+
+/** The compressed size of each page of a chunk, in order (a chunk's layout, for tests and checks). */
+export function pageSizes(bytes: Uint8Array): number[] {
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const sizes: number[] = [];
+  while (reader.offset < bytes.byteLength - 1) {
+    const header = parquetHeader(reader);
+    reader.offset += header.compressed_page_size;
+    sizes.push(header.compressed_page_size);
+  }
+  return sizes;
+}
+
+const numeric = (shape: ChunkShape) => shape.type === 'DOUBLE' || shape.date;
+
+// a chunk decoded on this thread: plain date and double pages straight into a typed array, anything else by hyparquet
+function decodeInline(decoder: ColumnDecoder, shape: ChunkShape, rows: number, bytes: Uint8Array): ColumnValues {
+  const pages = numeric(shape) ? plainPages(bytes, rows) : undefined;
+  const direct = pages && numbersOf(decoder, pages, (p) => decompressPage(p.compressed, p.size, decoder.codec, decoder.compressors), rows);
+  if (direct) return direct;
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const { data } = readColumn(reader, { groupStart: 0, groupRows: rows, selectStart: 0, selectEnd: rows }, decoder);
+  if (data.length === 1) return data[0] as ColumnValues;
+  const out: (number | string | null)[] = [];
+  for (const part of data) for (let i = 0; i < part.length; i++) out.push((part as ArrayLike<number | string | null>)[i]!);
+  return out;
+}
+
+// hyparquet's decoder of a flat column: a schema path of the root and the leaf, as its footer would give
+function decoderOf(shape: ChunkShape): ColumnDecoder {
+  const element: SchemaElement = {
+    name: shape.name,
+    type: shape.type,
+    repetition_type: shape.optional ? 'OPTIONAL' : 'REQUIRED',
+    ...(shape.date ? { converted_type: 'DATE', logical_type: { type: 'DATE' } } : {}),
+    ...(shape.text ? { converted_type: 'UTF8', logical_type: { type: 'STRING' } } : {}),
+  };
+  const leaf: SchemaTree = { element, children: [], count: 1, path: [shape.name] };
+  const root: SchemaTree = { element: { name: 'schema', num_children: 1 }, children: [leaf], count: 2, path: [] };
+  return {
+    pathInSchema: [shape.name],
+    type: shape.type,
+    element,
+    schemaPath: [root, leaf],
+    codec: shape.codec as ColumnDecoder['codec'],
+    parsers: { ...DEFAULT_PARSERS, dateFromDays: (days: number) => days },
+    compressors,
+    utf8: true,
+  };
+}
+
+interface PlainPage {
+  header: DataPageHeader;
+  size: number; // uncompressed
+  compressed: Uint8Array;
+}
+
+// the data pages of a chunk when all are PLAIN v1 pages (what the store writes) covering `rows`; else undefined
+function plainPages(bytes: Uint8Array, rows: number): PlainPage[] | undefined {
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const pages: PlainPage[] = [];
+  for (let row = 0; row < rows; ) {
+    if (reader.offset >= bytes.byteLength - 1) return undefined;
+    const header = parquetHeader(reader);
+    const page = header.data_page_header;
+    if (header.type !== 'DATA_PAGE' || !page || page.encoding !== 'PLAIN' || row + page.num_values > rows) return undefined;
+    pages.push({ header: page, size: header.uncompressed_page_size, compressed: bytes.subarray(reader.offset, reader.offset + header.compressed_page_size) });
+    reader.offset += header.compressed_page_size;
+    row += page.num_values;
+  }
+  return pages;
+}
+
+/**
+ * A flat DOUBLE or INT32 (date) chunk's plain pages straight into a typed array, NaN for a null double: hyparquet
+ * builds a JS array of boxed numbers and nulls per page, which the reader then copied into a typed array (a quarter
+ * of the time of every reservoir for a year at 44,000 reservoirs, and most of its garbage). Undefined for a null date:
+ * the general path says what it is.
+ */
+function numbersOf(
+  decoder: ColumnDecoder,
+  pages: readonly PlainPage[],
+  inflate: (page: PlainPage, i: number) => Uint8Array,
+  rows: number,
+): Float64Array | Int32Array | undefined {
+  const doubles = decoder.type === 'DOUBLE';
+  const out = doubles ? new Float64Array(rows) : new Int32Array(rows);
+  let row = 0;
+  for (const [i, page] of pages.entries()) {
+    const { definitionLevels, dataPage } = readDataPage(inflate(page, i), page.header, decoder);
+    const values = dataPage as Float64Array | Int32Array;
+    const count = page.header.num_values;
+    if (!definitionLevels?.length) out.set(values, row);
+    else if (!doubles) return undefined;
+    else for (let j = 0, k = 0; j < count; j++) out[row + j] = definitionLevels[j] === 1 ? values[k++]! : NaN;
+    row += count;
+  }
+  return out;
+}
