@@ -10,17 +10,18 @@ import { createStoreWriter } from '../lib/store/write.js';
 import type { MetadataRow, WireRecord } from '../lib/types.js';
 
 /** A fresh temporary folder, removed after the test that made it, or after the test file when made in a hook. */
-export async function tempDir(prefix = 'evap-test-'): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  const remove = () => rm(dir, { recursive: true, force: true });
+export function tempDir(prefix = 'evap-test-'): Promise<string> {
+  const made = mkdtemp(join(tmpdir(), prefix));
+  const remove = async () => rm(await made, { recursive: true, force: true });
   // vitest takes onTestFinished only inside a test, and ignores an afterAll registered there (such folders were left
-  // behind: thousands a run), so a test's own folder goes with the test and a hook's with the file
+  // behind: thousands a run), so a test's own folder goes with the test and a hook's or a module's with the file.
+  // Registered now, not after the await: a module's folder would otherwise be taken for the first test's
   try {
     onTestFinished(remove);
   } catch {
     afterAll(remove);
   }
-  return dir;
+  return made;
 }
 
 /** The epoch day of a YYYY-MM-DD date. */
