@@ -81,7 +81,8 @@ export interface VerificationMetrics {
   bias: number | null; // mean (forecast mean - estimate)
   mae: number | null; // mean |forecast mean - estimate|
   rmse: number | null; // sqrt mean (forecast mean - estimate)^2
-  crps: number | null; // mean CRPS of the ensemble; null unless every case has its members
+  crps: number | null; // mean CRPS of the ensemble over the cases whose members are kept; null if none
+  n_crps: number; // those cases
   coverage_80: number | null; // share of estimates within [p10, p90]
   mae_normal: number | null; // mean |normal - estimate|; null unless every case has a normal
   skill: number | null; // 1 - mae / mae_normal
@@ -91,7 +92,7 @@ export interface VerificationMetrics {
 export function verify(cases: readonly VerificationCase[]): VerificationMetrics {
   const held = cases.filter((c) => !Number.isNaN(c.observed) && !Number.isNaN(c.mean));
   const n = held.length;
-  if (n === 0) return { n: 0, bias: null, mae: null, rmse: null, crps: null, coverage_80: null, mae_normal: null, skill: null };
+  if (n === 0) return { n: 0, bias: null, mae: null, rmse: null, crps: null, n_crps: 0, coverage_80: null, mae_normal: null, skill: null };
   let bias = 0;
   let abs = 0;
   let square = 0;
@@ -103,7 +104,7 @@ export function verify(cases: readonly VerificationCase[]): VerificationMetrics 
     square += error * error;
     if (c.observed >= c.p10 && c.observed <= c.p90) covered++;
   }
-  const withMembers = held.every((c) => c.members !== undefined && c.members.length > 0);
+  const withMembers = held.filter((c) => c.members !== undefined && c.members.length > 0);
   const withNormal = held.every((c) => c.normal !== undefined && !Number.isNaN(c.normal));
   const mae = abs / n;
   const maeNormal = withNormal ? held.reduce((s, c) => s + Math.abs(c.normal! - c.observed), 0) / n : null;
@@ -112,7 +113,8 @@ export function verify(cases: readonly VerificationCase[]): VerificationMetrics 
     bias: bias / n,
     mae,
     rmse: Math.sqrt(square / n),
-    crps: withMembers ? held.reduce((s, c) => s + crps(c.members!, c.observed), 0) / n : null,
+    crps: withMembers.length > 0 ? withMembers.reduce((s, c) => s + crps(c.members!, c.observed), 0) / withMembers.length : null,
+    n_crps: withMembers.length,
     coverage_80: covered / n,
     mae_normal: maeNormal,
     skill: maeNormal === null || maeNormal === 0 ? null : 1 - mae / maeNormal,

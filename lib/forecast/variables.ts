@@ -1,6 +1,6 @@
 // The forecast's variables and sizes: the evaporation variables and the precipitation NetE needs, each with the
 // unit, description and dataset of the estimate it forecasts (the catalogue's).
-import { findReservoirVariable, type UnitName, type UnitSystem, unitLabel } from '../catalogue.js';
+import { findReservoirVariable, reservoirAttributes, type UnitName, type UnitSystem, unitLabel } from '../catalogue.js';
 
 export const forecastVariables = ['E_hs', 'NetE', 'E_volume', 'NetE_volume', 'pr'] as const;
 export type ForecastVariable = (typeof forecastVariables)[number];
@@ -23,3 +23,9 @@ export function forecastKey(variable: ForecastVariable, system: UnitSystem, stat
 export function memberName(index: number): string {
   return `m${String(index + 1).padStart(2, '0')}`;
 }
+
+/** What `statistics` may list: the eight kept (lib/forecast/stats.ts), and `members` for every kept member (m01, m02, ...). */
+export const statisticValues: readonly string[] = ['mean', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'members'];
+export const defaultStatistics: readonly string[] = ['mean', 'p10', 'p50', 'p90'];
+/** The attributes also_return adds: the reservoir's metadata (no day flags: a forecast day has none). */
+export const forecastAttributes: readonly string[] = reservoirAttributes.slice(1);

@@ -146,6 +146,7 @@ describe('verification metrics', () => {
         close(m.mae!, mae, scale);
         close(m.rmse!, Math.sqrt(mse), scale);
         close(m.crps!, score, scale);
+        expect(m.n_crps).toBe(n);
         expect(m.coverage_80).toBe(inside / n);
         close(m.mae_normal!, maeNormal, scale);
         if (maeNormal > 1e-6) close(m.skill!, 1 - mae / maeNormal, 1e6);
@@ -153,14 +154,16 @@ describe('verification metrics', () => {
     );
   });
 
-  it('leave out cases with no estimate, and give null where members or normals are missing', () => {
+  it('leave out cases with no estimate, score CRPS over the cases with members, give null where normals are missing', () => {
     const full = { mean: 2, p10: 1, p90: 3, members: [1, 2, 3], observed: 2.5, normal: 1.5 };
     expect(verify([{ ...full, observed: Number.NaN }]).n).toBe(0);
     expect(verify([{ ...full, observed: Number.NaN }]).mae).toBeNull();
     const m = verify([full, { ...full, members: undefined, normal: undefined }]);
     expect(m.n).toBe(2);
     expect(m.mae).toBe(0.5);
-    expect(m.crps).toBeNull();
+    expect(m.crps).toBe(pairCrps([1, 2, 3], 2.5)); // the one case with members
+    expect(m.n_crps).toBe(1);
+    expect(verify([{ ...full, members: undefined }]).crps).toBeNull();
     expect(m.mae_normal).toBeNull();
     expect(m.skill).toBeNull();
   });
