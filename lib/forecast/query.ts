@@ -45,8 +45,16 @@ type Held = { month: ForecastMonth; issue: ForecastIssue };
 
 // ---- checking the options ----
 
+// a list's empty entries are dropped (`E_hs,`), an empty list refused, as every list of the API is
+function entries(list: readonly string[] | undefined, parameter: string): string[] | undefined {
+  if (list === undefined) return undefined;
+  if (list.every((v) => v === ''))
+    throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'empty', list);
+  return [...new Set(list.filter((v) => v !== ''))];
+}
+
 function checkVariables(variables: readonly string[] | undefined): ForecastVariable[] {
-  const list = variables === undefined || variables.length === 0 ? [...forecastVariables] : [...new Set(variables)];
+  const list = entries(variables, 'variables') ?? [...forecastVariables];
   for (const v of list) {
     if (!(forecastVariables as readonly string[]).includes(v))
       throw new InvalidParameterError(
@@ -60,7 +68,7 @@ function checkVariables(variables: readonly string[] | undefined): ForecastVaria
 }
 
 function checkStatistics(statistics: readonly string[] | undefined): { stats: EnsembleStatistic[]; members: boolean } {
-  const list = statistics === undefined || statistics.length === 0 ? [...defaultStatistics] : [...new Set(statistics)];
+  const list = entries(statistics, 'statistics') ?? [...defaultStatistics];
   for (const s of list) {
     if (!statisticValues.includes(s))
       throw new InvalidParameterError(
@@ -212,7 +220,8 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
   const last = all.length > 0 ? parseDay(all.at(-1)!.issue.issued, 'issued') + lead : -1;
   const start = query.start === undefined ? first : parseDay(query.start, 'start_date');
   const end = query.end === undefined ? last : parseDay(query.end, 'end_date');
-  if (end < start) throw new InvalidParameterError('end_date', `end_date ${formatDay(end)} is before start_date ${formatDay(start)}`, 'malformed', query.end);
+  if (query.start !== undefined && query.end !== undefined && end < start)
+    throw new InvalidParameterError('end_date', `end_date ${query.end} is before start_date ${query.start}`, 'malformed', query.end);
   const byDay = new Map(all.map((h) => [parseDay(h.issue.issued, 'issued') + lead, h]));
   const wanted = [...byDay.entries()].filter(([day]) => day >= start && day <= end);
   if (members) for (const [, h] of wanted) if (h.issue.members === 0) refuseMissingMembers(h);

@@ -2,8 +2,9 @@
 // through the store's own timeseries method.
 import { variableKey } from '../catalogue.js';
 import { formatDay } from '../dates.js';
+import type { RecordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
-import type { EvapStore } from '../store/store.js';
+import type { Manifest } from '../store/manifest.js';
 import type { Estimates } from './query.js';
 import { type ForecastVariable, forecastVariableInfo } from './variables.js';
 
@@ -25,9 +26,15 @@ export type ForecastTotalQuery = WithAsOf<'forecastTotal'>;
 export type ForecastVerificationQuery = WithAsOf<'forecastVerification'>;
 export type ForecastVariableInfo = ReturnType<typeof import('./query.js').listForecastVariables>[number];
 
+/** What readEstimates needs of a store: its snapshot's manifest and its timeseries stream. */
+export interface EstimatesReader {
+  manifest: Manifest;
+  streamReservoirTimeseries(query: OptionsOf<'reservoirTimeseries'>): RecordStream;
+}
+
 /** The estimates (metric) of the names and variables over [start, end], by name, variable and day, read as any timeseries answer. */
 export async function readEstimates(
-  store: EvapStore,
+  store: EstimatesReader,
   names: readonly string[],
   variables: readonly ForecastVariable[],
   start: number,
