@@ -21,6 +21,8 @@ export const usage = `evap forecast [--names A,B] [--issued DATE|latest] [--lead
   --units U               metric (default) or english
   --also-return A,B       reservoir attributes added to every record (STATE, LAT, LON, ...)
   --as-of TIME            the forecasts as published then: an ISO date (end of that day, UTC) or time
+  --ingest FILE[,FILE]    load forecasts into --store instead: long CSV (name,issued,valid_date,variable,
+                          member_or_statistic,value; metric) or .json answers of /forecast/daily/reservoirs
 ${formatUsage}
 ${sourceUsage}
   e.g. evap forecast --names "LAKE MEAD" --variables E_volume --total --units english`;
@@ -32,6 +34,7 @@ export const flags = {
   ...optionFlagSpec,
   total: { type: 'boolean' },
   verification: { type: 'boolean' },
+  ingest: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
 } as const;
@@ -39,6 +42,8 @@ export const flags = {
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = readArgs(argv, flags);
   if (positionals.length > 0) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}; names go in --names "A,B"`);
+  const ingest = stringFlag(values, 'ingest');
+  if (ingest !== undefined) return ingestFiles(values, ingest.split(','));
   const out = stringFlag(values, 'out');
   const format = chooseFormat(stringFlag(values, 'format'), out);
   const operation = operationOf(values);
@@ -65,6 +70,24 @@ export async function run(argv: string[]): Promise<number> {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();
   }
+  return 0;
+}
+
+// each (issue, reservoir) in the files replaces the one held, in one new snapshot
+async function ingestFiles(values: Flags, files: string[]): Promise<number> {
+  const store = stringFlag(values, 'store');
+  if (store === undefined) throw new UsageError('--ingest needs --store DIR: the store to load the forecasts into');
+  const { readFile } = await import('node:fs/promises');
+  const { ingestForecastValues, parseForecastAnswer, parseForecastCsv } = await import('../../lib/forecast/ingest.js');
+  const parsed = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    parsed.push(...(file.endsWith('.json') ? parseForecastAnswer(text, file) : parseForecastCsv(text, file)));
+  }
+  const summary = await ingestForecastValues(store, parsed);
+  process.stderr.write(
+    `loaded ${summary.reservoirForecasts} reservoir forecasts of ${summary.issues} issues (months ${summary.months.join(', ')}) as snapshot ${summary.snapshot}\n`,
+  );
   return 0;
 }
 
