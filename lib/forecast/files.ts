@@ -9,7 +9,7 @@ import { parquetRead } from 'hyparquet';
 import { formatDay, parseDay } from '../dates.js';
 import { StoreError, WriterMisuseError } from '../errors.js';
 import { sha256, storePath } from '../store/disk.js';
-import type { DataFile, ForecastIssue, ForecastMonth, Manifest } from '../store/manifest.js';
+import type { FileEntry, ForecastFile, ForecastIssue, ForecastMonth, Manifest } from '../store/manifest.js';
 import type { ByteSource } from '../store/source.js';
 import { floatVector, utf8Vector, withFieldIds } from '../store/vectors.js';
 import type { StoreWriter } from '../store/write.js';
@@ -43,8 +43,16 @@ export async function writeForecastMonth(writer: StoreWriter, months: readonly F
   const stats = layOut(sorted, false);
   const members = layOut(sorted, true);
   const tag = `${writer.snapshot}-${sha256(new TextEncoder().encode(`${month}:${sorted.map((i) => i.issued).join(',')}`)).slice(0, 8)}`;
-  const write = async (kind: string, laid: LaidOut): Promise<DataFile> =>
-    writer.writeForecastFile(storePath('forecasts', `month=${month}`, `${kind}-${tag}.parquet`), laid.table, laid.issuedDays, Math.max(1, laid.largest));
+  // read whole and checked against the file's SHA-256 (no footer entry: the store's piecewise reader expects estimates)
+  const write = async (kind: string, laid: LaidOut): Promise<ForecastFile> => {
+    const { path, rows, bytes, sha256, start, end } = await writer.writeForecastFile(
+      storePath('forecasts', `month=${month}`, `${kind}-${tag}.parquet`),
+      laid.table,
+      laid.issuedDays,
+      Math.max(1, laid.largest),
+    );
+    return { path, rows, bytes, sha256, start, end };
+  };
   const entry: ForecastMonth = {
     month,
     stats: await write('stats', stats),
@@ -202,7 +210,7 @@ interface Rows {
 
 const gzip = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
 
-async function readRows(source: ByteSource, where: string, file: DataFile, [rowStart, rowEnd]: [number, number]): Promise<Rows> {
+async function readRows(source: ByteSource, where: string, file: FileEntry, [rowStart, rowEnd]: [number, number]): Promise<Rows> {
   const bytes = await remember(verified, `${where}\u0000${file.path}`, () => readVerified(source, file), KEPT_FILES);
   const columns = ['RES_NAME', 'lead_days', 'statistic', ...forecastVariables.flatMap((v) => [v, `${v}_total`])];
   const rows = await new Promise<unknown[][]>((resolve, reject) => {
@@ -219,7 +227,7 @@ async function readRows(source: ByteSource, where: string, file: DataFile, [rowS
   return out;
 }
 
-async function readVerified(source: ByteSource, file: DataFile): Promise<ArrayBuffer> {
+async function readVerified(source: ByteSource, file: FileEntry): Promise<ArrayBuffer> {
   const bytes = await source.read(file.path, 0, file.bytes);
   if (bytes.byteLength !== file.bytes || sha256(bytes) !== file.sha256)
     throw new StoreError(`${file.path} does not match the manifest (size or SHA-256): the file was changed or damaged`);

@@ -155,7 +155,8 @@ export async function ingestForecastValues(location: string, values: readonly Fo
   }
 }
 
-function forecastOf(values: readonly ForecastValue[], what: string): ReservoirForecast {
+/** One reservoir's forecast of one issue from its values (members, statistics or both; see ingestForecastValues). */
+export function forecastOf(values: readonly ForecastValue[], what: string): ReservoirForecast {
   const memberValues = values.filter((v) => v.member !== undefined);
   if (memberValues.length > 0) {
     const count = Math.max(...memberValues.map((v) => v.member!)) + 1;

@@ -49,11 +49,17 @@ export interface ForecastIssue {
   memberRows: [number, number]; // its members' rows in the month's members file ([0, 0] when none)
 }
 
+/** A file of forecasts: read whole and checked against its SHA-256 (its rows are a month's, whose issues the month names). */
+export interface ForecastFile extends FileEntry {
+  start: string; // first issue date held
+  end: string; // last
+}
+
 /** The forecasts issued in one calendar month: a file of statistics, a file of members where any are kept. */
 export interface ForecastMonth {
   month: string; // YYYY-MM of the issue dates
-  stats: DataFile;
-  members: DataFile | null;
+  stats: ForecastFile;
+  members: ForecastFile | null;
   issues: ForecastIssue[]; // by issue date
 }
 
@@ -187,8 +193,10 @@ function checkShape(m: Manifest): void {
   const range = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && (r[0] as number) <= (r[1] as number);
   for (const month of (m.forecasts ?? []) as unknown[]) {
     if (!isObject(month) || typeof month.month !== 'string' || !Array.isArray(month.issues)) return fail('a month of forecasts');
-    file(month.stats, `the statistics of forecasts ${month.month}`, true);
-    if (month.members !== null) file(month.members, `the members of forecasts ${month.month}`, true);
+    for (const f of month.members === null ? [month.stats] : [month.stats, month.members]) {
+      file(f, `a file of forecasts ${month.month}`, false);
+      if (!day((f as ForecastFile).start) || !day((f as ForecastFile).end)) fail(`a file of forecasts ${month.month} needs its first and last issue dates`);
+    }
     for (const issue of month.issues as unknown[]) {
       if (!isObject(issue) || !day(issue.issued) || !range(issue.rows) || !count(issue.members) || !range(issue.memberRows))
         fail(`an issue of forecasts ${month.month}`);

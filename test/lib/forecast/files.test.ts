@@ -1,10 +1,13 @@
 // The forecasts in the store: written in a snapshot, read back by the library as they were made, read by ClickHouse
 // (chdb, Iceberg) as the library reads them; a revised month is a new snapshot, and the old one stays readable (as_of).
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issuesOf, readIssue, writeForecastMonth } from '../../../lib/forecast/files.js';
 import { forecastFromMembers, type Issue } from '../../../lib/forecast/issue.js';
 import { generateStore } from '../../../lib/model/generate.js';
 import { openStore } from '../../../lib/store/store.js';
+import { verifyStore } from '../../../lib/store/verify.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { FORECAST_TABLE } from '../../../lib/tables/fields.js';
 import { clickhouseRows, libraryTables, workDir } from '../tables/engine.js';
@@ -57,6 +60,15 @@ describe('forecast files', () => {
     const view = await store.asOf(new Date(then).toISOString());
     expect(clickhouseRows(dir, FORECAST_TABLE, then)).toEqual((await libraryTables(view)).get(FORECAST_TABLE));
     await view.close();
+    // evap verify reads every forecast file whole against its SHA-256, and finds a changed byte
+    expect((await verifyStore(store, store.storage)).problems).toEqual([]);
+    const stats = join(dir, store.manifest.forecasts![1]!.stats.path);
+    const bytes = await readFile(stats);
+    bytes[100] = bytes[100]! ^ 1;
+    await writeFile(stats, bytes);
+    expect((await verifyStore(store, store.storage)).problems).toEqual([
+      `store file ${store.manifest.forecasts![1]!.stats.path} is corrupt: checksum does not match the manifest`,
+    ]);
     await store.close();
   }, 60_000);
 });
