@@ -39,11 +39,11 @@ export function parseForecastCsv(text: string, file: string): ForecastValue[] {
     const [name, issued, valid, variable, which, value] = row as [string, string, string, string, string, string];
     const x = value.trim() === '' ? Number.NaN : Number(value);
     if (value.trim() !== '' && !Number.isFinite(x)) throw new InvalidParameterError('value', `${where}: value ${JSON.stringify(value)} is not a number`);
-    return valueOf(name, issued, valid, variable, which, x, where);
+    return forecastValue(name, issued, valid, variable, which, x, where);
   });
 }
 
-function valueOf(name: string, issuedText: string, validText: string, variable: string, which: string, value: number, where: string): ForecastValue {
+function forecastValue(name: string, issuedText: string, validText: string, variable: string, which: string, value: number, where: string): ForecastValue {
   const issued = dayOf(issuedText, 'issued', where);
   const lead = dayOf(validText, 'valid_date', where) - issued;
   if (!(lead >= 1 && lead <= MAX_LEAD))
@@ -91,7 +91,7 @@ export function parseForecastAnswer(text: string, file: string): ForecastValue[]
       if (unit === undefined || system === undefined)
         throw new InvalidParameterError('variable', `${where}: ${JSON.stringify(key)} is not a forecast key of known units`);
       const x = value === null ? Number.NaN : Number(value);
-      const v = valueOf(String(record.RES_NAME), String(record.issued), String(record.valid_date), variable, which, x, where);
+      const v = forecastValue(String(record.RES_NAME), String(record.issued), String(record.valid_date), variable, which, x, where);
       out.push({ ...v, value: Number.isNaN(x) ? x : toMetric(x, unit, system), rounding: system === 'metric' ? 1e-4 : 1e-4 / units[unit].factor });
     }
   });
