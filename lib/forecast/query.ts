@@ -224,9 +224,9 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
     throw new InvalidParameterError('end_date', `end_date ${query.end} is before start_date ${query.start}`, 'malformed', query.end);
   const byDay = new Map(all.map((h) => [parseDay(h.issue.issued, 'issued') + lead, h]));
   const wanted = [...byDay.entries()].filter(([day]) => day >= start && day <= end);
-  if (members) for (const [, h] of wanted) if (h.issue.members === 0) refuseMissingMembers(h);
-  const count = members ? Math.min(...wanted.map(([, h]) => h.issue.members), Number.MAX_SAFE_INTEGER) : 0;
-  const keys = valueKeys(variables, system, stats, wanted.length === 0 ? 0 : count);
+  // over a range of issues, members where kept: a day whose issue kept fewer (or none) has nulls there
+  const count = members ? Math.max(0, ...wanted.map(([, h]) => h.issue.members)) : 0;
+  const keys = valueKeys(variables, system, stats, count);
   const observedKeys = variables.map((v) => ({ v, key: forecastKey(v, system, 'observed'), conversion: conversionOf(forecastVariableInfo(v).unit, system) }));
   const columns = ['RES_NAME', 'valid_date', 'issued', 'lead_days', ...keys.map((k) => k.key), ...observedKeys.map((k) => k.key), ...attributes];
   return stream(columns, async function* () {
