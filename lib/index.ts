@@ -2,6 +2,12 @@ export * from './catalogue.js';
 export { formatDay, parseDay } from './dates.js';
 export { InvalidParameterError, NotFoundError, StoreError } from './errors.js';
 export { EARLY_DAYS, PROVISIONAL_DAYS, type QFlag, qflagValues, type Status, statusOfDay, statusValues } from './flags.js';
+// forecasts (docs/forecasts.md)
+export { addForecasts, type ForecastGeneration } from './forecast/add.js';
+export { type ForecastIngestSummary, type ForecastValue, ingestForecastValues, parseForecastAnswer, parseForecastCsv } from './forecast/ingest.js';
+export { crps, type EnsembleStatistic, ensembleStatistics, ensembleStats, totalStats, type VerificationMetrics, verify } from './forecast/stats.js';
+export type { ForecastDailyQuery, ForecastLeadQuery, ForecastTotalQuery, ForecastVerificationQuery } from './forecast/store-methods.js';
+export { type ForecastVariable, forecastVariables, MAX_LEAD } from './forecast/variables.js';
 export { recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
 export { recordsToArrow } from './format/arrow.js';
 export { recordsToCsv } from './format/csv.js';

@@ -42,6 +42,28 @@ export interface StationPartition extends DataFile {
   variables: string[];
 }
 
+/** One issue of the forecasts in its month's files: the rows it fills in each (half-open ranges, rows sorted by issue). */
+export interface ForecastIssue {
+  issued: string; // the issue date
+  rows: [number, number]; // its statistics' rows in the month's statistics file
+  members: number; // members kept (0: statistics only)
+  memberRows: [number, number]; // its members' rows in the month's members file ([0, 0] when none)
+}
+
+/** A file of forecasts: read whole and checked against its SHA-256 (its rows are a month's, whose issues the month names). */
+export interface ForecastFile extends FileEntry {
+  start: string; // first issue date held
+  end: string; // last
+}
+
+/** The forecasts issued in one calendar month: a file of statistics, a file of members where any are kept. */
+export interface ForecastMonth {
+  month: string; // YYYY-MM of the issue dates
+  stats: ForecastFile;
+  members: ForecastFile | null;
+  issues: ForecastIssue[]; // by issue date
+}
+
 export interface Manifest {
   format: 'evap-store';
   version: number;
@@ -52,6 +74,7 @@ export interface Manifest {
   reservoirs: { names: string[]; metadata: FileEntry | null };
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
   datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[]; byDate?: ReservoirFile }>; // byDate: by-date.ts
+  forecasts?: ForecastMonth[]; // the forecasts' issue-months, oldest first (absent in stores without forecasts)
   about?: StoreAbout; // provenance and citation, carried from snapshot to snapshot (absent in stores written before it)
 }
 
@@ -115,16 +138,18 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
     if (dataset.byDate) withIndex(dataset.byDate);
   }
   for (const p of Object.values(manifest.stations.partitions)) withIndex(p);
+  for (const m of manifest.forecasts ?? []) files.push(...(m.members ? [m.stats, m.members] : [m.stats]));
   return files;
 }
 
-/** The files holding the store's rows once each: the metadata tables and the partitions (no index, no date-major copy). */
+/** The files holding the store's rows once each: the metadata tables, the partitions and the forecasts (no index, no date-major copy). */
 export function rowFiles(manifest: Manifest): FileEntry[] {
   const files: FileEntry[] = [];
   if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
   if (manifest.stations.metadata) files.push(manifest.stations.metadata);
   for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) files.push(...p.files);
   files.push(...Object.values(manifest.stations.partitions));
+  for (const m of manifest.forecasts ?? []) files.push(...(m.members ? [m.stats, m.members] : [m.stats]));
   return files;
 }
 
@@ -188,6 +213,19 @@ function checkShape(m: Manifest): void {
   for (const [name, p] of Object.entries(m.stations.partitions)) {
     file(p, `the file of station ${name}`, true);
     names((p as StationPartition).variables, `station ${name} variables`);
+  }
+  if (m.forecasts !== undefined && !Array.isArray(m.forecasts)) fail('forecasts is not a list');
+  const range = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && (r[0] as number) <= (r[1] as number);
+  for (const month of (m.forecasts ?? []) as unknown[]) {
+    if (!isObject(month) || typeof month.month !== 'string' || !Array.isArray(month.issues)) return fail('a month of forecasts');
+    for (const f of month.members === null ? [month.stats] : [month.stats, month.members]) {
+      file(f, `a file of forecasts ${month.month}`, false);
+      if (!day((f as ForecastFile).start) || !day((f as ForecastFile).end)) fail(`a file of forecasts ${month.month} needs its first and last issue dates`);
+    }
+    for (const issue of month.issues as unknown[]) {
+      if (!isObject(issue) || !day(issue.issued) || !range(issue.rows) || !count(issue.members) || !range(issue.memberRows))
+        fail(`an issue of forecasts ${month.month}`);
+    }
   }
 }
 

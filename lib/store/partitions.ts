@@ -34,7 +34,7 @@ export function createReaderCaches(columnBytes: number, footerBytes: number): Re
 /** Reads footers and column chunks of the store's data files through a byte source. */
 export class PartitionReader {
   constructor(
-    private readonly source: ByteSource,
+    readonly source: ByteSource, // the files' bytes (the forecasts, read whole, come from here too)
     private readonly caches: ReaderCaches,
   ) {}
 

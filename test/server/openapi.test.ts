@@ -73,7 +73,7 @@ describe('/openapi.json', () => {
 
   it('gives the closed sets of the public service and the library (written here by hand)', () => {
     const formats = (path: string) =>
-      path.startsWith('/timeseries/')
+      path.startsWith('/timeseries/') || /^\/forecast\/(daily|total|verification)\//.test(path)
         ? ['json', 'csv', 'parquet', 'arrow']
         : /^\/(metadata\/|info\/list_(RES|STA)_NAMES)/.test(path)
           ? ['json', 'csv', 'geojson']
@@ -261,7 +261,7 @@ describe('closed lists in /openapi.json', () => {
   );
 
   it('are the lists of the operations table with allowed values', () => {
-    expect(new Set(lists.map(([, , p]) => p.name))).toEqual(new Set(['datasets', 'also_return']));
+    expect(new Set(lists.map(([, , p]) => p.name))).toEqual(new Set(['datasets', 'also_return', 'variables', 'statistics'])); // the last two: the forecasts'
   });
 
   it.each(lists)('%s: names each entry, and its pattern takes exactly the lists of them the server answers', async (_, route, p) => {
