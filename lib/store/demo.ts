@@ -44,13 +44,17 @@ export const demoOptions: Omit<GenerateOptions, 'onProgress'> = {
   },
 };
 
-/** The Texas-like demo database: 30 real Texas reservoir names over the same years, no stations (seed 20240502). */
+/**
+ * The Texas-like demo database: 30 real Texas reservoir names over the same years, no stations (seed 20240502), and
+ * forecasts for every one of them, as the Texas database offers, issued daily over the last two weeks of 2021.
+ */
 export const texasDemoOptions: Omit<GenerateOptions, 'onProgress'> = {
   reservoirs: 30,
   stations: 0,
   start: demoOptions.start,
   end: demoOptions.end,
   seed: 20240502,
+  forecasts: { firstIssue: '2021-12-18', lastIssue: '2021-12-31', members: 16, keepMembers: 7 },
 };
 
 /** The folder, inside the demo store's, where `npm ci` (and `evap demo --database twdb`) puts the Texas-like one. */
