@@ -8,6 +8,7 @@
 import { ALL_NAMES, attributeUnit, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from './catalogue.js';
 import { InvalidParameterError } from './errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
+import { defaultStatistics, forecastAttributes, forecastVariables, MAX_LEAD, statisticValues } from './forecast/variables.js';
 import { statistics } from './query/aggregate.js';
 import { normalPeriods } from './query/normals.js';
 import { intervals } from './query/periods.js';
@@ -242,6 +243,85 @@ export const parameters = {
   output_format: format(outputFormats.list, `Response format (${outputFormats.list.join(' or ')})`),
   placesFormat: format(outputFormats.places, 'Response format: json, csv or geojson (a FeatureCollection of Points, RFC 7946)'),
   seriesFormat: format(outputFormats.series, 'Response format: json, csv, parquet (an Apache Parquet file) or arrow (an Arrow IPC stream)'),
+  // the forecasts' (docs/forecasts.md)
+  forecastVariables: {
+    name: 'variables',
+    option: 'variables',
+    kind: 'list',
+    limit: 'values',
+    default: forecastVariables,
+    values: forecastVariables,
+    side: 'library',
+    description: `One or more forecast variables (comma-separated): ${joined(forecastVariables)}`,
+  },
+  issued: {
+    name: 'issued',
+    option: 'issued',
+    kind: 'one',
+    default: 'latest',
+    unit: 'day',
+    side: 'library',
+    description: 'The issue date of the forecast (yyyy-mm-dd), or latest: the newest issue held',
+  },
+  leads: {
+    name: 'leads',
+    option: 'leads',
+    kind: 'one',
+    default: `1-${MAX_LEAD}`,
+    side: 'library',
+    description: `Lead days after the issue date: one (7) or a range (1-7), within 1-${MAX_LEAD}`,
+  },
+  lead: {
+    name: 'lead',
+    option: 'lead',
+    kind: 'one',
+    default: '7',
+    side: 'library',
+    description: `The lead in days (1-${MAX_LEAD}): the forecast issued that many days before each valid date`,
+  },
+  statistics: {
+    name: 'statistics',
+    option: 'statistics',
+    kind: 'list',
+    limit: 'values',
+    default: defaultStatistics,
+    values: statisticValues,
+    side: 'library',
+    description: `Statistics of the ensemble (comma-separated): ${joined(statisticValues)}; members adds every kept member (m01, m02, ...)`,
+  },
+  validStart: {
+    name: 'start_date',
+    option: 'start',
+    kind: 'one',
+    unit: 'day',
+    side: 'library',
+    description: 'First valid date (yyyy-mm-dd), inclusive; default: the first one forecast at that lead',
+  },
+  validEnd: {
+    name: 'end_date',
+    option: 'end',
+    kind: 'one',
+    unit: 'day',
+    side: 'library',
+    description: 'Last valid date (yyyy-mm-dd), inclusive; default: the last one',
+  },
+  issueStart: {
+    name: 'start_date',
+    option: 'start',
+    kind: 'one',
+    unit: 'day',
+    side: 'library',
+    description: 'First issue date verified (yyyy-mm-dd); default: the first held',
+  },
+  issueEnd: {
+    name: 'end_date',
+    option: 'end',
+    kind: 'one',
+    unit: 'day',
+    side: 'library',
+    description: 'Last issue date verified (yyyy-mm-dd); default: the last held',
+  },
+  forecastAlsoReturn: alsoReturn(forecastAttributes, "the reservoir's metadata attributes"),
 } as const satisfies Record<string, Parameter>;
 
 const p = parameters;
@@ -345,6 +425,32 @@ export const operations = {
     ],
   },
   listSnapshots: { method: 'GET', path: '/info/list_snapshots', answer: 'list', parameters: [p.output_format] },
+  forecastDaily: {
+    method: 'GET',
+    path: '/forecast/daily/reservoirs',
+    answer: 'records',
+    parameters: [p.RES_NAMES, p.forecastVariables, p.issued, p.leads, p.statistics, p.units, p.forecastAlsoReturn, p.seriesFormat, p.as_of],
+  },
+  forecastLead: {
+    method: 'GET',
+    path: '/forecast/daily/reservoirs/lead',
+    answer: 'records',
+    parameters: [p.RES_NAMES, p.forecastVariables, p.lead, p.validStart, p.validEnd, p.statistics, p.units, p.forecastAlsoReturn, p.seriesFormat, p.as_of],
+  },
+  forecastTotal: {
+    method: 'GET',
+    path: '/forecast/total/reservoirs',
+    answer: 'records',
+    parameters: [p.RES_NAMES, p.forecastVariables, p.issued, p.leads, p.statistics, p.units, p.forecastAlsoReturn, p.seriesFormat, p.as_of],
+  },
+  forecastVerification: {
+    method: 'GET',
+    path: '/forecast/verification/reservoirs',
+    answer: 'records',
+    parameters: [p.RES_NAMES, p.forecastVariables, p.issueStart, p.issueEnd, p.leads, p.units, p.seriesFormat, p.as_of],
+  },
+  listForecastIssues: { method: 'GET', path: '/forecast/info/list_issues', answer: 'list', parameters: [p.output_format, p.RES_NAMES] },
+  listForecastVariables: { method: 'GET', path: '/forecast/info/list_variables', answer: 'list', parameters: [p.output_format, p.RES_NAMES] },
   about: { method: 'GET', path: '/info/about', answer: 'list', parameters: [p.output_format] },
 } as const satisfies Record<string, Operation>;
 

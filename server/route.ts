@@ -30,7 +30,7 @@ export interface RouteContext {
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
-  tag: 'Info' | 'Metadata' | 'Timeseries';
+  tag: 'Info' | 'Metadata' | 'Timeseries' | 'Forecast';
   summary: string;
   operation: OperationName; // the operation of the table it answers
   parameters: readonly Parameter[]; // those /openapi.json lists: the operation's query parameters (an annual aggregate leaves out the monthly-only ones)

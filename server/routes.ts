@@ -5,6 +5,7 @@ import type { EvapStore } from '../lib/store/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { metadataAnswer, type ListFormat as Places } from './answer-formats.js';
 import { withAsOf } from './as-of.js';
+import { forecastRoutes } from './forecast-routes.js';
 import { listResponse } from './format.js';
 import { readShapefileParts } from './params.js';
 import { withPostTwins } from './post-routes.js';
@@ -90,6 +91,7 @@ export const routes: readonly Route[] = withPostTwins(
       return metadataAnswer(format, records, records, columnsOf(records, ['STA_NAME']), 'STA_NAME');
     }),
     ...summaryRoutes(),
+    ...forecastRoutes(),
     tableRoute(
       'listSnapshots',
       { tag: 'Info', summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added' },

@@ -2,6 +2,7 @@
 import { type DatasetName, datasetNames, reservoirDatasets } from '../catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from '../dates.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
+import { addForecasts } from '../forecast/add.js';
 import { syntheticAbout } from '../store/about.js';
 import type { Manifest } from '../store/manifest.js';
 import { createStoreWriter, ROWS_PER_FILE } from '../store/write.js';
@@ -26,6 +27,8 @@ export interface GenerateOptions {
   seed: number;
   rowGroupSize?: number;
   rowsPerFile?: number; // bound on rows per reservoir file (default the writer's)
+  // ensemble forecasts issued daily over that span for the named reservoirs (default every one), lib/forecast/add.ts
+  forecasts?: { firstIssue: string; lastIssue: string; members: number; keepMembers?: number; names?: readonly string[] };
   onProgress?: (done: number, total: number, what: string) => void;
 }
 
@@ -103,6 +106,11 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
     };
     await writer.writeStationPartition(station.name, kept);
     progress(`station ${station.name}`);
+  }
+  const forecasts = options.forecasts;
+  if (forecasts) {
+    const supported = forecasts.names === undefined ? reservoirs : reservoirs.filter((r) => forecasts.names!.includes(r.name));
+    await addForecasts(writer, supported, { ...forecasts, seed: options.seed, origin });
   }
   return writer.commit();
 }

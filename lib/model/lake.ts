@@ -28,6 +28,11 @@ export class Lake {
     this.tw = Math.max(0, initialTemperature);
   }
 
+  /** A copy of the lake's state, to run forward under another weather. */
+  fork(): Lake {
+    return Object.assign(Object.create(Lake.prototype) as Lake, this);
+  }
+
   /** Advances one day over a lake of the given average depth (m) and fetch (m). */
   step(w: Weather, depthM: number, fetchM: number): void {
     this.t = w.tmean;

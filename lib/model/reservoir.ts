@@ -16,7 +16,18 @@ export type ReservoirDays = { days: number; values: Record<ReservoirVariable, Fl
 
 /** A reservoir's simulation; consecutive calls continue its state, so long runs can go year by year. */
 export interface ReservoirModel {
-  simulate(startDay: number, endDay: number): ReservoirDays; // inclusive epoch days (days since 1970-01-01 UTC)
+  simulate(startDay: number, endDay: number, observe?: (state: ReservoirState) => void): ReservoirDays; // inclusive epoch days (days since 1970-01-01 UTC)
+}
+
+/** The model's state at the end of one day of [startDay, endDay], shown to `observe` (a forecast starts from it). */
+export interface ReservoirState {
+  day: number; // epoch day
+  weather: Weather; // the day's weather (fork it: the model goes on with this one)
+  lake: Lake; // the lake's heat state (fork it too)
+  area: number; // the published surface area, m2
+  depth: number; // the lake's average depth, m
+  fetch: number; // m
+  storageDraws: boolean; // whether the storage model draws from the weather's generator each day (after the weather)
 }
 
 /**
@@ -46,7 +57,7 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
   reset(origin);
 
   return {
-    simulate(startDay: number, endDay: number): ReservoirDays {
+    simulate(startDay: number, endDay: number, observe?: (state: ReservoirState) => void): ReservoirDays {
       if (!Number.isInteger(startDay) || !Number.isInteger(endDay) || endDay < startDay - 1) {
         throw new RangeError(`invalid day range: ${startDay}..${endDay}`);
       }
@@ -100,6 +111,7 @@ export function createReservoirModel(spec: ReservoirSpec, seed: number, origin =
         NetE[i] = netE;
         E_volume[i] = round4((eHs / 1000) * area_m2[i]!);
         NetE_volume[i] = round4((netE / 1000) * area_m2[i]!);
+        observe?.({ day: nextDay, weather, lake, area: area_m2[i]!, depth, fetch, storageDraws: !storage.isStatic });
       }
       return { days, values, qflags };
     },

@@ -88,6 +88,21 @@ export class Weather {
     this.basePressure = pressureAtElevation(elevM);
   }
 
+  /**
+   * A copy of this weather on its current day that draws its future from `makeRng(this weather's generator)`: one
+   * member of an ensemble of weather futures. Its anomalies start near today's (each moved by `spread` of its own
+   * noise, drawn from `jitter`), then relax to the climatology as the place's own do, so members part ways with lead.
+   */
+  fork(makeRng: (own: Random) => Random, spread: number, jitter: Random): Weather {
+    const copy: Weather = Object.assign(Object.create(Weather.prototype) as Weather, this);
+    const rng = makeRng(this.rng);
+    Object.assign(copy, { rng }); // its own draws from here on
+    copy.tAnom += spread * 0.66 * jitter.normal();
+    copy.dewAnom += spread * 1.6 * jitter.normal();
+    copy.windAnom += spread * 0.3 * jitter.normal();
+    return copy;
+  }
+
   /** Advances to the next day, given its day of year (1-366). */
   step(doy: number): void {
     const rng = this.rng;

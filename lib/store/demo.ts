@@ -10,7 +10,11 @@ import { MANIFEST_FILE } from './manifest.js';
 /** The command that makes the demo store, named by every error about it. */
 export const DEMO_COMMAND = 'npx evap demo --out DIR';
 
-/** What the demo store holds: the 67 reference reservoirs over 2019-2021 and the 27 stations from 2010 (seed 20240501). */
+/**
+ * What the demo store holds: the 67 reference reservoirs over 2019-2021 and the 27 stations from 2010 (seed 20240501);
+ * forecasts for twelve of the reservoirs issued daily in December 2021, 16 members, kept for the last week's issues.
+ * Kept small so that `npm ci` makes it in a few seconds (docs/forecasts.md gives the sizes).
+ */
 export const demoOptions: Omit<GenerateOptions, 'onProgress'> = {
   reservoirs: 67,
   stations: 27,
@@ -18,6 +22,26 @@ export const demoOptions: Omit<GenerateOptions, 'onProgress'> = {
   end: '2021-12-31',
   stationStart: '2010-01-01',
   seed: 20240501,
+  forecasts: {
+    firstIssue: '2021-12-01',
+    lastIssue: '2021-12-31',
+    members: 16,
+    keepMembers: 7,
+    names: [
+      'LAKE ALICE',
+      'LAKE ESTES',
+      'LAKE MEAD',
+      'LAKE POWELL',
+      'LAKE HAVASU',
+      'LAKE MOHAVE',
+      'ELEPHANT BUTTE RESERVOIR',
+      'FLAMING GORGE RESERVOIR',
+      'SHASTA LAKE',
+      'FOLSOM LAKE',
+      'LAKE PLEASANT',
+      'THEODORE ROOSEVELT LAKE',
+    ],
+  },
 };
 
 /** The package's root folder (the one holding its package.json), found from this module's location (source or build). */

@@ -41,6 +41,22 @@ export interface StationPartition extends DataFile {
   variables: string[];
 }
 
+/** One issue of the forecasts in its month's files: the rows it fills in each (half-open ranges, rows sorted by issue). */
+export interface ForecastIssue {
+  issued: string; // the issue date
+  rows: [number, number]; // its statistics' rows in the month's statistics file
+  members: number; // members kept (0: statistics only)
+  memberRows: [number, number]; // its members' rows in the month's members file ([0, 0] when none)
+}
+
+/** The forecasts issued in one calendar month: a file of statistics, a file of members where any are kept. */
+export interface ForecastMonth {
+  month: string; // YYYY-MM of the issue dates
+  stats: DataFile;
+  members: DataFile | null;
+  issues: ForecastIssue[]; // by issue date
+}
+
 export interface Manifest {
   format: 'evap-store';
   version: number;
@@ -51,6 +67,7 @@ export interface Manifest {
   reservoirs: { names: string[]; metadata: FileEntry | null };
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
   datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[] }>;
+  forecasts?: ForecastMonth[]; // the forecasts' issue-months, oldest first (absent in stores without forecasts)
   about?: StoreAbout; // provenance and citation, carried from snapshot to snapshot (absent in stores written before it)
 }
 
@@ -107,6 +124,7 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
   if (manifest.stations.metadata) files.push(manifest.stations.metadata);
   for (const dataset of Object.values(manifest.datasets)) for (const p of dataset.partitions) for (const f of p.files) files.push(f);
   for (const p of Object.values(manifest.stations.partitions)) files.push(p);
+  for (const m of manifest.forecasts ?? []) files.push(...(m.members ? [m.stats, m.members] : [m.stats]));
   return files;
 }
 
@@ -164,6 +182,17 @@ function checkShape(m: Manifest): void {
   for (const [name, p] of Object.entries(m.stations.partitions)) {
     file(p, `the file of station ${name}`, true);
     names((p as StationPartition).variables, `station ${name} variables`);
+  }
+  if (m.forecasts !== undefined && !Array.isArray(m.forecasts)) fail('forecasts is not a list');
+  const range = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && (r[0] as number) <= (r[1] as number);
+  for (const month of (m.forecasts ?? []) as unknown[]) {
+    if (!isObject(month) || typeof month.month !== 'string' || !Array.isArray(month.issues)) return fail('a month of forecasts');
+    file(month.stats, `the statistics of forecasts ${month.month}`, true);
+    if (month.members !== null) file(month.members, `the members of forecasts ${month.month}`, true);
+    for (const issue of month.issues as unknown[]) {
+      if (!isObject(issue) || !day(issue.issued) || !range(issue.rows) || !count(issue.members) || !range(issue.memberRows))
+        fail(`an issue of forecasts ${month.month}`);
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
 import { ALL_NAMES, defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
+import * as forecast from '../forecast/store-methods.js';
 import { withTableMetadata } from '../format/answer-table.js';
 import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
@@ -369,6 +370,71 @@ export class EvapStore {
   /** Station normals as an array. */
   stationNormals(query: summaries.StationNormalsQuery = {}): Promise<WireRecord[]> {
     return this.answer('stationNormals', query, (store, q) => store.streamStationNormals(q));
+  }
+
+  // ---- forecasts (lib/forecast/, docs/forecasts.md) ----
+
+  /** The ensemble forecast of one issue (`issued`, default latest), a record per reservoir and lead day. */
+  streamForecastDaily(options: forecast.ForecastDailyQuery = {}): RecordStream {
+    return this.forecastStream('forecastDaily', options, forecast.forecastDaily);
+  }
+
+  /** Per valid date, the forecast issued `lead` days before, with the day's estimate (`observed`). */
+  streamForecastLead(options: forecast.ForecastLeadQuery = {}): RecordStream {
+    return this.forecastStream('forecastLead', options, forecast.forecastLead);
+  }
+
+  /** The statistics of the total over the leads of one issue, per reservoir (from the members: sum first). */
+  streamForecastTotal(options: forecast.ForecastTotalQuery = {}): RecordStream {
+    return this.forecastStream('forecastTotal', options, forecast.forecastTotal);
+  }
+
+  /** Verification of the issues in a range against the estimates that came: per reservoir, variable and lead. */
+  streamForecastVerification(options: forecast.ForecastVerificationQuery = {}): RecordStream {
+    return this.forecastStream('forecastVerification', options, forecast.forecastVerification);
+  }
+
+  forecastDaily(query: forecast.ForecastDailyQuery = {}): Promise<WireRecord[]> {
+    return this.answer('forecastDaily', query, (store, q) => store.streamForecastDaily(q));
+  }
+
+  forecastLead(query: forecast.ForecastLeadQuery = {}): Promise<WireRecord[]> {
+    return this.answer('forecastLead', query, (store, q) => store.streamForecastLead(q));
+  }
+
+  forecastTotal(query: forecast.ForecastTotalQuery = {}): Promise<WireRecord[]> {
+    return this.answer('forecastTotal', query, (store, q) => store.streamForecastTotal(q));
+  }
+
+  forecastVerification(query: forecast.ForecastVerificationQuery = {}): Promise<WireRecord[]> {
+    return this.answer('forecastVerification', query, (store, q) => store.streamForecastVerification(q));
+  }
+
+  /** The first and last issue date of the forecasts held. */
+  listForecastIssues(names?: readonly string[]): DateRange[] {
+    return forecast.listForecastIssues(this.snapshot, names);
+  }
+
+  /** The forecast variables, their units and the statistics kept. */
+  listForecastVariables(names?: readonly string[]): forecast.ForecastVariableInfo[] {
+    if (names !== undefined) forecast.listForecastIssues(this.snapshot, names); // unknown names are refused alike
+    return forecast.listForecastVariables();
+  }
+
+  private forecastStream<Q extends { asOf?: string }>(
+    operation: OperationName,
+    options: Q,
+    make: (source: forecast.ForecastSource, query: Q) => RecordStream,
+  ): RecordStream {
+    const query = checkOptions(operation, options);
+    refuseAsOf(query.asOf);
+    const source: forecast.ForecastSource = {
+      snapshot: this.snapshot,
+      bytes: this.source,
+      where: this.root,
+      estimates: (names, variables, start, end) => forecast.readEstimates(this, names, variables, start, end),
+    };
+    return this.held(make(source, query));
   }
 
   /** The datasets the store holds. */

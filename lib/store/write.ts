@@ -19,6 +19,7 @@ import {
   emptyManifest,
   encodePathName,
   type FileEntry,
+  type ForecastMonth,
   MANIFEST_FILE,
   type Manifest,
   overlapsExtent,
@@ -153,6 +154,17 @@ export class StoreWriter {
     entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
   }
 
+  /** Writes a data file of the forecasts (laid out by lib/forecast/files.ts), to be named by setForecasts. */
+  writeForecastFile(path: string, table: Table, days: Int32Array, rowGroupSize: number): Promise<DataFile> {
+    return this.writeTable(path, table, days, rowGroupSize);
+  }
+
+  /** The snapshot's forecasts: every issue-month and its files (lib/forecast/files.ts). */
+  setForecasts(months: readonly ForecastMonth[]): void {
+    if (months.length === 0) delete this.manifest.forecasts;
+    else this.manifest.forecasts = structuredClone([...months]);
+  }
+
   /** Drops files from a dataset-year of the snapshot (their rows are no longer served; the files stay for older snapshots). */
   removeReservoirFiles(dataset: DatasetName, year: number, paths: readonly string[]): void {
     const entry = this.manifest.datasets[dataset];
@@ -263,9 +275,9 @@ export class StoreWriter {
   }
 
   private async writeTable(path: string, table: Table): Promise<FileEntry>;
-  private async writeTable(path: string, table: Table, days: Int32Array): Promise<DataFile>;
-  private async writeTable(path: string, table: Table, days?: Int32Array): Promise<FileEntry | DataFile> {
-    const { bytes, footerLength } = encodeParquet(table, this.manifest.rowGroupSize);
+  private async writeTable(path: string, table: Table, days: Int32Array, rowGroupSize?: number): Promise<DataFile>;
+  private async writeTable(path: string, table: Table, days?: Int32Array, rowGroupSize = this.manifest.rowGroupSize): Promise<FileEntry | DataFile> {
+    const { bytes, footerLength } = encodeParquet(table, rowGroupSize);
     this.releaseMarker ??= await this.storage.mark(this.marker);
     this.written.push(path);
     await this.storage.write(path, bytes);

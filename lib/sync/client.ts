@@ -3,6 +3,7 @@
 
 import { defaults } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
+import type { ForecastDailyQuery, ForecastLeadQuery, ForecastTotalQuery, ForecastVariableInfo, ForecastVerificationQuery } from '../forecast/store-methods.js';
 import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type { StoreAbout } from '../store/about.js';
@@ -112,6 +113,36 @@ export class EvapClient {
   /** Station normals by calendar month or day of the year. */
   stationNormals(query: StationNormalsQuery = {}): Promise<WireRecord[]> {
     return this.ask('stationNormals', query);
+  }
+
+  /** The ensemble forecast of one issue, a record per reservoir and lead day (docs/forecasts.md). */
+  forecastDaily(query: ForecastDailyQuery = {}): Promise<WireRecord[]> {
+    return this.ask('forecastDaily', query);
+  }
+
+  /** Per valid date, the forecast issued `lead` days before, with the day's estimate. */
+  forecastLead(query: ForecastLeadQuery = {}): Promise<WireRecord[]> {
+    return this.ask('forecastLead', query);
+  }
+
+  /** The statistics of the total over the leads of one issue, per reservoir. */
+  forecastTotal(query: ForecastTotalQuery = {}): Promise<WireRecord[]> {
+    return this.ask('forecastTotal', query);
+  }
+
+  /** Verification metrics per reservoir, variable and lead. */
+  forecastVerification(query: ForecastVerificationQuery = {}): Promise<WireRecord[]> {
+    return this.ask('forecastVerification', query);
+  }
+
+  /** The first and last issue date of the forecasts held. */
+  listForecastIssues(names?: readonly string[]): Promise<DateRange[]> {
+    return this.ask('listForecastIssues', { names });
+  }
+
+  /** The forecast variables with their units. */
+  listForecastVariables(names?: readonly string[]): Promise<ForecastVariableInfo[]> {
+    return this.ask('listForecastVariables', { names });
   }
 
   /** The server's provenance and citation (GET /info/about, an evap server's; the public service has no such path). */

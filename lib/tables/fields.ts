@@ -2,12 +2,13 @@
 // (Arrow field metadata `PARQUET:field_id`) and into each table's schema, so engines match columns by id, not by name.
 import { type DatasetName, datasetNames, reservoirAttributes, reservoirDatasets, stationAttributes, stationVariableNames } from '../catalogue.js';
 import { WriterMisuseError } from '../errors.js';
+import { forecastVariables } from '../forecast/variables.js';
 
 /** An Iceberg column of a table: its id, name and type (every column is optional: a gap is a null). */
 export interface TableField {
   id: number;
   name: string;
-  type: 'string' | 'date' | 'double';
+  type: 'string' | 'date' | 'double' | 'int';
 }
 
 /** Arrow field metadata key that parquet writers turn into the Parquet schema's field_id. */
@@ -22,8 +23,32 @@ export const STATION_TABLE = 'station_timeseries';
 export const RESERVOIR_METADATA_TABLE = 'reservoir_metadata';
 export const STATION_METADATA_TABLE = 'station_metadata';
 
+export const FORECAST_TABLE = 'reservoir_forecasts';
+
 /** Every table of a store, in the order they are listed and published. */
-export const tableNames: readonly string[] = [...datasetNames.map(datasetTable), STATION_TABLE, RESERVOIR_METADATA_TABLE, STATION_METADATA_TABLE];
+export const tableNames: readonly string[] = [
+  ...datasetNames.map(datasetTable),
+  STATION_TABLE,
+  RESERVOIR_METADATA_TABLE,
+  STATION_METADATA_TABLE,
+  FORECAST_TABLE,
+];
+
+/**
+ * The columns of the forecasts' table: a row per reservoir, issue, lead and statistic (or member, m01...), the day's
+ * value of each variable and, on statistics' rows, the statistic of the total over leads 1..lead_days (`<variable>_total`).
+ */
+export function forecastFields(): TableField[] {
+  const fixed: TableField[] = [
+    { id: 1, name: 'RES_NAME', type: 'string' },
+    { id: 2, name: 'issued', type: 'date' },
+    { id: 3, name: 'valid_date', type: 'date' },
+    { id: 4, name: 'lead_days', type: 'int' },
+    { id: 5, name: 'statistic', type: 'string' },
+  ];
+  const values = forecastVariables.flatMap((v) => [v, `${v}_total`]);
+  return [...fixed, ...values.map((name, i): TableField => ({ id: fixed.length + 1 + i, name, type: 'double' }))];
+}
 
 // Ids are fixed by position: names, date and flags first, then variables in catalogue order. A new variable must be
 // appended to its dataset in the catalogue (test/lib/tables/fields.test.ts pins the ids of the existing ones).

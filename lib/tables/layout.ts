@@ -3,7 +3,17 @@
 import { type DatasetName, datasetNames } from '../catalogue.js';
 import { parseDay } from '../dates.js';
 import type { FileEntry, Manifest } from '../store/manifest.js';
-import { datasetFields, datasetTable, RESERVOIR_METADATA_TABLE, STATION_METADATA_TABLE, STATION_TABLE, stationFields, type TableField } from './fields.js';
+import {
+  datasetFields,
+  datasetTable,
+  FORECAST_TABLE,
+  forecastFields,
+  RESERVOIR_METADATA_TABLE,
+  STATION_METADATA_TABLE,
+  STATION_TABLE,
+  stationFields,
+  type TableField,
+} from './fields.js';
 import type { PartitionKind, PartitionValue } from './manifests.js';
 
 /** A data file of a table, store-relative, with its name and date bounds when known. */
@@ -60,7 +70,21 @@ export function snapshotTables(manifest: Manifest): SnapshotTable[] {
   });
   tables.push(metadataTable(RESERVOIR_METADATA_TABLE, 'RES_NAME', manifest.reservoirs.metadata, manifest.reservoirs.names));
   tables.push(metadataTable(STATION_METADATA_TABLE, 'STA_NAME', manifest.stations.metadata, manifest.stations.names));
+  tables.push(forecastTable(manifest));
   return tables;
+}
+
+// the forecasts' issue-months grouped by the year of their issue dates (the table is partitioned by year(issued))
+function forecastTable(manifest: Manifest): SnapshotTable {
+  const groups: TableGroup[] = [];
+  for (const month of manifest.forecasts ?? []) {
+    const year = Number(month.month.slice(0, 4));
+    let group = groups.at(-1);
+    if (group?.key !== String(year)) groups.push((group = { key: String(year), value: year - 1970, files: [] }));
+    for (const f of month.members ? [month.stats, month.members] : [month.stats])
+      group.files.push({ path: f.path, rows: f.rows, bytes: f.bytes, dates: [f.start, f.end] });
+  }
+  return { name: FORECAST_TABLE, kind: 'year', fields: forecastFields(), key: 'RES_NAME', groups };
 }
 
 function metadataTable(name: string, key: 'RES_NAME' | 'STA_NAME', file: FileEntry | null, names: readonly string[]): SnapshotTable {

@@ -7,8 +7,19 @@ import { afterAll, onTestFinished } from 'vitest';
 import { type DatasetName, datasetNames } from '../../../lib/catalogue.js';
 import { formatDay } from '../../../lib/dates.js';
 import { decodeFlag, type FlagColumn } from '../../../lib/flags.js';
+import { issuesOf, readIssue } from '../../../lib/forecast/files.js';
+import { ensembleStatistics } from '../../../lib/forecast/stats.js';
+import { forecastVariables, MAX_LEAD, memberName } from '../../../lib/forecast/variables.js';
 import type { EvapStore } from '../../../lib/store/store.js';
-import { datasetFields, datasetTable, RESERVOIR_METADATA_TABLE, STATION_METADATA_TABLE, STATION_TABLE, stationFields } from '../../../lib/tables/fields.js';
+import {
+  datasetFields,
+  datasetTable,
+  FORECAST_TABLE,
+  RESERVOIR_METADATA_TABLE,
+  STATION_METADATA_TABLE,
+  STATION_TABLE,
+  stationFields,
+} from '../../../lib/tables/fields.js';
 
 type Row = Record<string, unknown>;
 
@@ -82,7 +93,39 @@ export async function libraryTables(store: EvapStore): Promise<Map<string, Row[]
   tables.set(STATION_TABLE, sortRows(stationRows));
   tables.set(RESERVOIR_METADATA_TABLE, sortRows(store.metadataRows('reservoirs')));
   tables.set(STATION_METADATA_TABLE, sortRows(store.metadataRows('stations')));
+  tables.set(FORECAST_TABLE, sortRows(await forecastRows(store)));
   return tables;
+}
+
+/** The forecasts' table as the library reads it: a row per reservoir, issue, lead and statistic or kept member. */
+async function forecastRows(store: EvapStore): Promise<Row[]> {
+  const rows: Row[] = [];
+  const num = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : v);
+  for (const { month, issue } of issuesOf(store.manifest)) {
+    const read = await readIssue(store.storage, store.root, month, issue, true);
+    for (const [name, f] of read.byName) {
+      for (let lead = 1; lead <= MAX_LEAD; lead++) {
+        const base = { RES_NAME: name, issued: issue.issued, valid_date: formatDay(read.issued + lead), lead_days: lead };
+        ensembleStatistics.forEach((statistic, s) => {
+          const row: Row = { ...base, statistic };
+          for (const v of forecastVariables) {
+            row[v] = num(f.stats[v][s * MAX_LEAD + lead - 1]);
+            row[`${v}_total`] = num(f.totals[v][s * MAX_LEAD + lead - 1]);
+          }
+          rows.push(row);
+        });
+        for (let m = 0; m < f.count; m++) {
+          const row: Row = { ...base, statistic: memberName(m) };
+          for (const v of forecastVariables) {
+            row[v] = num(f.members![v][m * MAX_LEAD + lead - 1]);
+            row[`${v}_total`] = null;
+          }
+          rows.push(row);
+        }
+      }
+    }
+  }
+  return rows;
 }
 
 export function sortRows(rows: Row[]): Row[] {

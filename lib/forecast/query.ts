@@ -1,0 +1,417 @@
+// The forecast operations (lib/operations.ts): each checks its options and works out its columns at once (so errors
+// come before the first record), then reads the issues it needs and yields one batch of records per reservoir.
+import { ALL_NAMES, defaults, type UnitSystem, unitLabel } from '../catalogue.js';
+import { clip, formatDay, parseDay } from '../dates.js';
+import { InvalidParameterError } from '../errors.js';
+import { recordsToCsv } from '../format/csv.js';
+import type { OutputKind } from '../format/emit.js';
+import { type RecordStream, recordStream } from '../format/stream.js';
+import type { OptionsOf } from '../operations.js';
+import { asksAll } from '../query/plan.js';
+import { allowed, resolveAttributes, resolveNames, resolveUnits } from '../query/validate.js';
+import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
+import type { Snapshot } from '../store/open-snapshot.js';
+import type { ByteSource } from '../store/source.js';
+import { didYouMean } from '../suggest.js';
+import type { WireRecord, WireValue } from '../types.js';
+import { conversionOf, convert, roundValue } from '../units.js';
+import { issuesOf, readIssue } from './files.js';
+import type { Issue, ReservoirForecast } from './issue.js';
+import { type EnsembleStatistic, ensembleStatistics, totalStats, type VerificationCase, verify } from './stats.js';
+import {
+  defaultStatistics,
+  type ForecastVariable,
+  forecastAttributes,
+  forecastKey,
+  forecastVariableInfo,
+  forecastVariables,
+  MAX_LEAD,
+  memberName,
+  statisticValues,
+} from './variables.js';
+
+/** Where the forecasts are read from, and the day's estimates (metric) of some reservoirs and variables over a range of days. */
+export interface ForecastSource {
+  snapshot: Snapshot;
+  bytes: ByteSource;
+  where: string; // the store's location (caches are keyed by it)
+  estimates(names: readonly string[], variables: readonly ForecastVariable[], start: number, end: number): Promise<Estimates>;
+}
+
+/** Estimates by name, variable and day (NaN where none). */
+export type Estimates = Map<string, Map<ForecastVariable, Map<number, number>>>;
+
+type Held = { month: ForecastMonth; issue: ForecastIssue };
+
+// ---- checking the options ----
+
+function checkVariables(variables: readonly string[] | undefined): ForecastVariable[] {
+  const list = variables === undefined || variables.length === 0 ? [...forecastVariables] : [...new Set(variables)];
+  for (const v of list) {
+    if (!(forecastVariables as readonly string[]).includes(v))
+      throw new InvalidParameterError(
+        'variables',
+        `unknown forecast variable ${JSON.stringify(clip(v))}${didYouMean(v, forecastVariables)}; allowed: ${forecastVariables.join(', ')}`,
+        'not-allowed',
+        v,
+      );
+  }
+  return list as ForecastVariable[];
+}
+
+function checkStatistics(statistics: readonly string[] | undefined): { stats: EnsembleStatistic[]; members: boolean } {
+  const list = statistics === undefined || statistics.length === 0 ? [...defaultStatistics] : [...new Set(statistics)];
+  for (const s of list) {
+    if (!statisticValues.includes(s))
+      throw new InvalidParameterError(
+        'statistics',
+        `unknown statistic ${JSON.stringify(clip(s))}${didYouMean(s, statisticValues)}; allowed: ${statisticValues.join(', ')}`,
+        'not-allowed',
+        s,
+      );
+  }
+  return { stats: list.filter((s) => s !== 'members') as EnsembleStatistic[], members: list.includes('members') };
+}
+
+/** `leads`: one lead day (`7`) or a range (`1-7`) within 1-28. */
+export function parseLeads(value: string | undefined): [number, number] {
+  const text = value ?? `1-${MAX_LEAD}`;
+  const match = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(text);
+  const from = Number(match?.[1]);
+  const to = match?.[2] === undefined ? from : Number(match[2]);
+  if (!match || from < 1 || to > MAX_LEAD || from > to)
+    throw new InvalidParameterError(
+      'leads',
+      `leads must be a lead day from 1 to ${MAX_LEAD} (7) or a range of them (1-7); got ${JSON.stringify(clip(text))}`,
+      'malformed',
+      text,
+    );
+  return [from, to];
+}
+
+function parseLead(value: string | undefined): number {
+  const text = value ?? '7';
+  const lead = /^\d{1,2}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(lead >= 1 && lead <= MAX_LEAD))
+    throw new InvalidParameterError('lead', `lead must be a whole number of days from 1 to ${MAX_LEAD}; got ${JSON.stringify(clip(text))}`, 'malformed', text);
+  return lead;
+}
+
+function checkNames(s: Snapshot, names: readonly string[] | undefined): string[] {
+  return asksAll(names, s.reservoirNames, [ALL_NAMES])
+    ? [...s.manifest.reservoirs.names]
+    : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+}
+
+/** The issue asked for: `latest` (the default: the newest held), or a date; undefined when none was issued that day. */
+function findIssue(s: Snapshot, issued: string | undefined): Held | undefined {
+  const all = issuesOf(s.manifest);
+  if (issued === undefined || issued === 'latest') return all.at(-1);
+  const day = formatDay(parseDay(issued, 'issued'));
+  return all.find((h) => h.issue.issued === day);
+}
+
+function attributesOf(s: Snapshot, name: string, attributes: readonly string[]): WireRecord {
+  const row = s.reservoirs.byName.get(name) ?? {};
+  return Object.fromEntries(attributes.map((a) => [a, (row[a] ?? null) as WireValue]));
+}
+
+const value = (x: number | undefined, factor: { factor: number; offset: number }): number | null =>
+  x === undefined || Number.isNaN(x) ? null : roundValue(convert(x, factor));
+
+function refuseMissingMembers(held: Held): void {
+  throw new InvalidParameterError(
+    'statistics',
+    `the members of the issue of ${held.issue.issued} were not kept (the store keeps its statistics only); ask for statistics without members`,
+    'not-allowed',
+    'members',
+  );
+}
+
+// ---- the streams ----
+
+function stream(columns: string[], run: () => AsyncGenerator<WireRecord[]>): RecordStream {
+  const batches = async function* (kind: OutputKind) {
+    for await (const batch of run()) {
+      if (kind === 'records') yield batch;
+      else if (kind === 'json') yield batch.map((record) => JSON.stringify(record));
+      else yield [recordsToCsv(batch, columns, false)];
+    }
+  };
+  return recordStream(columns, batches);
+}
+
+/** GET /forecast/daily/reservoirs: one record per reservoir, lead day. */
+export function forecastDaily(source: ForecastSource, query: OptionsOf<'forecastDaily'>): RecordStream {
+  const s = source.snapshot;
+  const names = checkNames(s, query.names);
+  const variables = checkVariables(query.variables);
+  const system = resolveUnits(query.units);
+  const { stats, members } = checkStatistics(query.statistics);
+  const [from, to] = parseLeads(query.leads);
+  const attributes = resolveAttributes(query.alsoReturn, forecastAttributes);
+  const held = findIssue(s, query.issued);
+  if (held && members && held.issue.members === 0) refuseMissingMembers(held);
+  const count = members && held ? held.issue.members : 0;
+  const keys = valueKeys(variables, system, stats, count);
+  const columns = ['RES_NAME', 'issued', 'valid_date', 'lead_days', ...keys.map((k) => k.key), ...attributes];
+  return stream(columns, async function* () {
+    if (!held) return;
+    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, members);
+    for (const name of names) {
+      const f = issue.byName.get(name);
+      if (!f) continue;
+      const extra = attributesOf(s, name, attributes);
+      const batch: WireRecord[] = [];
+      for (let lead = from; lead <= to; lead++) batch.push(dailyRecord(name, issue, lead, f, keys, extra));
+      yield batch;
+    }
+  });
+}
+
+interface ValueKey {
+  key: string;
+  variable: ForecastVariable;
+  statistic: number; // position among the statistics, or -1 - member index
+  conversion: { factor: number; offset: number };
+}
+
+function valueKeys(variables: readonly ForecastVariable[], system: UnitSystem, stats: readonly EnsembleStatistic[], members: number): ValueKey[] {
+  return variables.flatMap((variable) => {
+    const conversion = conversionOf(forecastVariableInfo(variable).unit, system);
+    return [
+      ...stats.map((st) => ({ key: forecastKey(variable, system, st), variable, statistic: ensembleStatistics.indexOf(st), conversion })),
+      ...Array.from({ length: members }, (_, m) => ({ key: forecastKey(variable, system, memberName(m)), variable, statistic: -1 - m, conversion })),
+    ];
+  });
+}
+
+function dailyRecord(name: string, issue: Issue, lead: number, f: ReservoirForecast, keys: readonly ValueKey[], extra: WireRecord): WireRecord {
+  const record: WireRecord = { RES_NAME: name, issued: formatDay(issue.issued), valid_date: formatDay(issue.issued + lead), lead_days: lead };
+  for (const k of keys) record[k.key] = value(pick(f, k, lead), k.conversion);
+  return Object.assign(record, extra);
+}
+
+function pick(f: ReservoirForecast, k: ValueKey, lead: number): number | undefined {
+  if (k.statistic >= 0) return f.stats[k.variable][k.statistic * MAX_LEAD + lead - 1];
+  const m = -1 - k.statistic;
+  return m < f.count ? f.members?.[k.variable][m * MAX_LEAD + lead - 1] : undefined;
+}
+
+/** GET /forecast/daily/reservoirs/lead: one record per reservoir and valid date, the forecast issued `lead` days before and the day's estimate. */
+export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastLead'>): RecordStream {
+  const s = source.snapshot;
+  const names = checkNames(s, query.names);
+  const variables = checkVariables(query.variables);
+  const system = resolveUnits(query.units);
+  const { stats, members } = checkStatistics(query.statistics);
+  const lead = parseLead(query.lead);
+  const attributes = resolveAttributes(query.alsoReturn, forecastAttributes);
+  const all = issuesOf(s.manifest);
+  const first = all.length > 0 ? parseDay(all[0]!.issue.issued, 'issued') + lead : 0;
+  const last = all.length > 0 ? parseDay(all.at(-1)!.issue.issued, 'issued') + lead : -1;
+  const start = query.start === undefined ? first : parseDay(query.start, 'start_date');
+  const end = query.end === undefined ? last : parseDay(query.end, 'end_date');
+  if (end < start) throw new InvalidParameterError('end_date', `end_date ${formatDay(end)} is before start_date ${formatDay(start)}`, 'malformed', query.end);
+  const byDay = new Map(all.map((h) => [parseDay(h.issue.issued, 'issued') + lead, h]));
+  const wanted = [...byDay.entries()].filter(([day]) => day >= start && day <= end);
+  if (members) for (const [, h] of wanted) if (h.issue.members === 0) refuseMissingMembers(h);
+  const count = members ? Math.min(...wanted.map(([, h]) => h.issue.members), Number.MAX_SAFE_INTEGER) : 0;
+  const keys = valueKeys(variables, system, stats, wanted.length === 0 ? 0 : count);
+  const observedKeys = variables.map((v) => ({ v, key: forecastKey(v, system, 'observed'), conversion: conversionOf(forecastVariableInfo(v).unit, system) }));
+  const columns = ['RES_NAME', 'valid_date', 'issued', 'lead_days', ...keys.map((k) => k.key), ...observedKeys.map((k) => k.key), ...attributes];
+  return stream(columns, async function* () {
+    if (wanted.length === 0) return;
+    const issues = new Map<number, Issue>();
+    for (const [day, h] of wanted) issues.set(day, await readIssue(source.bytes, source.where, h.month, h.issue, members));
+    const observed = await source.estimates(names, variables, wanted[0]![0], wanted.at(-1)![0]);
+    for (const name of names) {
+      const extra = attributesOf(s, name, attributes);
+      const batch: WireRecord[] = [];
+      for (const [day, issue] of issues) {
+        const f = issue.byName.get(name);
+        if (!f) continue;
+        const record: WireRecord = { RES_NAME: name, valid_date: formatDay(day), issued: formatDay(issue.issued), lead_days: lead };
+        for (const k of keys) record[k.key] = value(pick(f, k, lead), k.conversion);
+        for (const k of observedKeys) record[k.key] = value(observed.get(name)?.get(k.v)?.get(day), k.conversion);
+        batch.push(Object.assign(record, extra));
+      }
+      if (batch.length > 0) yield batch;
+    }
+  });
+}
+
+/** GET /forecast/total/reservoirs: one record per reservoir, the statistics of its total over the leads. */
+export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecastTotal'>): RecordStream {
+  const s = source.snapshot;
+  const names = checkNames(s, query.names);
+  const variables = checkVariables(query.variables);
+  const system = resolveUnits(query.units);
+  const { stats, members } = checkStatistics(query.statistics);
+  const [from, to] = parseLeads(query.leads);
+  const attributes = resolveAttributes(query.alsoReturn, forecastAttributes);
+  const held = findIssue(s, query.issued);
+  // a total from lead 1 is stored; any other needs the members, summed then summarized
+  const needsMembers = members || from > 1;
+  if (held && needsMembers && held.issue.members === 0) {
+    if (members) refuseMissingMembers(held);
+    throw new InvalidParameterError(
+      'leads',
+      `a total over leads ${from}-${to} is made from the members, which were not kept for the issue of ${held.issue.issued}; ask leads 1-${to} (stored for every issue)`,
+      'not-allowed',
+      query.leads,
+    );
+  }
+  const count = members && held ? held.issue.members : 0;
+  const keys = valueKeys(variables, system, stats, count);
+  const columns = ['RES_NAME', 'issued', 'start_date', 'end_date', 'leads', ...keys.map((k) => k.key), ...attributes];
+  return stream(columns, async function* () {
+    if (!held) return;
+    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers);
+    for (const name of names) {
+      const f = issue.byName.get(name);
+      if (!f) continue;
+      const record: WireRecord = {
+        RES_NAME: name,
+        issued: formatDay(issue.issued),
+        start_date: formatDay(issue.issued + from),
+        end_date: formatDay(issue.issued + to),
+        leads: `${from}-${to}`,
+      };
+      const computed = new Map<ForecastVariable, { stats: Record<EnsembleStatistic, number>; sums: number[] }>();
+      for (const k of keys) {
+        let x: number | undefined;
+        if (from === 1 && k.statistic >= 0) x = f.totals[k.variable][k.statistic * MAX_LEAD + to - 1];
+        else {
+          let c = computed.get(k.variable);
+          if (!c) {
+            const m = Array.from({ length: f.count }, (_, i) => f.members![k.variable].subarray(i * MAX_LEAD, (i + 1) * MAX_LEAD));
+            const sums = m.map((member) => member.slice(from - 1, to).reduce((a, b) => a + b, 0));
+            computed.set(k.variable, (c = { stats: totalStats(m, from, to), sums }));
+          }
+          x = k.statistic >= 0 ? c.stats[ensembleStatistics[k.statistic]!] : c.sums[-1 - k.statistic];
+        }
+        record[k.key] = value(x, k.conversion);
+      }
+      yield [Object.assign(record, attributesOf(s, name, attributes))];
+    }
+  });
+}
+
+/** GET /forecast/verification/reservoirs: one record per reservoir, variable and lead, over the issues in a range. */
+export function forecastVerification(source: ForecastSource, query: OptionsOf<'forecastVerification'>): RecordStream {
+  const s = source.snapshot;
+  const names = checkNames(s, query.names);
+  const variables = checkVariables(query.variables);
+  const system = resolveUnits(query.units);
+  const [from, to] = parseLeads(query.leads);
+  const start = query.start === undefined ? Number.NEGATIVE_INFINITY : parseDay(query.start, 'start_date');
+  const end = query.end === undefined ? Number.POSITIVE_INFINITY : parseDay(query.end, 'end_date');
+  if (end < start) throw new InvalidParameterError('end_date', `end_date ${query.end} is before start_date ${query.start}`, 'malformed', query.end);
+  const held = issuesOf(s.manifest).filter((h) => {
+    const day = parseDay(h.issue.issued, 'issued');
+    return day >= start && day <= end;
+  });
+  const columns = ['RES_NAME', 'variable', 'units', 'lead_days', 'n', 'bias', 'mae', 'rmse', 'crps', 'n_crps', 'coverage_80', 'mae_normal', 'skill'];
+  return stream(columns, async function* () {
+    if (held.length === 0) return;
+    const issues: Issue[] = [];
+    for (const h of held) issues.push(await readIssue(source.bytes, source.where, h.month, h.issue, true));
+    // every estimate held: the verified days, and the other years' same days of the year that make their normal
+    const dates = s.manifest.datasets;
+    const spans = Object.values(dates).flatMap((d) => d.partitions.map((p) => [p.start, p.end]));
+    if (spans.length === 0) return;
+    const first = Math.min(...spans.map(([a]) => parseDay(a!, 'start_date')));
+    const last = Math.max(...spans.map(([, b]) => parseDay(b!, 'end_date')));
+    const observed = await source.estimates(names, variables, first, last);
+    for (const name of names) {
+      if (!issues.some((i) => i.byName.has(name))) continue;
+      const batch: WireRecord[] = [];
+      for (const variable of variables) {
+        const days = observed.get(name)?.get(variable) ?? new Map<number, number>();
+        const normals = normalsOf(days);
+        const conversion = conversionOf(forecastVariableInfo(variable).unit, system);
+        const c = (x: number) => convert(x, conversion);
+        for (let lead = from; lead <= to; lead++) {
+          const cases: VerificationCase[] = [];
+          for (const issue of issues) {
+            const f = issue.byName.get(name);
+            const day = issue.issued + lead;
+            const y = days.get(day);
+            if (!f || y === undefined || Number.isNaN(y)) continue;
+            const at = (st: EnsembleStatistic) => f.stats[variable][ensembleStatistics.indexOf(st) * MAX_LEAD + lead - 1]!;
+            const normal = normals(day);
+            cases.push({
+              mean: c(at('mean')),
+              p10: c(at('p10')),
+              p90: c(at('p90')),
+              members: f.count > 0 ? Array.from({ length: f.count }, (_, m) => c(f.members![variable][m * MAX_LEAD + lead - 1]!)) : undefined,
+              observed: c(y),
+              normal: normal === undefined ? undefined : c(normal),
+            });
+          }
+          const m = verify(cases);
+          const round = (x: number | null) => (x === null ? null : roundValue(x));
+          batch.push({
+            RES_NAME: name,
+            variable,
+            units: unitLabel(forecastVariableInfo(variable).unit, system),
+            lead_days: lead,
+            n: m.n,
+            bias: round(m.bias),
+            mae: round(m.mae),
+            rmse: round(m.rmse),
+            crps: round(m.crps),
+            n_crps: m.n_crps,
+            coverage_80: round(m.coverage_80),
+            mae_normal: round(m.mae_normal),
+            skill: round(m.skill),
+          });
+        }
+      }
+      yield batch;
+    }
+  });
+}
+
+/**
+ * The day-of-year normal of a day: the mean of the estimates on the same month and day in the other years held
+ * (the verified year left out, so the normal never knows the day it is judged on); undefined when no other year has it.
+ */
+export function normalsOf(days: ReadonlyMap<number, number>): (day: number) => number | undefined {
+  const byMonthDay = new Map<string, { year: string; value: number }[]>();
+  for (const [day, v] of days) {
+    if (Number.isNaN(v)) continue;
+    const date = formatDay(day);
+    const key = date.slice(5);
+    let list = byMonthDay.get(key);
+    if (!list) byMonthDay.set(key, (list = []));
+    list.push({ year: date.slice(0, 4), value: v });
+  }
+  return (day) => {
+    const date = formatDay(day);
+    const others = (byMonthDay.get(date.slice(5)) ?? []).filter((e) => e.year !== date.slice(0, 4));
+    return others.length === 0 ? undefined : others.reduce((sum, e) => sum + e.value, 0) / others.length;
+  };
+}
+
+/** GET /forecast/info/list_issues: the first and last issue date (of the issues holding any of the names). */
+export function listForecastIssues(s: Snapshot, names: readonly string[] | undefined): { start_date: string; end_date: string }[] {
+  checkNames(s, names);
+  const all = issuesOf(s.manifest);
+  return all.length === 0 ? [] : [{ start_date: all[0]!.issue.issued, end_date: all.at(-1)!.issue.issued }];
+}
+
+/** GET /forecast/info/list_variables: the forecast variables with their units and the statistics kept. */
+export function listForecastVariables(): { api_name: string; description: string; units_metric: string; units_english: string; statistics: string }[] {
+  return forecastVariables.map((v) => {
+    const info = forecastVariableInfo(v);
+    return {
+      api_name: v,
+      description: info.description,
+      units_metric: unitLabel(info.unit, 'metric'),
+      units_english: unitLabel(info.unit, 'english'),
+      statistics: allowed(statisticValues),
+    };
+  });
+}

@@ -1,0 +1,62 @@
+// The forecasts in the store: written in a snapshot, read back by the library as they were made, read by ClickHouse
+// (chdb, Iceberg) as the library reads them; a revised month is a new snapshot, and the old one stays readable (as_of).
+import { describe, expect, it } from 'vitest';
+import { issuesOf, readIssue, writeForecastMonth } from '../../../lib/forecast/files.js';
+import { forecastFromMembers, type Issue } from '../../../lib/forecast/issue.js';
+import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/store/store.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
+import { FORECAST_TABLE } from '../../../lib/tables/fields.js';
+import { clickhouseRows, libraryTables, workDir } from '../tables/engine.js';
+
+describe('forecast files', () => {
+  it('read back equal to what was written, by the library and by ClickHouse, before and after a revision', async () => {
+    const dir = await workDir();
+    await generateStore(dir, {
+      reservoirs: 3,
+      stations: 0,
+      start: '2021-01-01',
+      end: '2021-02-10',
+      seed: 7,
+      forecasts: { firstIssue: '2021-01-30', lastIssue: '2021-02-02', members: 5, keepMembers: 2 },
+    });
+    const store = await openStore(dir);
+    const months = store.manifest.forecasts!;
+    expect(months.map((m) => m.month)).toEqual(['2021-01', '2021-02']);
+    expect(months.flatMap((m) => m.issues.map((i) => [i.issued, i.members]))).toEqual([
+      ['2021-01-30', 0],
+      ['2021-01-31', 0],
+      ['2021-02-01', 5],
+      ['2021-02-02', 5],
+    ]);
+    expect(months[0]!.members).toBeNull(); // no member kept in January: no members file
+    const library = await libraryTables(store);
+    expect(library.get(FORECAST_TABLE)!.length).toBe(3 * 28 * (8 * 4 + 5 * 2));
+    expect(clickhouseRows(dir, FORECAST_TABLE)).toEqual(library.get(FORECAST_TABLE));
+
+    // a revision: February's first issue replaced by another ensemble, its members no longer kept
+    const before = await readIssue(store.storage, store.root, months[1]!, months[1]!.issues[0]!, true);
+    const writer = createStoreWriter(dir, { base: store.manifest });
+    const revised: Issue = { issued: before.issued, byName: new Map() };
+    for (const [name, f] of before.byName) {
+      const members = Object.fromEntries(Object.entries(f.members!).map(([v, a]) => [v, a.map((x) => x + 1)])) as typeof f.members & object;
+      revised.byName.set(name, forecastFromMembers(members, f.count, false));
+    }
+    const second = await readIssue(store.storage, store.root, months[1]!, months[1]!.issues[1]!, true);
+    await writeForecastMonth(writer, months, [revised, second]);
+    const published = await writer.commit();
+    await store.refresh();
+    const after = issuesOf(store.manifest).find((i) => i.issue.issued === '2021-02-01')!;
+    expect(after.issue.members).toBe(0);
+    const reread = await readIssue(store.storage, store.root, after.month, after.issue, true);
+    const name = [...before.byName.keys()][0]!;
+    expect(reread.byName.get(name)!.stats.E_hs[0]).toBeCloseTo(before.byName.get(name)!.stats.E_hs[0]! + 1, 3);
+    expect(clickhouseRows(dir, FORECAST_TABLE)).toEqual((await libraryTables(store)).get(FORECAST_TABLE));
+    // the snapshot before the revision, as the library and ClickHouse read it then
+    const then = Date.parse(published.created) - 1;
+    const view = await store.asOf(new Date(then).toISOString());
+    expect(clickhouseRows(dir, FORECAST_TABLE, then)).toEqual((await libraryTables(view)).get(FORECAST_TABLE));
+    await view.close();
+    await store.close();
+  }, 60_000);
+});
