@@ -5,6 +5,7 @@ export interface Capabilities {
   intervals: { reservoir: string[]; station: string[] }; // 'daily' first, then e.g. monthly, annual, water-year
   normals: { reservoir: boolean; station: boolean };
   geojson: { reservoir: boolean; station: boolean }; // the name listings answer output_format=geojson: every name's metadata in one request
+  forecast: boolean; // the reservoirs' 28-day forecasts, their totals and verification
 }
 
 interface Operation {
@@ -29,6 +30,7 @@ export function readCapabilities(openapi: { paths?: Record<string, unknown> }): 
     intervals: { reservoir: intervals('reservoirs'), station: intervals('stations') },
     normals: { reservoir: paths.includes('/timeseries/normals/reservoirs'), station: paths.includes('/timeseries/normals/stations') },
     geojson: { reservoir: geojson('/info/list_RES_NAMES'), station: geojson('/info/list_STA_NAMES') },
+    forecast: ['/forecast/daily/reservoirs', '/forecast/total/reservoirs', '/forecast/verification/reservoirs'].every((p) => paths.includes(p)),
   };
 }
 

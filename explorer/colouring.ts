@@ -1,11 +1,14 @@
-// Colouring every reservoir by a variable on one date (the single-date path), with a date slider over the data's span.
+// Colouring every reservoir by a variable on one date (the single-date path), with a date slider over the data's span;
+// or, where the server forecasts, by the latest forecast's 28-day total (its median).
 import { ApiError, apiUrl, getJson } from './api.js';
 import type { Bodies } from './bodies.js';
 import { keyOf, type WireRecord } from './chart.js';
 import { colourScale, renderLegend } from './colour.js';
+import { statisticKey } from './forecast-data.js';
 import type { MapView } from './map.js';
 import { renderRequest } from './request.js';
 
+const FORECAST = 'forecast'; // the group of the forecast totals in the list (no dataset has this name)
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const dayAt = (start: string, n: number) => new Date(Date.parse(`${start}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -28,9 +31,18 @@ export class Colouring {
     });
   }
 
-  /** Fills the "Colour by" list: every variable of every dataset. */
-  async fill(datasets: string[]): Promise<void> {
+  /** Fills the "Colour by" list: every variable of every dataset, and the forecast totals where the server has them. */
+  async fill(datasets: string[], forecast = false): Promise<void> {
     const select = $<HTMLSelectElement>('colour-variable');
+    if (forecast) {
+      const group = document.createElement('optgroup');
+      group.label = 'forecast, next 28 days';
+      group.append(
+        new Option('E_volume: evaporated volume, 28-day total (median)', `${FORECAST}|E_volume`),
+        new Option('E_hs: evaporation, 28-day total (median)', `${FORECAST}|E_hs`),
+      );
+      select.append(group);
+    }
     const lists = await Promise.all(
       datasets.map((d) => getJson<{ api_name: string; description?: string; units_metric?: string }[]>(apiUrl('/info/list_variables', { dataset: d }))),
     );
@@ -56,6 +68,11 @@ export class Colouring {
       return;
     }
     const [dataset, variable] = value.split('|') as [string, string];
+    if (dataset === FORECAST) {
+      $('colour-date').parentElement!.hidden = true; // the latest issue: no date to choose
+      await this.load();
+      return;
+    }
     try {
       const [span] = await getJson<{ start_date: string; end_date: string }[]>(apiUrl('/info/list_dates', { dataset, variable }));
       if (!span) return;
@@ -76,6 +93,7 @@ export class Colouring {
     const value = $<HTMLSelectElement>('colour-variable').value;
     if (!value) return;
     const [dataset, variable] = value.split('|') as [string, string];
+    if (dataset === FORECAST) return this.loadForecast(variable);
     const date = dayAt(this.start, Number($<HTMLInputElement>('colour-date').value));
     const url = apiUrl('/timeseries/daily/reservoirs/date', { datasets: dataset, variables: variable, date, units: this.units(), output_format: 'json' });
     const sequence = ++this.sequence;
@@ -83,24 +101,46 @@ export class Colouring {
       const records = await getJson<WireRecord[]>(url);
       if (sequence !== this.sequence) return;
       const key = keyOf(records[0], variable) ?? variable;
-      const values = new Float64Array(this.bodies.size).fill(NaN);
-      for (const r of records) {
-        const i = this.bodies.find('reservoir', String(r.RES_NAME));
-        if (i >= 0 && typeof r[key] === 'number') values[i] = r[key] as number;
-      }
-      const scale = colourScale(values);
-      this.map.style = {
-        ...this.map.style,
-        colourOf: scale ? (i) => (this.bodies.kinds[i] === 'station' ? '#d9480f' : scale.colourOf(values[i]!)) : undefined,
-      };
-      if (scale) renderLegend($('legend'), scale, `${key} on ${date}`);
-      else $('legend').hidden = true;
+      this.paint(records, key, `${key} on ${date}`);
       $('map-status').textContent = `${records.length.toLocaleString('en-US')} reservoirs have ${variable} on ${date}`;
-      this.map.redraw();
       renderRequest($('map-request'), `every reservoir's ${variable} on ${date}`, url, `evap-${variable}-${date}`);
     } catch (error) {
       if (sequence === this.sequence) this.fail(error);
     }
+  }
+
+  // every reservoir's 28-day total of the latest issue, its median
+  private async loadForecast(variable: string): Promise<void> {
+    const url = apiUrl('/forecast/total/reservoirs', { RES_NAMES: 'ALL', variables: variable, statistics: 'p50', units: this.units(), output_format: 'json' });
+    const sequence = ++this.sequence;
+    try {
+      const records = await getJson<WireRecord[]>(url);
+      if (sequence !== this.sequence) return;
+      const found = statisticKey(records[0], variable, 'p50');
+      const issued = records[0]?.issued;
+      this.paint(records, found?.key ?? variable, `${found?.key ?? variable}, 28 days from ${issued ?? 'the latest issue'}`);
+      $('map-status').textContent = `${records.length.toLocaleString('en-US')} reservoirs have a ${variable} forecast issued ${issued ?? ''}`.trimEnd();
+      renderRequest($('map-request'), `every reservoir's forecast ${variable} total`, url, `evap-forecast-total-${variable}`);
+    } catch (error) {
+      if (sequence === this.sequence) this.fail(error);
+    }
+  }
+
+  // colours each reservoir by its record's value under `key`
+  private paint(records: readonly WireRecord[], key: string, legend: string): void {
+    const values = new Float64Array(this.bodies.size).fill(NaN);
+    for (const r of records) {
+      const i = this.bodies.find('reservoir', String(r.RES_NAME));
+      if (i >= 0 && typeof r[key] === 'number') values[i] = r[key] as number;
+    }
+    const scale = colourScale(values);
+    this.map.style = {
+      ...this.map.style,
+      colourOf: scale ? (i) => (this.bodies.kinds[i] === 'station' ? '#d9480f' : scale.colourOf(values[i]!)) : undefined,
+    };
+    if (scale) renderLegend($('legend'), scale, legend);
+    else $('legend').hidden = true;
+    this.map.redraw();
   }
 
   private fail(error: unknown): void {

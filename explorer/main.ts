@@ -10,6 +10,7 @@ import { readCapabilities } from './capabilities.js';
 import { Colouring } from './colouring.js';
 import { showDatabases } from './databases.js';
 import { Detail } from './detail.js';
+import { ForecastPanel } from './forecast.js';
 import { MapView } from './map.js';
 import { setupSearch } from './search.js';
 import { filterByShapefile, setupDrop } from './shapefile.js';
@@ -135,13 +136,19 @@ async function start(): Promise<void> {
   const detail = new Detail(bodies, capabilities, datasets);
   const units = () => (document.querySelector('input[name=units]:checked') as HTMLInputElement).value;
   const colouring = new Colouring(bodies, map, units);
-  for (const input of document.querySelectorAll('input[name=units]')) input.addEventListener('change', () => void colouring.load());
-  void colouring.fill(datasets);
+  const forecast = capabilities.forecast ? new ForecastPanel(datasets, units) : undefined;
+  for (const input of document.querySelectorAll('input[name=units]'))
+    input.addEventListener('change', () => {
+      void colouring.load();
+      void forecast?.load();
+    });
+  void colouring.fill(datasets, capabilities.forecast);
 
   const select = (i: number) => {
     map.reveal(i);
     history.replaceState(null, '', `#${bodies.kinds[i]}=${encodeURIComponent(bodies.names[i]!)}`);
     void detail.select(i);
+    forecast?.show(bodies.kinds[i] === 'reservoir' ? bodies.names[i] : undefined);
   };
   detail.onMarked = (marked) => {
     map.marked = marked;
