@@ -1,8 +1,14 @@
 // Which names a database may take: each is the first segment of its paths (`/twdb/...`), so none may be one the API
-// already answers (a test checks this list against every route). No imports: the settings read it before anything starts.
+// already answers (a test checks this list against every route).
+import { operations } from '../lib/operations.js';
+
+// the server's own paths, beside the operations' (which a new operation, such as the forecasts', adds to by itself)
+const serverSegments = ['docs', 'openapi.json', 'ogc', 'auth', 'explorer', 'databases'];
 
 /** First path segments of the API: a database named so would hide them. */
-export const RESERVED_DATABASE_NAMES: readonly string[] = ['info', 'timeseries', 'metadata', 'docs', 'openapi.json', 'ogc', 'auth', 'explorer', 'databases'];
+export const RESERVED_DATABASE_NAMES: readonly string[] = [
+  ...new Set([...Object.values(operations).map((o) => o.path.split('/')[1]!), ...serverSegments]),
+];
 
 const namePattern = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
