@@ -7,9 +7,11 @@ export function startedByNpm(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.npm_command !== undefined || env.npm_lifecycle_event !== undefined;
 }
 
-/** Sends this process SIGTERM once its parent has changed (the parent died and the process was reparented). */
-export function stopWhenOrphaned(intervalMs = 500): () => void {
-  const parent = process.ppid;
+/**
+ * Sends this process SIGTERM once its parent is no longer `parent` (it died and the process was reparented). Give the
+ * parent as it was at start: read after a slow start, it may already be the new one, and the change never be seen.
+ */
+export function stopWhenOrphaned(parent: number, intervalMs = 500): () => void {
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);

@@ -15,7 +15,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // the parent now: npm could die while the server starts (its SIGTERM handler comes last), and the one read after
+  // would be the new one, never left (seen: a server running on after its parent died mid-start, under load)
+  const parent = process.ppid;
   await startServer(argv, io.env);
-  if (startedByNpm(io.env)) stopWhenOrphaned(); // npx does not pass SIGTERM on (docs/deploying.md)
+  if (startedByNpm(io.env)) stopWhenOrphaned(parent); // npx does not pass SIGTERM on (docs/deploying.md)
   return new Promise<number>(() => {}); // serves until a signal stops the process
 }

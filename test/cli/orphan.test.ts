@@ -28,26 +28,31 @@ afterAll(() => {
   if (started !== undefined && alive(started)) process.kill(started, 'SIGKILL'); // a failed run leaves no server behind
 });
 
+// the parent and the server it starts; `output` holds both their lines so far
+function startUnderParent() {
+  const parent = spawn(process.execPath, ['-e', parentScript], {
+    cwd: root,
+    env: { ...process.env, npm_command: 'exec', EVAP_API_KEYS: 'k' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const seen = { output: '' };
+  parent.stdout.on('data', (d) => (seen.output += d));
+  parent.stderr.on('data', (d) => (seen.output += d));
+  const when = (pattern: RegExp) =>
+    expect.poll(() => pattern.exec(seen.output), { timeout: 30_000, interval: 50, message: `waiting for ${pattern}: ${seen.output}` }).toBeTruthy();
+  return { parent, seen, when };
+}
+
 describe('evap serve started by npm', () => {
   it('stops when the npm process that started it dies without passing SIGTERM on', { timeout: 60_000 }, async () => {
-    const parent = spawn(process.execPath, ['-e', parentScript], {
-      cwd: root,
-      env: { ...process.env, npm_command: 'exec', EVAP_API_KEYS: 'k' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    parent.stdout.on('data', (d) => (out += d));
-    parent.stderr.on('data', (d) => (out += d));
-    const pid = await new Promise<number>((ok, fail) => {
-      parent.stdout.on('data', () => {
-        const found = /server pid (\d+)[\s\S]*listening on/.exec(out);
-        if (found) ok(Number(found[1]));
-      });
-      parent.on('exit', () => fail(new Error(`the parent ended before the server listened: ${out}`)));
-    });
+    const { parent, seen, when } = startUnderParent();
+    await when(/server pid (\d+)[\s\S]*listening on/);
+    const pid = Number(/server pid (\d+)/.exec(seen.output)![1]);
     started = pid;
     expect(alive(pid)).toBe(true);
+    // at once: the server watches the parent it had at start (it read its parent only after starting once, and a
+    // parent killed on "listening on" was sometimes gone by then: the new parent was watched, the server ran on)
     parent.kill('SIGTERM');
-    await expect.poll(() => alive(pid), { timeout: 45_000, interval: 100 }).toBe(false); // it drains first: slow on a loaded machine
+    await expect.poll(() => alive(pid), { timeout: 45_000, interval: 100, message: seen.output }).toBe(false); // it drains first: slow on a loaded machine
   });
 });
