@@ -6,9 +6,7 @@ import { operations } from '../lib/operations.js';
 const serverSegments = ['docs', 'openapi.json', 'ogc', 'auth', 'explorer', 'databases'];
 
 /** First path segments of the API: a database named so would hide them. */
-export const RESERVED_DATABASE_NAMES: readonly string[] = [
-  ...new Set([...Object.values(operations).map((o) => o.path.split('/')[1]!), ...serverSegments]),
-];
+export const RESERVED_DATABASE_NAMES: readonly string[] = [...new Set([...Object.values(operations).map((o) => o.path.split('/')[1]!), ...serverSegments])];
 
 const namePattern = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
