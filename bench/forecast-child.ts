@@ -1,0 +1,20 @@
+// One cold forecast answer in a fresh process: `node --import tsx bench/forecast-child.ts <ours|duckdb> <store> <query>`.
+// Prints one JSON line: the time from before opening (the store, or a DuckDB instance) to the answer.
+import { type ForecastQueryName, forecastQueries } from './forecast-queries.js';
+
+const [engine, dir, name] = process.argv.slice(2) as ['ours' | 'duckdb', string, ForecastQueryName];
+const q = (await forecastQueries(dir)).queries[name]; // before the clock: the SQL names the file the manifest gives
+let began: number;
+if (engine === 'ours') {
+  const { openStore } = await import('../lib/store/store.js');
+  began = performance.now();
+  const store = await openStore(dir);
+  await (store as unknown as Record<string, (o: object) => Promise<unknown[]>>)[q.ours.method]!.call(store, q.ours.options);
+} else {
+  const { DuckEngine } = await import('./duckdb.js');
+  began = performance.now();
+  const duck = await DuckEngine.open();
+  await duck.records(q.sql);
+}
+process.stdout.write(`${JSON.stringify({ firstMs: performance.now() - began })}\n`);
+process.exit(0);

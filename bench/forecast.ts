@@ -1,0 +1,88 @@
+// The forecasts, ours against DuckDB over the same files: the latest issue of one reservoir (28 leads, 4 statistics)
+// and the 28-day totals of every reservoir (the median), warm (repeated in one process) and cold (a fresh process per
+// run), and the store's bytes per issue. DuckDB reads the current month's statistics file, the one the manifest names
+// (the files of older snapshots sit beside it until a vacuum).
+//   npm run bench:forecast -- [--reservoirs 247] [--runs 5] [--dir DIR]
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateStore } from '../lib/model/generate.js';
+import { openStore } from '../lib/store/store.js';
+import { DuckEngine } from './duckdb.js';
+import { type ForecastQueryName, forecastQueries } from './forecast-queries.js';
+
+const { values } = parseArgs({ options: { reservoirs: { type: 'string', default: '247' }, runs: { type: 'string', default: '5' }, dir: { type: 'string' } } });
+const reservoirs = Number(values.reservoirs);
+const runs = Number(values.runs);
+const dir = values.dir ?? join(tmpdir(), `evap-bench-forecast-${reservoirs}`);
+
+if (!existsSync(join(dir, 'manifest.json'))) {
+  const began = performance.now();
+  await generateStore(dir, {
+    reservoirs,
+    stations: 0,
+    start: '2021-01-01',
+    end: '2021-12-31',
+    seed: 7,
+    forecasts: { firstIssue: '2021-12-01', lastIssue: '2021-12-31', members: 16, keepMembers: 7 },
+  });
+  console.log(`generated ${reservoirs} reservoirs with December's forecasts into ${dir} in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+}
+const { manifest, queries } = await forecastQueries(dir);
+const issues = manifest.forecasts!.flatMap((m) => m.issues);
+const statsBytes = manifest.forecasts!.reduce((sum, m) => sum + m.stats.bytes, 0);
+const memberBytes = manifest.forecasts!.reduce((sum, m) => sum + (m.members?.bytes ?? 0), 0);
+const withMembers = issues.filter((i) => i.members > 0).length;
+type QueryName = ForecastQueryName;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+async function warm(name: QueryName): Promise<{ ours: number; duck: number; rows: [number, number] }> {
+  const store = await openStore(dir);
+  const duck = await DuckEngine.open();
+  const q = queries[name];
+  const call = () => (store as unknown as Record<string, (o: object) => Promise<unknown[]>>)[q.ours.method]!.call(store, q.ours.options);
+  const rows: [number, number] = [(await call()).length, (await duck.records(q.sql)).length];
+  const time = async (f: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < runs * 4; i++) {
+      const t = performance.now();
+      await f();
+      times.push(performance.now() - t);
+    }
+    return median(times);
+  };
+  const result = { ours: await time(call), duck: await time(() => duck.records(q.sql)), rows };
+  duck.close();
+  await store.close();
+  return result;
+}
+
+// a fresh process per run: from before opening (the store, or a DuckDB instance) to the answer
+function cold(name: QueryName, engine: 'ours' | 'duckdb'): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'forecast-child.ts'), engine, dir, name], { encoding: 'utf8' });
+    times.push(JSON.parse(out.trim().split('\n').at(-1)!).firstMs);
+  }
+  return median(times);
+}
+
+{
+  const lines = [
+    `Forecasts: ${reservoirs} reservoirs, ${issues.length} issues (members kept for ${withMembers}); statistics ${(statsBytes / issues.length / 1024).toFixed(0)} KiB per issue (${(statsBytes / issues.length / reservoirs / 1024).toFixed(1)} KiB per reservoir), members ${(memberBytes / Math.max(1, withMembers) / 1024).toFixed(0)} KiB per issue that keeps them`,
+    '',
+    '| query | rows ours / DuckDB | warm ours | warm DuckDB | DuckDB/ours | cold ours | cold DuckDB | DuckDB/ours |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const name of Object.keys(queries) as QueryName[]) {
+    const w = await warm(name);
+    const c = { ours: cold(name, 'ours'), duck: cold(name, 'duckdb') };
+    lines.push(
+      `| ${name} | ${w.rows[0]} / ${w.rows[1]} | ${w.ours.toFixed(2)} ms | ${w.duck.toFixed(2)} ms | **${(w.duck / w.ours).toFixed(1)}×** | ${c.ours.toFixed(0)} ms | ${c.duck.toFixed(0)} ms | **${(c.duck / c.ours).toFixed(1)}×** |`,
+    );
+  }
+  console.log(lines.join('\n'));
+}
