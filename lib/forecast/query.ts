@@ -149,16 +149,21 @@ function stream(columns: string[], run: () => AsyncGenerator<WireRecord[]>): Rec
   return recordStream(columns, batches);
 }
 
-/** GET /forecast/daily/reservoirs: one record per reservoir, lead day. */
-export function forecastDaily(source: ForecastSource, query: OptionsOf<'forecastDaily'>): RecordStream {
+/** The options of one issue's answers (daily, total), checked, and the issue asked for (undefined: none that day). */
+function checkIssueQuery(source: ForecastSource, query: OptionsOf<'forecastDaily'> | OptionsOf<'forecastTotal'>) {
   const s = source.snapshot;
-  const names = checkNames(s, query.names);
+  const names = checkNames(s, query.names); // in the order of the parameters: the first bad one is named
   const variables = checkVariables(query.variables);
   const system = resolveUnits(query.units);
   const { stats, members } = checkStatistics(query.statistics);
   const [from, to] = parseLeads(query.leads);
   const attributes = resolveAttributes(query.alsoReturn, forecastAttributes);
-  const held = findIssue(s, query.issued);
+  return { s, names, variables, system, stats, members, from, to, attributes, held: findIssue(s, query.issued) };
+}
+
+/** GET /forecast/daily/reservoirs: one record per reservoir, lead day. */
+export function forecastDaily(source: ForecastSource, query: OptionsOf<'forecastDaily'>): RecordStream {
+  const { s, names, variables, system, stats, members, from, to, attributes, held } = checkIssueQuery(source, query);
   if (held && members && held.issue.members === 0) refuseMissingMembers(held);
   const count = members && held ? held.issue.members : 0;
   const keys = valueKeys(variables, system, stats, count);
@@ -252,14 +257,7 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
 
 /** GET /forecast/total/reservoirs: one record per reservoir, the statistics of its total over the leads. */
 export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecastTotal'>): RecordStream {
-  const s = source.snapshot;
-  const names = checkNames(s, query.names);
-  const variables = checkVariables(query.variables);
-  const system = resolveUnits(query.units);
-  const { stats, members } = checkStatistics(query.statistics);
-  const [from, to] = parseLeads(query.leads);
-  const attributes = resolveAttributes(query.alsoReturn, forecastAttributes);
-  const held = findIssue(s, query.issued);
+  const { s, names, variables, system, stats, members, from, to, attributes, held } = checkIssueQuery(source, query);
   // a total from lead 1 is stored; any other needs the members, summed then summarized
   const needsMembers = members || from > 1;
   if (held && needsMembers && held.issue.members === 0) {

@@ -5,6 +5,7 @@ import type { ResolvedVariable } from '../query/validate.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
 import { csvField, formatNumber } from './csv.js';
+import type { Emitter } from './emitter.js';
 import { byteEmitter } from './row-bytes.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
@@ -16,25 +17,7 @@ export interface Block {
 /** What a builder produces per block: record objects, JSON text (objects separated by commas, no brackets), or CSV rows. */
 export type OutputKind = 'records' | 'json' | 'csv';
 
-/**
- * Appends rows [from, to) of one name to `out`: `(out, name, days, columns, from, to, extra)`. Generated per shape
- * (name key, variable keys and units, which columns are held, attribute keys, output kind):
- * - records: every record is one object literal with a fixed key order, so V8 gives all records one hidden class,
- *   built without transitions, which JSON.stringify then walks on its fast path;
- * - json: one string for the block, exactly the text JSON.stringify gives for those records, without making them
- *   (five times faster than records + JSON.stringify); `name` and `extra` then come as JSON text;
- * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
- * Values are converted inline with each variable's factor and offset (from the query's plan) and rounded with units.ts's roundValue.
- */
-export type Emitter = (
-  out: unknown[],
-  name: string,
-  days: ArrayLike<number>,
-  columns: readonly (ArrayLike<number> | undefined)[],
-  from: number,
-  to: number,
-  extra: readonly WireValue[],
-) => void;
+export type { Emitter };
 
 const emitters = new Map<string, Emitter>();
 const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map

@@ -4,20 +4,9 @@
 // garbage collector; this writes the same text with one reused buffer.
 import { formatDay } from '../dates.js';
 import type { ResolvedVariable } from '../query/validate.js';
-import type { WireValue } from '../types.js';
 import { roundValue } from '../units.js';
 import { FRACTIONS } from './csv.js';
-
-/** emit.ts's Emitter, spelt out here so that the two files do not import each other. */
-type Emitter = (
-  out: unknown[],
-  name: string,
-  days: ArrayLike<number>,
-  columns: readonly (ArrayLike<number> | undefined)[],
-  from: number,
-  to: number,
-  extra: readonly WireValue[],
-) => void;
+import type { Emitter } from './emitter.js';
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);

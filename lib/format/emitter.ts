@@ -1,0 +1,22 @@
+// The shape of a record emitter, which emit.ts generates and row-bytes.ts writes as bytes (neither imports the other).
+import type { WireValue } from '../types.js';
+
+/**
+ * Appends rows [from, to) of one name to `out`: `(out, name, days, columns, from, to, extra)`. Generated per shape
+ * (name key, variable keys and units, which columns are held, attribute keys, output kind):
+ * - records: every record is one object literal with a fixed key order, so V8 gives all records one hidden class,
+ *   built without transitions, which JSON.stringify then walks on its fast path;
+ * - json: one string for the block, exactly the text JSON.stringify gives for those records, without making them
+ *   (five times faster than records + JSON.stringify); `name` and `extra` then come as JSON text;
+ * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
+ * Values are converted inline with each variable's factor and offset (from the query's plan) and rounded with units.ts's roundValue.
+ */
+export type Emitter = (
+  out: unknown[],
+  name: string,
+  days: ArrayLike<number>,
+  columns: readonly (ArrayLike<number> | undefined)[],
+  from: number,
+  to: number,
+  extra: readonly WireValue[],
+) => void;
