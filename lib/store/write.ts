@@ -139,7 +139,8 @@ export class StoreWriter {
 
   /** Writes a data file of the forecasts (laid out by lib/forecast/files.ts), to be named by setForecasts. */
   writeForecastFile(path: string, table: Table, days: Int32Array, rowGroupSize: number): Promise<DataFile> {
-    return this.writeTable(path, table, days, rowGroupSize);
+    // no index beside it: a forecast file is read whole (lib/forecast/files.ts), and an index nobody names was left behind
+    return this.writeTable(path, table, days, rowGroupSize, false);
   }
 
   /** The snapshot's forecasts: every issue-month and its files (lib/forecast/files.ts). */
@@ -287,8 +288,14 @@ export class StoreWriter {
   }
 
   private async writeTable(path: string, table: Table): Promise<FileEntry>;
-  private async writeTable(path: string, table: Table, days: Int32Array, rowGroupSize?: number): Promise<DataFile>;
-  private async writeTable(path: string, table: Table, days?: Int32Array, rowGroupSize = this.manifest.rowGroupSize): Promise<FileEntry | DataFile> {
+  private async writeTable(path: string, table: Table, days: Int32Array, rowGroupSize?: number, indexed?: boolean): Promise<DataFile>;
+  private async writeTable(
+    path: string,
+    table: Table,
+    days?: Int32Array,
+    rowGroupSize = this.manifest.rowGroupSize,
+    indexed = true,
+  ): Promise<FileEntry | DataFile> {
     const { bytes, footerLength } = encodeParquet(table, rowGroupSize);
     this.releaseMarker ??= await this.storage.mark(this.marker);
     this.written.push(path);
@@ -303,7 +310,7 @@ export class StoreWriter {
       footerSha256: sha256(tail),
       start: dated ? formatDay(minOf(days)) : '',
       end: dated ? formatDay(maxOf(days)) : '',
-      index: await this.writeIndex(path, parseFooter(tail)),
+      ...(indexed ? { index: await this.writeIndex(path, parseFooter(tail)) } : {}),
     };
   }
 

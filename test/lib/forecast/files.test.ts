@@ -1,11 +1,12 @@
 // The forecasts in the store: written in a snapshot, read back by the library as they were made, read by ClickHouse
 // (chdb, Iceberg) as the library reads them; a revised month is a new snapshot, and the old one stays readable (as_of).
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issuesOf, readIssue, writeForecastMonth } from '../../../lib/forecast/files.js';
 import { forecastFromMembers, type Issue } from '../../../lib/forecast/issue.js';
 import { generateStore } from '../../../lib/model/generate.js';
+import { manifestFiles } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
 import { verifyStore } from '../../../lib/store/verify.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
@@ -33,6 +34,10 @@ describe('forecast files', () => {
       ['2021-02-02', 5],
     ]);
     expect(months[0]!.members).toBeNull(); // no member kept in January: no members file
+    // every file written under forecasts/ is one the snapshot names (an index beside each was written and named by none)
+    const named = new Set(manifestFiles(store.manifest).map((f) => f.path));
+    const written = (await readdir(join(dir, 'forecasts'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    expect(written.map((e) => relative(dir, join(e.parentPath, e.name))).filter((path) => !named.has(path))).toEqual([]);
     const library = await libraryTables(store);
     expect(library.get(FORECAST_TABLE)!.length).toBe(3 * 28 * (8 * 4 + 5 * 2));
     expect(clickhouseRows(dir, FORECAST_TABLE)).toEqual(library.get(FORECAST_TABLE));
