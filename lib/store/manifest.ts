@@ -50,10 +50,14 @@ export interface ForecastIssue {
   memberRows: [number, number]; // its members' rows in the month's members file ([0, 0] when none)
 }
 
-/** A file of forecasts: read whole and checked against its SHA-256 (its rows are a month's, whose issues the month names). */
+/** A file of forecasts (its rows are a month's, whose issues the month names). */
 export interface ForecastFile extends FileEntry {
   start: string; // first issue date held
   end: string; // last
+  // the footer (its tail bytes) and their checksum: an issue's row groups are read alone, each chunk checked against
+  // the footer; absent in files written before, which are read whole and checked against their SHA-256
+  footerBytes?: number;
+  footerSha256?: string;
 }
 
 /** The forecasts issued in one calendar month: a file of statistics, a file of members where any are kept. */
@@ -221,6 +225,9 @@ function checkShape(m: Manifest): void {
     for (const f of month.members === null ? [month.stats] : [month.stats, month.members]) {
       file(f, `a file of forecasts ${month.month}`, false);
       if (!day((f as ForecastFile).start) || !day((f as ForecastFile).end)) fail(`a file of forecasts ${month.month} needs its first and last issue dates`);
+      const { footerBytes, footerSha256 } = f as ForecastFile;
+      if ((footerBytes !== undefined || footerSha256 !== undefined) && !(count(footerBytes) && hex(footerSha256, 64)))
+        fail(`a file of forecasts ${month.month} has a malformed footer length or checksum`);
     }
     for (const issue of month.issues as unknown[]) {
       if (!isObject(issue) || !day(issue.issued) || !range(issue.rows) || !count(issue.members) || !range(issue.memberRows))

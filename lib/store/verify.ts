@@ -21,6 +21,9 @@ export async function verifyStore(
   onProgress?: (done: number, total: number, what: string) => void,
 ): Promise<VerifySummary> {
   const files = manifestFiles(store.manifest);
+  // a forecast file keeps its footer's checksum too, but its columns are not the estimates' the reader checks: the
+  // file's SHA-256 covers its every byte
+  const forecasts = new Set((store.manifest.forecasts ?? []).flatMap((m) => [m.stats.path, ...(m.members ? [m.members.path] : [])]));
   const reader = new PartitionReader(source, createReaderCaches(0, 0)); // nothing cached: every check reads the disk
   const summary: VerifySummary = { files: 0, bytes: 0, problems: [] };
   for (const file of files) {
@@ -29,7 +32,7 @@ export async function verifyStore(
       summary.bytes += bytes.byteLength;
       if (bytes.byteLength !== file.bytes) throw new Error(`store file ${file.path} has ${bytes.byteLength} bytes, the manifest says ${file.bytes}`);
       if (sha256(bytes) !== file.sha256) throw new Error(`store file ${file.path} is corrupt: checksum does not match the manifest`);
-      if (isDataFile(file)) await checkChunks(reader, file, source);
+      if (isDataFile(file) && !forecasts.has(file.path)) await checkChunks(reader, file, source);
     } catch (error) {
       summary.problems.push((error as Error).message);
     }

@@ -76,4 +76,28 @@ describe('forecast files', () => {
     ]);
     await store.close();
   }, 60_000);
+
+  it("reads an issue's row groups alone, each chunk checked against the footer: a changed byte in them is refused", async () => {
+    const dir = await workDir();
+    await generateStore(dir, {
+      reservoirs: 2,
+      stations: 0,
+      start: '2021-01-01',
+      end: '2021-01-20',
+      seed: 3,
+      forecasts: { firstIssue: '2021-01-20', lastIssue: '2021-01-20', members: 4, keepMembers: 0 },
+    });
+    const { manifest } = await openStore(dir);
+    const file = manifest.forecasts![0]!.stats;
+    expect(file.footerSha256).toMatch(/^[0-9a-f]{64}$/); // kept, so the reader reads row groups, not the file
+    // one issue: one row group, all of the file's data bytes; a byte in its middle changed before anything read it
+    const path = join(dir, file.path);
+    const bytes = await readFile(path);
+    const middle = Math.floor((file.bytes - file.footerBytes!) / 2);
+    bytes[middle] = bytes[middle]! ^ 0xff;
+    await writeFile(path, bytes);
+    const store = await openStore(dir);
+    await expect(store.forecastDaily({ names: manifest.reservoirs.names })).rejects.toThrow(/does not match its checksum/);
+    await store.close();
+  }, 60_000);
 });
