@@ -13,7 +13,7 @@ import { DuckEngine } from './duckdb.js';
 import { type BenchQuery, duckdbSql, jsonLength, streamOurs } from './queries.js';
 import { reviseLastDays, scaleQueries } from './scale.js';
 import { curveScales, ensureStore, repoRoot, scaleStoreDir } from './store.js';
-import { median } from './timing.js';
+import { median, warmMedian } from './timing.js';
 
 const { values } = parseArgs({ options: { scales: { type: 'string', default: '247,5000' }, runs: { type: 'string', default: '5' } } });
 const runs = Number(values.runs);
@@ -129,17 +129,7 @@ async function warmDuck(sql: string): Promise<number> {
   return time;
 }
 
-async function repeat(run: () => Promise<void>): Promise<number> {
-  await run();
-  const times: number[] = [];
-  const began = performance.now();
-  while (times.length < 3 || (times.length < 100 && performance.now() - began < 2000)) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  return median(times);
-}
+const repeat = (run: () => Promise<void>) => warmMedian(run, 100, 2000);
 
 // a fresh `evap query` from the built CLI: spawn to its first byte of output, and to its exit
 function firstRow(args: string[]): Promise<{ first: number; exit: number }> {

@@ -12,6 +12,7 @@ import { generateStore } from '../lib/model/generate.js';
 import { openStore } from '../lib/store/store.js';
 import { DuckEngine } from './duckdb.js';
 import { type ForecastQueryName, forecastQueries } from './forecast-queries.js';
+import { median, timeRepeated } from './timing.js';
 
 const { values } = parseArgs({ options: { reservoirs: { type: 'string', default: '247' }, runs: { type: 'string', default: '5' }, dir: { type: 'string' } } });
 const reservoirs = Number(values.reservoirs);
@@ -37,23 +38,13 @@ const memberBytes = manifest.forecasts!.reduce((sum, m) => sum + (m.members?.byt
 const withMembers = issues.filter((i) => i.members > 0).length;
 type QueryName = ForecastQueryName;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
 async function warm(name: QueryName): Promise<{ ours: number; duck: number; rows: [number, number] }> {
   const store = await openStore(dir);
   const duck = await DuckEngine.open();
   const q = queries[name];
   const call = () => (store as unknown as Record<string, (o: object) => Promise<unknown[]>>)[q.ours.method]!.call(store, q.ours.options);
   const rows: [number, number] = [(await call()).length, (await duck.records(q.sql)).length];
-  const time = async (f: () => Promise<unknown>) => {
-    const times: number[] = [];
-    for (let i = 0; i < runs * 4; i++) {
-      const t = performance.now();
-      await f();
-      times.push(performance.now() - t);
-    }
-    return median(times);
-  };
+  const time = async (f: () => Promise<unknown>) => (await timeRepeated(f, { minRuns: runs * 4, maxRuns: runs * 4, budgetMs: 0 })).medianMs;
   const result = { ours: await time(call), duck: await time(() => duck.records(q.sql)), rows };
   duck.close();
   await store.close();

@@ -9,6 +9,7 @@ import { openStore } from '../lib/store/store.js';
 import { checkOverHttp, drive, type HttpRow, type ServerProcess, startBareServer, startServer } from './http.js';
 import { defineQueries, textOurs } from './queries.js';
 import { repoRoot } from './store.js';
+import { median } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +46,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
     }
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const bare = median(rows.get(servers[0]![0])!.map((r) => r.requestsPerSecond));
 console.log(`Q1 (${q1.title}), ${body.length} bytes of JSON, ${values.connections} connections, ${values.duration} s x ${values.rounds} rounds`);
 console.log('| server | requests/s (median of rounds) | of the bare server | errors |');

@@ -11,7 +11,7 @@ import { DuckEngine } from './duckdb.js';
 import { drive, startServer } from './http.js';
 import { type BenchQuery, duckdbSql, jsonLength, streamOurs } from './queries.js';
 import { ensureStore, repoRoot, type StoreScale, scaleStoreDir } from './store.js';
-import { median } from './timing.js';
+import { median, warmMedian } from './timing.js';
 
 /** Cold and warm times of one query on one store, ours and DuckDB's (ms, medians). */
 export interface ScaleQueryRow {
@@ -164,17 +164,7 @@ async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, lo
 }
 
 /** Median of runs after one unmeasured run, within about three seconds (at least three runs). */
-async function repeat(run: () => Promise<void>): Promise<number> {
-  await run();
-  const times: number[] = [];
-  const began = performance.now();
-  while (times.length < 3 || (times.length < 200 && performance.now() - began < 3000)) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  return median(times);
-}
+const repeat = (run: () => Promise<void>) => warmMedian(run, 200, 3000);
 
 /**
  * A revision of the last `days` days of every water body (nete-volume-calcs, every variable) through `evap ingest`, as

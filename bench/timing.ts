@@ -21,6 +21,12 @@ export async function timeRepeated(fn: () => Promise<unknown> | unknown, options
   return { medianMs: median(samples), minMs: Math.min(...samples), runs: samples.length };
 }
 
+/** The median of runs after one unmeasured run (the caches filled), at least three, for about `budgetMs`. */
+export async function warmMedian(run: () => Promise<unknown>, maxRuns: number, budgetMs: number): Promise<number> {
+  await run();
+  return (await timeRepeated(run, { minRuns: 3, maxRuns, budgetMs })).medianMs;
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
