@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { alive } from '../test/support/alive.js';
 import { probeSmallQuery, startHostileClients } from '../test/support/hostile.js';
 import { percentile } from './timing.js';
 
@@ -134,15 +135,6 @@ function killWorkers(primary: number, everyMs: number): { stop(): Promise<number
     },
   };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

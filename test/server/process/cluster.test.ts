@@ -8,6 +8,7 @@ import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { readKeyRequests } from '../../../server/keys/requests.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
+import { alive } from '../../support/alive.js';
 import { type SpawnedServer, spawnMain } from '../harness.js';
 
 interface Cluster extends SpawnedServer {
@@ -73,15 +74,6 @@ function askPaused(url: string, path: string, key: string): { started: Promise<v
   });
   return { started, resume: () => resume(), done };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('npm start -- --workers N', () => {
   it('serves one port from N processes, prints the key and the ready line once, and replaces a worker that dies', async () => {
