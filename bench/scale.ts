@@ -10,7 +10,7 @@ import { vacuumStore } from '../lib/store/vacuum.js';
 import { DuckEngine } from './duckdb.js';
 import { drive, startServer } from './http.js';
 import { type BenchQuery, duckdbSql, jsonLength, streamOurs } from './queries.js';
-import { ensureStore, repoRoot, type StoreScale, scaleStoreDir } from './store.js';
+import { ensureStore, repoRoot, runNode, type StoreScale, scaleStoreDir } from './store.js';
 import { median, warmMedian } from './timing.js';
 
 /** Cold and warm times of one query on one store, ours and DuckDB's (ms, medians). */
@@ -195,7 +195,7 @@ export async function reviseLastDays(
   await writeFile(file, `${lines.join('\n')}\n`);
   const before = new Set(manifestFiles(manifest).map((f) => f.path));
   const began = performance.now();
-  await run(['--import', 'tsx', join(repoRoot, 'cli', 'evap.ts'), 'ingest', file, '--store', dir]);
+  await runNode(['--import', 'tsx', join(repoRoot, 'cli', 'evap.ts'), 'ingest', file, '--store', dir]);
   const ms = performance.now() - began;
   const reopened = await openStore(dir);
   const after = reopened.manifest;
@@ -237,14 +237,5 @@ function child<T>(args: string[]): Promise<T> {
     proc.on('exit', (code) =>
       code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as T) : fail(new Error(`${args[0]} exited with ${code}: ${err.trim().slice(-2000)}`)),
     );
-  });
-}
-
-function run(args: string[]): Promise<void> {
-  return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    proc.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
-    proc.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${args.join(' ')} exited with ${code}: ${err}`))));
   });
 }

@@ -61,6 +61,16 @@ export interface BenchStore {
 const INFO = 'bench-info.json'; // beside manifest.json: the scale and the generation time; not part of the store
 export const repoRoot = resolve(import.meta.dirname, '..');
 
+/** Runs `node ...args` in the repository's folder; rejects with the end of its stderr when it exits with a failure. */
+export function runNode(args: string[]): Promise<void> {
+  return new Promise((done, fail) => {
+    const proc = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
+    proc.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${args.join(' ')} exited with ${code}: ${err}`))));
+  });
+}
+
 /** Makes the store at `dir` unless one of the same scale is there; refuses a folder that is something else. */
 export async function ensureStore(dir: string, scale: StoreScale, log: (line: string) => void): Promise<BenchStore> {
   let info = await readInfo(dir);

@@ -6,7 +6,6 @@
 // | store | data files | evap tables (whole store) | revision: data rewritten | revision: metadata written | publish time | metadata / data |
 // |---|---|---|---|---|---|---|
 // | 44,000 water bodies, 2024-2025 | 638 | 78 files, 0.44 MiB, 0.48 s | 18 files, 20.63 MiB | 5 files, 23.1 KiB | 93 ms (ingest 138.3 s) | 0.11% |
-import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +18,7 @@ import { vacuumStore } from '../lib/store/vacuum.js';
 import { LEVEL_FILE, metadataFolder, TABLES_FOLDER } from '../lib/tables/catalog.js';
 import { tableNames } from '../lib/tables/fields.js';
 import { publishTables } from '../lib/tables/publish.js';
-import { curveScales, ensureStore, repoRoot, scaleStoreDir, smokeScale } from './store.js';
+import { curveScales, ensureStore, repoRoot, runNode, scaleStoreDir, smokeScale } from './store.js';
 import { median } from './timing.js';
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { reservoirs: { type: 'string', default: '44000' }, smoke: { type: 'boolean' } } });
@@ -56,7 +55,7 @@ const beforeFiles = await tablesFiles();
 const beforePointers = await pointers();
 const dataBefore = new Set(manifestFiles(manifest).map((f) => f.path));
 began = performance.now();
-await run(['--import', 'tsx', join(repoRoot, 'cli', 'evap.ts'), 'ingest', csv, '--store', dir]);
+await runNode(['--import', 'tsx', join(repoRoot, 'cli', 'evap.ts'), 'ingest', csv, '--store', dir]);
 const ingestMs = performance.now() - began;
 await rm(csv);
 log(`${records} records ingested`);
@@ -111,13 +110,4 @@ async function writeRevision(file: string): Promise<number> {
   });
   await writeFile(file, `${lines.join('\n')}\n`);
   return lines.length - 1;
-}
-
-function run(args: string[]): Promise<void> {
-  return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    proc.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
-    proc.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${args.join(' ')} exited with ${code}: ${err}`))));
-  });
 }
