@@ -3,7 +3,7 @@ import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
-import { ANSWER_CACHE_BYTES } from './answer-cache.js';
+import type { AnswerCache } from './answer-cache.js';
 import { builtWhole } from './answer-formats.js';
 import { answerCacheOf, createCachedAnswers } from './cached-answers.js';
 import { createDocs } from './docs.js';
@@ -39,6 +39,7 @@ export interface HandlerOptions {
   gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
   basePath?: string; // the path this store is served under when the server serves several (`/twdb`; default '': the root)
   answerCacheBytes?: number; // bytes of recent whole answers kept (cached-answers.ts); 0: none; default ANSWER_CACHE_BYTES
+  answerCache?: AnswerCache | null; // the cache of recent answers, when given (shared by several databases; null: none); answerCacheBytes is then its own
 }
 
 /** The handler called as fetch is, no socket (hono's `app.request()`): a path (on http://localhost) or a Request in, its Response out. */
@@ -73,7 +74,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
-  const cachedAnswer = createCachedAnswers(options.store, answerCacheOf(options.answerCacheBytes ?? ANSWER_CACHE_BYTES));
+  const cachedAnswer = createCachedAnswers(options.store, answerCacheOf(options));
 
   const admitKey = async (request: IncomingRequest) => {
     const digest = options.keys.check(request);

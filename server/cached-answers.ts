@@ -2,7 +2,7 @@
 // will be read from is known before it is made (as_of resolved to its snapshot), so a repeated query, or a client
 // holding the tag, costs a lookup. Checked after the key and the rate limit: a cached answer still counts.
 import type { EvapStore } from '../lib/store/store.js';
-import { AnswerCache, type CachedAnswer } from './answer-cache.js';
+import { ANSWER_CACHE_BYTES, AnswerCache, type CachedAnswer } from './answer-cache.js';
 import { answerTag, noneMatch, normalizedQuery, notModified } from './conditional.js';
 import { acceptsGzip } from './format.js';
 import type { IncomingRequest } from './incoming.js';
@@ -52,8 +52,10 @@ export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undef
   };
 }
 
-/** The handler's cache of recent answers: `bytes` of bodies at most; 0 keeps none. */
-export function answerCacheOf(bytes: number): AnswerCache | undefined {
+/** The cache of recent answers the options give: their own (null: none), else a new one of `answerCacheBytes` (0: none). */
+export function answerCacheOf(options: { answerCache?: AnswerCache | null; answerCacheBytes?: number }): AnswerCache | undefined {
+  if (options.answerCache !== undefined) return options.answerCache ?? undefined;
+  const bytes = options.answerCacheBytes ?? ANSWER_CACHE_BYTES;
   return bytes > 0 ? new AnswerCache(bytes) : undefined;
 }
 

@@ -4,6 +4,7 @@
 import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate } from './admission.js';
 import { createHandler, type Handler, type HandlerOptions, normalizePath } from './app.js';
+import { answerCacheOf } from './cached-answers.js';
 import { checkDatabaseNames } from './database-names.js';
 import { errorResponse, HttpError } from './errors.js';
 import { compress } from './format.js';
@@ -80,7 +81,10 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
   const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const logError = options.logError ?? ((message: string) => console.error(message));
-  const shared = { ...options, rateLimiter, gate, keyRequests, logError };
+  // one bound for the server's memory: the answers of every database in one cache (keyed by snapshot: a store's own),
+  // where a cache per handler held the first database's answers twice (root and /<name>) and multiplied the bound
+  const answerCache = answerCacheOf(options) ?? null;
+  const shared = { ...options, rateLimiter, gate, keyRequests, logError, answerCache };
   const [first] = options.databases;
   const rootHandler = createHandler({ ...shared, store: first!.store });
   const byName = new Map(options.databases.map((d) => [d.name, createHandler({ ...shared, store: d.store, basePath: `/${d.name}` })]));

@@ -2,7 +2,7 @@
 // one key set and one rate limit, per-database /docs and /openapi.json, isolation of ingests, names that would hide a
 // path of the API refused, and the remote client and mirror given a base URL with a path (over real HTTP).
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingest } from '../../lib/ingest/ingest.js';
 import { textSource } from '../../lib/ingest/text.js';
 import { generateStore } from '../../lib/model/generate.js';
@@ -80,6 +80,24 @@ describe('paths under each database', () => {
     expect((await get(daterange(texasNames[0]!))).status).toBe(404);
     // a repeated slash or a trailing one still reaches the database
     expect(await names(await get('/twdb//metadata/reservoirs/?RES_NAMES=ALL'))).toEqual(texasNames);
+  });
+
+  it('keeps one cache of recent answers for every database: the first one at the root and under its name is read once', async () => {
+    const { get } = app();
+    const [name] = usbr.manifest.reservoirs.names;
+    const asked = vi.spyOn(usbr, 'streamReservoirTimeseries');
+    try {
+      const first = await get(`/usbr${daterange(name!)}`);
+      const again = await get(daterange(name!));
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(await again.text()).toBe(await first.text());
+      expect(asked).toHaveBeenCalledTimes(1);
+      // the other database's answer to the same query is its own
+      const texas = await get(`/twdb${daterange(name!)}`);
+      expect(texas.status).toBe(404);
+    } finally {
+      asked.mockRestore();
+    }
   });
 
   it('serves /docs and /openapi.json per database, each naming its own base path', async () => {
