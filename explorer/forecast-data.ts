@@ -41,10 +41,10 @@ export function readFan(records: readonly WireRecord[], variable: string): Fan |
 
 /** Skill, and the share of estimates inside p10-p90, by lead, from one reservoir's verification answer for one variable. */
 export function readSkill(records: readonly WireRecord[], variable: string): { leads: number[]; skill: (number | null)[]; coverage: (number | null)[] } {
-  const own = records.filter((r) => r.variable === variable).sort((a, b) => Number(a.lead_days ?? a.lead) - Number(b.lead_days ?? b.lead));
+  const own = records.filter((r) => r.variable === variable).sort((a, b) => Number(a.lead_days) - Number(b.lead_days));
   const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   return {
-    leads: own.map((r) => Number(r.lead_days ?? r.lead)),
+    leads: own.map((r) => Number(r.lead_days)),
     skill: own.map((r) => number(r.skill)),
     coverage: own.map((r) => number(r.coverage_80)),
   };
