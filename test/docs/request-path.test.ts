@@ -25,7 +25,10 @@ describe('the README request path', () => {
   });
 
   it('is one numbered list, 1 to n, each step naming a file and a function', () => {
-    const list = section.slice(section.search(/\n {2}1\. /) + 1).trimEnd().split('\n');
+    const list = section
+      .slice(section.search(/\n {2}1\. /) + 1)
+      .trimEnd()
+      .split('\n');
     const steps = list.filter((line) => /^ {2}\d+\. /.test(line));
     expect(steps.map((line) => Number(/\d+/.exec(line)![0]))).toEqual(steps.map((_, i) => i + 1));
     // a step goes on in lines indented under it; anything else inside the list is text pasted into it
