@@ -8,8 +8,7 @@ export { type ForecastIngestSummary, type ForecastValue, ingestForecastValues, p
 export { crps, type EnsembleStatistic, ensembleStatistics, ensembleStats, totalStats, type VerificationMetrics, verify } from './forecast/stats.js';
 export type { ForecastDailyQuery, ForecastLeadQuery, ForecastTotalQuery, ForecastVerificationQuery } from './forecast/store-methods.js';
 export { type ForecastVariable, forecastVariables, MAX_LEAD } from './forecast/variables.js';
-export { recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
-export { recordsToArrow } from './format/arrow.js';
+export { recordsToArrow, recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
 export { recordsToCsv } from './format/csv.js';
 export { type PointFeature, recordsToGeoJson } from './format/geojson.js';
 export type { RecordStream } from './format/stream.js';

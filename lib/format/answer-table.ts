@@ -78,6 +78,11 @@ export function recordsToTable(
   return annotate(new Table(vectors), metadata);
 }
 
+/** An Arrow table of any records, with one column per record key in the records' key order, typed as recordsToTable types an answer. */
+export function recordsToArrow(records: readonly WireRecord[]): Table {
+  return recordsToTable(records, [...new Set(records.flatMap((r) => Object.keys(r)))]);
+}
+
 // the units as field metadata and the answer's metadata as the schema's (a Table's schema is fixed: rebuilt around its batches)
 function annotate(table: Table, metadata: ReadonlyMap<string, string>): Table {
   const fields = table.schema.fields.map((f) => {
