@@ -36,7 +36,7 @@ export function columnType(column: string, records: readonly WireRecord[]): Data
 }
 
 /** A column's unit, for its field metadata: a variable's "<name> (<unit>)" and what derives from it, counts in days, a metadata attribute's. */
-export function columnUnit(column: string): string | undefined {
+function columnUnit(column: string): string | undefined {
   if (column === 'n_days' || column.startsWith('n_qflag_') || column.endsWith(' n')) return 'days';
   const label = /^[^ ]+ \(([^)]+)\)(?: (mean|min|max|p\d\d))?$/.exec(column)?.[1];
   return label ?? attributeUnit(column);

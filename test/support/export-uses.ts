@@ -45,8 +45,7 @@ function parse(root: string, file: string): Parsed {
   const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
   const parsed: Parsed = { exports: new Map(), uses: [], identifiers: new Map() };
   const namespaces = new Map<string, string>(); // a local name bound to a whole module -> that module
-  const moduleOf = (node: ts.Expression | undefined) =>
-    node && ts.isStringLiteralLike(node) ? resolveSpecifier(root, file, node.text) : undefined;
+  const moduleOf = (node: ts.Expression | undefined) => (node && ts.isStringLiteralLike(node) ? resolveSpecifier(root, file, node.text) : undefined);
   const exported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 
   for (const statement of source.statements) {
@@ -113,7 +112,10 @@ function parse(root: string, file: string): Parsed {
     if (ts.isIdentifier(node) && namespaces.has(node.text) && !ts.isNamespaceImport(node.parent)) {
       const module = namespaces.get(node.text)!;
       const parent = node.parent;
-      if ((ts.isPropertyAccessExpression(parent) || ts.isQualifiedName(parent)) && (ts.isPropertyAccessExpression(parent) ? parent.expression : parent.left) === node)
+      if (
+        (ts.isPropertyAccessExpression(parent) || ts.isQualifiedName(parent)) &&
+        (ts.isPropertyAccessExpression(parent) ? parent.expression : parent.left) === node
+      )
         parsed.uses.push([module, (ts.isPropertyAccessExpression(parent) ? parent.name : parent.right).text]);
       else if (!(ts.isVariableDeclaration(parent) && parent.name === node)) parsed.uses.push([module, ALL]);
     }
@@ -154,7 +156,8 @@ export function exportUses(root: string, exporters: readonly string[], readers: 
     .flatMap(([file, p]) =>
       [...p.exports.keys()].map((name) => {
         // the name once where declared, and once more in an `export { name }` list
-        const declared = ts.isExportSpecifier(p.exports.get(name)!) && !p.exports.get(name)!.parent.parent.moduleSpecifier ? 2 : 1;
+        const node = p.exports.get(name)!;
+        const declared = ts.isExportSpecifier(node) && !node.parent.parent.moduleSpecifier ? 2 : 1;
         return {
           file,
           name,
