@@ -456,8 +456,20 @@ export class EvapStore extends StoreReader {
     return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
   }
 
-  /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
-  async refresh(): Promise<boolean> {
+  /**
+   * Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed.
+   * Calls made while one runs wait for it, then look for themselves: two at once would both load the same snapshot
+   * and both say it changed (a server refreshing on a timer under load logged each switch twice).
+   */
+  refresh(): Promise<boolean> {
+    const next = this.refreshing.then(() => this.refreshOnce());
+    this.refreshing = next.catch(() => undefined);
+    return next;
+  }
+
+  private refreshing: Promise<unknown> = Promise.resolve();
+
+  private async refreshOnce(): Promise<boolean> {
     // a published snapshot is a new manifest file: same tag (size, time and inode; a bucket's ETag), nothing new
     const stamp = await this.storage.stamp(MANIFEST_FILE);
     if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.storage, this.snapshot.manifest))) return false;

@@ -78,16 +78,22 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
   if (config.refreshMs > 0) {
     const named = databases.length > 1 ? (d: ServedDatabase) => `${d.name}: ` : () => '';
+    const refreshing = new Set<ServedDatabase>(); // a tick skips a store whose last refresh has not ended (a slow bucket)
     setInterval(() => {
       for (const database of databases) {
         const { store } = database;
-        store.refresh().then(
-          (changed) => changed && console.log(`${named(database)}serving snapshot ${store.manifest.snapshot}`),
-          (error: unknown) =>
-            consoleLogger.error(
-              `${named(database)}store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`,
-            ),
-        );
+        if (refreshing.has(database)) continue;
+        refreshing.add(database);
+        store
+          .refresh()
+          .finally(() => refreshing.delete(database))
+          .then(
+            (changed) => changed && console.log(`${named(database)}serving snapshot ${store.manifest.snapshot}`),
+            (error: unknown) =>
+              consoleLogger.error(
+                `${named(database)}store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`,
+              ),
+          );
       }
     }, config.refreshMs).unref();
   }

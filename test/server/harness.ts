@@ -12,6 +12,7 @@ import { KeyRing } from '../../server/keys/auth.js';
 import type { RequestLimits } from '../../server/params.js';
 import { type ServeOptions, serve } from '../../server/process/adapter.js';
 import type { Logger } from '../../server/process/log.js';
+import { entryArgs } from '../support/node-entry.js';
 
 export interface TestServer {
   url: string;
@@ -134,7 +135,7 @@ export async function spawnServer(command: string, args: string[], env: NodeJS.P
 
 /** npm start from source (server/main.ts through tsx, no build) on 127.0.0.1 and a free port, with no keys unless `env` gives some. */
 export function spawnMain(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
-  return spawnServer(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env });
+  return spawnServer(process.execPath, [...entryArgs('server/main.ts'), ...args], { PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env });
 }
 
 /** CSV text -> records: empty fields are null, numeric fields numbers, the rest strings (as in the JSON answer). */
