@@ -11,13 +11,13 @@ import type { Route } from './route.js';
 import { WholeResponse } from './whole-response.js';
 
 /** How clients may keep an answer: store it, but ask again (with its tag) before each use. */
-export const ANSWER_CACHE_CONTROL = 'no-cache';
+const ANSWER_CACHE_CONTROL = 'no-cache';
 
 // answers that change without a new snapshot: a vacuum retires snapshots and publishes none
 const unkept = new Set(['listSnapshots']);
 
 /** Runs a route's answer (`run`, told which snapshot it was read from) through the tag and the cache. */
-export type CachedRun = (served: (snapshot: string) => void) => Promise<Response> | Response;
+type CachedRun = (served: (snapshot: string) => void) => Promise<Response> | Response;
 
 /** The cached answer, a 304, or the route run and its answer tagged (and kept, when whole). A POST twin is run as it is. */
 export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undefined) {

@@ -9,7 +9,6 @@ import type { Estimates } from './query.js';
 import { type ForecastVariable, forecastVariableInfo } from './variables.js';
 
 export {
-  type Estimates,
   type ForecastSource,
   forecastDaily,
   forecastLead,
@@ -27,7 +26,7 @@ export type ForecastVerificationQuery = WithAsOf<'forecastVerification'>;
 export type ForecastVariableInfo = ReturnType<typeof import('./query.js').listForecastVariables>[number];
 
 /** What readEstimates needs of a store: its snapshot's manifest and its timeseries stream. */
-export interface EstimatesReader {
+interface EstimatesReader {
   manifest: Manifest;
   streamReservoirTimeseries(query: OptionsOf<'reservoirTimeseries'>): RecordStream;
 }

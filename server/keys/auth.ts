@@ -83,7 +83,7 @@ export function parseKeyList(text: string | undefined): string[] {
 }
 
 /** A keys file as read: the digests of its good lines, and one message per line that is not one. */
-export interface KeysFile {
+interface KeysFile {
   digests: Buffer[];
   problems: string[]; // `path:line: why`; such a line grants no key
 }

@@ -23,7 +23,7 @@ export interface ServeOptions {
 }
 
 /** A listening server: its base URL and a close() that finishes in-flight requests first. */
-export interface Serving {
+interface Serving {
   server: Server;
   url: string;
   close(graceMs?: number): Promise<void>;

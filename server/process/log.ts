@@ -13,7 +13,7 @@ export const consoleLogger: Logger = {
 };
 
 /** What one access line records. */
-export interface AccessEntry {
+interface AccessEntry {
   method: string;
   target: string; // the request target as received: path and query
   status: number;

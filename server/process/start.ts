@@ -11,7 +11,7 @@ import { serve } from './adapter.js';
 import type { Config } from './config.js';
 import { consoleLogger } from './log.js';
 
-export interface ProcessOptions {
+interface ProcessOptions {
   keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed
   rateLimiter?: RateLimiter; // shared counters (a cluster's primary); default: counters in this process
   keyRequestLimiter?: RateLimiter; // the same for GET /auth/request_key
