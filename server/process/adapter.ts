@@ -9,6 +9,7 @@ import type { IncomingRequest } from '../incoming.js';
 import { WholeResponse } from '../whole-response.js';
 import { settingDefault } from './config.js';
 import { formatAccess, type Logger } from './log.js';
+import { Replays } from './replays.js';
 
 export interface ServeOptions {
   port: number; // 0 picks a free port
@@ -35,6 +36,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   let closing = false;
   const perClient = new Map<string, number>(); // requests in flight by client address
   const responding = new WeakMap<Socket, ServerResponse[]>(); // the responses each keep-alive socket owes, until each closes
+  const replays = new Replays(); // kept answers, sent again without the handler while their checks pass
   const { logger } = options;
 
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -44,7 +46,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     const client = socket.remoteAddress ?? '';
     // a response queued behind one that closed a pipelined connection never emits its own 'close', but its socket does:
     // either cancels the answer, so the send below always settles and the slot is given back once, in the finally
-    const gone = new AbortController();
+    const gone = new Departure();
     const cancel = () => outgoing.writableFinished || gone.abort();
     outgoing.once('close', cancel);
     socket.once('close', cancel);
@@ -58,17 +60,24 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
           : perClient.get(client)! > maxPerClient
             ? `too many requests in flight from this client: more than ${maxPerClient}; retry later`
             : undefined;
+      const again = refusal || closing || incoming.method !== 'GET' ? undefined : replays.match(incoming);
+      if (again) {
+        outgoing.writeHead(again.status, again.head);
+        outgoing.end(again.body);
+        bytes = again.body.byteLength;
+        return await written(outgoing, gone);
+      }
       let response: Response;
       if (refusal) response = detailResponse(503, refusal, { 'retry-after': '1' });
       else {
         try {
-          response = await handler(toIncoming(incoming, gone.signal));
+          response = await handler(toIncoming(incoming, gone));
         } catch (error) {
           logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
           response = detailResponse(400, 'malformed request');
         }
       }
-      await send(outgoing, incoming, response, closing || refusal !== undefined, gone.signal, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
+      await send(outgoing, incoming, response, closing || refusal !== undefined, gone, replays, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
         // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
         if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ABORT_ERR')
           logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
@@ -135,9 +144,44 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   };
 }
 
+/**
+ * The client's going away, as an AbortSignal made only when something asks for it (an answer waiting for its turn, a
+ * streamed answer): a whole answer never does, and an AbortController per request was a cost of its own.
+ */
+class Departure {
+  private controller: AbortController | undefined;
+  private left = false;
+  private readonly waiting: (() => void)[] = [];
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.left) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.left;
+  }
+
+  abort(): void {
+    if (this.left) return;
+    this.left = true;
+    this.controller?.abort();
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** Calls `wake` once when the client goes away (at once if it has). */
+  whenGone(wake: () => void): void {
+    if (this.left) wake();
+    else this.waiting.push(wake);
+  }
+}
+
 // The request target as it came (`//info/...` stays a path, never a host), parsed here once; the handler reads only
 // path, query and headers. What fetch's Request refuses (TRACE, TRACK, a URL with credentials) stays refused (400).
-function toIncoming(incoming: IncomingMessage, signal: AbortSignal): IncomingRequest {
+function toIncoming(incoming: IncomingMessage, gone: Departure): IncomingRequest {
   const target = incoming.url ?? '/';
   const url = target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
   const method = incoming.method ?? 'GET';
@@ -147,7 +191,15 @@ function toIncoming(incoming: IncomingMessage, signal: AbortSignal): IncomingReq
   for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>) : null;
-  return { method, url, headers, body, signal };
+  return {
+    method,
+    url,
+    headers,
+    body,
+    get signal() {
+      return gone.signal;
+    },
+  };
 }
 
 // Settles when the answer is out or cancelled (signal): never later, so the caller's slot cannot leak.
@@ -156,7 +208,8 @@ async function send(
   incoming: IncomingMessage,
   response: Response,
   close: boolean,
-  signal: AbortSignal,
+  gone: Departure,
+  replays: Replays,
   count?: (n: number) => void,
 ): Promise<void> {
   const headers: Record<string, string> = {};
@@ -169,8 +222,11 @@ async function send(
     outgoing.writeHead(response.status, headers);
     outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);
     count?.(incoming.method === 'HEAD' ? 0 : bytes.byteLength);
-    return finished(outgoing, { signal });
+    if (response.replay && incoming.method === 'GET' && headers.connection === undefined && incoming.url !== undefined)
+      replays.remember(incoming.url, { status: response.status, head: headers, body: bytes, check: response.replay });
+    return written(outgoing, gone);
   }
+  const signal = gone.signal;
   outgoing.writeHead(response.status, headers);
   if (!response.body || incoming.method === 'HEAD') {
     await response.body?.cancel();
@@ -180,6 +236,29 @@ async function send(
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   if (count) body.on('data', (chunk: Uint8Array) => count(chunk.byteLength));
   await pipeline(body, outgoing, { signal }); // aborted: the body is destroyed, which cancels the answer's generator
+}
+
+// Settles when a response that has been ended is out (its 'finish') or will never be (its close or its socket's before
+// that: the connection is then destroyed, as when finished() rejects): finished() with a signal, without the
+// listeners and the promise machinery it costs every whole answer.
+function written(outgoing: ServerResponse, gone: Departure): Promise<void> {
+  if (outgoing.writableFinished) return Promise.resolve();
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (out: boolean) => {
+      if (settled) return;
+      settled = true;
+      outgoing.removeListener('finish', done);
+      outgoing.removeListener('close', cut);
+      if (!out) outgoing.destroy();
+      resolve();
+    };
+    const done = () => settle(true);
+    const cut = () => settle(outgoing.writableFinished);
+    outgoing.once('finish', done);
+    outgoing.once('close', cut);
+    gone.whenGone(cut);
+  });
 }
 
 // A refusal before the handler (no Host, an unknown Expect): JSON like every other answer, then the connection closes.
