@@ -8,7 +8,7 @@ describe('batched access lines', () => {
   it('writes every line, in order, even when the process exits in the same turn', () => {
     const script = [
       "import { consoleLogger } from './server/process/log.ts';",
-      'for (let i = 0; i < 5000; i++) consoleLogger.info(`GET /line/${i} 200`);', // past one batch's bound: some written early
+      "for (let i = 0; i < 5000; i++) consoleLogger.info('GET /line/' + i + ' 200');", // past one batch's bound: some written early
       "consoleLogger.info('last');",
       'process.exit(0);',
     ].join('\n');
