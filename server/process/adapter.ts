@@ -9,7 +9,7 @@ import type { IncomingRequest } from '../incoming.js';
 import { WholeResponse } from '../whole-response.js';
 import { settingDefault } from './config.js';
 import { formatAccess, type Logger } from './log.js';
-import { Replays } from './replays.js';
+import { type Replay, Replays } from './replays.js';
 
 export interface ServeOptions {
   port: number; // 0 picks a free port
@@ -39,6 +39,44 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   const replays = new Replays(); // kept answers, sent again without the handler while their checks pass
   const { logger } = options;
 
+  const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
+  const release = (client: string) => {
+    const left = perClient.get(client)! - 1;
+    if (left > 0) perClient.set(client, left);
+    else perClient.delete(client);
+  };
+
+  // A kept answer sent again (replays.ts), as the listener below would send it: the same slot, the same access line,
+  // the slot given back once the answer is out or its connection gone (the response's close, or its socket's for one
+  // queued behind a pipelined request that closed it); written at once, with no promise, signal or web object.
+  const replay = (incoming: IncomingMessage, outgoing: ServerResponse, again: Replay) => {
+    const started = performance.now();
+    const socket = incoming.socket;
+    const client = socket.remoteAddress ?? '';
+    active++;
+    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    let open = true;
+    const settle = (out: boolean) => {
+      if (!open) return;
+      open = false;
+      outgoing.removeListener('finish', done);
+      outgoing.removeListener('close', cut);
+      socket.removeListener('close', cut);
+      if (!out) outgoing.destroy();
+      active--;
+      release(client);
+      const ms = performance.now() - started;
+      logger.info(formatAccess({ method: 'GET', target: incoming.url ?? '', status: again.status, ms, bytes: again.body.byteLength, aborted: !out }));
+    };
+    const done = () => settle(true);
+    const cut = () => settle(outgoing.writableFinished);
+    outgoing.once('finish', done);
+    outgoing.once('close', cut);
+    socket.once('close', cut);
+    outgoing.writeHead(again.status, again.head);
+    outgoing.end(again.body);
+  };
+
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const started = performance.now();
     let bytes = 0;
@@ -53,20 +91,12 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     active++;
     perClient.set(client, (perClient.get(client) ?? 0) + 1);
     try {
-      const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
       const refusal =
         active > options.maxConcurrent
           ? `server busy: more than ${options.maxConcurrent} requests in flight; retry later`
           : perClient.get(client)! > maxPerClient
             ? `too many requests in flight from this client: more than ${maxPerClient}; retry later`
             : undefined;
-      const again = refusal || closing || incoming.method !== 'GET' ? undefined : replays.match(incoming);
-      if (again) {
-        outgoing.writeHead(again.status, again.head);
-        outgoing.end(again.body);
-        bytes = again.body.byteLength;
-        return await written(outgoing, gone);
-      }
       let response: Response;
       if (refusal) response = detailResponse(503, refusal, { 'retry-after': '1' });
       else {
@@ -86,9 +116,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     } finally {
       // given back only when the work is over: freed at the socket's close, pipelined resets ran 100 handlers at once under a bound of 4
       active--;
-      const left = perClient.get(client)! - 1;
-      if (left > 0) perClient.set(client, left);
-      else perClient.delete(client);
+      release(client);
       socket.removeListener('close', cancel); // keep-alive sockets serve many requests: no listener may pile up
       const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
       logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
@@ -107,14 +135,20 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       // the responses a socket owes, oldest first (pipelined requests queue theirs): a parse error (refuse) must not
       // write into the one being written
       const socket = req.socket; // kept: by the response's close, the request no longer holds its socket
-      responding.set(socket, [...(responding.get(socket) ?? []), res]);
-      res.once('close', () =>
-        responding.set(
-          socket,
-          (responding.get(socket) ?? []).filter((r) => r !== res),
-        ),
-      );
-      if (req.headers.host === undefined && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
+      const owed = responding.get(socket);
+      if (owed) owed.push(res);
+      else responding.set(socket, [res]);
+      res.once('close', () => {
+        const list = responding.get(socket)!;
+        const at = list.indexOf(res);
+        if (at >= 0) list.splice(at, 1);
+      });
+      if (!hasHost(req) && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
+      // a kept answer, unless the bounds or a shutdown would refuse it (the listener answers those)
+      if (!closing && req.method === 'GET' && active < options.maxConcurrent && (perClient.get(socket.remoteAddress ?? '') ?? 0) < maxPerClient) {
+        const again = replays.match(req);
+        if (again) return replay(req, res, again);
+      }
       void listener(req, res);
     },
   );
@@ -177,6 +211,13 @@ class Departure {
     if (this.left) wake();
     else this.waiting.push(wake);
   }
+}
+
+// Whether the request has a Host header (req.headers.host, without making node build every header's entry)
+function hasHost(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') return true;
+  return false;
 }
 
 // The request target as it came (`//info/...` stays a path, never a host), parsed here once; the handler reads only
