@@ -2,7 +2,7 @@
 // socket's limit, a bare node:http server sending the same bytes, with the same client (autocannon, 16 connections)
 // in the same run, in rounds that alternate the servers so that a loaded machine weighs on each alike. Rows: the
 // server with its cache of answers (a dashboard polling one query), without it (--answer-cache-mib 0: every answer
-// made again), and, with --against, another checkout's server (before and after a change). Each row also gives the
+// made again), and, with --against, another checkout's server with and without its cache (before and after a change). Each row also gives the
 // server's CPU time per request (from /proc, over the measured run): on a loaded machine a server gets a share of a
 // core, so requests/s follow that cost, which the load weighs on less than on requests/s.
 import { loadavg } from 'node:os';
@@ -33,7 +33,11 @@ const servers: [string, () => Promise<ServerProcess>][] = [
   ['evap, answer cache on (default)', () => startServer(values.store!)],
   ['evap, --answer-cache-mib 0', () => startServer(values.store!, ['--answer-cache-mib', '0'])],
 ];
-if (values.against) servers.push([`evap at ${values.against}`, () => startServer(values.store!, [], resolve(values.against!))]);
+if (values.against) {
+  const root = resolve(values.against);
+  servers.push([`evap at ${values.against}`, () => startServer(values.store!, [], root)]);
+  servers.push([`evap at ${values.against}, --answer-cache-mib 0`, () => startServer(values.store!, ['--answer-cache-mib', '0'], root)]);
+}
 
 const load = () =>
   loadavg()
