@@ -2,9 +2,9 @@
 // socket's limit, a bare node:http server sending the same bytes, with the same client (autocannon, 16 connections)
 // in the same run, in rounds that alternate the servers so that a loaded machine weighs on each alike. Rows: the
 // server with its cache of answers (a dashboard polling one query), without it (--answer-cache-mib 0: every answer
-// made again), and, with --against, another checkout's server with and without its cache (before and after a change). Each row also gives the
-// server's CPU time per request (from /proc, over the measured run): on a loaded machine a server gets a share of a
-// core, so requests/s follow that cost, which the load weighs on less than on requests/s.
+// made again), and, with --against, another checkout's server with and without its cache (before and after a
+// change). Each row also gives the server's CPU time per request (from /proc, over the measured run): on a loaded
+// machine a server gets a share of a core, so requests/s follow that cost, which the load weighs on less.
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
