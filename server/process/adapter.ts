@@ -195,10 +195,6 @@ class Departure {
     return this.controller.signal;
   }
 
-  get aborted(): boolean {
-    return this.left;
-  }
-
   abort(): void {
     if (this.left) return;
     this.left = true;
