@@ -11,7 +11,7 @@ export interface Logger {
  * exit: stdout to a file or a pipe is written synchronously, and a write call per request was 6% of the server's
  * time on a cached answer. A line waits at most one turn; none is lost when the process exits, even by process.exit.
  */
-export function batchedLines(write: (text: string) => void, maxChars = 1 << 16): (line: string) => void {
+function batchedLines(write: (text: string) => void, maxChars = 1 << 16): (line: string) => void {
   let waiting: string[] = [];
   let chars = 0;
   let scheduled = false;
