@@ -4,9 +4,11 @@ import { defineConfig } from 'vitest/config';
 // Test files share their worker's modules (isolate: false) instead of importing lib/ and server/ afresh each: the
 // import cost about a second of CPU per file (measured). Servers, children and folders are cleaned up per test or per
 // file (cleanUp in test/helpers.ts), never by a helper module's own hook, which would run once per worker. The files
-// below change what a process shares (process.env, a module mock, a global, a spy on a store other files read) and get
-// a fresh module graph each.
+// below change what a process shares (process.env, a module mock, a global, a spy on a store other files read), or
+// measure the process itself (the functions that run for a request: another file's timers would count), and get a
+// fresh module graph each.
 const isolated = [
+  'test/docs/request-path.test.ts',
   'test/contract/bucket-servers.test.ts',
   'test/cli/s3.test.ts',
   'test/lib/store/{bucket,bucket-queries,demo,snapshots}.test.ts',

@@ -89,17 +89,20 @@ export function createHandler(options: HandlerOptions): Handler {
     let ignored: string | undefined; // those of them the route does not take
     try {
       const path = normalizePath(request.url.pathname);
-      const open = await docs(path, request.method);
-      if (open) return open;
-      if (path === REQUEST_KEY_PATH) return await keyRequests(request); // open: whoever asks has no key yet
-      const page = await explorer(request, path);
-      if (page) return page;
-      if (path === '/ogc' || path.startsWith('/ogc/')) {
-        await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
-        return compress(request, await ogcAnswer(options.store, request, path, (stream) => gate.admit(stream, request.signal), basePath));
-      }
       const byMethod = table.get(path);
-      if (!byMethod) throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
+      if (!byMethod) {
+        // the pages and paths outside the operations table, looked at only when the path is none of its
+        const open = await docs(path, request.method);
+        if (open) return open;
+        if (path === REQUEST_KEY_PATH) return await keyRequests(request); // open: whoever asks has no key yet
+        const page = await explorer(request, path);
+        if (page) return page;
+        if (path === '/ogc' || path.startsWith('/ogc/')) {
+          await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
+          return compress(request, await ogcAnswer(options.store, request, path, (stream) => gate.admit(stream, request.signal), basePath));
+        }
+        throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
+      }
       const route = byMethod.get(request.method);
       if (!route) {
         const allowed = [...byMethod.keys()].join(', ');

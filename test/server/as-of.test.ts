@@ -155,7 +155,7 @@ describe('as_of while a vacuum runs', () => {
     const after = await vacuumStore(dir, { minAgeMs: 0 });
     expect(after.removed.filter((p) => firstFiles.has(p)).length).toBe(2 * (4 * (2022 - firstYear) + 4)); // its partition files and date-major copies, and their indexes
     await app.store.close();
-  });
+  }, 120_000); // about 7 s alone on 2 idle cores; it writes six snapshots
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
