@@ -1,7 +1,7 @@
 // One measurement in a fresh process, for the one table: `node --import tsx bench/scale-child.ts <mode> <store> [job] [format]`.
 //   open                    open the store; prints {ms, rssBytes}
-//   ours <spec> [json|csv]  open the store and make the answer's text (JSON by default); prints {ms, length, records}
-//   duckdb <sql> [json|csv] open DuckDB and write the same answer to a file (a JSON array, or CSV); prints {ms, length, records}
+//   ours <spec> [json|csv]  open the store and make the answer's text (JSON by default); prints {ms, cpuMs, length, records}
+//   duckdb <sql> [json|csv] open DuckDB and write the same answer to a file (a JSON array, or CSV); prints {ms, cpuMs, length, records}
 // Each mode imports only what it uses (the library or DuckDB), before the clock starts: what is timed is opening and
 // answering, as in bench/cold-child.ts. With EVAP_BENCH_PROFILE=<file>, a CPU profile of the timed part is written there.
 import { rm, stat, writeFile } from 'node:fs/promises';
@@ -15,26 +15,36 @@ if (mode === 'open' || mode === 'ours') {
   const { openStore } = await import('../lib/store/store.js');
   const { streamOurs, textLength } = await import('./queries.js');
   const profiler = await startProfile();
+  const cpu = process.cpuUsage();
   const began = performance.now();
   const store = await openStore(dir);
   if (mode === 'open') print({ ms: performance.now() - began, rssBytes: process.memoryUsage().rss });
   else {
     const { length, records } = await textLength(streamOurs(store, JSON.parse(job!) as QuerySpec)[format](), format);
     const ms = performance.now() - began;
+    const cpuMs = cpuSince(cpu);
     await profiler?.();
-    print({ ms, length, records });
+    print({ ms, cpuMs, length, records });
   }
 } else {
   const { DuckEngine } = await import('./duckdb.js');
+  const cpu = process.cpuUsage();
   const began = performance.now();
   const duck = await DuckEngine.open();
   const path = join(tmpdir(), `evap-scale-${process.pid}.${format}`);
   const records = format === 'csv' ? await duck.copyCsv(job!, path) : await duck.copyJson(job!, path);
   const ms = performance.now() - began;
+  const cpuMs = cpuSince(cpu);
   const { size } = await stat(path);
   await rm(path, { force: true });
   duck.close();
-  print({ ms, length: size, records });
+  print({ ms, cpuMs, length: size, records });
+}
+
+// CPU time of the process since `from` (every thread: zlib's pool, DuckDB's workers), in ms: steadier than wall time on a busy machine
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from);
+  return (user + system) / 1000;
 }
 
 // the profiler started (when asked for): a function that stops it and writes the profile
