@@ -1,6 +1,6 @@
 // The one table (every query at every scale, cold and warm, beside DuckDB, targets marked) as Markdown, the stores
 // and their revisions, and an SVG chart of the cold answers (log-log: cost against size).
-import type { ScaleRow } from './scale.js';
+import type { ScaleQueryRow, ScaleRow } from './scale.js';
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0));
@@ -27,6 +27,9 @@ const cell = (ours: number, duck: number, target: number) => {
   return `${ms(ours)} / ${ms(duck)} ms, **${ratio.toFixed(1)}×**${missed(ratio >= target)}`;
 };
 
+// the CPU time of the cold runs (every thread), which a busy machine stretches far less than wall time
+const cpu = (q: ScaleQueryRow) => (Number.isFinite(q.oursColdCpu) ? ` (CPU ${ms(q.oursColdCpu)} / ${ms(q.duckColdCpu)} ms)` : '');
+
 /**
  * The one table: a row per query cold and warm (ours / DuckDB, the ratio, marked where the target is missed), then
  * HTTP Q1 against the bare server, the server's RSS and the open time, with a column per scale ("not run" where a
@@ -45,7 +48,7 @@ export function renderTable(rows: readonly ScaleRow[], columns: readonly TableCo
       .title.replace(/, (19|20)\d\d(-\d\d-\d\d)?/g, '');
     const records = columns.map((c) => (q(c) ? size(q(c)!.records) : '–')).join(' · ');
     lines.push(
-      `| ${id} ${title} (records: ${records}) | cold | ${columns.map((c) => (q(c) ? cell(q(c)!.oursCold, q(c)!.duckCold, COLD_TARGET) : 'not run')).join(' | ')} | DuckDB/ours ≥ ${COLD_TARGET}× |`,
+      `| ${id} ${title} (records: ${records}) | cold | ${columns.map((c) => (q(c) ? cell(q(c)!.oursCold, q(c)!.duckCold, COLD_TARGET) + cpu(q(c)!) : 'not run')).join(' | ')} | DuckDB/ours ≥ ${COLD_TARGET}× |`,
     );
     lines.push(
       `| | warm | ${columns.map((c) => (q(c) ? cell(q(c)!.oursWarm, q(c)!.duckWarm, warmTarget(id)) : 'not run')).join(' | ')} | DuckDB/ours ≥ ${warmTarget(id)}× |`,

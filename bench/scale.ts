@@ -23,6 +23,8 @@ export interface ScaleQueryRow {
   records: number;
   oursCold: number;
   duckCold: number;
+  oursColdCpu: number; // CPU time of the same cold runs (every thread), steadier than wall time on a busy machine
+  duckColdCpu: number;
   oursWarm: number;
   duckWarm: number;
   checked: boolean; // the records (or CSV text) compared equal with DuckDB's; false: only the record counts (answers too large to hold twice)
@@ -159,15 +161,17 @@ export function scaleQueries(manifest: Manifest): BenchQuery[] {
 async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, profile: boolean, log: (line: string) => void): Promise<ScaleQueryRow> {
   const { format } = query;
   const sql = duckdbSql(dir, query.spec, format);
-  const cold = { ours: [] as number[], duck: [] as number[] };
+  const cold = { ours: [] as number[], duck: [] as number[], oursCpu: [] as number[], duckCpu: [] as number[] };
   const ours = ['ours', dir, JSON.stringify(query.spec), format];
   let records = -1;
   for (let i = 0; i < coldRuns; i++) {
-    const o = await child<{ ms: number; records: number }>(ours);
-    const d = await child<{ ms: number; records: number }>(['duckdb', dir, sql, format]);
+    const o = await child<{ ms: number; cpuMs: number; records: number }>(ours);
+    const d = await child<{ ms: number; cpuMs: number; records: number }>(['duckdb', dir, sql, format]);
     if (o.records !== d.records) throw new MismatchError(`${query.id} cold: ${o.records} records from the library, ${d.records} from DuckDB`);
     cold.ours.push(o.ms);
     cold.duck.push(d.ms);
+    cold.oursCpu.push(o.cpuMs);
+    cold.duckCpu.push(d.cpuMs);
     records = o.records;
   }
   // warm: one process each, the answer made again and again once the first run has filled what can be cached
@@ -199,6 +203,7 @@ async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, pr
   }
   const oursCold = coldRuns > 0 ? median(cold.ours) : Number.NaN;
   const duckCold = coldRuns > 0 ? median(cold.duck) : Number.NaN;
+  const [oursColdCpu, duckColdCpu] = coldRuns > 0 ? [median(cold.oursCpu), median(cold.duckCpu)] : [Number.NaN, Number.NaN];
   const behind = oursCold > duckCold;
   const row = {
     id: query.id,
@@ -207,6 +212,8 @@ async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, pr
     records,
     oursCold,
     duckCold,
+    oursColdCpu,
+    duckColdCpu,
     oursWarm,
     duckWarm,
     checked,
