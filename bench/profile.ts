@@ -44,7 +44,9 @@ export function summarizeProfile(profile: CpuProfile, top = 5): string[] {
   for (const { callFrame, hitCount = 0 } of profile.nodes) {
     if (hitCount === 0) continue;
     const file = callFrame.url ? shortUrl(callFrame.url) : callFrame.functionName; // (program), (garbage collector), ...
-    const name = callFrame.url ? `${callFrame.functionName || '(anonymous)'} ${file}:${callFrame.lineNumber + 1}` : callFrame.functionName;
+    // (a file run through tsx has no line numbers of its own: every function of it is on line 0)
+    const line = callFrame.lineNumber > 0 ? `:${callFrame.lineNumber + 1}` : '';
+    const name = callFrame.url ? `${callFrame.functionName || '(anonymous)'} ${file}${line}` : callFrame.functionName;
     byFunction.set(name, (byFunction.get(name) ?? 0) + hitCount);
     byFile.set(file, (byFile.get(file) ?? 0) + hitCount);
   }
