@@ -1,6 +1,6 @@
 // The whole bench as one function: the one table (every query at every scale, cold and warm, beside DuckDB; HTTP with
 // the bare server's row), the main store's in-process details, then RESULTS.md.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { openStore } from '../lib/store/store.js';
@@ -81,7 +81,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults & { 
   if (options.results) {
     const chart = join(dirname(options.results), 'scale.svg');
     if (scale.length > 0 && !options.smoke) await writeFile(chart, renderChart(scale));
-    await writeFile(options.results, renderResults(results) + (scale.length > 0 ? `\n${renderStores(scale, basename(chart))}` : ''));
+    const kept = await keptSections(options.results);
+    await writeFile(options.results, `${renderResults(results)}${scale.length > 0 ? `\n${renderStores(scale, basename(chart))}` : ''}\n${kept}`);
   }
   return { ...results, scale };
 }
@@ -106,4 +107,19 @@ function renderOneTable(scale: ScaleRow[], options: BenchOptions): string {
     `Targets met: ${targets.length - missed.length} of ${targets.length}.${missed.length > 0 ? ` Missed: ${missed.map((t) => `${t.target} (${t.figure})`).join('; ')}.` : ''}`,
     '',
   ].join('\n');
+}
+
+/** The line after which RESULTS.md holds other benches' sections (bench:floor, bench:cold), which this bench keeps. */
+export const KEPT_SECTIONS = "<!-- Below: other benches' sections (npm run bench:floor, npm run bench:cold), kept as they are by npm run bench -->";
+
+// the marker and what follows it in the results file as it is (the marker alone when there is none yet)
+async function keptSections(path: string): Promise<string> {
+  let text = '';
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    // no file yet
+  }
+  const at = text.indexOf(KEPT_SECTIONS);
+  return at >= 0 ? text.slice(at) : `${KEPT_SECTIONS}\n`;
 }

@@ -1,11 +1,11 @@
 // The bench end to end on a tiny store: the in-process queries, then the one table (every query cold in a fresh process
 // and warm, each answer compared with DuckDB's), a revision through evap ingest, and the report with a column left out
 // marked "not run". No timings checked.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBench } from '../../bench/main.js';
+import { KEPT_SECTIONS, runBench } from '../../bench/main.js';
 import { renderChart, scaleTargets } from '../../bench/scale-report.js';
 import { curveScales, smokeScale } from '../../bench/store.js';
 
@@ -15,6 +15,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 describe('runBench', () => {
   it('runs every query on a tiny store, cold and warm beside DuckDB, and writes the one table', async () => {
     const results = join(dir, 'RESULTS.md');
+    await writeFile(results, `# an older run\n\n${KEPT_SECTIONS}\n## Another bench\n\nits table\n`);
     const run = await runBench({
       smoke: true,
       store: join(dir, 'store'),
@@ -65,5 +66,7 @@ describe('runBench', () => {
     expect(text).toMatch(/\| \| warm \| [^|]+ms, \*\*[\d.]+×\*\*[^|]*\| not run \|/);
     expect(text).toContain('| query | records |');
     expect(text).toContain('node v');
+    expect(text).not.toContain('an older run');
+    expect(text.endsWith(`${KEPT_SECTIONS}\n## Another bench\n\nits table\n`)).toBe(true); // other benches' sections kept
   }, 120_000);
 });
