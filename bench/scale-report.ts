@@ -42,10 +42,13 @@ export function renderTable(rows: readonly ScaleRow[], columns: readonly TableCo
   lines.push(`|---|---|${columns.map(() => '---:|').join('')}---|`);
   for (const id of ids) {
     const q = (c: TableColumn) => of(c)?.queries.find((x) => x.id === id);
+    // the title without what differs from store to store: a year, a span of dates, a count of reservoirs
     const title = rows
       .flatMap((r) => r.queries)
       .find((x) => x.id === id)!
-      .title.replace(/, (19|20)\d\d(-\d\d-\d\d)?/g, '');
+      .title.replace(/, \d{4}-\d\d-\d\d\.\.\d{4}-\d\d-\d\d/, ', every date held')
+      .replace(/, (19|20)\d\d\b/g, '')
+      .replace(/ \([\d,]+\)/, '');
     const records = columns.map((c) => (q(c) ? size(q(c)!.records) : '–')).join(' · ');
     lines.push(
       `| ${id} ${title} (records: ${records}) | cold | ${columns.map((c) => (q(c) ? cell(q(c)!.oursCold, q(c)!.duckCold, COLD_TARGET) + cpu(q(c)!) : 'not run')).join(' | ')} | DuckDB/ours ≥ ${COLD_TARGET}× |`,
