@@ -220,7 +220,7 @@ async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, pr
     profile: profile && behind ? await profileChild(ours) : null,
   };
   log(
-    `${query.id}: cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms (${records} records${checked ? ', equal to DuckDB' : ''})`,
+    `${query.id}: ${coldRuns > 0 ? `cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms` : 'cold not run'}; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms (${records} records${checked ? ', equal to DuckDB' : ''})`,
   );
   for (const line of row.profile ?? []) log(`  ${line}`);
   return row;
