@@ -129,7 +129,7 @@ async function warmDuck(sql: string): Promise<number> {
   return time;
 }
 
-const repeat = (run: () => Promise<void>) => warmMedian(run, 100, 2000);
+const repeat = (run: () => Promise<unknown>) => warmMedian(run, 100, 2000);
 
 // a fresh `evap query` from the built CLI: spawn to its first byte of output, and to its exit
 function firstRow(args: string[]): Promise<{ first: number; exit: number }> {

@@ -39,13 +39,13 @@ export class DuckEngine {
   }
 
   /** Writes a query's rows to a file as one JSON array, with DuckDB's own writer; returns the row count. */
-  async copyJson(sql: string, path: string): Promise<void> {
-    await this.connection.run(`copy (${sql}) to '${path.replaceAll("'", "''")}' (format json, array true)`);
+  async copyJson(sql: string, path: string): Promise<number> {
+    return (await this.connection.run(`copy (${sql}) to '${path.replaceAll("'", "''")}' (format json, array true)`)).rowsChanged;
   }
 
-  /** Writes a query's rows to a file as CSV with a header, with DuckDB's own writer. */
-  async copyCsv(sql: string, path: string): Promise<void> {
-    await this.connection.run(`copy (${sql}) to '${path.replaceAll("'", "''")}' (format csv, header true)`);
+  /** Writes a query's rows to a file as CSV with a header, with DuckDB's own writer; returns the row count. */
+  async copyCsv(sql: string, path: string): Promise<number> {
+    return (await this.connection.run(`copy (${sql}) to '${path.replaceAll("'", "''")}' (format csv, header true)`)).rowsChanged;
   }
 
   /** The answer in the query's format. */

@@ -1,35 +1,66 @@
-// One measurement in a fresh process, for the scale curve: `node --import tsx bench/scale-child.ts <mode> <store> [job]`.
-//   open             open the store; prints {ms, rssBytes}
-//   ours <spec>      open the store and make the answer's JSON text; prints {ms, length, records}
-//   duckdb <sql>     open DuckDB and write the same answer as a JSON array file; prints {ms, length}
-import { rm, stat } from 'node:fs/promises';
+// One measurement in a fresh process, for the one table: `node --import tsx bench/scale-child.ts <mode> <store> [job] [format]`.
+//   open                    open the store; prints {ms, rssBytes}
+//   ours <spec> [json|csv]  open the store and make the answer's text (JSON by default); prints {ms, cpuMs, length, records}
+//   duckdb <sql> [json|csv] open DuckDB and write the same answer to a file (a JSON array, or CSV); prints {ms, cpuMs, length, records}
+// Each mode imports only what it uses (the library or DuckDB), before the clock starts: what is timed is opening and
+// answering, as in bench/cold-child.ts. With EVAP_BENCH_PROFILE=<file>, a CPU profile of the timed part is written there.
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QuerySpec } from './queries.js';
 
-const [mode, dir, job] = process.argv.slice(2);
-// imports first, outside the timing (as bench/cold-child.ts): what is timed is opening and answering
-const { openStore } = await import('../lib/store/store.js');
-const { jsonLength, streamOurs } = await import('./queries.js');
-const { DuckEngine } = await import('./duckdb.js');
-const began = performance.now();
-if (mode === 'open') {
-  await openStore(dir);
-  const ms = performance.now() - began;
-  print({ ms, rssBytes: process.memoryUsage().rss });
-} else if (mode === 'ours') {
+const [mode, dir, job, format = 'json'] = process.argv.slice(2) as [string, string, string | undefined, 'json' | 'csv' | undefined];
+if (mode === 'open' || mode === 'ours') {
+  const { openStore } = await import('../lib/store/store.js');
+  const { streamOurs, textLength } = await import('./queries.js');
+  const profiler = await startProfile();
+  const cpu = process.cpuUsage();
+  const began = performance.now();
   const store = await openStore(dir);
-  const { length, records } = await jsonLength(streamOurs(store, JSON.parse(job!) as QuerySpec).json());
-  print({ ms: performance.now() - began, length, records });
+  if (mode === 'open') print({ ms: performance.now() - began, rssBytes: process.memoryUsage().rss });
+  else {
+    const { length, records } = await textLength(streamOurs(store, JSON.parse(job!) as QuerySpec)[format](), format);
+    const ms = performance.now() - began;
+    const cpuMs = cpuSince(cpu);
+    await profiler?.();
+    print({ ms, cpuMs, length, records });
+  }
 } else {
+  const { DuckEngine } = await import('./duckdb.js');
+  const cpu = process.cpuUsage();
+  const began = performance.now();
   const duck = await DuckEngine.open();
-  const path = join(tmpdir(), `evap-scale-${process.pid}.json`);
-  await duck.copyJson(job!, path);
+  const path = join(tmpdir(), `evap-scale-${process.pid}.${format}`);
+  const records = format === 'csv' ? await duck.copyCsv(job!, path) : await duck.copyJson(job!, path);
   const ms = performance.now() - began;
+  const cpuMs = cpuSince(cpu);
   const { size } = await stat(path);
   await rm(path, { force: true });
   duck.close();
-  print({ ms, length: size });
+  print({ ms, cpuMs, length: size, records });
+}
+
+// CPU time of the process since `from` (every thread: zlib's pool, DuckDB's workers), in ms: steadier than wall time on a busy machine
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from);
+  return (user + system) / 1000;
+}
+
+// the profiler started (when asked for): a function that stops it and writes the profile
+async function startProfile(): Promise<(() => Promise<void>) | null> {
+  const file = process.env.EVAP_BENCH_PROFILE;
+  if (!file) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 function print(value: object): void {

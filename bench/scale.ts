@@ -1,4 +1,4 @@
-// The cost curve of issue 11: the same measurements on stores of 247, 5,000 and 44,000 water bodies, beside DuckDB.
+// The one table: every query on stores of 247, 5,000 and 44,000 water bodies, cold (a fresh process) and warm, beside DuckDB.
 import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,9 +7,11 @@ import { type DatasetName, reservoirDatasets, variableKey } from '../lib/catalog
 import { type Manifest, manifestFiles } from '../lib/store/manifest.js';
 import { openStore } from '../lib/store/store.js';
 import { vacuumStore } from '../lib/store/vacuum.js';
+import { assertSameAnswer, MismatchError } from './compare.js';
 import { DuckEngine } from './duckdb.js';
-import { drive, startServer } from './http.js';
-import { type BenchQuery, duckdbSql, jsonLength, streamOurs } from './queries.js';
+import { checkOverHttp, drive, driveBare, type HttpRow, startServer } from './http.js';
+import { profileChild } from './profile.js';
+import { answerOurs, type BenchQuery, defineQueries, duckdbSql, streamOurs, textLength, textOurs } from './queries.js';
 import { ensureStore, repoRoot, runNode, type StoreScale, scaleStoreDir } from './store.js';
 import { median, warmMedian } from './timing.js';
 
@@ -17,11 +19,16 @@ import { median, warmMedian } from './timing.js';
 export interface ScaleQueryRow {
   id: string;
   title: string;
+  format: 'json' | 'csv';
   records: number;
   oursCold: number;
   duckCold: number;
+  oursColdCpu: number; // CPU time of the same cold runs (every thread), steadier than wall time on a busy machine
+  duckColdCpu: number;
   oursWarm: number;
   duckWarm: number;
+  checked: boolean; // the records (or CSV text) compared equal with DuckDB's; false: only the record counts (answers too large to hold twice)
+  profile: string[] | null; // where a fresh process of ours spends its time, when its cold answer is behind DuckDB's (with `profile`)
 }
 
 /** Everything measured on one store. */
@@ -36,6 +43,7 @@ export interface ScaleRow {
   openRssBytes: number;
   queries: ScaleQueryRow[];
   revision: { records: number; ms: number; bytesWritten: number; filesWritten: number; storeBytes: number };
+  http: HttpRow[]; // each HTTP query driven on the server, and `Q1 bare`: a bare node:http server sending Q1's bytes (none: not run)
   serverPeakRssBytes: number | null;
 }
 
@@ -43,6 +51,9 @@ export interface ScaleOptions {
   coldRuns: number;
   httpSeconds: number; // autocannon time per query on the server (0: no server)
   dirOf?: (scale: StoreScale) => string; // where each store is kept (default under $TMPDIR)
+  queries?: (manifest: Manifest) => BenchQuery[]; // default: tableQueries
+  profile?: boolean; // profile one more fresh process of each query whose cold answer is behind DuckDB's
+  coldIds?: readonly string[]; // the queries measured cold (default: every one; the smoke run's: one JSON and one CSV answer)
   log: (line: string) => void;
 }
 
@@ -57,12 +68,16 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
       `scale ${scale.reservoirs} x ${years} years: ${store.files} files, ${(store.diskBytes / 2 ** 30).toFixed(2)} GiB, generated in ${(store.generatedMs / 1000).toFixed(0)} s`,
     );
     const opens = [];
-    for (let i = 0; i < coldRuns; i++) opens.push(await child<{ ms: number; rssBytes: number }>(['open', store.dir]));
+    for (let i = 0; i < Math.max(1, coldRuns); i++) opens.push(await child<{ ms: number; rssBytes: number }>(['open', store.dir]));
     const queries: ScaleQueryRow[] = [];
-    for (const query of scaleQueries(store.manifest)) queries.push(await measureQuery(store.dir, query, coldRuns, log));
+    const defined = (options.queries ?? tableQueries)(store.manifest);
+    for (const query of defined) {
+      const runs = options.coldIds === undefined || options.coldIds.includes(query.id) ? coldRuns : 0;
+      queries.push(await measureQuery(store.dir, query, runs, options.profile ?? false, log));
+    }
+    // the server before the revision: the answers it is checked against are of this snapshot
+    const http = options.httpSeconds > 0 ? await serverUnderLoad(store.dir, defined, options.httpSeconds, log) : null;
     const revision = await reviseLastDays(store.dir, store.manifest, 65, log);
-    const http = scaleQueries(store.manifest).filter((q) => q.http);
-    const serverPeakRssBytes = options.httpSeconds > 0 ? await serverUnderLoad(store.dir, http, options.httpSeconds, log) : null;
     const manifestBytes = (await readFile(join(store.dir, 'manifest.json'))).byteLength;
     rows.push({
       reservoirs: scale.reservoirs,
@@ -75,11 +90,18 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
       openRssBytes: median(opens.map((o) => o.rssBytes)),
       queries,
       revision,
-      serverPeakRssBytes,
+      http: http?.rows ?? [],
+      serverPeakRssBytes: http?.peakRssBytes ?? null,
     });
     log(`open ${rows.at(-1)!.openMs.toFixed(0)} ms, ${(rows.at(-1)!.openRssBytes / 1e6).toFixed(0)} MB`);
   }
   return rows;
+}
+
+/** The one table's rows: every query of the main bench (Q1..Q7) in the store's last year, and Q3 on its last date (Q3L). */
+export function tableQueries(manifest: Manifest): BenchQuery[] {
+  const year = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
+  return [...defineQueries(manifest, year), scaleQueries(manifest).find((q) => q.id === 'Q3L')!];
 }
 
 /** Q1, Q3 and Q7 of the main bench, on names and dates every scale holds (its last full year), and Q3 on the last date. */
@@ -136,35 +158,79 @@ export function scaleQueries(manifest: Manifest): BenchQuery[] {
   ];
 }
 
-async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, log: (line: string) => void): Promise<ScaleQueryRow> {
-  const sql = duckdbSql(dir, query.spec, 'json');
-  const cold = { ours: [] as number[], duck: [] as number[] };
-  let records = 0;
+async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, profile: boolean, log: (line: string) => void): Promise<ScaleQueryRow> {
+  const { format } = query;
+  const sql = duckdbSql(dir, query.spec, format);
+  const cold = { ours: [] as number[], duck: [] as number[], oursCpu: [] as number[], duckCpu: [] as number[] };
+  const ours = ['ours', dir, JSON.stringify(query.spec), format];
+  let records = -1;
   for (let i = 0; i < coldRuns; i++) {
-    const ours = await child<{ ms: number; records: number }>(['ours', dir, JSON.stringify(query.spec)]);
-    const duck = await child<{ ms: number }>(['duckdb', dir, sql]);
-    cold.ours.push(ours.ms);
-    cold.duck.push(duck.ms);
-    records = ours.records;
+    const o = await child<{ ms: number; cpuMs: number; records: number }>(ours);
+    const d = await child<{ ms: number; cpuMs: number; records: number }>(['duckdb', dir, sql, format]);
+    if (o.records !== d.records) throw new MismatchError(`${query.id} cold: ${o.records} records from the library, ${d.records} from DuckDB`);
+    cold.ours.push(o.ms);
+    cold.duck.push(d.ms);
+    cold.oursCpu.push(o.cpuMs);
+    cold.duckCpu.push(d.cpuMs);
+    records = o.records;
   }
   // warm: one process each, the answer made again and again once the first run has filled what can be cached
   const store = await openStore(dir);
   const duck = await DuckEngine.open();
-  const path = join(tmpdir(), `evap-bench-scale-${process.pid}.json`);
-  const oursWarm = await repeat(async () => void (await jsonLength(streamOurs(store, query.spec).json())));
-  const duckWarm = await repeat(() => duck.copyJson(sql, path));
-  duck.close();
-  await store.close();
-  await rm(path, { force: true });
-  const row = { id: query.id, title: query.title, records, oursCold: median(cold.ours), duckCold: median(cold.duck), oursWarm, duckWarm };
+  const path = join(tmpdir(), `evap-bench-scale-${process.pid}.${format}`);
+  let checked = false;
+  let oursWarm: number;
+  let duckWarm: number;
+  try {
+    const counted = await textLength(streamOurs(store, query.spec)[format](), format);
+    if (records >= 0 && counted.records !== records) throw new MismatchError(`${query.id}: ${counted.records} records warm, ${records} cold`);
+    records = counted.records;
+    if (records <= CHECKED_RECORDS) {
+      // the same records (or CSV text) as DuckDB's, as the main bench checks them
+      assertSameAnswer(
+        query.id,
+        format === 'csv' ? await textOurs(store, query.spec, 'csv') : (await answerOurs(store, query.spec)).records,
+        await duck.answer(sql, format),
+      );
+      checked = true;
+    }
+    oursWarm = await repeat(async () => void (await textLength(streamOurs(store, query.spec)[format](), format)));
+    duckWarm = await repeat(() => (format === 'csv' ? duck.copyCsv(sql, path) : duck.copyJson(sql, path)));
+  } finally {
+    duck.close();
+    await store.close();
+    await rm(path, { force: true });
+  }
+  const oursCold = coldRuns > 0 ? median(cold.ours) : Number.NaN;
+  const duckCold = coldRuns > 0 ? median(cold.duck) : Number.NaN;
+  const [oursColdCpu, duckColdCpu] = coldRuns > 0 ? [median(cold.oursCpu), median(cold.duckCpu)] : [Number.NaN, Number.NaN];
+  const behind = oursCold > duckCold;
+  const row = {
+    id: query.id,
+    title: query.title,
+    format,
+    records,
+    oursCold,
+    duckCold,
+    oursColdCpu,
+    duckColdCpu,
+    oursWarm,
+    duckWarm,
+    checked,
+    profile: profile && behind ? await profileChild(ours) : null,
+  };
   log(
-    `${query.id}: cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms (${records} records)`,
+    `${query.id}: ${coldRuns > 0 ? `cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms` : 'cold not run'}; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms (${records} records${checked ? ', equal to DuckDB' : ''})`,
   );
+  for (const line of row.profile ?? []) log(`  ${line}`);
   return row;
 }
 
+/** Answers of at most this many records are compared with DuckDB's record by record (Q7 at 5,000 and 44,000 is millions). */
+const CHECKED_RECORDS = 200_000;
+
 /** Median of runs after one unmeasured run, within about three seconds (at least three runs). */
-const repeat = (run: () => Promise<void>) => warmMedian(run, 200, 3000);
+const repeat = (run: () => Promise<unknown>) => warmMedian(run, 200, 3000);
 
 /**
  * A revision of the last `days` days of every water body (nete-volume-calcs, every variable) through `evap ingest`, as
@@ -210,21 +276,42 @@ export async function reviseLastDays(
   return revision;
 }
 
-/** The server's peak RSS after autocannon drives each HTTP query for some seconds. */
-async function serverUnderLoad(dir: string, queries: BenchQuery[], seconds: number, log: (line: string) => void): Promise<number | null> {
+/**
+ * The server under autocannon: each HTTP query for some seconds (its body checked equal to the library's text first),
+ * then a bare node:http server sending Q1's bytes with the same client (row `Q1 bare`); and the server's peak RSS.
+ */
+async function serverUnderLoad(
+  dir: string,
+  queries: BenchQuery[],
+  seconds: number,
+  log: (line: string) => void,
+): Promise<{ rows: HttpRow[]; peakRssBytes: number | null }> {
+  const driven = queries.filter((q) => q.http);
+  const opened = await openStore(dir);
+  const texts = new Map<string, string>();
+  for (const q of driven) texts.set(q.id, await textOurs(opened, q.spec, q.format));
+  await opened.close();
   const server = await startServer(dir);
+  const rows: HttpRow[] = [];
+  let peakRssBytes: number | null;
   try {
-    for (const q of queries) {
+    for (const q of driven) {
+      await checkOverHttp(server, q, texts.get(q.id)!);
       const row = await drive(server, q, 16, seconds);
-      log(`${q.id} http: ${row.requestsPerSecond.toFixed(0)} req/s, ${row.errors} errors`);
+      log(`${q.id} http: ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${row.errors} errors`);
+      rows.push(row);
     }
-    return server.peakRssBytes();
+    for (const q of driven) await checkOverHttp(server, q, texts.get(q.id)!); // once more, under a filled cache
+    peakRssBytes = server.peakRssBytes();
   } finally {
     await server.stop();
   }
+  const q1 = driven.find((q) => q.id === 'Q1');
+  if (q1) rows.splice(1, 0, await driveBare(texts.get('Q1')!, q1, 16, seconds, log));
+  return { rows, peakRssBytes };
 }
 
-function child<T>(args: string[]): Promise<T> {
+export function child<T>(args: string[]): Promise<T> {
   return new Promise((done, fail) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'scale-child.ts'), ...args], {
       cwd: repoRoot,

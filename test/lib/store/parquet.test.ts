@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DateDay, Float64, makeVector, Table, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { DateDay, Float64, makeVector, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
 import * as wasm from 'parquet-wasm';
 import { describe, expect, it } from 'vitest';
@@ -118,4 +118,36 @@ describe('decodeChunk', () => {
       { numRuns: 30 },
     );
   }, 60_000);
+
+  it('decodes the names of the files the store writes (a dictionary, dictionary-encoded pages, nulls) to the names written', () => {
+    const name = fc.oneof(fc.constantFrom('LAKE MEAD', 'C ÅLAND', 'D "QUOTED", LAKE', '湖'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(name, { nil: null, freq: 8 }), { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 1, max: 40 }),
+        (names, rowGroupSize, batch) => {
+          const table = new Table({
+            RES_NAME: vectorFromArray(names, new Utf8()),
+            date: makeVector({ type: new DateDay(), data: Int32Array.from(names, (_, i) => i) }),
+          });
+          // small pages: a row group's names span several dictionary-encoded data pages
+          const properties = new wasm.WriterPropertiesBuilder()
+            .setCompression(wasm.Compression.GZIP)
+            .setMaxRowGroupSize(rowGroupSize)
+            .setWriteBatchSize(batch)
+            .setDataPageSizeLimit(64)
+            .build();
+          const bytes = wasm.writeParquet(wasm.Table.fromIPCStream(tableToIPC(table, 'stream')), properties);
+          const footer = parseFooter(bytes);
+          const decoded = footer.ranges.flatMap((group, g) => {
+            const [start, end] = group[footer.columns.get('RES_NAME')!]!;
+            return Array.from(decodeChunk(footer, g, 'RES_NAME', bytes.subarray(start, end)));
+          });
+          expect(decoded).toEqual(names);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });
