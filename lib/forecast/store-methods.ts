@@ -9,7 +9,9 @@ import type { Estimates } from './query.js';
 import { type ForecastVariable, forecastVariableInfo } from './variables.js';
 
 export {
+  checkForecastNames,
   type Estimates,
+  type ForecastIssueRange,
   type ForecastSource,
   forecastDaily,
   forecastLead,
