@@ -201,10 +201,11 @@ function remember<T>(cache: Map<string, T>, key: string, make: () => T, bound: n
   return made;
 }
 
-/** What a query needs of an issue: some reservoirs (default all), some variables (default all), the totals or not (default yes). */
+/** What a query needs of an issue: some reservoirs (default all), some variables (default all), their daily statistics and the totals' (default both). */
 export interface IssueWanted {
   names?: readonly string[];
   variables?: readonly ForecastVariable[];
+  daily?: boolean;
   totals?: boolean;
 }
 
@@ -224,11 +225,12 @@ export function readIssue(
   const want = withMembers && entry.members > 0 && month.members !== null;
   const names = wanted.names === undefined ? undefined : [...new Set(wanted.names)].sort();
   const variables = wanted.variables === undefined ? [...forecastVariables] : forecastVariables.filter((v) => wanted.variables!.includes(v));
+  const daily = wanted.daily ?? true;
   const totals = wanted.totals ?? true;
   return remember(
     decoded,
-    [where, month.stats.path, entry.issued, want, variables.join(','), totals, names?.join('\u0001') ?? '*'].join('\u0000'),
-    () => decodeIssue(source, where, month, entry, want, { names, variables, totals }),
+    [where, month.stats.path, entry.issued, want, variables.join(','), daily, totals, names?.join('\u0001') ?? '*'].join('\u0000'),
+    () => decodeIssue(source, where, month, entry, want, { names, variables, daily, totals }),
     KEPT_ISSUES,
   );
 }
@@ -248,6 +250,7 @@ export function issueHolds(entry: ForecastIssue, name: string, storeNames: Reado
 interface Decoding {
   names: string[] | undefined; // sorted; undefined: all
   variables: ForecastVariable[];
+  daily: boolean;
   totals: boolean;
 }
 
@@ -260,8 +263,11 @@ async function decodeIssue(source: ByteSource, where: string, month: ForecastMon
     return { issued, byName };
   const asked = d.names === undefined ? undefined : new Set(d.names);
   // each value column's array in a reservoir's forecast, by the row's statistic (or member) and lead
-  const statTargets = d.variables.flatMap((v) => [(f: ReservoirForecast) => f.stats[v], ...(d.totals ? [(f: ReservoirForecast) => f.totals[v]] : [])]);
-  const statColumns = d.variables.flatMap((v) => (d.totals ? [v, `${v}_total`] : [v]));
+  const statTargets = d.variables.flatMap((v) => [
+    ...(d.daily ? [(f: ReservoirForecast) => f.stats[v]] : []),
+    ...(d.totals ? [(f: ReservoirForecast) => f.totals[v]] : []),
+  ]);
+  const statColumns = d.variables.flatMap((v) => [...(d.daily ? [v] : []), ...(d.totals ? [`${v}_total`] : [])]);
   await readRows(
     source,
     where,

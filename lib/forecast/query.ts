@@ -283,7 +283,8 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
   const columns = ['RES_NAME', 'issued', 'start_date', 'end_date', 'leads', ...keys.map((k) => k.key), ...attributes];
   return stream(columns, async function* () {
     if (!held) return;
-    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers, { names, variables, totals: true });
+    // the stored totals' statistics, or the members (a total's statistics are made from them): never the daily ones
+    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers, { names, variables, daily: false, totals: true });
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
