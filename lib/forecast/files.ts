@@ -239,12 +239,25 @@ export function readIssue(
 export function issueHolds(entry: ForecastIssue, name: string, storeNames: ReadonlySet<string>): boolean | undefined {
   const r = entry.reservoirs;
   if (!r) return undefined;
-  if (r.names) return r.names.includes(name);
+  const facts = factsOf(entry, r, storeNames);
+  if (facts.names) return facts.names.has(name);
   if (r.count === 0 || name < r.first || name > r.last) return false;
   // every reservoir of the store in the range was held when written; if the store's list has changed since, look
-  let inRange = 0;
-  for (const n of storeNames) if (n >= r.first && n <= r.last) inRange++;
-  return inRange === r.count ? storeNames.has(name) : undefined;
+  return facts.full ? storeNames.has(name) : undefined;
+}
+
+// per issue entry (and the store's names it was asked against): its names as a set, and whether its range still holds
+// exactly `count` of the store's reservoirs; made once, as list_issues asks every reservoir of every issue
+const facts = new WeakMap<ForecastIssue, { store: ReadonlySet<string>; names: ReadonlySet<string> | undefined; full: boolean }>();
+function factsOf(entry: ForecastIssue, r: NonNullable<ForecastIssue['reservoirs']>, storeNames: ReadonlySet<string>) {
+  let known = facts.get(entry);
+  if (known?.store !== storeNames) {
+    let inRange = 0;
+    if (!r.names) for (const n of storeNames) if (n >= r.first && n <= r.last) inRange++;
+    known = { store: storeNames, names: r.names ? new Set(r.names) : undefined, full: inRange === r.count };
+    facts.set(entry, known);
+  }
+  return known;
 }
 
 interface Decoding {
@@ -259,8 +272,8 @@ async function decodeIssue(source: ByteSource, where: string, month: ForecastMon
   const byName = new Map<string, ReservoirForecast>();
   const r = entry.reservoirs;
   // the manifest's range of the issue's reservoirs: an issue without any asked is not read at all
-  if (d.names && r && !d.names.some((n) => r.count > 0 && n >= r.first && n <= r.last && (r.names === undefined || r.names.includes(n))))
-    return { issued, byName };
+  const held = r?.names ? new Set(r.names) : undefined;
+  if (d.names && r && !d.names.some((n) => r.count > 0 && n >= r.first && n <= r.last && (held === undefined || held.has(n)))) return { issued, byName };
   const asked = d.names === undefined ? undefined : new Set(d.names);
   // each value column's array in a reservoir's forecast, by the row's statistic (or member) and lead
   const statTargets = d.variables.flatMap((v) => [
