@@ -16,6 +16,7 @@ import type { ForecastFile, Manifest } from '../../../lib/store/manifest.js';
 import { encodeParquet, parseFooter } from '../../../lib/store/parquet.js';
 import type { ByteSource } from '../../../lib/store/source.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { verifyStore } from '../../../lib/store/verify.js';
 
 const RESERVOIRS = 30;
 const ISSUES = ['2021-06-08', '2021-06-09', '2021-06-10'];
@@ -154,6 +155,25 @@ describe('the forecast files layout', () => {
     expect(issues[1]).toEqual(issues[0]);
     expect(issues[2]).toEqual(issues[0]);
   }, 120_000);
+
+  it('is checked by evap verify: an index that says other than its footer is a problem, though its checksum was updated', async () => {
+    const { store } = stores[0]!;
+    expect((await verifyStore(store, store.storage)).problems).toEqual([]);
+    const copy = `${dir}-index`;
+    await cp(dir, copy, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(copy, 'manifest.json'), 'utf8')) as Manifest;
+    const index = manifest.forecasts![0]!.stats.index!;
+    const text = (await readFile(join(copy, index.path), 'utf8')).replace(/"[0-9a-f]{32}"/, `"${'0'.repeat(32)}"`); // a chunk's checksum
+    expect(text).toContain('0'.repeat(32));
+    await writeFile(join(copy, index.path), text);
+    Object.assign(index, { bytes: Buffer.byteLength(text), sha256: sha256(new TextEncoder().encode(text)) });
+    await writeFile(join(copy, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+    const changed = await openStore(copy);
+    expect((await verifyStore(changed, changed.storage)).problems).toEqual([
+      `store file ${index.path} does not match the footer of ${manifest.forecasts![0]!.stats.path}`,
+    ]);
+    await changed.close();
+  });
 
   it('sizes row groups by a divisor of every issue count of reservoirs when one is near a dozen', () => {
     fc.assert(
