@@ -416,7 +416,7 @@ export function normalsOf(days: ReadonlyMap<number, number>): (day: number) => n
 export type ForecastIssueRange = { RES_NAME: string; start_date: string; end_date: string };
 
 /**
- * GET /forecast/info/list_issues: per reservoir asked (default: every reservoir), its first and last issue date; a
+ * GET /forecast/info/list_issues: per reservoir asked (RES_NAMES' default, or ALL), its first and last issue date; a
  * reservoir without forecasts is left out. Told by each issue's manifest entry (its reservoirs), or, for an issue
  * whose entry cannot tell (written before the entry kept them, or the store's reservoirs changed since), by its file.
  */
@@ -425,7 +425,7 @@ export async function listForecastIssues(
   names: readonly string[] | undefined,
 ): Promise<ForecastIssueRange[]> {
   const s = source.snapshot;
-  const asked = names === undefined ? [...s.manifest.reservoirs.names] : checkNames(s, names);
+  const asked = checkNames(s, names); // the API's default (as every RES_NAMES), or ALL
   const all = issuesOf(s.manifest);
   const holds = async (h: Held, name: string): Promise<boolean> =>
     issueHolds(h.issue, name, s.reservoirNames) ??

@@ -313,7 +313,7 @@ export abstract class StoreReader {
     return this.answer('forecastVerification', query, (store, q) => store.streamForecastVerification(q));
   }
 
-  /** Per reservoir (default every one), the first and last issue date of its forecasts. */
+  /** Per reservoir (RES_NAMES' default, or ALL for every one), the first and last issue date of its forecasts. */
   listForecastIssues(names?: readonly string[]): Promise<forecast.ForecastIssueRange[]> {
     return forecast.listForecastIssues({ snapshot: this.snapshot, bytes: this.snapshot.reader.source, where: this.root }, names);
   }

@@ -147,7 +147,7 @@ export class EvapClient {
     return this.ask('forecastVerification', query);
   }
 
-  /** Per reservoir (default every one), the first and last issue date of its forecasts. */
+  /** Per reservoir (RES_NAMES' default, or ALL for every one), the first and last issue date of its forecasts. */
   listForecastIssues(names?: readonly string[]): Promise<ForecastIssueRange[]> {
     return this.ask('listForecastIssues', { names });
   }

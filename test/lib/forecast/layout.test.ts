@@ -150,7 +150,7 @@ describe('the forecast files layout', () => {
     );
     expect(verification[1]).toEqual(verification[0]);
     expect(verification[2]).toEqual(verification[0]);
-    const issues = await Promise.all(stores.map(({ store }) => store.listForecastIssues()));
+    const issues = await Promise.all(stores.map(({ store }) => store.listForecastIssues(['ALL'])));
     expect(issues[0]).toEqual(all.map((RES_NAME) => ({ RES_NAME, start_date: ISSUES[0], end_date: ISSUES.at(-1) })));
     expect(issues[1]).toEqual(issues[0]);
     expect(issues[2]).toEqual(issues[0]);
