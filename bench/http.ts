@@ -73,6 +73,16 @@ async function startListening(args: readonly string[], env: NodeJS.ProcessEnv, k
   return { url, pid: child.pid!, key, peakRssBytes: () => peakRss(child.pid!), stop: () => stop(child) };
 }
 
+/** CPU seconds (user and system) a process has used so far, from /proc (Linux); null elsewhere. */
+export function cpuSecondsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime, in clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
+}
+
 function peakRss(pid: number): number | null {
   try {
     const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -120,7 +130,13 @@ export async function driveBare(body: string, query: BenchQuery, connections: nu
  * autocannon on one query at the given concurrency for a bounded time, in a process of its own (as a real client
  * is), after a 2-second warm-up that lets the server's JIT settle.
  */
-export async function drive(server: ServerProcess, query: BenchQuery, connections: number, durationS: number): Promise<HttpRow> {
+export async function drive(
+  server: ServerProcess,
+  query: BenchQuery,
+  connections: number,
+  durationS: number,
+  measuring?: () => void, // called after the warm-up, as the measured run starts
+): Promise<HttpRow> {
   const cli = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
   const url = server.url + httpTarget(query.spec, query.format);
   const run = (seconds: number) =>
@@ -128,6 +144,7 @@ export async function drive(server: ServerProcess, query: BenchQuery, connection
       maxBuffer: 1 << 24,
     });
   await run(2);
+  measuring?.();
   const result = JSON.parse((await run(durationS)).stdout) as {
     requests: { total: number };
     latency: { p50: number; p99: number };

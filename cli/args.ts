@@ -58,7 +58,7 @@ export function choiceFlag<T extends string>(values: Flags, name: string, allowe
 }
 
 /** The flag of a library option: its name in kebab-case (`alsoReturn` -> `also-return`). */
-export const flagOf = (option: string): string => option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const flagOf = (option: string): string => option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 // the operations' query options a command takes as flags: the library's and as_of, not the answer format or the path's
 const flagParameters = (operation: OperationName) => parametersOf(operation).filter((p) => p.in !== 'path' && p.name !== 'output_format');

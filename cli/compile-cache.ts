@@ -9,6 +9,3 @@ try {
 } catch {
   // a folder that cannot be written only costs the speed-up
 }
-
-/** Whether the running Node has a compile cache to enable. */
-export const compileCacheAvailable = enable !== undefined;

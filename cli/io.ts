@@ -15,8 +15,3 @@ export interface CliIo {
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
-
-/** Writes text, waiting while the stream's buffer is full. */
-export async function writeOut(stream: Output, text: string): Promise<void> {
-  if (!stream.write(text)) await new Promise((done) => stream.once('drain', done));
-}

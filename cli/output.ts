@@ -7,8 +7,8 @@ import type { CliIo } from './io.js';
 import { pathIn } from './paths.js';
 import { visibleText } from './safe-text.js';
 
-export const formats = ['table', 'csv', 'json', 'parquet'] as const;
-export type Format = (typeof formats)[number];
+const formats = ['table', 'csv', 'json', 'parquet'] as const;
+type Format = (typeof formats)[number];
 
 export const formatUsage = `  --format F              table (aligned; the default on a terminal), csv (the default in a pipe), json, parquet
   --out FILE              write there instead of stdout (required for parquet); FILE.parquet, .csv or .json
@@ -18,7 +18,7 @@ export const formatUsage = `  --format F              table (aligned; the defaul
 const extensions: Record<string, Format> = { '.parquet': 'parquet', '.csv': 'csv', '.json': 'json' };
 
 /** The format of `--out FILE`'s extension (.parquet, .csv, .json), or undefined for any other name. */
-export function formatOfFile(out: string | undefined): Format | undefined {
+function formatOfFile(out: string | undefined): Format | undefined {
   const extension = out?.match(/\.[^./\\]+$/)?.[0]?.toLowerCase();
   return extension !== undefined && Object.hasOwn(extensions, extension) ? extensions[extension] : undefined;
 }

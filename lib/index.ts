@@ -8,8 +8,7 @@ export { type ForecastIngestSummary, type ForecastValue, ingestForecastValues, p
 export { crps, type EnsembleStatistic, ensembleStatistics, ensembleStats, totalStats, type VerificationMetrics, verify } from './forecast/stats.js';
 export type { ForecastDailyQuery, ForecastLeadQuery, ForecastTotalQuery, ForecastVerificationQuery } from './forecast/store-methods.js';
 export { type ForecastVariable, forecastVariables, MAX_LEAD } from './forecast/variables.js';
-export { recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
-export { recordsToArrow } from './format/arrow.js';
+export { recordsToArrow, recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
 export { recordsToCsv } from './format/csv.js';
 export { type PointFeature, recordsToGeoJson } from './format/geojson.js';
 export type { RecordStream } from './format/stream.js';
@@ -18,7 +17,7 @@ export { Chart, type PlotOptions, plot } from './notebook/plot.js';
 export { openStoreOnce } from './notebook/store-once.js';
 export { AnswerView, type ViewOptions, view } from './notebook/view.js';
 export { type Method, type Statistic, statistics } from './query/aggregate.js';
-export { type NormalPeriod, normalPeriods, normalStatistics, quantile } from './query/normals.js';
+export { type NormalPeriod, type NormalStatistic, normalPeriods, normalStatistics, quantile } from './query/normals.js';
 export { type Interval, intervals } from './query/periods.js';
 export type {
   AggregateOptions,
@@ -32,13 +31,13 @@ export { filterPointsByShapefile } from './spatial/within.js';
 export { bucketStorage } from './store/bucket.js';
 export { DEMO_COMMAND, defaultStoreDir, makeDemoStore } from './store/demo.js';
 export { openStorage } from './store/location.js';
-export type { Manifest } from './store/manifest.js';
+export type { Manifest, StationPartition } from './store/manifest.js';
 export type { S3Options } from './store/s3.js';
 export { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from './store/snapshots.js';
-export type { Storage, StoredFile } from './store/storage.js';
+export type { Storage, StoredFile, TaggedText } from './store/storage.js';
 export { EvapStore, type OpenStoreOptions, openStore, StoreReader, StoreView } from './store/store.js';
 export { type VacuumOptions, type VacuumSummary, vacuumStore } from './store/vacuum.js';
-export { createStoreWriter, type ReservoirRows, type StationRows, StoreWriter } from './store/write.js';
+export { createStoreWriter, type ReservoirRows, type StationRows, StoreWriter, type StoreWriterOptions } from './store/write.js';
 export { type ClientOptions, createClient, EvapClient, RemoteError } from './sync/client.js';
 export { type CopyOptions, type CopySummary, copyStore } from './sync/copy.js';
 export { type MirrorOptions, type MirrorSummary, mirror, PROGRESS_FILE } from './sync/mirror.js';

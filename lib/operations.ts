@@ -29,10 +29,10 @@ export interface Parameter {
 }
 
 /** What an operation answers: records (streamed, in the series formats), a small list, or names and places (GeoJSON too). */
-export type AnswerKind = 'records' | 'list' | 'places';
+type AnswerKind = 'records' | 'list' | 'places';
 
 /** One operation. */
-export interface Operation {
+interface Operation {
   readonly method: 'GET' | 'POST';
   readonly path: string; // `{name}` marks a path parameter
   readonly answer: AnswerKind;
@@ -512,7 +512,7 @@ export function fromWire<O extends OperationName>(operation: O, read: (parameter
 }
 
 /** The option keys the library takes for an operation: its parameters' options (as_of's and a path's included), but the answer format. */
-export function optionsOf(operation: OperationName): string[] {
+function optionsOf(operation: OperationName): string[] {
   return parametersOf(operation)
     .filter((p) => p.name !== 'output_format')
     .map((p) => p.option);

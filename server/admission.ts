@@ -7,7 +7,7 @@ import { aroundOutputs, type RecordStream } from '../lib/format/stream.js';
 import { HttpError } from './errors.js';
 
 /** Stored rows an answer may decode (RecordStream.readRows) and still start at once: about 5,500 reservoir-years of one dataset. */
-export const HEAVY_READ_ROWS = 2_000_000;
+const HEAVY_READ_ROWS = 2_000_000;
 
 /**
  * How much more a stored row weighs in an answer built whole (Parquet, Arrow) than in a streamed one: the records,

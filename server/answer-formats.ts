@@ -11,17 +11,17 @@ import { listResponse, streamResponse } from './format.js';
 import type { QueryParams } from './params.js';
 import { WholeResponse } from './whole-response.js';
 
-export const timeseriesFormats = outputFormats.series;
-export const listFormats = outputFormats.places;
-export type TimeseriesFormat = (typeof timeseriesFormats)[number];
+const timeseriesFormats = outputFormats.series;
+const listFormats = outputFormats.places;
+type TimeseriesFormat = (typeof timeseriesFormats)[number];
 export type ListFormat = (typeof listFormats)[number];
 
 /** Values (records x columns) a Parquet or Arrow answer may hold: it is built whole; 11 times the daily Q4 answer (one reservoir, 24 variables, 46 years). */
 export const MAX_TABLE_VALUES = 5_000_000;
 
-export const parquetType = 'application/vnd.apache.parquet';
-export const arrowType = 'application/vnd.apache.arrow.stream';
-export const geojsonType = 'application/geo+json';
+const parquetType = 'application/vnd.apache.parquet';
+const arrowType = 'application/vnd.apache.arrow.stream';
+const geojsonType = 'application/geo+json';
 
 /** The `output_format` parameter among the formats a path offers (default json). */
 export function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T {

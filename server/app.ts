@@ -21,6 +21,7 @@ import { bodyQuery } from './post-routes.js';
 import { settingDefault } from './process/config.js';
 import { DATA_HEADER, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
 import { type Route, routes } from './routes.js';
+import { type ReplayCheck, WholeResponse } from './whole-response.js';
 
 /** The server's handler: a request whose target is already parsed (node.ts, or fromFetchRequest for a fetch Request) -> a Response. */
 export type Handler = (request: IncomingRequest) => Promise<Response>;
@@ -81,6 +82,8 @@ export function createHandler(options: HandlerOptions): Handler {
     const wait = (await limiter?.(digest)) ?? 0;
     if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
   };
+  // a kept answer is the same again only for an accepted key; with a rate limit every request must be counted here
+  const replayWithKey = (same: ReplayCheck): ReplayCheck | undefined => (limiter ? undefined : (headers) => options.keys.admits(headers) && same(headers));
   const handle: Handler = async (request) => {
     let query: QueryParams | undefined; // the route's parameters once read
     let ignored: string | undefined; // those of them the route does not take
@@ -114,6 +117,7 @@ export function createHandler(options: HandlerOptions): Handler {
       const response = await cachedAnswer(route, request, asked, path, (servedFrom) =>
         route.run({ store: options.store, query: asked, request, limits, admit, servedFrom }),
       );
+      if (response instanceof WholeResponse && response.replay) response.replay = replayWithKey(response.replay);
       return compress(request, withIgnored(response, ignored));
     } catch (error) {
       const sent = query ?? new QueryParams(request.url.searchParams, limits);

@@ -8,30 +8,31 @@ import { acceptsGzip } from './format.js';
 import type { IncomingRequest } from './incoming.js';
 import type { QueryParams } from './params.js';
 import type { Route } from './route.js';
-import { WholeResponse } from './whole-response.js';
+import { type ReplayCheck, WholeResponse } from './whole-response.js';
 
 /** How clients may keep an answer: store it, but ask again (with its tag) before each use. */
-export const ANSWER_CACHE_CONTROL = 'no-cache';
+const ANSWER_CACHE_CONTROL = 'no-cache';
 
 // answers that change without a new snapshot: a vacuum retires snapshots and publishes none
 const unkept = new Set(['listSnapshots']);
 
 /** Runs a route's answer (`run`, told which snapshot it was read from) through the tag and the cache. */
-export type CachedRun = (served: (snapshot: string) => void) => Promise<Response> | Response;
+type CachedRun = (served: (snapshot: string) => void) => Promise<Response> | Response;
 
 /** The cached answer, a 304, or the route run and its answer tagged (and kept, when whole). A POST twin is run as it is. */
 export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undefined) {
+  const tagged = new TaggedQueries();
   return async (route: Route, request: IncomingRequest, query: QueryParams, path: string, run: CachedRun): Promise<Response> => {
     if (request.method !== 'GET' || route.method !== 'GET' || unkept.has(route.operation)) return run(() => {});
     const asOf = route.parameters.some((p) => p.name === 'as_of') ? query.one('as_of') : undefined;
     const snapshot = asOf === undefined ? store.manifest.snapshot : await snapshotAt(store, asOf);
-    const key = `${snapshot}\n${normalizedQuery(path, request.url.searchParams)}`;
-    const tag = answerTag(snapshot, key);
+    const { key, tag } = tagged.of(snapshot, path, request.url);
     const asked = request.headers.get('if-none-match');
     // an explicit tag is only ever given out with a 200 of this snapshot and query: no need to make the answer again
     if (asked !== null && asked.trim() !== '*' && noneMatch(asked, tag)) return asSent(request, notModified(taggedHeaders(tag)));
     const kept = cache?.get(key);
-    if (kept) return noneMatch(asked, tag) ? asSent(request, notModified(taggedHeaders(tag))) : fromCache(kept); // `*` matches a kept answer too
+    // `*` matches a kept answer too
+    if (kept) return noneMatch(asked, tag) ? asSent(request, notModified(taggedHeaders(tag))) : fromCache(kept, replayOf(asOf, snapshot, key, kept));
 
     let served: string | undefined = asOf === undefined ? snapshot : undefined;
     const response = await run((s) => (served = s));
@@ -48,8 +49,18 @@ export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undef
     const body = typeof response.whole === 'string' ? new TextEncoder().encode(response.whole) : response.whole; // its own buffer: what the bound counts is what is held
     const answer: CachedAnswer = { status: response.status, headers: [...response.headers], body };
     cache.put(key, answer);
-    return fromCache(answer); // sent from the bytes just encoded, not encoded again
+    return fromCache(answer, replayOf(asOf, snapshot, key, answer)); // sent from the bytes just encoded, not encoded again
   };
+
+  // the same answer again for the same target: no If-None-Match (a 304 may be due), no gzip (compress() would code
+  // it), the snapshot still the current one and the answer still kept; an as_of answer is not replayed (its snapshot
+  // is found by reading the history)
+  function replayOf(asOf: string | undefined, snapshot: string, key: string, answer: CachedAnswer): ReplayCheck | undefined {
+    if (asOf !== undefined || !cache) return undefined;
+    const kept = cache;
+    return (headers) =>
+      headers.get('if-none-match') === null && !acceptsGzip(headers.get('accept-encoding')) && store.manifest.snapshot === snapshot && kept.get(key) === answer;
+  }
 }
 
 /** The cache of recent answers the options give: their own (null: none), else a new one of `answerCacheBytes` (0: none). */
@@ -69,6 +80,27 @@ async function snapshotAt(store: EvapStore, asOf: string): Promise<string> {
   }
 }
 
+/**
+ * The cache key and the tag of a query, from the path and the query string as sent: a function of those and the
+ * snapshot alone, so worked out (sorted, encoded, hashed) once for the last 256 targets asked, not on every request.
+ */
+class TaggedQueries {
+  private readonly known = new Map<string, { key: string; tag: string }>();
+
+  of(snapshot: string, path: string, url: URL): { key: string; tag: string } {
+    const asked = `${snapshot}\n${path}\n${url.search}`;
+    let found = this.known.get(asked);
+    if (found === undefined) {
+      const key = `${snapshot}\n${normalizedQuery(path, url.searchParams)}`;
+      found = { key, tag: answerTag(snapshot, key) };
+      if (asked.length > 4096) return found; // a long query is not kept: the bound is on bytes too
+      if (this.known.size >= 256) this.known.delete(this.known.keys().next().value!);
+      this.known.set(asked, found);
+    }
+    return found;
+  }
+}
+
 function taggedHeaders(tag: string): Headers {
   return new Headers({ etag: tag, 'cache-control': ANSWER_CACHE_CONTROL });
 }
@@ -82,6 +114,8 @@ function asSent(request: IncomingRequest, response: Response): Response {
   return response;
 }
 
-function fromCache(answer: CachedAnswer): Response {
-  return new WholeResponse(answer.body, { status: answer.status, headers: answer.headers as [string, string][] });
+function fromCache(answer: CachedAnswer, replay: ReplayCheck | undefined): Response {
+  const response = new WholeResponse(answer.body, { status: answer.status, headers: answer.headers as [string, string][] });
+  response.replay = replay;
+  return response;
 }

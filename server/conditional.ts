@@ -32,7 +32,7 @@ export function noneMatch(header: string | null, tag: string): boolean {
 }
 
 /** Headers a 304 repeats from the 200 it stands for (RFC 9110 15.4.5): those that say how to cache and match it. */
-export const notModifiedHeaders = ['etag', 'cache-control', 'vary', 'content-location', 'expires'] as const;
+const notModifiedHeaders = ['etag', 'cache-control', 'vary', 'content-location', 'expires'] as const;
 
 /** The 304 answer standing for `headers`' 200. */
 export function notModified(headers: Headers): Response {

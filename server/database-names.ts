@@ -11,7 +11,7 @@ export const RESERVED_DATABASE_NAMES: readonly string[] = [...new Set([...Object
 const namePattern = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 /** Why `name` cannot name a database (undefined: it can). */
-export function databaseNameProblem(name: string): string | undefined {
+function databaseNameProblem(name: string): string | undefined {
   if (RESERVED_DATABASE_NAMES.includes(name.toLowerCase()))
     return `database name ${JSON.stringify(name)} is a path of the API (/${name}/...); choose another, such as ${name.toLowerCase()}db`;
   if (!namePattern.test(name))

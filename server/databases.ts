@@ -14,10 +14,10 @@ import { settingDefault } from './process/config.js';
 import { WholeResponse } from './whole-response.js';
 
 /** The header every answer of a server with several databases carries: how many (the explorer asks /databases then). */
-export const DATABASES_HEADER = 'x-evap-databases';
+const DATABASES_HEADER = 'x-evap-databases';
 
 /** The path that lists the databases a server serves. */
-export const DATABASES_PATH = '/databases';
+const DATABASES_PATH = '/databases';
 
 /** A store the server serves under `/<name>`. */
 export interface ServedDatabase {
@@ -44,7 +44,7 @@ export interface DatabaseEntry {
 }
 
 /** What GET /databases says of a database: read from its current snapshot on every request, so a refresh shows. */
-export function databaseEntry(database: ServedDatabase, root: boolean): DatabaseEntry {
+function databaseEntry(database: ServedDatabase, root: boolean): DatabaseEntry {
   const { store, name } = database;
   const about = store.about();
   const span = (ranges: readonly { start_date: string; end_date: string }[]) => ({

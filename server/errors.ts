@@ -24,7 +24,7 @@ export class BodyParameterError extends InvalidParameterError {}
  * `input` is what the client sent: for a query parameter its text as it arrived (`sent`, undefined when left out), for
  * a body field the value the error carries; null when nothing was sent or it is not known.
  */
-export function validationDetail(error: InvalidParameterError, sent?: (name: string) => string | undefined): object[] {
+function validationDetail(error: InvalidParameterError, sent?: (name: string) => string | undefined): object[] {
   // the shapefile's parts come in the form, whoever finds them bad
   const location = error instanceof BodyParameterError || error.parameter.startsWith('shapefile_') ? 'body' : 'query';
   const input = location === 'query' && sent ? sent(error.parameter) : error.value;

@@ -20,7 +20,7 @@ const assets: Record<string, { file: (dir: string) => string; type: string }> = 
 const csp = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
 
 /** Where `npm ci` builds the bundle: dist/explorer under the package folder. */
-export function defaultExplorerDir(): string {
+function defaultExplorerDir(): string {
   return join(packageRoot(), 'dist', 'explorer');
 }
 

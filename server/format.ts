@@ -8,8 +8,8 @@ import type { WireRecord } from '../lib/types.js';
 import type { OutputFormat } from './params.js';
 import { WholeResponse } from './whole-response.js';
 
-export const jsonType = 'application/json';
-export const csvType = 'text/csv; charset=utf-8';
+const jsonType = 'application/json';
+const csvType = 'text/csv; charset=utf-8';
 
 /** A small answer built whole: `value` as JSON, or `records` under `columns` as CSV. */
 export function listResponse(format: OutputFormat, value: unknown, records: readonly WireRecord[], columns: readonly string[]): Response {
@@ -18,7 +18,7 @@ export function listResponse(format: OutputFormat, value: unknown, records: read
 }
 
 /** Answers up to this many characters are built whole and sent with a Content-Length; longer ones are streamed. */
-export const WHOLE_ANSWER_CHARS = 1 << 20;
+const WHOLE_ANSWER_CHARS = 1 << 20;
 
 /**
  * A timeseries answer: the text is produced batch by batch; an answer that ends within WHOLE_ANSWER_CHARS is sent

@@ -17,7 +17,7 @@ export async function startServer(argv: readonly string[] = process.argv.slice(2
 }
 
 /** startServer, exiting 1 with the reason when it cannot start. */
-export function runServer(argv?: readonly string[], env?: NodeJS.ProcessEnv): void {
+function runServer(argv?: readonly string[], env?: NodeJS.ProcessEnv): void {
   startServer(argv, env).catch((error: unknown) => {
     console.error(`evap server failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

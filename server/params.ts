@@ -178,6 +178,6 @@ export async function readBody(request: BodyOf, maxBytes: number): Promise<Uint8
 }
 
 /** A 413 naming the limit. */
-export function tooLarge(maxBytes: number): HttpError {
+function tooLarge(maxBytes: number): HttpError {
   return new HttpError(413, `the request body exceeds the limit of ${maxBytes} bytes (the four shapefile parts together)`, { connection: 'close' });
 }

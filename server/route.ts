@@ -18,7 +18,7 @@ import type { IncomingRequest } from './incoming.js';
 import type { QueryParams, RequestLimits } from './params.js';
 
 /** What a route handler gets. */
-export interface RouteContext {
+interface RouteContext {
   store: StoreReader; // the store, or under as_of a view of its past
   query: QueryParams;
   request: IncomingRequest;
@@ -41,13 +41,13 @@ export interface Route {
 }
 
 /** What a route answers with: the library options read from the request by the table, and the checked output_format. */
-export interface Asked<O extends OperationName> {
+interface Asked<O extends OperationName> {
   options: OptionsOf<O>;
   format: FormatOf<O>;
 }
 
 /** How a route of `operation` is documented; `path` when its path parameters are filled in (an aggregate's interval). */
-export interface Described {
+interface Described {
   tag: Route['tag'];
   summary: string;
   path?: string;
@@ -85,7 +85,7 @@ type Fits = { [O in RecordsOperation]: OptionsOf<O> extends NonNullable<Paramete
 const everyOperationFits: Fits extends true ? true : never = true;
 
 /** The store's stream of a records operation (`extra`: the path's options, an aggregate's interval). */
-export function streamOf<O extends RecordsOperation>(store: StoreReader, operation: O, options: OptionsOf<O>, extra: object = {}): RecordStream {
+function streamOf<O extends RecordsOperation>(store: StoreReader, operation: O, options: OptionsOf<O>, extra: object = {}): RecordStream {
   const method = `stream${operation[0]!.toUpperCase()}${operation.slice(1)}` as StreamMethod<O>;
   // the method is the one Fits checked against this operation's options
   return (store[method] as unknown as (options: object) => RecordStream).call(store, { ...options, ...extra });

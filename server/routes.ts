@@ -13,7 +13,7 @@ import { aboutResponse } from './provenance.js';
 import { type Route, recordsRoute, tableRoute } from './route.js';
 import { summaryRoutes } from './summary-routes.js';
 
-export type { Route, RouteContext } from './route.js';
+export type { Route } from './route.js';
 
 // Records of one kind have the same keys; the CSV header is the first record's keys (or the fallback when empty).
 function columnsOf(records: readonly WireRecord[], fallback: readonly string[]): string[] {

@@ -1,6 +1,14 @@
 // Answers whose whole body is already in memory: the node adapter writes them at once with a Content-Length,
 // skipping the web-stream plumbing (Readable.fromWeb, pipeline), which costs more than a small answer itself.
 
+/** The headers of a request as a replay check reads them (Headers.get's result: values of a repeated name joined by ', '). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** Whether a request with these headers would get the same answer again (WholeResponse.replay). */
+export type ReplayCheck = (headers: HeaderReader) => boolean;
+
 /**
  * A Response whose body the adapter sends directly; still a plain web Response for any other reader. The web body is
  * made only when something reads it (fetchFrom's callers, a test): the node adapter never does, and building it for
@@ -8,6 +16,12 @@
  */
 export class WholeResponse extends Response {
   readonly whole: string | Uint8Array<ArrayBuffer>; // the body as given
+  /**
+   * Set on a kept answer (cached-answers.ts): whether a later GET of the same target, carrying these headers, would be
+   * answered with the very same status, headers and bytes. The node adapter then sends those again without the
+   * handler (server/process/replays.ts); a layer that adds a condition of its own (the key, the rate) wraps it.
+   */
+  replay?: ReplayCheck;
   #read: Response | undefined; // the web body, once asked for
 
   constructor(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit) {

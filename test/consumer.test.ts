@@ -63,8 +63,32 @@ describe('the packed package', () => {
 
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
     expect((await npx(['--version'])).stdout).toBe(`${version}\n`);
-    await npx(['demo', '--out', 'demo']);
-    expect(existsSync(join(consumer, 'demo', 'manifest.json'))).toBe(true);
+    // the README's quick start, line by line exactly as written, in this project that depends on the tarball; its first
+    // line makes demo/, which the rest of the test uses (PORT=0: the server's own environment variable, so the line
+    // stays as written and no fixed port is taken)
+    const quickStart = (await readFile(join(root, 'README.md'), 'utf8')).split('## Quick start')[1]!.split('```sh\n')[1]!.split('```')[0]!;
+    const lines = quickStart.split('\n').filter((l) => l.trim() !== '');
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) {
+      if (/^npx evap serve /.test(line)) {
+        const shell = spawn('sh', ['-c', `exec ${line}`], { cwd: consumer, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const ready = await new Promise<string>((ok, fail) => {
+          let out = '';
+          shell.stdout.on('data', (d) => {
+            out += d;
+            if (/api-key: \S+[\s\S]*listening on http:\/\/127\.0\.0\.1:\d+[\s\S]*explorer: http/.test(out)) ok(out); // the lines it promises
+          });
+          shell.on('exit', (code) => fail(new Error(`${line}: exited with ${code}: ${out}`)));
+        });
+        process.kill(-shell.pid!, 'SIGTERM');
+        expect(ready).not.toMatch(/error/i);
+        continue;
+      }
+      const done = await run('sh', ['-c', line], { cwd: consumer, env });
+      if (line.startsWith('npx evap demo ')) expect(existsSync(join(consumer, 'demo', 'manifest.json'))).toBe(true);
+      else expect(done.stdout.length, line).toBeGreaterThan(0);
+      if (line.includes('--interval monthly')) expect(done.stdout.split('\n')[0]).toContain('E_volume (acre-ft)');
+    }
 
     const server = spawn('npx', ['--no', '--', 'evap', 'serve', '--store', 'demo', '--port', '0'], {
       cwd: consumer,
@@ -110,33 +134,6 @@ describe('the packed package', () => {
       expect((await npx(['query', '--from', url, '--api-key', 'consumer-key', ...flags])).stdout).toBe(api);
     } finally {
       process.kill(-server.pid!, 'SIGTERM'); // npx runs evap under a shell of its own: stop the whole group
-    }
-
-    // the README's quick start, line by line exactly as written, in this project that depends on the tarball
-    // (PORT=0: the server's own environment variable, so the line stays as written and no fixed port is taken)
-    const quickStart = (await readFile(join(root, 'README.md'), 'utf8')).split('## Quick start')[1]!.split('```sh\n')[1]!.split('```')[0]!;
-    const lines = quickStart.split('\n').filter((l) => l.trim() !== '');
-    expect(lines.length).toBeGreaterThanOrEqual(5);
-    await run('rm', ['-rf', join(consumer, 'demo')]);
-    for (const line of lines) {
-      if (/^npx evap serve /.test(line)) {
-        const shell = spawn('sh', ['-c', `exec ${line}`], { cwd: consumer, env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-        const ready = await new Promise<string>((ok, fail) => {
-          let out = '';
-          shell.stdout.on('data', (d) => {
-            out += d;
-            if (/api-key: \S+[\s\S]*listening on http:\/\/127\.0\.0\.1:\d+[\s\S]*explorer: http/.test(out)) ok(out); // the lines it promises
-          });
-          shell.on('exit', (code) => fail(new Error(`${line}: exited with ${code}: ${out}`)));
-        });
-        process.kill(-shell.pid!, 'SIGTERM');
-        expect(ready).not.toMatch(/error/i);
-        continue;
-      }
-      const done = await run('sh', ['-c', line], { cwd: consumer, env });
-      if (line.startsWith('npx evap demo ')) expect(existsSync(join(consumer, 'demo', 'manifest.json'))).toBe(true);
-      else expect(done.stdout.length, line).toBeGreaterThan(0);
-      if (line.includes('--interval monthly')) expect(done.stdout.split('\n')[0]).toContain('E_volume (acre-ft)');
     }
 
     // as a service runs it: `exec node_modules/.bin/evap serve`, stopped by SIGTERM to that one process, exits 0

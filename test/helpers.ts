@@ -9,18 +9,24 @@ import type { Manifest } from '../lib/store/manifest.js';
 import { createStoreWriter } from '../lib/store/write.js';
 import type { MetadataRow, WireRecord } from '../lib/types.js';
 
+/**
+ * Runs `clean` after the test running now, or after the test file when called outside a test (at the file's top level,
+ * in a hook). Registered at once: vitest takes onTestFinished only inside a test, and ignores an afterAll registered
+ * there or after an await (thousands of folders were left behind a run), and a helper module shared by the files of
+ * one process (isolate: false) must register for each file, not once.
+ */
+export function cleanUp(clean: () => unknown): void {
+  try {
+    onTestFinished(async () => void (await clean()));
+  } catch {
+    afterAll(async () => void (await clean()));
+  }
+}
+
 /** A fresh temporary folder, removed after the test that made it, or after the test file when made in a hook. */
 export function tempDir(prefix = 'evap-test-'): Promise<string> {
   const made = mkdtemp(join(tmpdir(), prefix));
-  const remove = async () => rm(await made, { recursive: true, force: true });
-  // vitest takes onTestFinished only inside a test, and ignores an afterAll registered there (such folders were left
-  // behind: thousands a run), so a test's own folder goes with the test and a hook's or a module's with the file.
-  // Registered now, not after the await: a module's folder would otherwise be taken for the first test's
-  try {
-    onTestFinished(remove);
-  } catch {
-    afterAll(remove);
-  }
+  cleanUp(async () => rm(await made, { recursive: true, force: true }));
   return made;
 }
 

@@ -2,10 +2,12 @@
 // writing apart from the public Store, one binary search, node:fs in one file, and no HTTP words but in the remote
 // client (lib/sync/client.ts), the one file of lib/ that speaks HTTP; the operations table (lib/operations.ts) names
 // each operation's path, as data, and nothing else of HTTP.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { exportUses } from './support/export-uses.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -170,5 +172,50 @@ describe('lib/', () => {
         ];
       });
     expect(found).toEqual([]);
+  });
+});
+
+describe('exportUses', () => {
+  it('sees named, namespace, dynamic, re-exported and type imports, and an export used in its own file only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evap-exports-'));
+    const files: Record<string, string> = {
+      'src/a.ts':
+        'export const named = 1;\nexport const viaNamespace = 2;\nexport const notImported = 3;\nexport function local() {}\nlocal();\nexport type Typed = 1;',
+      'src/b.ts': 'export const destructured = 1;\nexport const member = 2;\nexport const unread = 3;',
+      'src/c.ts': 'export const reExported = 1;\nexport const everything = 2;',
+      'src/d.ts': "export * from './c.js';",
+      'src/e.ts': "export { reExported as renamed } from './c.js';",
+      'use/u.ts': [
+        "import { named } from '../src/a.js';",
+        "import * as a from '../src/a.js';",
+        "import '../src/e.js';",
+        "const { destructured } = await import('../src/b.js');",
+        "const b = await import('../src/b.js');",
+        "type T = import('../src/a.js').Typed;",
+        'a.viaNamespace; b.member;',
+      ].join('\n'),
+      'use/v.ts': "import { everything } from '../src/d.js';",
+    };
+    try {
+      mkdirSync(join(dir, 'src'));
+      mkdirSync(join(dir, 'use'));
+      for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+      const uses = exportUses(dir, ['src'], ['use']);
+      const unused = uses.filter((u) => u.importers.length === 0).map((u) => `${u.file}: ${u.name}${u.local ? ' (local)' : ''}`);
+      expect(unused.sort()).toEqual(['src/a.ts: local (local)', 'src/a.ts: notImported', 'src/b.ts: unread', 'src/e.ts: renamed']);
+      expect(uses.find((u) => u.name === 'everything')?.importers).toEqual(['src/d.ts']); // export * takes every export
+      expect(uses.find((u) => u.name === 'reExported')?.importers).toEqual(['src/d.ts', 'src/e.ts']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('every export of lib/, server/ and cli/', () => {
+  it('is imported by another file (a test, a bench, a script or the explorer counts), or is the API of lib/index.ts', () => {
+    const unused = exportUses(root, ['lib', 'server', 'cli'], ['test', 'bench', 'scripts', 'explorer'])
+      .filter((u) => u.importers.length === 0 && u.file !== 'lib/index.ts')
+      .map((u) => `${u.file}: ${u.name}${u.local ? ' (used in its file only: unexport it)' : ' (imported by nothing: remove it)'}`);
+    expect(unused).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ export function* forecastReservoir(
 }
 
 /** The members of one issue run from one day's state. */
-export function runMembers(name: string, seed: number, state: ReservoirState, count: number): IssueEnsemble {
+function runMembers(name: string, seed: number, state: ReservoirState, count: number): IssueEnsemble {
   const members = {} as Record<ForecastVariable, Float64Array>;
   for (const v of forecastVariables) members[v] = new Float64Array(count * MAX_LEAD);
   for (let m = 0; m < count; m++) {

@@ -82,7 +82,7 @@ function checkStatistics(statistics: readonly string[] | undefined): { stats: En
 }
 
 /** `leads`: one lead day (`7`) or a range (`1-7`) within 1-28. */
-export function parseLeads(value: string | undefined): [number, number] {
+function parseLeads(value: string | undefined): [number, number] {
   const text = value ?? `1-${MAX_LEAD}`;
   const match = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(text);
   const from = Number(match?.[1]);
@@ -395,7 +395,7 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
  * The day-of-year normal of a day: the mean of the estimates on the same month and day in the other years held
  * (the verified year left out, so the normal never knows the day it is judged on); undefined when no other year has it.
  */
-export function normalsOf(days: ReadonlyMap<number, number>): (day: number) => number | undefined {
+function normalsOf(days: ReadonlyMap<number, number>): (day: number) => number | undefined {
   const byMonthDay = new Map<string, { year: string; value: number }[]>();
   for (const [day, v] of days) {
     if (Number.isNaN(v)) continue;

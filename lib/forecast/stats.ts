@@ -18,7 +18,6 @@ export const percentileOf: Readonly<Record<Exclude<EnsembleStatistic, 'mean'>, n
 
 // Quantiles are Hyndman and Fan's type 7, linear interpolation between order statistics (R's default, numpy's
 // 'linear'): h = (n - 1) p, x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]); the normals' own function.
-export { quantile as quantileSorted } from '../query/normals.js';
 
 /** The eight statistics of an ensemble (NaN members are left out; all NaN: all NaN). */
 export function ensembleStats(members: ArrayLike<number>): Record<EnsembleStatistic, number> {
@@ -41,7 +40,7 @@ export function totalStats(members: readonly ArrayLike<number>[], from: number, 
 }
 
 /** One member's sum over leads `from..to`. */
-export function sumLeads(member: ArrayLike<number>, from: number, to: number): number {
+function sumLeads(member: ArrayLike<number>, from: number, to: number): number {
   let sum = 0;
   for (let lead = from; lead <= to; lead++) sum += member[lead - 1]!;
   return sum;

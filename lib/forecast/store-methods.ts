@@ -10,7 +10,6 @@ import { type ForecastVariable, forecastVariableInfo } from './variables.js';
 
 export {
   checkForecastNames,
-  type Estimates,
   type ForecastIssueRange,
   type ForecastSource,
   forecastDaily,
@@ -29,7 +28,7 @@ export type ForecastVerificationQuery = WithAsOf<'forecastVerification'>;
 export type ForecastVariableInfo = ReturnType<typeof import('./query.js').listForecastVariables>[number];
 
 /** What readEstimates needs of a store: its snapshot's manifest and its timeseries stream. */
-export interface EstimatesReader {
+interface EstimatesReader {
   manifest: Manifest;
   streamReservoirTimeseries(query: OptionsOf<'reservoirTimeseries'>): RecordStream;
 }

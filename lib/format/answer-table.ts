@@ -36,7 +36,7 @@ export function columnType(column: string, records: readonly WireRecord[]): Data
 }
 
 /** A column's unit, for its field metadata: a variable's "<name> (<unit>)" and what derives from it, counts in days, a metadata attribute's. */
-export function columnUnit(column: string): string | undefined {
+function columnUnit(column: string): string | undefined {
   if (column === 'n_days' || column.startsWith('n_qflag_') || column.endsWith(' n')) return 'days';
   const label = /^[^ ]+ \(([^)]+)\)(?: (mean|min|max|p\d\d))?$/.exec(column)?.[1];
   return label ?? attributeUnit(column);
@@ -76,6 +76,11 @@ export function recordsToTable(
       );
   }
   return annotate(new Table(vectors), metadata);
+}
+
+/** An Arrow table of any records, with one column per record key in the records' key order, typed as recordsToTable types an answer. */
+export function recordsToArrow(records: readonly WireRecord[]): Table {
+  return recordsToTable(records, [...new Set(records.flatMap((r) => Object.keys(r)))]);
 }
 
 // the units as field metadata and the answer's metadata as the schema's (a Table's schema is fixed: rebuilt around its batches)

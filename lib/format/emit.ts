@@ -17,8 +17,6 @@ export interface Block {
 /** What a builder produces per block: record objects, JSON text (objects separated by commas, no brackets), or CSV rows. */
 export type OutputKind = 'records' | 'json' | 'csv';
 
-export type { Emitter };
-
 const emitters = new Map<string, Emitter>();
 const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map
 
@@ -163,7 +161,7 @@ function compile(nameKey: string, variables: readonly ResolvedVariable[], held: 
  * The same records, JSON or CSV rows as the generated emitters, made one value at a time with units.ts's convert
  * and roundValue: the oracle of the generated ones in the tests, and the fallback where code cannot be generated.
  */
-export function interpretedEmitter(
+function interpretedEmitter(
   nameKey: string,
   variables: readonly ResolvedVariable[],
   held: readonly boolean[],

@@ -38,7 +38,7 @@ interface Job {
 }
 
 /** Threads encoding Parquet at once: one fewer than the cores (the main thread keeps one), at least one, at most four. */
-export const PARQUET_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
+const PARQUET_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 /** A few worker threads, started when first needed, each encoding one file at a time; an idle one keeps no process alive. */
 class ParquetThreads {

@@ -15,7 +15,7 @@ export interface StagedMetadata {
 }
 
 /** What a commit changed. */
-export interface Applied {
+interface Applied {
   added: number; // store rows (name, dataset or station, date) that did not exist before
   replaced: number; // store rows that existed and were replaced
   metadata: number; // metadata rows added or replaced
@@ -74,7 +74,7 @@ export async function applyStaging(
  * The files of a dataset-year to rewrite with staged rows: those overlapping the staged rows' dates and names, widened
  * until no other file overlaps what they and the staged rows span together (the rewritten files must not overlap the kept ones).
  */
-export function affectedFiles(files: readonly ReservoirFile[], staged: StagedPartition): ReservoirFile[] {
+function affectedFiles(files: readonly ReservoirFile[], staged: StagedPartition): ReservoirFile[] {
   const names = [...staged.cells.keys()].sort(compareText);
   if (names.length === 0) return [];
   let [low, high] = [Infinity, -Infinity];

@@ -22,7 +22,7 @@ export type FileKind = 'timeseries' | 'long' | 'reservoir-metadata' | 'station-m
 
 /** The columns of a plain long CSV; values in metric units; dataset `stations` for station rows. */
 export const longColumns = ['name', 'dataset', 'variable', 'date', 'value'] as const;
-export const STATIONS_DATASET = 'stations';
+const STATIONS_DATASET = 'stations';
 
 /** The kind of a file from the keys of its first record, or undefined when they fit none. */
 export function classifyKeys(keys: readonly string[]): FileKind | undefined {

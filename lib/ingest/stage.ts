@@ -6,7 +6,7 @@ import { compareText } from '../store/manifest.js';
 import type { ReservoirRows, StationRows } from '../store/write.js';
 
 /** Where staged rows land: one dataset-year of reservoirs, or one station's whole history. */
-export type Target = { kind: 'reservoirs'; dataset: DatasetName; year: number } | { kind: 'stations'; name: string };
+type Target = { kind: 'reservoirs'; dataset: DatasetName; year: number } | { kind: 'stations'; name: string };
 
 // the per-day flags come last, staged as their codes like any value (flags.ts)
 const datasetVariables = new Map<string, readonly string[]>(
@@ -87,7 +87,7 @@ export class Staging {
 }
 
 /** Rows after a merge, and how many (name, date) rows were new or replaced. */
-export interface Merged<R> {
+interface Merged<R> {
   rows: R;
   added: number;
   replaced: number;

@@ -1,7 +1,7 @@
 // Small seeded random numbers: a string hash of (seed, name) seeds a mulberry32 generator.
 
 /** 32-bit FNV-1a hash of a string, finished with the murmur3 mixer. */
-export function hashString(text: string): number {
+function hashString(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

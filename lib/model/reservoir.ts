@@ -15,7 +15,7 @@ import { Weather } from './weather.js';
 export type ReservoirDays = { days: number; values: Record<ReservoirVariable, Float64Array>; qflags: QFlag[] };
 
 /** A reservoir's simulation; consecutive calls continue its state, so long runs can go year by year. */
-export interface ReservoirModel {
+interface ReservoirModel {
   simulate(startDay: number, endDay: number, observe?: (state: ReservoirState) => void): ReservoirDays; // inclusive epoch days (days since 1970-01-01 UTC)
 }
 

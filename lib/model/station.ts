@@ -32,7 +32,7 @@ const variablesByType: Record<StationSpec['type'], ReadonlySet<StationVariable>>
 };
 
 /** The station variables a station of this type records, in catalogue order. */
-export function stationVariablesOf(type: StationSpec['type']): StationVariable[] {
+function stationVariablesOf(type: StationSpec['type']): StationVariable[] {
   const set = variablesByType[type];
   return stationVariableNames.filter((v) => set.has(v));
 }

@@ -14,7 +14,7 @@ export function dayFromCivil(year: number, month: number, day: number): number {
 }
 
 /** Calendar year of an epoch day. */
-export function yearOfDay(epochDay: number): number {
+function yearOfDay(epochDay: number): number {
   let year = 1970 + Math.floor(epochDay / 365.2425);
   while (dayFromCivil(year, 1, 1) > epochDay) year--;
   while (dayFromCivil(year + 1, 1, 1) <= epochDay) year++;

@@ -7,7 +7,7 @@ import type { WireRecord, WireValue } from '../types.js';
 export type PlainAnswer = readonly WireRecord[] | Table;
 
 /** True for an Arrow table (by shape, so a table from another copy of apache-arrow counts too). */
-export function isArrowTable(value: unknown): value is Table {
+function isArrowTable(value: unknown): value is Table {
   const t = value as Partial<Table> | null;
   return typeof t === 'object' && t !== null && typeof t.numRows === 'number' && typeof t.getChild === 'function' && Array.isArray(t.schema?.fields);
 }
@@ -19,7 +19,7 @@ export function isRecordStream(value: unknown): value is RecordStream {
 }
 
 /** An Arrow table's column names and its rows as records (64-bit integers as numbers, dates as YYYY-MM-DD as the wire has them). */
-export function tableRecords(table: Table): { columns: string[]; records: WireRecord[] } {
+function tableRecords(table: Table): { columns: string[]; records: WireRecord[] } {
   const columns = table.schema.fields.map((f) => f.name);
   const dates = table.schema.fields.map((f) => DataType.isDate(f.type)); // answers type start_date and end_date as Date32
   const vectors = columns.map((c) => table.getChild(c));

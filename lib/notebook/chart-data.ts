@@ -7,7 +7,7 @@ import { variablesOf } from './summary.js';
 export type ChartKind = 'daily' | 'periods' | 'normals';
 
 /** One point of a series: its position on the x axis, its value, and the normal's band there when there is one. */
-export interface ChartPoint {
+interface ChartPoint {
   x: number; // daily: days since 1970-01-01; periods and normals: the category's index
   value: number | null;
   band?: { low: number; high: number }; // p10..p90 of the normal
@@ -31,13 +31,13 @@ export interface ChartModel {
 const unitOf = (variable: string) => /\(([^)]*)\)$/.exec(variable)?.[1] ?? '';
 
 /** The kind of an answer from its columns. */
-export function chartKind(columns: readonly string[]): ChartKind {
+function chartKind(columns: readonly string[]): ChartKind {
   if (columns.includes('month') || columns.includes('day')) return 'normals';
   return columns.includes('n_days') ? 'periods' : 'daily';
 }
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date. */
-export function dayNumber(date: string): number {
+function dayNumber(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / 86_400_000;
 }
 

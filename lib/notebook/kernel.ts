@@ -22,7 +22,7 @@ interface TslabDisplay {
 }
 
 /** tslab's display API when this process is a tslab kernel running a cell, else undefined. */
-export function tslabDisplay(): TslabDisplay | undefined {
+function tslabDisplay(): TslabDisplay | undefined {
   if (!('__tslab__' in globalThis)) return undefined;
   try {
     // the running kernel's own module: tslab's command hands over to a copy installed where it starts, so several

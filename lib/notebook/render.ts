@@ -8,7 +8,7 @@ export function escapeMarkup(text: string): string {
 }
 
 /** One line of what the answer holds: rows, names, dates, variables. */
-export function describeSummary(s: AnswerSummary): string {
+function describeSummary(s: AnswerSummary): string {
   const parts = [`${s.rows} ${s.rows === 1 ? 'row' : 'rows'}`];
   if (s.names.length > 0) parts.push(`${s.names.length === 1 ? '' : `${s.names.length} names: `}${listed(s.names, 6)}`);
   if (s.first !== undefined) parts.push(s.first === s.last ? s.first : `${s.first} to ${s.last}`);

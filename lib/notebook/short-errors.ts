@@ -3,7 +3,7 @@
 // notebook user nothing. Scripts and servers keep the full stack.
 
 /** True inside a Jupyter kernel of Deno or tslab. */
-export function inNotebookKernel(): boolean {
+function inNotebookKernel(): boolean {
   const deno = (globalThis as { Deno?: { jupyter?: unknown } }).Deno;
   return deno?.jupyter !== undefined || '__tslab__' in globalThis;
 }

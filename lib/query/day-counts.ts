@@ -4,7 +4,7 @@ import type { Period } from './periods.js';
 import { rowsWithin } from './search.js';
 
 /** The qflag codes counted per period, and the column each count is answered in. */
-export const countedFlags = ['M', 'S', 'R'] as const satisfies readonly QFlag[];
+const countedFlags = ['M', 'S', 'R'] as const satisfies readonly QFlag[];
 export const flagCountColumns = countedFlags.map((flag) => `n_qflag_${flag}`);
 
 const codes = countedFlags.map((flag) => qflagValues.indexOf(flag));

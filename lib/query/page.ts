@@ -3,7 +3,7 @@ import type { RecordStream } from '../format/stream.js';
 import type { WireRecord } from '../types.js';
 
 /** A page of records and how many records the whole answer holds (read to its end, batch by batch). */
-export interface RecordPage {
+interface RecordPage {
   records: WireRecord[];
   matched: number;
 }

@@ -29,7 +29,7 @@ function dayOf(year: number, month: number, date: number): number {
 }
 
 /** The unclipped period holding a day: [first, last] epoch days. Water years are named by the year they end in (USGS). */
-export function periodAround(day: number, interval: Interval): [number, number] {
+function periodAround(day: number, interval: Interval): [number, number] {
   const [year, month] = ymd(day);
   if (interval === 'monthly') return [dayOf(year, month, 1), dayOf(year, month + 1, 1) - 1];
   if (interval === 'annual') return [dayOf(year, 1, 1), dayOf(year + 1, 1, 1) - 1];
@@ -51,11 +51,6 @@ export function periodsOf(startDay: number, endDay: number, interval: Interval):
 /** The calendar month (1-12) and day of an epoch day, as `MM-DD`. */
 export function monthDay(day: number): string {
   return formatDay(day).slice(5);
-}
-
-/** The calendar month (1-12) of an epoch day. */
-export function monthOf(day: number): number {
-  return ymd(day)[1];
 }
 
 const DURATION = /^P(?:(\d{1,6})Y)?(?:(\d{1,6})M)?(?:(\d{1,6})W)?(?:(\d{1,6})D)?$/;

@@ -22,7 +22,7 @@ import {
 } from './validate.js';
 
 /** Attributes attached to every record of a name (also_return); empty when none were asked for. */
-export type Attach = (name: string) => WireRecord;
+type Attach = (name: string) => WireRecord;
 
 /** Adds wire keys and conversions to resolved variables for a unit system: the unit table read once per query. */
 export function withKeys(variables: readonly CheckedVariable[], system: UnitSystem): ResolvedVariable[] {
@@ -34,7 +34,7 @@ export function withKeys(variables: readonly CheckedVariable[], system: UnitSyst
 }
 
 /** The columns of the records, in order: what a CSV header shows. */
-export function recordColumns(nameKey: string, variables: readonly ResolvedVariable[], attributes: readonly string[]): string[] {
+function recordColumns(nameKey: string, variables: readonly ResolvedVariable[], attributes: readonly string[]): string[] {
   return [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...attributes.filter((a) => a !== nameKey)];
 }
 

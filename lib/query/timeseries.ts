@@ -12,7 +12,7 @@ import { partitionPoint, rowsWithin, runEnd } from './search.js';
 import type { ResolvedVariable } from './validate.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
-export interface RowSpan {
+interface RowSpan {
   days: Int32Array;
   column(name: string): Float64Array | undefined;
 }
@@ -330,7 +330,7 @@ export function overlaps(file: { start: string; end: string }, start: string, en
   return file.start !== '' && file.start <= end && start <= file.end;
 }
 
-export function groupHoldsDays(footer: FileLayout, group: number, startDay: number, endDay: number): boolean {
+function groupHoldsDays(footer: FileLayout, group: number, startDay: number, endDay: number): boolean {
   const days = footer.days[group];
   return !days || (days[0] <= endDay && days[1] >= startDay);
 }
@@ -341,12 +341,12 @@ export function fileHoldsNames(file: Extent, first: string, last: string, start:
 }
 
 /** Whether a row group's name statistics allow names in [first, last] (without statistics, it may hold any). */
-export function groupHoldsNames(footer: FileLayout, group: number, first: string, last: string): boolean {
+function groupHoldsNames(footer: FileLayout, group: number, first: string, last: string): boolean {
   const names = footer.names[group];
   return !names || (compareText(names[0], last) <= 0 && compareText(first, names[1]) <= 0);
 }
 
-export function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
+function joinParts(dayParts: Int32Array[], valueParts: (Float64Array | undefined)[][], columns: readonly string[]): RowSpan {
   if (dayParts.length === 1) {
     const only = valueParts[0]!;
     return { days: dayParts[0]!, column: (c) => only[columns.indexOf(c)] };

@@ -2,17 +2,17 @@
 import { InvalidParameterError } from '../errors.js';
 
 /** The wire names of the parts, keyed by extension. */
-export const partNames = {
+const partNames = {
   shp: 'shapefile_shp',
   dbf: 'shapefile_dbf',
   prj: 'shapefile_prj',
   shx: 'shapefile_shx',
 } as const;
 
-export type PartName = keyof typeof partNames;
+type PartName = keyof typeof partNames;
 
 /** One shape record of a polygon .shp: its rings in the file's own coordinates. */
-export interface ShpRecord {
+interface ShpRecord {
   offset: number; // byte offset of the record header, as the .shx indexes it
   length: number; // content length in bytes, without the 8-byte record header
   rings: Float64Array[]; // each ring flat: x0, y0, x1, y1, ... (an array per vertex cost 3M arrays for a 50 MiB .shp)

@@ -9,7 +9,7 @@ import { errorCode, S3Client, type S3Options, type S3Response, s3OptionsFromEnv 
 import type { Storage, StoredFile } from './storage.js';
 
 /** How long a marker (lease, writer, lock) counts as held after its last refresh; holders refresh it every third of that. */
-export const MARKER_TTL_MS = 90_000;
+const MARKER_TTL_MS = 90_000;
 
 // object times (Last-Modified) and the clock skew (from Date) come in whole seconds: an object's time on this machine's
 // clock is taken as the latest it can be, so that an object is never judged older than it is (to be deleted, or a

@@ -24,7 +24,7 @@ export function sha256(bytes: Uint8Array): string {
 }
 
 /** Positional reads of a store's files through a bounded set of open handles (a query reads a file many times). */
-export interface RangeReader {
+interface RangeReader {
   read(path: string, offset: number, length: number): Promise<Uint8Array>; // fewer bytes only past the end of the file
   close(): Promise<void>;
 }
@@ -42,7 +42,7 @@ const IDLE_CLOSE_MS = 5_000;
  * A RangeReader over a store folder keeping up to `maxOpen` files open, least recently used closed first (a handle in
  * use is closed when its reads end). Symbolic links are refused, so a file swapped for a link cannot point outside.
  */
-export function createRangeReader(root: string, maxOpen = 64): RangeReader {
+function createRangeReader(root: string, maxOpen = 64): RangeReader {
   const files = new Map<string, OpenFile>();
   const closeWhenIdle = (file: OpenFile) => {
     if (file.evicted && file.users === 0) void file.handle.then((h) => h.close()).catch(() => undefined);
@@ -106,14 +106,14 @@ export function createRangeReader(root: string, maxOpen = 64): RangeReader {
 }
 
 /** Writes a new file and flushes it to disk before returning (files are never changed in place). */
-export async function writeDurable(root: string, path: string, bytes: Uint8Array | string, sync = true): Promise<void> {
+async function writeDurable(root: string, path: string, bytes: Uint8Array | string, sync = true): Promise<void> {
   const full = resolveInside(root, path);
   await mkdir(dirname(full), { recursive: true });
   await (sync ? writeSynced(full, bytes) : writeFile(full, bytes));
 }
 
 /** Replaces a file atomically: write a temporary sibling, fsync, rename over, fsync the folder. */
-export async function replaceAtomically(root: string, path: string, text: string): Promise<void> {
+async function replaceAtomically(root: string, path: string, text: string): Promise<void> {
   const full = resolveInside(root, path);
   const temporary = `${full}.${process.pid}.${Date.now()}.tmp`;
   await mkdir(dirname(full), { recursive: true });
@@ -143,7 +143,7 @@ async function writeSynced(full: string, bytes: Uint8Array | string): Promise<vo
 }
 
 /** Reads the text of a store file, or undefined when it does not exist. */
-export async function readStoreText(root: string, path: string): Promise<string | undefined> {
+async function readStoreText(root: string, path: string): Promise<string | undefined> {
   try {
     return await readFile(resolveInside(root, path), 'utf8');
   } catch (error) {
@@ -186,7 +186,7 @@ export async function createExclusive(root: string, path: string, text: string):
  * a lock left by a dead process, or older than any commit could hold it, is moved aside and taken over, and moving
  * aside checks that it moved the very lock it judged stale.
  */
-export async function withLock<T>(root: string, path: string, work: () => Promise<T>): Promise<T> {
+async function withLock<T>(root: string, path: string, work: () => Promise<T>): Promise<T> {
   const full = resolveInside(root, path);
   const token = randomBytes(8).toString('hex');
   for (let attempt = 0; ; attempt++) {
@@ -233,7 +233,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** Every file under a folder of the store ('' for its top level only), with its size and age (missing folder: none). */
-export async function listStoreFiles(root: string, folder: string): Promise<{ path: string; bytes: number; mtimeMs: number }[]> {
+async function listStoreFiles(root: string, folder: string): Promise<{ path: string; bytes: number; mtimeMs: number }[]> {
   const base = folder === '' ? resolve(root) : resolveInside(root, folder);
   const entries = await readdir(base, { recursive: folder !== '', withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
@@ -249,17 +249,17 @@ export async function listStoreFiles(root: string, folder: string): Promise<{ pa
 }
 
 /** Deletes a file of the store (gone already: fine). */
-export async function removeStoreFile(root: string, path: string): Promise<void> {
+async function removeStoreFile(root: string, path: string): Promise<void> {
   await rm(resolveInside(root, path), { force: true });
 }
 
 /** Deletes a file of the store synchronously (for process exit, where nothing asynchronous runs). */
-export function removeStoreFileSync(root: string, path: string): void {
+function removeStoreFileSync(root: string, path: string): void {
   rmSync(resolveInside(root, path), { force: true });
 }
 
 /** Whether a file of the store exists. */
-export async function storeFileExists(root: string, path: string): Promise<boolean> {
+async function storeFileExists(root: string, path: string): Promise<boolean> {
   return stat(resolveInside(root, path)).then(
     () => true,
     () => false,
@@ -267,18 +267,18 @@ export async function storeFileExists(root: string, path: string): Promise<boole
 }
 
 /** What a marker file holds to say which process wrote it: "<pid> <host>". */
-export function ownerStamp(): string {
+function ownerStamp(): string {
   return `${process.pid} ${hostname()}`;
 }
 
 /** Whether the process that wrote a marker (a writer's, or a reader's lease) is still running. */
-export async function markerAlive(root: string, path: string): Promise<boolean> {
+async function markerAlive(root: string, path: string): Promise<boolean> {
   const text = await readFile(resolveInside(root, path), 'utf8').catch(() => undefined);
   return text !== undefined && isOwnerAlive(text.split(' '));
 }
 
 /** A file's size and modification time as one string (undefined when it is missing): a cheap "has it changed?". */
-export async function fileStamp(root: string, path: string): Promise<string | undefined> {
+async function fileStamp(root: string, path: string): Promise<string | undefined> {
   const info = await stat(resolveInside(root, path)).catch(() => undefined);
   return info && `${info.size}:${info.mtimeMs}:${info.ino}`;
 }

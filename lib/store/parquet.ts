@@ -13,13 +13,13 @@ import {
   parseMetadata,
 } from './parquet-decode.js';
 
-export type { ChunkShape, ColumnValues };
+export type { ColumnValues };
 
 /** The key of the footer's key-value metadata that holds the column chunks' checksums. */
 const CHUNK_SUMS_KEY = 'evap.chunk_sha256';
 
 /** An encoded file, with what the manifest records to verify its footer. */
-export interface EncodedFile {
+interface EncodedFile {
   bytes: Uint8Array;
   footerLength: number; // bytes of the tail read first: the footer, its length and the magic (all after the data)
 }
@@ -77,7 +77,7 @@ export function chunkSum(bytes: Uint8Array): string {
 }
 
 /** Byte ranges [start, end) of every column chunk, by row group then column. */
-export function chunkRanges(metadata: FileMetaData): [number, number][][] {
+function chunkRanges(metadata: FileMetaData): [number, number][][] {
   return metadata.row_groups.map((group) =>
     group.columns.map((column) => {
       const meta = column.meta_data!;
@@ -151,7 +151,7 @@ function shapeOf(footer: FileLayout, column: string): ChunkShape {
 }
 
 /** The rows of a row group. */
-export function groupRows(footer: { groupStarts: readonly number[] }, group: number): number {
+function groupRows(footer: { groupStarts: readonly number[] }, group: number): number {
   return footer.groupStarts[group + 1]! - footer.groupStarts[group]!;
 }
 

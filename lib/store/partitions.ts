@@ -11,7 +11,7 @@ import { chunkSum, decodeChunkAsync, type FileLayout, type Footer, parseFooter }
 import type { ByteSource, ReadCounts } from './source.js';
 
 /** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
-export type Column = Int32Array | Float64Array | readonly string[];
+type Column = Int32Array | Float64Array | readonly string[];
 
 /** Caches shared by the readers of successive snapshots (file paths are unique per snapshot). */
 export interface ReaderCaches {

@@ -36,7 +36,7 @@ export interface S3Response {
   retried: boolean;
 }
 
-export interface S3Request {
+interface S3Request {
   query?: Record<string, string>;
   headers?: Record<string, string>;
   body?: Uint8Array;

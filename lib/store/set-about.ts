@@ -9,7 +9,7 @@ import type { Storage } from './storage.js';
 import { createStoreWriter } from './write.js';
 
 /** The fields of the provenance a store's keeper may set (the kind of data and the retrieval time stay the makers'). */
-export const settableAboutFields = ['title', 'description', 'source', 'citation', 'licence', 'dayTimeZone', 'model', 'status'] as const;
+const settableAboutFields = ['title', 'description', 'source', 'citation', 'licence', 'dayTimeZone', 'model', 'status'] as const;
 export type SettableAbout = Partial<Record<(typeof settableAboutFields)[number], string>>;
 
 /** Publishes a snapshot of the store at `location` with these provenance fields changed (an empty text is refused). */

@@ -5,7 +5,6 @@ import { ALL_NAMES, defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import * as forecast from '../forecast/store-methods.js';
 import { withTableMetadata } from '../format/answer-table.js';
-import { recordsToArrow } from '../format/arrow.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import { storeLabel } from '../notebook/source.js';
@@ -190,16 +189,26 @@ export abstract class StoreReader {
   }
 
   // a streamed query's records as an array, from the snapshot current at `asOf` when one is given
-  protected async answer<Q extends { asOf?: string }>(
+  protected answer<Q extends { asOf?: string }>(
     operation: OperationName,
     options: Q,
     stream: (reader: StoreReader, query: Q) => RecordStream,
   ): Promise<WireRecord[]> {
+    return this.whole(operation, options, stream, (s) => s.records());
+  }
+
+  // one whole output of a streamed query (its records, its table), from the snapshot current at `asOf` when one is given
+  protected async whole<Q extends { asOf?: string }, T>(
+    operation: OperationName,
+    options: Q,
+    stream: (reader: StoreReader, query: Q) => RecordStream,
+    output: (answer: RecordStream) => Promise<T>,
+  ): Promise<T> {
     const query = checkOptions(operation, options);
-    if (query.asOf === undefined) return stream(this, query).records();
+    if (query.asOf === undefined) return output(stream(this, query));
     const view = await this.asOf(query.asOf);
     try {
-      return await stream(view, { ...query, asOf: undefined }).records();
+      return await output(stream(view, { ...query, asOf: undefined }));
     } finally {
       await view.close();
     }
@@ -225,14 +234,24 @@ export abstract class StoreReader {
     return this.held(open(this.snapshot, query));
   }
 
-  /** Reservoir records as an Arrow table (columns named like the wire keys). */
-  async reservoirTimeseriesTable(query: ReservoirRangeQuery = {}): Promise<Table> {
-    return recordsToArrow(await this.reservoirTimeseries(query));
+  /** Reservoir records as an Arrow table: the stream's table() (columns named like the wire keys), `asOf` allowed. */
+  reservoirTimeseriesTable(query: ReservoirRangeQuery = {}): Promise<Table> {
+    return this.whole(
+      'reservoirTimeseries',
+      query,
+      (store, q) => store.streamReservoirTimeseries(q),
+      (s) => s.table(),
+    );
   }
 
-  /** Station records as an Arrow table. */
-  async stationTimeseriesTable(query: StationRangeQuery = {}): Promise<Table> {
-    return recordsToArrow(await this.stationTimeseries(query));
+  /** Station records as an Arrow table: the stream's table(), `asOf` allowed. */
+  stationTimeseriesTable(query: StationRangeQuery = {}): Promise<Table> {
+    return this.whole(
+      'stationTimeseries',
+      query,
+      (store, q) => store.streamStationTimeseries(q),
+      (s) => s.table(),
+    );
   }
 
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
@@ -437,8 +456,20 @@ export class EvapStore extends StoreReader {
     return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
   }
 
-  /** Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed. */
-  async refresh(): Promise<boolean> {
+  /**
+   * Re-reads manifest.json and switches to a newer snapshot if a writer published one; returns whether it changed.
+   * Calls made while one runs wait for it, then look for themselves: two at once would both load the same snapshot
+   * and both say it changed (a server refreshing on a timer under load logged each switch twice).
+   */
+  refresh(): Promise<boolean> {
+    const next = this.refreshing.then(() => this.refreshOnce());
+    this.refreshing = next.catch(() => undefined);
+    return next;
+  }
+
+  private refreshing: Promise<unknown> = Promise.resolve();
+
+  private async refreshOnce(): Promise<boolean> {
     // a published snapshot is a new manifest file: same tag (size, time and inode; a bucket's ETag), nothing new
     const stamp = await this.storage.stamp(MANIFEST_FILE);
     if (this.snapshot && stamp !== undefined && stamp === this.manifestStamp && !(await readNextManifest(this.storage, this.snapshot.manifest))) return false;

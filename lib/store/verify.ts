@@ -9,7 +9,7 @@ import type { ByteSource } from './source.js';
 import type { EvapStore } from './store.js';
 
 /** What a verification found: files checked, bytes read, and one line per problem (empty when the store is whole). */
-export interface VerifySummary {
+interface VerifySummary {
   files: number;
   bytes: number;
   problems: string[];

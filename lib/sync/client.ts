@@ -38,7 +38,7 @@ export interface ClientOptions {
 }
 
 /** The largest answer read by default: 256 MiB, far above the largest real one (every reservoir's metadata, a few MB). */
-export const MAX_ANSWER_BYTES = 256 * 2 ** 20;
+const MAX_ANSWER_BYTES = 256 * 2 ** 20;
 const MAX_REDIRECTS = 10;
 const MAX_DETAIL_BYTES = 64 * 1024; // an error's body: enough for any FastAPI detail
 

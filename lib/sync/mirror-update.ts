@@ -5,7 +5,7 @@ import { formatDay, parseDay } from '../dates.js';
 import type { EvapStore } from '../store/store.js';
 
 /** Per name, the first day to fetch again (YYYY-MM-DD); names the copy lacks are fetched whole (undefined). */
-export interface UpdatePlan {
+interface UpdatePlan {
   reservoirs: Map<string, string | undefined>;
   stations: Map<string, string | undefined>;
 }

@@ -7,7 +7,7 @@ import { decodeManifestList } from './manifests.js';
 import { expireSnapshots, nextVersion } from './metadata.js';
 import { publishTablesLocked, storagePath } from './publish.js';
 
-export interface ExpireSummary {
+interface ExpireSummary {
   expired: number; // Iceberg snapshots dropped, over all tables
   garbage: StoredFile[]; // metadata files no current metadata needs any more (the caller deletes them)
 }

@@ -17,7 +17,7 @@ import {
 import type { PartitionKind, PartitionValue } from './manifests.js';
 
 /** A data file of a table, store-relative, with its name and date bounds when known. */
-export interface TableFile {
+interface TableFile {
   path: string;
   rows: number;
   bytes: number;
@@ -26,7 +26,7 @@ export interface TableFile {
 }
 
 /** The files of one partition value of a table. */
-export interface TableGroup {
+interface TableGroup {
   key: string; // the partition, as text: '2020', a station name, or ''
   value: PartitionValue;
   files: TableFile[];

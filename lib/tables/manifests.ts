@@ -144,7 +144,7 @@ const listSchema: AvroSchema = {
 };
 
 /** Single-value serialization of a partition value (Iceberg appendix D): an int little-endian, a string as UTF-8. */
-export function partitionBound(value: PartitionValue): Buffer | null {
+function partitionBound(value: PartitionValue): Buffer | null {
   if (value === null) return null;
   if (typeof value === 'string') return Buffer.from(value, 'utf8');
   const out = Buffer.alloc(4);
@@ -233,13 +233,4 @@ export function encodeManifestList(entries: readonly ManifestListEntry[], snapsh
 /** The records of a manifest list. */
 export function decodeManifestList(bytes: Uint8Array): ManifestListEntry[] {
   return decodeAvroFile(bytes).records as ManifestListEntry[];
-}
-
-/** The data files a manifest names (paths and row counts). */
-export function decodeManifestPaths(bytes: Uint8Array): { path: string; rows: number; status: number }[] {
-  return (decodeAvroFile(bytes).records as { status: number; data_file: { file_path: string; record_count: number } }[]).map((r) => ({
-    path: r.data_file.file_path,
-    rows: r.data_file.record_count,
-    status: r.status,
-  }));
 }

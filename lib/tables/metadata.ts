@@ -4,13 +4,13 @@ import { randomUUID } from 'node:crypto';
 import type { TableField } from './fields.js';
 import { type PartitionKind, partitionSpec } from './manifests.js';
 
-export interface IcebergSchema {
+interface IcebergSchema {
   type: 'struct';
   'schema-id': number;
   fields: { id: number; name: string; required: boolean; type: string }[];
 }
 
-export interface IcebergSnapshot {
+interface IcebergSnapshot {
   'snapshot-id': number;
   'parent-snapshot-id'?: number;
   'sequence-number': number;
@@ -43,7 +43,7 @@ export interface TableMetadata {
 }
 
 /** How many earlier metadata files a metadata file lists (the ones vacuum keeps while readers may still hold them). */
-export const METADATA_LOG_LENGTH = 5;
+const METADATA_LOG_LENGTH = 5;
 
 /** The metadata of a table with no snapshot yet. */
 export function emptyTableMetadata(location: string, kind: PartitionKind, fields: readonly TableField[]): TableMetadata {
@@ -72,7 +72,7 @@ export function emptyTableMetadata(location: string, kind: PartitionKind, fields
 }
 
 /** The name mapping engines use for files written without field ids (`schema.name-mapping.default`). */
-export function nameMapping(fields: readonly TableField[]): string {
+function nameMapping(fields: readonly TableField[]): string {
   return JSON.stringify(fields.map((f) => ({ 'field-id': f.id, names: [f.name] })));
 }
 

@@ -1,4 +1,4 @@
-// API keys: kept only as SHA-256 digests, checked in constant time; never logged or echoed.
+// API keys: configured ones kept only as SHA-256 digests, checked in constant time; never logged or echoed.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { HttpError } from '../errors.js';
@@ -10,9 +10,16 @@ export const keyHeader = 'api-key';
 // bytes and never its UTF-8 ones; now no encoding of a non-ASCII key is accepted, and none can be configured.
 const printable = /^[\x20-\x7e]+$/;
 
+/** Accepted keys whose digests a ring keeps at hand (only accepted ones: unknown keys cannot fill it). */
+const MEMO_KEYS = 64;
+
 /** The accepted keys, as SHA-256 digests. */
 export class KeyRing {
   private digests: Buffer[];
+  // the digests of keys recently accepted, so that a client sending its key with every request is not hashed every
+  // time (SHA-256 was a few per cent of a cached answer); only a cache of the hash, holding keys requests carried
+  // anyway: each request is still compared with the digests accepted now, so a revoked key is refused at once
+  private readonly hashed = new Map<string, { digest: Buffer; hex: string }>();
 
   constructor(digests: readonly Buffer[]) {
     this.digests = [...digests];
@@ -21,6 +28,7 @@ export class KeyRing {
   /** Accepts these digests from now on, and no others (a reloaded keys file: revoking a key needs no restart). */
   replace(digests: readonly Buffer[]): void {
     this.digests = [...digests];
+    this.hashed.clear();
   }
 
   /** A ring accepting the given plain keys. */
@@ -43,13 +51,35 @@ export class KeyRing {
   }
 
   /** Throws 401 unless the request carries an accepted key; returns the key's hex digest (to rate-limit by, never the key). */
-  check(request: { readonly headers: Headers }): string {
+  check(request: { readonly headers: { get(name: string): string | null } }): string {
     const key = request.headers.get(keyHeader);
     if (key === null || key === '') throw new HttpError(401, `missing API key: send it in the ${keyHeader} header`);
+    const hex = this.acceptedDigest(key);
+    if (hex === undefined) throw new HttpError(401, `invalid API key in the ${keyHeader} header`);
+    return hex;
+  }
+
+  /** Whether these request headers carry an accepted key (check, without the error). */
+  admits(headers: { get(name: string): string | null }): boolean {
+    const key = headers.get(keyHeader);
+    return key !== null && key !== '' && this.acceptedDigest(key) !== undefined;
+  }
+
+  // the hex digest of a key if it is accepted now
+  private acceptedDigest(key: string): string | undefined {
+    const known = this.hashed.get(key);
+    if (known) {
+      if (this.holds(known.digest)) return known.hex;
+      this.hashed.delete(key);
+      return undefined;
+    }
     // hashed once: the digest that is checked is the one returned
     const digest = printable.test(key) ? digestKey(key) : undefined;
-    if (digest === undefined || !this.holds(digest)) throw new HttpError(401, `invalid API key in the ${keyHeader} header`);
-    return digest.toString('hex');
+    if (digest === undefined || !this.holds(digest)) return undefined;
+    const hex = digest.toString('hex');
+    if (this.hashed.size >= MEMO_KEYS) this.hashed.delete(this.hashed.keys().next().value!); // the oldest out: a bound whatever clients send
+    this.hashed.set(key, { digest, hex });
+    return hex;
   }
 
   // compares against every digest, in constant time each
@@ -83,7 +113,7 @@ export function parseKeyList(text: string | undefined): string[] {
 }
 
 /** A keys file as read: the digests of its good lines, and one message per line that is not one. */
-export interface KeysFile {
+interface KeysFile {
   digests: Buffer[];
   problems: string[]; // `path:line: why`; such a line grants no key
 }

@@ -3,7 +3,7 @@ import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { digestKey, generateKey, parseKeysFile } from './auth.js';
 
 /** A key as listed: never the key, only a short prefix of its digest, its date and label. */
-export interface KeyEntry {
+interface KeyEntry {
   id: string; // the first 12 hex characters of the key's SHA-256
   created: string; // YYYY-MM-DD
   label: string;

@@ -13,7 +13,7 @@ import { createRateLimiter, type RateLimiter } from './rate.js';
 export const REQUEST_KEY_PATH = '/auth/request_key';
 
 /** One request for a key, as stored (one JSON object a line). */
-export interface KeyRequest {
+interface KeyRequest {
   id: string;
   received: string; // ISO time
   name: string;
@@ -21,7 +21,7 @@ export interface KeyRequest {
   justification: string;
 }
 
-export interface KeyRequestOptions {
+interface KeyRequestOptions {
   maxFileBytes?: number; // past this size the file takes no more requests: 503 until the operator clears it (default 1 MiB)
   perMinute?: number; // requests accepted a minute, from everyone together (default KEY_REQUESTS_PER_MINUTE)
   limiter?: RateLimiter; // counters kept elsewhere (a cluster's primary, so the limit is the server's, not each worker's)

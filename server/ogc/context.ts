@@ -54,7 +54,7 @@ export function contextOf(request: IncomingRequest, admit: (stream: RecordStream
 }
 
 /** A link object as OGC API documents write them. */
-export interface Link {
+interface Link {
   href: string;
   rel: string;
   type?: string;

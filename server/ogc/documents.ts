@@ -6,7 +6,7 @@ import { link, type OgcContext, selfLinks } from './context.js';
 import { GEOJSON, pointOf } from './items.js';
 
 /** The classes implemented: Features Part 1 (core, GeoJSON, OpenAPI 3.0, HTML), queryables, and EDR core. */
-export const conformsTo = [
+const conformsTo = [
   'http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/collections',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',

@@ -11,10 +11,10 @@ import { link, type OgcContext } from './context.js';
 import { type Feature, GEOJSON, observationFeature, observationStream, pointOf } from './items.js';
 import { readDatetime, readUnits } from './parameters.js';
 
-export const COVJSON = 'application/prs.coverage+json';
+const COVJSON = 'application/prs.coverage+json';
 
 /** The most values (days x parameters x places) one EDR answer holds; above it the answer is refused (ask for fewer days). */
-export const MAX_EDR_VALUES = 2_000_000;
+const MAX_EDR_VALUES = 2_000_000;
 
 const bad = (message: string) => new HttpError(400, message);
 
@@ -32,7 +32,7 @@ export function locations(store: StoreReader, collection: Collection, ctx: OgcCo
 }
 
 /** `POINT(lon lat)` -> [lon, lat]. */
-export function readPoint(text: string | null): [number, number] {
+function readPoint(text: string | null): [number, number] {
   const match = /^\s*POINT\s*\(\s*(\S+)\s+(\S+)\s*\)\s*$/i.exec(text ?? '');
   const lon = Number(match?.[1]);
   const lat = Number(match?.[2]);
@@ -42,7 +42,7 @@ export function readPoint(text: string | null): [number, number] {
 }
 
 /** `POLYGON((x y, ...), (hole...))` or `MULTIPOLYGON(((...)), ...)` -> polygons (even-odd rings). */
-export function readPolygon(text: string | null): Polygon[] {
+function readPolygon(text: string | null): Polygon[] {
   const source = (text ?? '').trim();
   const kind = /^(MULTI)?POLYGON\s*\(/i.exec(source);
   if (!kind) throw bad('coords must be POLYGON((lon lat, ...)) or MULTIPOLYGON in WGS 84');
@@ -68,7 +68,7 @@ export function readPolygon(text: string | null): Polygon[] {
 }
 
 /** parameter-name (or parameter_names, as OWSLib sends): variable names of the collection; undefined for all. */
-export function readParameters(params: URLSearchParams, collection: Collection): string[] | undefined {
+function readParameters(params: URLSearchParams, collection: Collection): string[] | undefined {
   const text = params.get('parameter-name') ?? params.get('parameter_names');
   if (text === null) return undefined;
   const names = text

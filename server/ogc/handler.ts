@@ -7,7 +7,7 @@ import { WholeResponse } from '../whole-response.js';
 import { findCollection, queryables, schemaOf } from './collections.js';
 import { contextOf, KEY_PARAMETER, link, OGC_PREFIX, type OgcContext } from './context.js';
 import { collectionDocument, collectionList, conformance, landing } from './documents.js';
-import { COVJSON, locations, nearestPlace, placesIn, series } from './edr.js';
+import { locations, nearestPlace, placesIn, series } from './edr.js';
 import { htmlPage } from './html.js';
 import { GEOJSON, items, oneItem, selectPlaces } from './items.js';
 import { ogcOpenApi } from './openapi.js';
@@ -86,8 +86,6 @@ async function route(store: StoreReader, ctx: OgcContext, rest: string): Promise
   }
   throw new HttpError(404, `no such path: ${OGC_PREFIX}${rest.slice(0, 200)}; the OGC paths are listed at ${OGC_PREFIX}/openapi`);
 }
-
-export { COVJSON };
 
 // a path segment as written; a broken %-escape names nothing here
 function decodePart(part: string): string {

@@ -6,7 +6,7 @@ import { pageOf } from '../../lib/query/page.js';
 import type { StoreReader } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { HttpError } from '../errors.js';
-import { attributesOf, type Collection, dayRange, placeRows, wireKey } from './collections.js';
+import { attributesOf, type Collection, dayRange, placeRows } from './collections.js';
 import { link, type OgcContext, selfLinks } from './context.js';
 import { DEFAULT_LIMIT, inBbox, MAX_LIMIT, passes, readBbox, readCount, readDatetime, readFilters, readUnits } from './parameters.js';
 
@@ -27,7 +27,7 @@ export function pointOf(row: WireRecord | undefined): Feature['geometry'] {
 }
 
 /** The id of an observation: its name and day (`LAKE MEAD@2020-01-01`). */
-export function observationId(name: string, day: string): string {
+function observationId(name: string, day: string): string {
   return `${name}@${day}`;
 }
 
@@ -43,7 +43,7 @@ export function selectPlaces(store: StoreReader, collection: Collection, params:
 }
 
 /** `properties=a,b`: the variables asked for, or undefined for all; a name that is neither a variable nor an attribute is refused. */
-export function readProperties(params: URLSearchParams, collection: Collection): string[] | undefined {
+function readProperties(params: URLSearchParams, collection: Collection): string[] | undefined {
   const text = params.get('properties');
   if (text === null) return undefined;
   const names = text
@@ -180,9 +180,4 @@ export async function oneItem(store: StoreReader, collection: Collection, featur
     ...feature,
     links: [...selfLinks(ctx, path, GEOJSON), link(ctx.href(`/collections/${encodeURIComponent(collection.id)}`), 'collection', 'application/json')],
   };
-}
-
-/** The variables of a collection with their wire keys in a unit system. */
-export function variableKeys(collection: Collection, system: UnitSystem): { name: string; key: string }[] {
-  return collection.variables.map((v) => ({ name: v.name, key: wireKey(v, system) }));
 }

@@ -9,6 +9,7 @@ import type { IncomingRequest } from '../incoming.js';
 import { WholeResponse } from '../whole-response.js';
 import { settingDefault } from './config.js';
 import { formatAccess, type Logger } from './log.js';
+import { type Replay, Replays } from './replays.js';
 
 export interface ServeOptions {
   port: number; // 0 picks a free port
@@ -23,7 +24,7 @@ export interface ServeOptions {
 }
 
 /** A listening server: its base URL and a close() that finishes in-flight requests first. */
-export interface Serving {
+interface Serving {
   server: Server;
   url: string;
   close(graceMs?: number): Promise<void>;
@@ -35,7 +36,46 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   let closing = false;
   const perClient = new Map<string, number>(); // requests in flight by client address
   const responding = new WeakMap<Socket, ServerResponse[]>(); // the responses each keep-alive socket owes, until each closes
+  const replays = new Replays(); // kept answers, sent again without the handler while their checks pass
   const { logger } = options;
+
+  const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
+  const release = (client: string) => {
+    const left = perClient.get(client)! - 1;
+    if (left > 0) perClient.set(client, left);
+    else perClient.delete(client);
+  };
+
+  // A kept answer sent again (replays.ts), as the listener below would send it: the same slot, the same access line,
+  // the slot given back once the answer is out or its connection gone (the response's close, or its socket's for one
+  // queued behind a pipelined request that closed it); written at once, with no promise, signal or web object.
+  const replay = (incoming: IncomingMessage, outgoing: ServerResponse, again: Replay) => {
+    const started = performance.now();
+    const socket = incoming.socket;
+    const client = socket.remoteAddress ?? '';
+    active++;
+    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    let open = true;
+    const settle = (out: boolean) => {
+      if (!open) return;
+      open = false;
+      outgoing.removeListener('finish', done);
+      outgoing.removeListener('close', cut);
+      socket.removeListener('close', cut);
+      if (!out) outgoing.destroy();
+      active--;
+      release(client);
+      const ms = performance.now() - started;
+      logger.info(formatAccess({ method: 'GET', target: incoming.url ?? '', status: again.status, ms, bytes: again.body.byteLength, aborted: !out }));
+    };
+    const done = () => settle(true);
+    const cut = () => settle(outgoing.writableFinished);
+    outgoing.once('finish', done);
+    outgoing.once('close', cut);
+    socket.once('close', cut);
+    outgoing.writeHead(again.status, again.head);
+    outgoing.end(again.body);
+  };
 
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const started = performance.now();
@@ -44,14 +84,13 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     const client = socket.remoteAddress ?? '';
     // a response queued behind one that closed a pipelined connection never emits its own 'close', but its socket does:
     // either cancels the answer, so the send below always settles and the slot is given back once, in the finally
-    const gone = new AbortController();
+    const gone = new Departure();
     const cancel = () => outgoing.writableFinished || gone.abort();
     outgoing.once('close', cancel);
     socket.once('close', cancel);
     active++;
     perClient.set(client, (perClient.get(client) ?? 0) + 1);
     try {
-      const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
       const refusal =
         active > options.maxConcurrent
           ? `server busy: more than ${options.maxConcurrent} requests in flight; retry later`
@@ -62,13 +101,13 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       if (refusal) response = detailResponse(503, refusal, { 'retry-after': '1' });
       else {
         try {
-          response = await handler(toIncoming(incoming, gone.signal));
+          response = await handler(toIncoming(incoming, gone));
         } catch (error) {
           logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
           response = detailResponse(400, 'malformed request');
         }
       }
-      await send(outgoing, incoming, response, closing || refusal !== undefined, gone.signal, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
+      await send(outgoing, incoming, response, closing || refusal !== undefined, gone, replays, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
         // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
         if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ABORT_ERR')
           logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
@@ -77,9 +116,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     } finally {
       // given back only when the work is over: freed at the socket's close, pipelined resets ran 100 handlers at once under a bound of 4
       active--;
-      const left = perClient.get(client)! - 1;
-      if (left > 0) perClient.set(client, left);
-      else perClient.delete(client);
+      release(client);
       socket.removeListener('close', cancel); // keep-alive sockets serve many requests: no listener may pile up
       const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
       logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
@@ -98,14 +135,20 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       // the responses a socket owes, oldest first (pipelined requests queue theirs): a parse error (refuse) must not
       // write into the one being written
       const socket = req.socket; // kept: by the response's close, the request no longer holds its socket
-      responding.set(socket, [...(responding.get(socket) ?? []), res]);
-      res.once('close', () =>
-        responding.set(
-          socket,
-          (responding.get(socket) ?? []).filter((r) => r !== res),
-        ),
-      );
-      if (req.headers.host === undefined && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
+      const owed = responding.get(socket);
+      if (owed) owed.push(res);
+      else responding.set(socket, [res]);
+      res.once('close', () => {
+        const list = responding.get(socket)!;
+        const at = list.indexOf(res);
+        if (at >= 0) list.splice(at, 1);
+      });
+      if (!hasHost(req) && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
+      // a kept answer, unless the bounds or a shutdown would refuse it (the listener answers those)
+      if (!closing && req.method === 'GET' && active < options.maxConcurrent && (perClient.get(socket.remoteAddress ?? '') ?? 0) < maxPerClient) {
+        const again = replays.match(req);
+        if (again) return replay(req, res, again);
+      }
       void listener(req, res);
     },
   );
@@ -135,9 +178,47 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   };
 }
 
+/**
+ * The client's going away, as an AbortSignal made only when something asks for it (an answer waiting for its turn, a
+ * streamed answer): a whole answer never does, and an AbortController per request was a cost of its own.
+ */
+class Departure {
+  private controller: AbortController | undefined;
+  private left = false;
+  private readonly waiting: (() => void)[] = [];
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.left) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    if (this.left) return;
+    this.left = true;
+    this.controller?.abort();
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** Calls `wake` once when the client goes away (at once if it has). */
+  whenGone(wake: () => void): void {
+    if (this.left) wake();
+    else this.waiting.push(wake);
+  }
+}
+
+// Whether the request has a Host header (req.headers.host, without making node build every header's entry)
+function hasHost(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') return true;
+  return false;
+}
+
 // The request target as it came (`//info/...` stays a path, never a host), parsed here once; the handler reads only
 // path, query and headers. What fetch's Request refuses (TRACE, TRACK, a URL with credentials) stays refused (400).
-function toIncoming(incoming: IncomingMessage, signal: AbortSignal): IncomingRequest {
+function toIncoming(incoming: IncomingMessage, gone: Departure): IncomingRequest {
   const target = incoming.url ?? '/';
   const url = target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
   const method = incoming.method ?? 'GET';
@@ -147,7 +228,15 @@ function toIncoming(incoming: IncomingMessage, signal: AbortSignal): IncomingReq
   for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>) : null;
-  return { method, url, headers, body, signal };
+  return {
+    method,
+    url,
+    headers,
+    body,
+    get signal() {
+      return gone.signal;
+    },
+  };
 }
 
 // Settles when the answer is out or cancelled (signal): never later, so the caller's slot cannot leak.
@@ -156,7 +245,8 @@ async function send(
   incoming: IncomingMessage,
   response: Response,
   close: boolean,
-  signal: AbortSignal,
+  gone: Departure,
+  replays: Replays,
   count?: (n: number) => void,
 ): Promise<void> {
   const headers: Record<string, string> = {};
@@ -169,8 +259,11 @@ async function send(
     outgoing.writeHead(response.status, headers);
     outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);
     count?.(incoming.method === 'HEAD' ? 0 : bytes.byteLength);
-    return finished(outgoing, { signal });
+    if (response.replay && incoming.method === 'GET' && headers.connection === undefined && incoming.url !== undefined)
+      replays.remember(incoming.url, { status: response.status, head: headers, body: bytes, check: response.replay });
+    return written(outgoing, gone);
   }
+  const signal = gone.signal;
   outgoing.writeHead(response.status, headers);
   if (!response.body || incoming.method === 'HEAD') {
     await response.body?.cancel();
@@ -180,6 +273,29 @@ async function send(
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   if (count) body.on('data', (chunk: Uint8Array) => count(chunk.byteLength));
   await pipeline(body, outgoing, { signal }); // aborted: the body is destroyed, which cancels the answer's generator
+}
+
+// Settles when a response that has been ended is out (its 'finish') or will never be (its close or its socket's before
+// that: the connection is then destroyed, as when finished() rejects): finished() with a signal, without the
+// listeners and the promise machinery it costs every whole answer.
+function written(outgoing: ServerResponse, gone: Departure): Promise<void> {
+  if (outgoing.writableFinished) return Promise.resolve();
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (out: boolean) => {
+      if (settled) return;
+      settled = true;
+      outgoing.removeListener('finish', done);
+      outgoing.removeListener('close', cut);
+      if (!out) outgoing.destroy();
+      resolve();
+    };
+    const done = () => settle(true);
+    const cut = () => settle(outgoing.writableFinished);
+    outgoing.once('finish', done);
+    outgoing.once('close', cut);
+    gone.whenGone(cut);
+  });
 }
 
 // A refusal before the handler (no Host, an unknown Expect): JSON like every other answer, then the connection closes.

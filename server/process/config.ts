@@ -6,7 +6,7 @@ import { checkDatabaseNames } from '../database-names.js';
 import { parseKeyList } from '../keys/auth.js';
 
 /** A store to serve and the name of its paths (`/<name>/...`); a bare location alone has no name (served at the root). */
-export interface DatabaseSetting {
+interface DatabaseSetting {
   name: string | undefined;
   location: string;
 }

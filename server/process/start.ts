@@ -11,7 +11,7 @@ import { serve } from './adapter.js';
 import type { Config } from './config.js';
 import { consoleLogger } from './log.js';
 
-export interface ProcessOptions {
+interface ProcessOptions {
   keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed
   rateLimiter?: RateLimiter; // shared counters (a cluster's primary); default: counters in this process
   keyRequestLimiter?: RateLimiter; // the same for GET /auth/request_key
@@ -78,16 +78,22 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs
   if (config.refreshMs > 0) {
     const named = databases.length > 1 ? (d: ServedDatabase) => `${d.name}: ` : () => '';
+    const refreshing = new Set<ServedDatabase>(); // a tick skips a store whose last refresh has not ended (a slow bucket)
     setInterval(() => {
       for (const database of databases) {
         const { store } = database;
-        store.refresh().then(
-          (changed) => changed && console.log(`${named(database)}serving snapshot ${store.manifest.snapshot}`),
-          (error: unknown) =>
-            consoleLogger.error(
-              `${named(database)}store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`,
-            ),
-        );
+        if (refreshing.has(database)) continue;
+        refreshing.add(database);
+        store
+          .refresh()
+          .finally(() => refreshing.delete(database))
+          .then(
+            (changed) => changed && console.log(`${named(database)}serving snapshot ${store.manifest.snapshot}`),
+            (error: unknown) =>
+              consoleLogger.error(
+                `${named(database)}store refresh failed, still serving snapshot ${store.manifest.snapshot}: ${error instanceof Error ? error.message : String(error)}`,
+              ),
+          );
       }
     }, config.refreshMs).unref();
   }

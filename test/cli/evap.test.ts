@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveSmallStore } from '../helpers.js';
+import { entryArgs } from '../support/node-entry.js';
 import { evap, evapProcess, root } from './harness.js';
 
 const {
@@ -81,7 +82,7 @@ describe('the evap bin', () => {
   it('stops quietly with status 0 when the reader closes the pipe early (evap query | head)', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cli/evap.ts', 'query', '--store', 'data', '--names', 'ALL', '--start', '2019-01-01', '--end', '2021-12-31'],
+      [...entryArgs('cli/evap.ts'), 'query', '--store', 'data', '--names', 'ALL', '--start', '2019-01-01', '--end', '2021-12-31'],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],

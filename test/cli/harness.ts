@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { CliIo } from '../../cli/io.js';
 import { run } from '../../cli/run.js';
 import { root, type SpawnedServer, spawnServer } from '../server/harness.js';
+import { entryArgs } from '../support/node-entry.js';
 
 export { root };
 
@@ -54,7 +55,7 @@ export async function evap(args: string[], env: NodeJS.ProcessEnv = {}): Promise
 
 /** Runs `evap ...args` as a child process to its end (or until `kill` says). */
 export function evapProcess(args: string[], env: NodeJS.ProcessEnv = {}, kill: Kill = {}): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/evap.ts', ...args], {
+  const child = spawn(process.execPath, [...entryArgs('cli/evap.ts'), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,5 +78,5 @@ export function evapProcess(args: string[], env: NodeJS.ProcessEnv = {}, kill: K
 
 /** Starts `evap serve ...args` on a free port; resolves once it prints `listening on`. Killed after the test file. */
 export function evapServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
-  return spawnServer(process.execPath, ['--import', 'tsx', 'cli/evap.ts', 'serve', '--port', '0', ...args], env);
+  return spawnServer(process.execPath, [...entryArgs('cli/evap.ts'), 'serve', '--port', '0', ...args], env);
 }

@@ -3,12 +3,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../support/node-entry.js';
 import { root } from './harness.js';
 
 // a stand-in for npx: starts the server, prints its pid, and dies on SIGTERM without passing it on
 const parentScript = `
 const { spawn } = require('node:child_process');
-const child = spawn(process.execPath, ['--import', 'tsx', 'cli/evap.ts', 'serve', '--port', '0', '--store', 'data'], { stdio: ['ignore', 'inherit', 'inherit'] });
+const child = spawn(process.execPath, [...${JSON.stringify(entryArgs('cli/evap.ts'))}, 'serve', '--port', '0', '--store', 'data'], { stdio: ['ignore', 'inherit', 'inherit'] });
 console.log('server pid ' + child.pid);
 `;
 

@@ -10,6 +10,7 @@ import { openStore } from '../../lib/store/store.js';
 import { vacuumStore } from '../../lib/store/vacuum.js';
 import { writeSmallStore } from '../helpers.js';
 import { startTestBucket } from '../support/bucket.js';
+import { entryArgs } from '../support/node-entry.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const REFRESH_MS = 1000;
@@ -25,7 +26,7 @@ afterAll(() => children.forEach((child) => child.kill('SIGKILL')));
 const switched = new Map<string, number[]>(); // snapshot -> when each server logged that it serves it
 
 async function startServer(): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, entryArgs('server/main.ts'), {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_STORE: location, EVAP_API_KEYS: 'k', EVAP_REFRESH_MS: String(REFRESH_MS) },
     stdio: ['ignore', 'pipe', 'pipe'],

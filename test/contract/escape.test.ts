@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../server/routes.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
+import { entryArgs } from '../support/node-entry.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const strace = spawnSync('strace', ['-V']).status === 0;
@@ -46,7 +47,7 @@ describe('the store folder', () => {
       const key = randomBytes(16).toString('hex');
       const child = spawn(
         'strace',
-        ['-f', '-qq', '-e', 'trace=open,openat,openat2,creat,truncate,rename,unlink', '-o', trace, process.execPath, '--import', 'tsx', 'server/main.ts'],
+        ['-f', '-qq', '-e', 'trace=open,openat,openat2,creat,truncate,rename,unlink', '-o', trace, process.execPath, ...entryArgs('server/main.ts')],
         {
           cwd: root,
           env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_STORE: store, EVAP_API_KEYS: key },

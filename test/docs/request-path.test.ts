@@ -24,6 +24,18 @@ describe('the README request path', () => {
     expect(named.length).toBeGreaterThanOrEqual(9);
   });
 
+  it('is one numbered list, 1 to n, each step naming a file and a function', () => {
+    const list = section
+      .slice(section.search(/\n {2}1\. /) + 1)
+      .trimEnd()
+      .split('\n');
+    const steps = list.filter((line) => /^ {2}\d+\. /.test(line));
+    expect(steps.map((line) => Number(/\d+/.exec(line)![0]))).toEqual(steps.map((_, i) => i + 1));
+    // a step goes on in lines indented under it; anything else inside the list is text pasted into it
+    expect(list.filter((line) => !/^ {2}\d+\. /.test(line) && !/^ {5}\S/.test(line))).toEqual([]);
+    for (const step of steps) expect(step).toMatch(/`(lib|server)\/[\w/.-]+\.ts` `\w+`/);
+  });
+
   it('runs each function it names, in its file, and no more files than it says', async () => {
     const server = await startTestServer();
     const query = 'RES_NAMES=LAKE%20MEAD&datasets=nete-volume-calcs&variables=NetE&start_date=2020-01-01&end_date=2020-01-31';

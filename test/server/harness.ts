@@ -1,17 +1,19 @@
 // The app for tests: called as fetch is, with no socket (testApp, hono's `app.request()` way), for routes, errors and
 // formats; real servers on loopback ports (startTestServer, in this process, or a child process: npm start, evap serve)
-// where the socket or the process is the subject. Every server is closed or killed after its test file.
+// where the socket or the process is the subject. Every server is closed or killed after the test that started it
+// (or its file, when started outside a test).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { afterAll } from 'vitest';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { createHandler, fetchFrom, type Handler, type HandlerOptions } from '../../server/app.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import type { RequestLimits } from '../../server/params.js';
 import { type ServeOptions, serve } from '../../server/process/adapter.js';
 import type { Logger } from '../../server/process/log.js';
+import { cleanUp } from '../helpers.js';
+import { entryArgs } from '../support/node-entry.js';
 
 export interface TestServer {
   url: string;
@@ -24,10 +26,6 @@ export interface TestServer {
 
 /** The repository's root, where child servers run. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
-
-// Whatever a test left running is stopped after its file (a leaked child would run forever).
-const closers = new Set<() => unknown>();
-afterAll(() => Promise.all([...closers].map((close) => close())));
 
 let demo: Promise<EvapStore> | undefined;
 
@@ -82,11 +80,8 @@ export async function startTestServer(
     ...options.serve,
   });
   let closing: Promise<void> | undefined;
-  const close = () => {
-    closers.delete(close);
-    return (closing ??= serving.close(1000));
-  };
-  closers.add(close);
+  const close = () => (closing ??= serving.close(1000));
+  cleanUp(close); // after the test that started it, or the file when started outside a test
   return {
     url: serving.url,
     key,
@@ -108,8 +103,7 @@ export interface SpawnedServer {
 /** Runs `command args` in the repository's root and resolves once it prints `listening on <url>`; rejects with its output if it exits first. */
 export async function spawnServer(command: string, args: string[], env: NodeJS.ProcessEnv = {}, readyMs = 60_000): Promise<SpawnedServer> {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const kill = () => child.kill('SIGKILL');
-  closers.add(kill);
+  cleanUp(() => child.kill('SIGKILL')); // a leaked child would run forever
   let text = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -134,7 +128,7 @@ export async function spawnServer(command: string, args: string[], env: NodeJS.P
 
 /** npm start from source (server/main.ts through tsx, no build) on 127.0.0.1 and a free port, with no keys unless `env` gives some. */
 export function spawnMain(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
-  return spawnServer(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env });
+  return spawnServer(process.execPath, [...entryArgs('server/main.ts'), ...args], { PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: '', ...env });
 }
 
 /** CSV text -> records: empty fields are null, numeric fields numbers, the rest strings (as in the JSON answer). */

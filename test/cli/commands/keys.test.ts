@@ -1,31 +1,36 @@
-// evap keys against a running evap serve: a new key works at once, a revoked one stops working, key requests round-trip.
+// evap keys and the server's side of the same keys file: a new key works, a revoked one stops working, key requests
+// round-trip. The server is its handler in this process, with the keys and the requests file `evap serve --keys-file`
+// would use (readConfig, readKeysFile, createKeyRequests); that a running server reads the file again on SIGHUP and on
+// change is test/server/process/start.test.ts's subject.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, writeSmallStore } from '../../helpers.js';
-import { evap, evapServe } from '../harness.js';
+import { createHandler, fetchFrom } from '../../../server/app.js';
+import { KeyRing, readKeysFile } from '../../../server/keys/auth.js';
+import { createKeyRequests } from '../../../server/keys/requests.js';
+import { readConfig } from '../../../server/process/config.js';
+import { tempDir } from '../../helpers.js';
+import { demoStore } from '../../server/harness.js';
+import { evap } from '../harness.js';
 
-const status = async (url: string, key: string) => (await fetch(`${url}/info/list_datasets`, { headers: { 'api-key': key } })).status;
-
-/** Polls until `check` holds (the server looks at its keys file every 2 s), or gives up after 8 s. */
-async function eventually(check: () => Promise<boolean>): Promise<boolean> {
-  for (const end = Date.now() + 8000; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) if (await check()) return true;
-  return false;
-}
-
-// `evap serve` over the small store with an empty keys file beside it
+// the app as `evap serve --keys-file <empty file>` makes it; `status` reads the file again first, as the server does
+// when the file changes
 async function serveWithKeysFile() {
-  const dir = await tempDir();
-  const keysFile = join(dir, 'keys');
+  const keysFile = join(await tempDir(), 'keys');
   await writeFile(keysFile, '');
-  const store = join(dir, 'store');
-  await writeSmallStore(store);
-  return { keysFile, server: await evapServe(['--store', store, '--keys-file', keysFile]) };
+  const config = readConfig(['--keys-file', keysFile], {});
+  const keys = new KeyRing([]);
+  const fetch = fetchFrom(createHandler({ store: await demoStore(), keys, keyRequests: createKeyRequests(config.requestsFile) }));
+  const status = async (key: string) => {
+    keys.replace((await readKeysFile(keysFile)).digests);
+    return (await fetch('/info/list_datasets', { headers: { 'api-key': key } })).status;
+  };
+  return { keysFile, fetch, status };
 }
 
 describe('evap keys', () => {
   it('makes a key the server accepts, lists it without the key, and revokes it', async () => {
-    const { keysFile, server } = await serveWithKeysFile();
+    const { keysFile, status } = await serveWithKeysFile();
     const made = await evap(['keys', 'new', '--label', 'alice at the lab', '--keys-file', keysFile]);
     expect(made.code, made.stderr).toBe(0);
     const key = made.stdout.trim();
@@ -33,7 +38,7 @@ describe('evap keys', () => {
     const text = await readFile(keysFile, 'utf8');
     expect(text).not.toContain(key);
     expect(text).toMatch(/^[0-9a-f]{64} # \d{4}-\d{2}-\d{2} alice at the lab\n$/);
-    expect(await eventually(async () => (await status(server.url, key)) === 200)).toBe(true);
+    expect(await status(key)).toBe(200);
 
     const other = (await evap(['keys', 'new', '--label', 'bob', '--keys-file', keysFile])).stdout.trim();
     const list = await evap(['keys', 'list', '--keys-file', keysFile, '--format', 'csv']);
@@ -46,22 +51,22 @@ describe('evap keys', () => {
 
     const revoked = await evap(['keys', 'revoke', id, '--keys-file', keysFile]);
     expect(revoked.code, revoked.stderr).toBe(0);
-    expect(await eventually(async () => (await status(server.url, key)) === 401)).toBe(true);
-    expect(await status(server.url, other)).toBe(200);
+    expect(await status(key)).toBe(401);
+    expect(await status(other)).toBe(200);
     const again = await evap(['keys', 'revoke', id, '--keys-file', keysFile]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no key in ${keysFile} has the id or label "${id}"`);
   });
 
   it('takes a request at GET /auth/request_key, lists it, and issues its key with new --for', async () => {
-    const { keysFile, server } = await serveWithKeysFile();
+    const { keysFile, fetch, status } = await serveWithKeysFile();
     const params = new URLSearchParams({ name: 'John Doe', email: 'john.doe@example.com', justification: 'Research on reservoir evaporation' });
-    const asked = await fetch(`${server.url}/auth/request_key?${params}`);
+    const asked = await fetch(`/auth/request_key?${params}`);
     expect(asked.status).toBe(200);
     const body = await asked.text();
     for (const value of params.values()) expect(body).not.toContain(value); // never echoes what was sent
     const { request_id: id } = JSON.parse(body) as { request_id: string };
-    expect((await fetch(`${server.url}/auth/request_key?name=x&email=not-an-email&justification=y`)).status).toBe(422);
+    expect((await fetch(`/auth/request_key?name=x&email=not-an-email&justification=y`)).status).toBe(422);
 
     const pending = await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'json']);
     expect(JSON.parse(pending.stdout)).toEqual([
@@ -70,7 +75,7 @@ describe('evap keys', () => {
     const issued = await evap(['keys', 'new', '--for', id, '--keys-file', keysFile]);
     expect(issued.code, issued.stderr).toBe(0);
     expect(issued.stderr).toContain('send it to john.doe@example.com');
-    expect(await eventually(async () => (await status(server.url, issued.stdout.trim())) === 200)).toBe(true);
+    expect(await status(issued.stdout.trim())).toBe(200);
     expect(JSON.parse((await evap(['keys', 'requests', '--keys-file', keysFile, '--format', 'json'])).stdout)[0].key).toBe('issued');
     const unknown = await evap(['keys', 'new', '--for', 'nope', '--keys-file', keysFile]);
     expect(unknown.code).toBe(1);

@@ -1,9 +1,11 @@
 // Test aid: a small generated store with forecasts (two reservoirs' estimates over 2019-2021 for their normals, issues
-// on ten days of June 2021, twelve members kept for the last six), made once per test file.
-import { mkdtemp, rm } from 'node:fs/promises';
+// on ten days of June 2021, twelve members kept for the last six), made once per test process and only read. Test
+// files that share a process (vitest's isolate: false) share it: a clean-up after the first file closed and removed it
+// under the next one, and an afterAll registered after an await was never run (its folder left behind).
+import { rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import { generateStore } from '../../../lib/model/generate.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 
@@ -14,10 +16,7 @@ let made: Promise<EvapStore> | undefined;
 export function forecastStore(): Promise<EvapStore> {
   made ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evap-forecast-'));
-    afterAll(async () => {
-      await (await made)?.close();
-      await rm(dir, { recursive: true, force: true });
-    });
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     // the first 36 reference reservoirs, in name order, include LAKE ALICE and LAKE ESTES; the forecasts are for those two
     await generateStore(dir, {
       reservoirs: 36,

@@ -2,8 +2,7 @@
 import { DataType, tableFromIPC, tableToIPC } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { recordsToArrow } from '../../../lib/format/arrow.js';
-import { openStore } from '../../../lib/store/store.js';
+import { recordsToArrow } from '../../../lib/format/answer-table.js';
 import { tableRecords } from '../../helpers.js';
 
 describe('recordsToArrow', () => {
@@ -35,17 +34,5 @@ describe('recordsToArrow', () => {
         expect(tableRecords(table)).toEqual(records);
       }),
     );
-  });
-
-  it('gives the same table as the store answers with its records', async () => {
-    const store = await openStore();
-    const query = { names: ['LAKE MEAD', 'LAKE POWELL'], variables: ['NetE', 'E_volume'], start: '2020-06-01', end: '2020-06-10', alsoReturn: ['qflag'] };
-    const records = await store.reservoirTimeseries(query);
-    const table = tableFromIPC(tableToIPC(await store.reservoirTimeseriesTable(query)));
-    expect(table.numRows).toBe(20);
-    expect(tableRecords(table)).toEqual(records);
-    // one records -> Arrow path: the same types as the stream's table() and the Parquet and Arrow answers
-    const streamed = await store.streamReservoirTimeseries(query).table();
-    expect(table.schema.fields.map((f) => `${f.name}: ${f.type}`)).toEqual(streamed.schema.fields.map((f) => `${f.name}: ${f.type}`));
   });
 });

@@ -1,7 +1,7 @@
 // plot() of the demo store's answers: what is drawn is what the answer holds (a bar per value, a line through every
 // value, a band where the normal has one), counted in the SVG against the records.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordsToArrow } from '../../../lib/format/arrow.js';
+import { recordsToArrow } from '../../../lib/format/answer-table.js';
 import { plot } from '../../../lib/notebook/plot.js';
 import { defaultStoreDir } from '../../../lib/store/demo.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';

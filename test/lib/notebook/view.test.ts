@@ -2,7 +2,7 @@
 // and last rows, checked against the records), showing a stream does not use it up, and plain answers stay plain.
 import { inspect } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordsToArrow } from '../../../lib/format/arrow.js';
+import { recordsToArrow } from '../../../lib/format/answer-table.js';
 import { jupyterDisplay } from '../../../lib/notebook/kernel.js';
 import { view } from '../../../lib/notebook/view.js';
 import { defaultStoreDir } from '../../../lib/store/demo.js';
