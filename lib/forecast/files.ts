@@ -202,7 +202,7 @@ function remember<T>(cache: Map<string, T>, key: string, make: () => T, bound: n
 }
 
 /** What a query needs of an issue: some reservoirs (default all), some variables (default all), their daily statistics and the totals' (default both). */
-export interface IssueWanted {
+interface IssueWanted {
   names?: readonly string[];
   variables?: readonly ForecastVariable[];
   daily?: boolean;
