@@ -2,7 +2,10 @@
 // and the 28-day totals of every reservoir (the median), warm (repeated in one process) and cold (a fresh process per
 // run), and the store's bytes per issue. DuckDB reads the current month's statistics file, the one the manifest names
 // (the files of older snapshots sit beside it until a vacuum).
-//   npm run bench:forecast -- [--reservoirs 247] [--runs 5] [--dir DIR]
+//   npm run bench:forecast -- [--reservoirs 247] [--issues 31] [--runs 5] [--dir DIR]
+// At thousands of reservoirs the estimates are made for December alone (forecasts need no year of them) and no
+// members are kept (a month of 44,000 reservoirs' members would not fit the Parquet writer's memory): --issues 1
+// --reservoirs 44000 measures one issue at the planned CONUS scale.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,27 +17,38 @@ import { DuckEngine } from './duckdb.js';
 import { type ForecastQueryName, forecastQueries } from './forecast-queries.js';
 import { median, timeRepeated } from './timing.js';
 
-const { values } = parseArgs({ options: { reservoirs: { type: 'string', default: '247' }, runs: { type: 'string', default: '5' }, dir: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    reservoirs: { type: 'string', default: '247' },
+    issues: { type: 'string', default: '31' },
+    runs: { type: 'string', default: '5' },
+    dir: { type: 'string' },
+  },
+});
 const reservoirs = Number(values.reservoirs);
+const issueCount = Number(values.issues);
 const runs = Number(values.runs);
-const dir = values.dir ?? join(tmpdir(), `evap-bench-forecast-${reservoirs}`);
+const large = reservoirs > 1000;
+const dir = values.dir ?? join(tmpdir(), `evap-bench-forecast-${reservoirs}-${issueCount}`);
 
 if (!existsSync(join(dir, 'manifest.json'))) {
   const began = performance.now();
+  const firstIssue = `2021-12-${String(32 - issueCount).padStart(2, '0')}`;
   await generateStore(dir, {
     reservoirs,
     stations: 0,
-    start: '2021-01-01',
+    start: large ? '2021-12-01' : '2021-01-01',
     end: '2021-12-31',
     seed: 7,
-    forecasts: { firstIssue: '2021-12-01', lastIssue: '2021-12-31', members: 16, keepMembers: 7 },
+    forecasts: { firstIssue, lastIssue: '2021-12-31', members: 16, keepMembers: large ? 0 : 7 },
   });
-  console.log(`generated ${reservoirs} reservoirs with December's forecasts into ${dir} in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  console.log(`generated ${reservoirs} reservoirs with ${issueCount} issues of forecasts into ${dir} in ${((performance.now() - began) / 1000).toFixed(1)} s`);
 }
 const { manifest, queries } = await forecastQueries(dir);
 const issues = manifest.forecasts!.flatMap((m) => m.issues);
 const statsBytes = manifest.forecasts!.reduce((sum, m) => sum + m.stats.bytes, 0);
 const memberBytes = manifest.forecasts!.reduce((sum, m) => sum + (m.members?.bytes ?? 0), 0);
+const indexBytes = manifest.forecasts!.reduce((sum, m) => sum + (m.stats.index?.bytes ?? 0) + (m.members?.index?.bytes ?? 0), 0);
 const withMembers = issues.filter((i) => i.members > 0).length;
 type QueryName = ForecastQueryName;
 
@@ -63,7 +77,7 @@ function cold(name: QueryName, engine: 'ours' | 'duckdb'): number {
 
 {
   const lines = [
-    `Forecasts: ${reservoirs} reservoirs, ${issues.length} issues (members kept for ${withMembers}); statistics ${(statsBytes / issues.length / 1024).toFixed(0)} KiB per issue (${(statsBytes / issues.length / reservoirs / 1024).toFixed(1)} KiB per reservoir), members ${(memberBytes / Math.max(1, withMembers) / 1024).toFixed(0)} KiB per issue that keeps them`,
+    `Forecasts: ${reservoirs} reservoirs, ${issues.length} issues (members kept for ${withMembers}); statistics ${(statsBytes / issues.length / 1024).toFixed(0)} KiB per issue (${(statsBytes / issues.length / reservoirs / 1024).toFixed(1)} KiB per reservoir), members ${(memberBytes / Math.max(1, withMembers) / 1024).toFixed(0)} KiB per issue that keeps them; the files' indexes ${(indexBytes / 1024).toFixed(0)} KiB`,
     '',
     '| query | rows ours / DuckDB | warm ours | warm DuckDB | DuckDB/ours | cold ours | cold DuckDB | DuckDB/ours |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',

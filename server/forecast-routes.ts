@@ -21,10 +21,14 @@ export function forecastRoutes(): Route[] {
       tag: 'Forecast',
       summary: 'How good past forecasts were: n, bias, mae, rmse, crps, coverage_80, mae_normal and skill per reservoir, variable and lead',
     }),
-    tableRoute('listForecastIssues', { tag: 'Forecast', summary: 'The first and last issue date of the forecasts held' }, ({ options, format }, { store }) => {
-      const records = store.listForecastIssues(options.names);
-      return listResponse(format, records, records, ['start_date', 'end_date']);
-    }),
+    tableRoute(
+      'listForecastIssues',
+      { tag: 'Forecast', summary: 'Per reservoir, the first and last issue date of its forecasts' },
+      async ({ options, format }, { store }) => {
+        const records = await store.listForecastIssues(options.names);
+        return listResponse(format, records, records, ['RES_NAME', 'start_date', 'end_date']);
+      },
+    ),
     tableRoute(
       'listForecastVariables',
       { tag: 'Forecast', summary: 'The forecast variables, their units and the statistics kept' },

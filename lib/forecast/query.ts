@@ -15,7 +15,7 @@ import type { ByteSource } from '../store/source.js';
 import { didYouMean } from '../suggest.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { conversionOf, convert, roundValue } from '../units.js';
-import { issuesOf, readIssue } from './files.js';
+import { issueHolds, issuesOf, readIssue } from './files.js';
 import type { Issue, ReservoirForecast } from './issue.js';
 import { type EnsembleStatistic, ensembleStatistics, totalStats, type VerificationCase, verify } from './stats.js';
 import {
@@ -170,7 +170,7 @@ export function forecastDaily(source: ForecastSource, query: OptionsOf<'forecast
   const columns = ['RES_NAME', 'issued', 'valid_date', 'lead_days', ...keys.map((k) => k.key), ...attributes];
   return stream(columns, async function* () {
     if (!held) return;
-    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, members);
+    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, members, { names, variables, totals: false });
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
@@ -237,7 +237,7 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
   return stream(columns, async function* () {
     if (wanted.length === 0) return;
     const issues = new Map<number, Issue>();
-    for (const [day, h] of wanted) issues.set(day, await readIssue(source.bytes, source.where, h.month, h.issue, members));
+    for (const [day, h] of wanted) issues.set(day, await readIssue(source.bytes, source.where, h.month, h.issue, members, { names, variables, totals: false }));
     const observed = await source.estimates(names, variables, wanted[0]![0], wanted.at(-1)![0]);
     for (const name of names) {
       const extra = attributesOf(s, name, attributes);
@@ -269,12 +269,22 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
       query.leads,
     );
   }
+  // reservoirs loaded without members have no totals: refused, rather than answered with nulls
+  const lacking = held?.issue.withoutTotals?.filter((name) => names.includes(name)) ?? [];
+  if (lacking.length > 0)
+    throw new InvalidParameterError(
+      'RES_NAMES',
+      `a total is made from the members, and the forecast${lacking.length > 1 ? 's' : ''} of ${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ` and ${lacking.length - 3} more` : ''} issued ${held!.issue.issued} ${lacking.length > 1 ? 'were' : 'was'} loaded without members (statistics only); ask /forecast/daily/reservoirs for the daily statistics`,
+      'not-allowed',
+      lacking[0],
+    );
   const count = members && held ? held.issue.members : 0;
   const keys = valueKeys(variables, system, stats, count);
   const columns = ['RES_NAME', 'issued', 'start_date', 'end_date', 'leads', ...keys.map((k) => k.key), ...attributes];
   return stream(columns, async function* () {
     if (!held) return;
-    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers);
+    // the stored totals' statistics, or the members (a total's statistics are made from them): never the daily ones
+    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers, { names, variables, daily: false, totals: true });
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
@@ -323,7 +333,7 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
   return stream(columns, async function* () {
     if (held.length === 0) return;
     const issues: Issue[] = [];
-    for (const h of held) issues.push(await readIssue(source.bytes, source.where, h.month, h.issue, true));
+    for (const h of held) issues.push(await readIssue(source.bytes, source.where, h.month, h.issue, true, { names, variables, totals: false }));
     // every estimate held: the verified days, and the other years' same days of the year that make their normal
     const dates = s.manifest.datasets;
     const spans = Object.values(dates).flatMap((d) => d.partitions.map((p) => [p.start, p.end]));
@@ -402,11 +412,47 @@ function normalsOf(days: ReadonlyMap<number, number>): (day: number) => number |
   };
 }
 
-/** GET /forecast/info/list_issues: the first and last issue date (of the issues holding any of the names). */
-export function listForecastIssues(s: Snapshot, names: readonly string[] | undefined): { start_date: string; end_date: string }[] {
-  checkNames(s, names);
+/** One record of /forecast/info/list_issues: a reservoir's first and last issue date. */
+export type ForecastIssueRange = { RES_NAME: string; start_date: string; end_date: string };
+
+/**
+ * GET /forecast/info/list_issues: per reservoir asked (RES_NAMES' default, or ALL), its first and last issue date; a
+ * reservoir without forecasts is left out. Told by each issue's manifest entry (its reservoirs), or, for an issue
+ * whose entry cannot tell (written before the entry kept them, or the store's reservoirs changed since), by its file.
+ */
+export async function listForecastIssues(
+  source: Pick<ForecastSource, 'snapshot' | 'bytes' | 'where'>,
+  names: readonly string[] | undefined,
+): Promise<ForecastIssueRange[]> {
+  const s = source.snapshot;
+  const asked = checkNames(s, names); // the API's default (as every RES_NAMES), or ALL
   const all = issuesOf(s.manifest);
-  return all.length === 0 ? [] : [{ start_date: all[0]!.issue.issued, end_date: all.at(-1)!.issue.issued }];
+  const holds = async (h: Held, name: string): Promise<boolean> =>
+    issueHolds(h.issue, name, s.reservoirNames) ??
+    (await readIssue(source.bytes, source.where, h.month, h.issue, false, { names: [name], variables: [], totals: false })).byName.has(name);
+  const out: ForecastIssueRange[] = [];
+  for (const name of asked) {
+    let first: Held | undefined;
+    for (const h of all)
+      if (await holds(h, name)) {
+        first = h;
+        break;
+      }
+    if (!first) continue;
+    let last = first;
+    for (let i = all.length - 1; all[i] !== first; i--)
+      if (await holds(all[i]!, name)) {
+        last = all[i]!;
+        break;
+      }
+    out.push({ RES_NAME: name, start_date: first.issue.issued, end_date: last.issue.issued });
+  }
+  return out;
+}
+
+/** The names are the store's reservoirs (as every forecast path checks them); a bad one is refused. */
+export function checkForecastNames(s: Snapshot, names: readonly string[]): void {
+  checkNames(s, names);
 }
 
 /** GET /forecast/info/list_variables: the forecast variables with their units and the statistics kept. */

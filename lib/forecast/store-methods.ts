@@ -9,6 +9,8 @@ import type { Estimates } from './query.js';
 import { type ForecastVariable, forecastVariableInfo } from './variables.js';
 
 export {
+  checkForecastNames,
+  type ForecastIssueRange,
   type ForecastSource,
   forecastDaily,
   forecastLead,

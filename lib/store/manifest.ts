@@ -48,6 +48,10 @@ export interface ForecastIssue {
   rows: [number, number]; // its statistics' rows in the month's statistics file
   members: number; // members kept (0: statistics only)
   memberRows: [number, number]; // its members' rows in the month's members file ([0, 0] when none)
+  // the reservoirs it holds: the least and greatest name and how many, and their names when they are not every reservoir
+  // of the store between those two (absent in issues written before: a reader then looks in the file)
+  reservoirs?: { first: string; last: string; count: number; names?: string[] };
+  withoutTotals?: string[]; // reservoirs loaded without members, so without the totals' statistics (absent: none)
 }
 
 /** A file of forecasts (its rows are a month's, whose issues the month names). */
@@ -58,6 +62,7 @@ export interface ForecastFile extends FileEntry {
   // the footer; absent in files written before, which are read whole and checked against their SHA-256
   footerBytes?: number;
   footerSha256?: string;
+  index?: FileEntry; // the footer's layout beside the file (file-index.ts), read instead of it; absent in files written before
 }
 
 /** The forecasts issued in one calendar month: a file of statistics, a file of members where any are kept. */
@@ -142,7 +147,7 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
     if (dataset.byDate) withIndex(dataset.byDate);
   }
   for (const p of Object.values(manifest.stations.partitions)) withIndex(p);
-  for (const m of manifest.forecasts ?? []) files.push(...(m.members ? [m.stats, m.members] : [m.stats]));
+  for (const m of manifest.forecasts ?? []) for (const f of m.members ? [m.stats, m.members] : [m.stats]) files.push(f, ...(f.index ? [f.index] : []));
   return files;
 }
 
@@ -228,10 +233,20 @@ function checkShape(m: Manifest): void {
       const { footerBytes, footerSha256 } = f as ForecastFile;
       if ((footerBytes !== undefined || footerSha256 !== undefined) && !(count(footerBytes) && hex(footerSha256, 64)))
         fail(`a file of forecasts ${month.month} has a malformed footer length or checksum`);
+      if ((f as ForecastFile).index !== undefined) file((f as ForecastFile).index, `the index of a file of forecasts ${month.month}`, false);
     }
     for (const issue of month.issues as unknown[]) {
       if (!isObject(issue) || !day(issue.issued) || !range(issue.rows) || !count(issue.members) || !range(issue.memberRows))
         fail(`an issue of forecasts ${month.month}`);
+      const r = (issue as ForecastIssue).reservoirs;
+      const texts = (list: unknown) => Array.isArray(list) && list.every((n) => typeof n === 'string');
+      if (
+        r !== undefined &&
+        !(isObject(r) && typeof r.first === 'string' && typeof r.last === 'string' && count(r.count) && (r.names === undefined || texts(r.names)))
+      )
+        fail(`the reservoirs of an issue of forecasts ${month.month}`);
+      if ((issue as ForecastIssue).withoutTotals !== undefined && !texts((issue as ForecastIssue).withoutTotals))
+        fail(`the reservoirs without totals of an issue of forecasts ${month.month}`);
     }
   }
 }

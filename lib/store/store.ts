@@ -332,14 +332,14 @@ export abstract class StoreReader {
     return this.answer('forecastVerification', query, (store, q) => store.streamForecastVerification(q));
   }
 
-  /** The first and last issue date of the forecasts held. */
-  listForecastIssues(names?: readonly string[]): DateRange[] {
-    return forecast.listForecastIssues(this.snapshot, names);
+  /** Per reservoir (RES_NAMES' default, or ALL for every one), the first and last issue date of its forecasts. */
+  listForecastIssues(names?: readonly string[]): Promise<forecast.ForecastIssueRange[]> {
+    return forecast.listForecastIssues({ snapshot: this.snapshot, bytes: this.snapshot.reader.source, where: this.root }, names);
   }
 
   /** The forecast variables, their units and the statistics kept. */
   listForecastVariables(names?: readonly string[]): forecast.ForecastVariableInfo[] {
-    if (names !== undefined) forecast.listForecastIssues(this.snapshot, names); // unknown names are refused alike
+    if (names !== undefined) forecast.checkForecastNames(this.snapshot, names); // unknown names are refused alike
     return forecast.listForecastVariables();
   }
 

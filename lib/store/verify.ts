@@ -3,6 +3,7 @@
 import { sha256 } from './disk.js';
 import { fileIndexText } from './file-index.js';
 import { type DataFile, type FileEntry, manifestFiles } from './manifest.js';
+import { parseFooter } from './parquet.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
 import type { ByteSource } from './source.js';
 import type { EvapStore } from './store.js';
@@ -33,6 +34,7 @@ export async function verifyStore(
       if (bytes.byteLength !== file.bytes) throw new Error(`store file ${file.path} has ${bytes.byteLength} bytes, the manifest says ${file.bytes}`);
       if (sha256(bytes) !== file.sha256) throw new Error(`store file ${file.path} is corrupt: checksum does not match the manifest`);
       if (isDataFile(file) && !forecasts.has(file.path)) await checkChunks(reader, file, source);
+      else if (isDataFile(file) && file.index) await checkForecastIndex(file, file.index, bytes, source);
     } catch (error) {
       summary.problems.push((error as Error).message);
     }
@@ -40,6 +42,13 @@ export async function verifyStore(
     onProgress?.(summary.files, files.length, file.path);
   }
   return summary;
+}
+
+// a forecast file's index must say what its footer says (the reader uses the index instead of the footer)
+async function checkForecastIndex(file: DataFile, index: FileEntry, bytes: Uint8Array, source: ByteSource): Promise<void> {
+  const text = await source.read(index.path, 0, index.bytes);
+  if (sha256(text) === index.sha256 && new TextDecoder().decode(text) !== fileIndexText(parseFooter(bytes.subarray(bytes.byteLength - file.footerBytes))))
+    throw new Error(`store file ${index.path} does not match the footer of ${file.path}`);
 }
 
 function isDataFile(file: FileEntry): file is DataFile {

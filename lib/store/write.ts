@@ -139,8 +139,8 @@ export class StoreWriter {
 
   /** Writes a data file of the forecasts (laid out by lib/forecast/files.ts), to be named by setForecasts. */
   writeForecastFile(path: string, table: Table, days: Int32Array, rowGroupSize: number): Promise<DataFile> {
-    // no index beside it: a forecast file is read whole (lib/forecast/files.ts), and an index nobody names was left behind
-    return this.writeTable(path, table, days, rowGroupSize, false);
+    // its layout beside it: a footer of hundreds of small row groups takes longer to parse than the chunks a query reads
+    return this.writeTable(path, table, days, rowGroupSize, true);
   }
 
   /** The snapshot's forecasts: every issue-month and its files (lib/forecast/files.ts). */

@@ -3,7 +3,14 @@
 
 import { defaults } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
-import type { ForecastDailyQuery, ForecastLeadQuery, ForecastTotalQuery, ForecastVariableInfo, ForecastVerificationQuery } from '../forecast/store-methods.js';
+import type {
+  ForecastDailyQuery,
+  ForecastIssueRange,
+  ForecastLeadQuery,
+  ForecastTotalQuery,
+  ForecastVariableInfo,
+  ForecastVerificationQuery,
+} from '../forecast/store-methods.js';
 import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type { StoreAbout } from '../store/about.js';
@@ -140,8 +147,8 @@ export class EvapClient {
     return this.ask('forecastVerification', query);
   }
 
-  /** The first and last issue date of the forecasts held. */
-  listForecastIssues(names?: readonly string[]): Promise<DateRange[]> {
+  /** Per reservoir (RES_NAMES' default, or ALL for every one), the first and last issue date of its forecasts. */
+  listForecastIssues(names?: readonly string[]): Promise<ForecastIssueRange[]> {
     return this.ask('listForecastIssues', { names });
   }
 

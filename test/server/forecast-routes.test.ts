@@ -98,6 +98,6 @@ describe('the forecast paths', () => {
     expect(await client.forecastTotal({ names: 'LAKE ESTES', variables: ['pr'] } as never)).toEqual(
       await app.store.forecastTotal({ names: ['LAKE ESTES'], variables: ['pr'] }),
     );
-    expect(await client.listForecastIssues()).toEqual(app.store.listForecastIssues());
+    expect(await client.listForecastIssues()).toEqual(await app.store.listForecastIssues());
   });
 });

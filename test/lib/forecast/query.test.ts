@@ -172,8 +172,9 @@ describe('forecast answers', () => {
     expect(verification!.crps).toBeCloseTo(crps / kept.length, 3);
   });
 
-  it('list the issues and the variables', () => {
-    expect(store.listForecastIssues()).toEqual([{ start_date: '2021-06-01', end_date: '2021-06-10' }]);
+  it('list the issues and the variables', async () => {
+    // per reservoir with forecasts (the fixture's two), the first and last issue the fixture generated
+    expect(await store.listForecastIssues()).toEqual(fixtureNames.map((RES_NAME) => ({ RES_NAME, start_date: '2021-06-01', end_date: '2021-06-10' })));
     expect(store.listForecastVariables().map((v) => `${v.api_name} ${v.units_metric} ${v.units_english}`)).toEqual([
       'E_hs mm in',
       'NetE mm in',
