@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DatasetName, reservoirDatasets, variableKey } from '../lib/catalogue.js';
+import { reservoirDatasets, variableKey } from '../lib/catalogue.js';
 import { type Manifest, manifestFiles } from '../lib/store/manifest.js';
 import { openStore } from '../lib/store/store.js';
 import { vacuumStore } from '../lib/store/vacuum.js';
@@ -100,62 +100,28 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
 
 /** The one table's rows: every query of the main bench (Q1..Q7) in the store's last year, and Q3 on its last date (Q3L). */
 export function tableQueries(manifest: Manifest): BenchQuery[] {
-  const year = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
-  return [...defineQueries(manifest, year), scaleQueries(manifest).find((q) => q.id === 'Q3L')!];
+  return [...defineQueries(manifest, lastYear(manifest)), lastDateQuery(manifest)];
 }
 
 /** Q1, Q3 and Q7 of the main bench, on names and dates every scale holds (its last full year), and Q3 on the last date. */
 export function scaleQueries(manifest: Manifest): BenchQuery[] {
-  const names = manifest.reservoirs.names;
-  const one = names.includes('LAKE MEAD') ? 'LAKE MEAD' : names[0]!;
-  const year = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
+  const main = defineQueries(manifest, lastYear(manifest)).filter((q) => ['Q1', 'Q3', 'Q7'].includes(q.id));
+  return [...main, lastDateQuery(manifest)];
+}
+
+const lastYear = (manifest: Manifest) => manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
+
+// Q3 on the store's last date, which the date-major copy holds
+function lastDateQuery(manifest: Manifest): BenchQuery {
+  const q3 = defineQueries(manifest, lastYear(manifest)).find((q) => q.id === 'Q3')!;
+  if (q3.spec.kind !== 'reservoir-date') throw new Error('Q3 asks one date');
   const last = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end;
-  const all = (datasets: DatasetName[]) => datasets.flatMap((d) => Object.keys(reservoirDatasets[d].variables));
-  return [
-    {
-      id: 'Q1',
-      title: `one reservoir, NetE + E_volume, ${year}`,
-      format: 'json',
-      http: true,
-      spec: {
-        kind: 'reservoir-range',
-        names: [one],
-        datasets: ['nete-volume-calcs'],
-        variables: ['NetE', 'E_volume'],
-        start: `${year}-01-01`,
-        end: `${year}-12-31`,
-      },
-    },
-    {
-      id: 'Q3',
-      title: `all reservoirs on ${year}-07-01, rtma + nete-volume-calcs`,
-      format: 'json',
-      http: true,
-      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: `${year}-07-01` },
-    },
-    {
-      id: 'Q7',
-      title: `every reservoir, NetE, ${year}`,
-      format: 'json',
-      http: false,
-      spec: {
-        kind: 'reservoir-range',
-        names: [],
-        datasets: ['nete-volume-calcs'],
-        variables: ['NetE'],
-        start: `${year}-01-01`,
-        end: `${year}-12-31`,
-        everyName: true,
-      },
-    }, // names filled in from the store (44,000 of them do not fit a command line)
-    {
-      id: 'Q3L',
-      title: `all reservoirs on ${last} (the last date: the date-major copy), rtma + nete-volume-calcs`,
-      format: 'json',
-      http: true,
-      spec: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables: all(['rtma', 'nete-volume-calcs']), date: last },
-    },
-  ];
+  return {
+    ...q3,
+    id: 'Q3L',
+    title: `all reservoirs on ${last} (the last date: the date-major copy), rtma + nete-volume-calcs`,
+    spec: { ...q3.spec, date: last },
+  };
 }
 
 async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, profile: boolean, log: (line: string) => void): Promise<ScaleQueryRow> {
