@@ -14,6 +14,8 @@ export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since 
   --update                fetch again exactly the days the copy holds as not Final (Early, Provisional), and newer ones
   --concurrency N         requests in flight (default 4)
   --timeout-ms N          a request without a whole answer in N ms is retried, then fails the run (default 60000)
+  --retries N             tries again a request answered 429 or 5xx, failing on the network or timed out, N times
+                          with backoff (0.5 s, 1 s, 2 s, ...) before the run stops (default 3; 0: never)
   The key may come from EVAP_API_KEY instead (a key on the command line shows in ps). An interrupted run resumes;
   a finished run copies everything again when run again (use --update for daily updates).`;
 
@@ -25,6 +27,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     since: { type: 'string' },
     concurrency: { type: 'string' },
     'timeout-ms': { type: 'string' },
+    retries: { type: 'string' },
     update: { type: 'boolean', default: false },
   });
   const from = requiredFlag(values, 'from');
@@ -33,6 +36,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!apiKey) throw new UsageError('--api-key (or EVAP_API_KEY) is required');
   const timeoutMs = intFlag(values['timeout-ms'], 'timeout-ms', 60_000);
   const concurrency = Math.max(1, intFlag(values.concurrency, 'concurrency', 4));
+  const retries = intFlag(values.retries, 'retries', 3);
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('interrupted; run the same command again to resume'));
   const forget = onInterrupt(stop);
@@ -47,6 +51,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       update: values.update === true,
       concurrency,
       timeoutMs: timeoutMs || undefined,
+      retries,
       signal: controller.signal,
       onProgress: bar.update,
     });

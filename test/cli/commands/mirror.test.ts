@@ -27,13 +27,35 @@ describe('evap mirror', () => {
     expect(copy.reservoirMetadata(names)).toEqual(source.reservoirMetadata(names));
   });
 
-  it('gives up on a server that stops answering after --timeout-ms, naming it', async () => {
-    const silent = createServer(() => {});
+  it('gives up on a server that stops answering after --timeout-ms and --retries more tries, naming it', async () => {
+    let asked = 0;
+    const silent = createServer(() => void asked++);
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     const { port } = silent.address() as { port: number };
     try {
-      const run = await evap(['mirror', '--from', `http://127.0.0.1:${port}`, '--api-key', 'k', '--store', join(await tempDir(), 'm'), '--timeout-ms', '300']);
-      expect(run.code).toBe(1);
+      const mirrorWith = async (retries: string) => {
+        asked = 0;
+        const store = join(await tempDir(), 'm');
+        const run = await evap([
+          'mirror',
+          '--from',
+          `http://127.0.0.1:${port}`,
+          '--api-key',
+          'k',
+          '--store',
+          store,
+          '--timeout-ms',
+          '300',
+          '--retries',
+          retries,
+        ]);
+        return { run, asked };
+      };
+      const once = await mirrorWith('0');
+      const { run, asked: twice } = await mirrorWith('1');
+      expect(once.asked).toBeGreaterThan(0);
+      expect(twice).toBe(2 * once.asked); // each request the run makes before it stops, then one more try of each
+      expect([once.run.code, run.code]).toEqual([1, 1]);
       expect(run.stderr).toContain(`evap mirror: mirror stopped: no answer within 300 ms from http://127.0.0.1:${port}/`);
       expect(run.stderr).not.toContain('usage');
     } finally {
