@@ -11,7 +11,7 @@ import { type Manifest, manifestFiles } from '../lib/store/manifest.js';
 import { openStore } from '../lib/store/store.js';
 import { DuckEngine } from './duckdb.js';
 import { type BenchQuery, duckdbSql, jsonLength, streamOurs } from './queries.js';
-import { reviseLastDays, scaleQueries } from './scale.js';
+import { child, reviseLastDays, scaleQueries } from './scale.js';
 import { curveScales, ensureStore, repoRoot, scaleStoreDir } from './store.js';
 import { median, warmMedian } from './timing.js';
 
@@ -143,20 +143,6 @@ function firstRow(args: string[]): Promise<{ first: number; exit: number }> {
     proc.on('exit', (code) =>
       code === 0 && first > 0 ? done({ first, exit: performance.now() - began }) : fail(new Error(`evap ${args.join(' ')}: ${code} ${err}`)),
     );
-  });
-}
-
-function child<T>(args: string[]): Promise<T> {
-  return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'scale-child.ts'), ...args], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    proc.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as T) : fail(new Error(`${args[0]}: ${code} ${err.slice(-2000)}`))));
   });
 }
 
