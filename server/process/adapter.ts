@@ -195,7 +195,7 @@ function sweepStalled(server: Server, stallMs: number): () => void {
       const now = performance.now();
       for (const [socket, last] of seen) {
         const moved = socket.bytesRead + socket.bytesWritten;
-        if (moved !== last.moved) seen.set(socket, { moved, since: now });
+        if (moved !== last.moved) Object.assign(last, { moved, since: now });
         else if (now - last.since >= stallMs) socket.destroy();
       }
     },

@@ -3,7 +3,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { query } from 'chdb';
-import { afterAll, onTestFinished } from 'vitest';
 import { type DatasetName, datasetNames } from '../../../lib/catalogue.js';
 import { formatDay } from '../../../lib/dates.js';
 import { decodeFlag, type FlagColumn } from '../../../lib/flags.js';
@@ -22,19 +21,15 @@ import {
   STATION_TABLE,
   stationFields,
 } from '../../../lib/tables/fields.js';
+import { cleanUp } from '../../helpers.js';
 
 type Row = Record<string, unknown>;
 
 /** A fresh folder under the working directory (chdb reads local files only there), removed after the test (or file). */
-export async function workDir(): Promise<string> {
-  const dir = await mkdtemp(join(process.cwd(), '.tmp-tables-'));
-  const remove = () => rm(dir, { recursive: true, force: true });
-  try {
-    onTestFinished(remove); // inside a test: a hook registered there would never run
-  } catch {
-    afterAll(remove);
-  }
-  return dir;
+export function workDir(): Promise<string> {
+  const made = mkdtemp(join(process.cwd(), '.tmp-tables-'));
+  cleanUp(async () => rm(await made, { recursive: true, force: true }));
+  return made;
 }
 
 /** A table's rows as ClickHouse reads them with icebergLocal, at a time (iceberg_timestamp_ms) or snapshot id if given. */
