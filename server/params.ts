@@ -1,6 +1,5 @@
 // Query strings and multipart forms -> typed arguments for the library, with the request limits applied.
 
-import type { outputFormats } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
 import { type Parameter, parameters } from '../lib/operations.js';
 
@@ -26,7 +25,6 @@ export const defaultRequestLimits: RequestLimits = {
   maxUploadBytes: settingDefault('max-upload-bytes'),
 };
 
-export type OutputFormat = (typeof outputFormats.list)[number];
 // which limit a list counts against, from the operations table; a list the table does not know counts as values
 const namesLists = new Set(
   Object.values(parameters as Record<string, Parameter>)

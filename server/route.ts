@@ -1,6 +1,9 @@
 // One documented path and how it reads its request: the parameters a path takes, and the library option each carries,
-// are the operations table's (lib/operations.ts), never written per route; an operation answering records is streamed
-// by the store's `stream<Operation>` method, found by its name.
+// are the operations table's (lib/operations.ts), never written per route; the server's own, output_format and as_of
+// (the store as it was then), are read here too. An operation answering records is streamed by the store's
+// `stream<Operation>` method, found by its name.
+import { defaults } from '../lib/catalogue.js';
+import { InvalidParameterError } from '../lib/errors.js';
 import type { RecordStream } from '../lib/format/stream.js';
 import {
   type FormatOf,
@@ -13,7 +16,7 @@ import {
   type RecordsOperation,
 } from '../lib/operations.js';
 import type { StoreReader } from '../lib/store/store.js';
-import { readFormat, timeseriesAnswer } from './answer-formats.js';
+import { timeseriesAnswer } from './answers.js';
 import type { IncomingRequest } from './incoming.js';
 import type { QueryParams, RequestLimits } from './params.js';
 
@@ -24,7 +27,7 @@ interface RouteContext {
   request: IncomingRequest;
   limits: RequestLimits;
   admit(stream: RecordStream): RecordStream; // a heavy answer waits for its turn (admission.ts); a light one is as it was
-  servedFrom?: (snapshot: string) => void; // told the snapshot an as_of answer is read from (cached-answers.ts tags it)
+  servedFrom?: (snapshot: string) => void; // told the snapshot an as_of answer is read from (answer-cache.ts tags it)
 }
 
 /** One documented path. */
@@ -63,20 +66,56 @@ export function tableRoute<O extends OperationName>(
 ): Route {
   const all = parametersOf(operation);
   const formats = all.find((p) => p.name === 'output_format')?.values ?? [];
+  const parameters = described.parameters ?? all.filter((p) => p.in !== 'path');
+  const takesAsOf = parameters.some((p) => p.name === 'as_of');
+  const run = (context: RouteContext) => {
+    const { query } = context;
+    const format = readFormat(query, formats) as FormatOf<O>; // one of the operation's formats, checked by readFormat
+    const options = fromWire(operation, (p) => (p.kind === 'list' ? query.list(p.name) : query.one(p.name)));
+    return answer({ options, format }, context);
+  };
   return {
     method: operations[operation].method,
     path: described.path ?? operations[operation].path,
     tag: described.tag,
     summary: described.summary,
     operation,
-    parameters: described.parameters ?? all.filter((p) => p.in !== 'path'),
+    parameters,
     ...(described.upload ? { upload: true } : {}),
-    run: ({ query, ...context }) => {
-      const format = readFormat(query, formats) as FormatOf<O>; // one of the operation's formats, checked by readFormat
-      const options = fromWire(operation, (p) => (p.kind === 'list' ? query.list(p.name) : query.one(p.name)));
-      return answer({ options, format }, { query, ...context });
+    run: (context) => {
+      const time = takesAsOf ? context.query.one('as_of') : undefined;
+      return time === undefined ? run(context) : runAsOf(time, context, run);
     },
   };
+}
+
+/**
+ * A route run against the store as it was at `time` (as_of, docs/flags-and-history.md): a view whose snapshot stays
+ * leased (safe from vacuum) until the answer streamed from it has been read to the end or given up (the library's
+ * streams hold it: lib/store/lease.ts HeldLease).
+ */
+async function runAsOf(time: string, context: RouteContext, run: (context: RouteContext) => Promise<Response> | Response): Promise<Response> {
+  const view = await context.store.asOf(time);
+  context.servedFrom?.(view.manifest.snapshot); // the answer's tag names the snapshot it is read from
+  try {
+    return await run({ ...context, store: view });
+  } finally {
+    await view.close(); // its use ends once the answer's stream has been read to the end or given up
+  }
+}
+
+/** The `output_format` parameter among the formats a path offers (default json). */
+function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T {
+  const value = q.one('output_format') ?? defaults.output_format;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new InvalidParameterError(
+      'output_format',
+      `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`,
+      'not-allowed',
+      value,
+    );
+  }
+  return value as T;
 }
 
 type StreamMethod<O extends RecordsOperation> = `stream${Capitalize<O>}`;
