@@ -11,11 +11,20 @@ import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { asksAll, boundRecords, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import {
+  asksAll,
+  boundRecords,
+  estimateReadRows,
+  type Plan,
+  planReservoirDate,
+  planReservoirRange,
+  planStationDate,
+  planStationRange,
+  resolveNames,
+} from '../query/plan.js';
 import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
-import { resolveNames } from '../query/validate.js';
 import { filterPointsByShapefile } from '../spatial/within.js';
 import type {
   DateRange,
@@ -223,7 +232,12 @@ export abstract class StoreReader {
   ): RecordStream {
     return this.streamOf(operation, options, (s, query) => {
       const planned = plan(s, query);
-      return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned), boundRecords(s, planned));
+      return recordStream(
+        planned.header,
+        (kind) => read(s, planned, kind),
+        estimateReadRows(s, planned),
+        () => boundRecords(s, planned),
+      );
     });
   }
 
