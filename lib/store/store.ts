@@ -147,12 +147,11 @@ export abstract class StoreReader {
   protected held(stream: RecordStream): RecordStream {
     const lease = this.lease;
     const about = this.provenance().metadata;
-    const outer = aroundOutputs(stream, () => lease.enter());
+    const outer = aroundOutputs(stream, () => lease.enter()); // a new object: changed in place, not spread (which would work out its bound)
+    const table = outer.table;
+    outer.table = async (maxValues) => withTableMetadata(await table(maxValues), about);
     // withDisplay's one line, written here: the request path runs no notebook file (test/docs/request-path.test.ts)
-    return Object.setPrototypeOf(
-      { ...outer, table: async (maxValues: number | undefined) => withTableMetadata(await outer.table(maxValues), about) },
-      this.shown,
-    );
+    return Object.setPrototypeOf(outer, this.shown);
   }
 
   private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
