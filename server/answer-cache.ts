@@ -10,8 +10,7 @@ import { ByteBoundedCache } from '../lib/store/cache.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { acceptsGzip, type ReplayCheck, WholeResponse } from './answers.js';
 import type { IncomingRequest } from './incoming.js';
-import type { QueryParams } from './params.js';
-import type { Route } from './route.js';
+import type { QueryParams, Route } from './route.js';
 
 /** One answer as sent: its status, headers and body bytes. */
 interface CachedAnswer {

@@ -2,6 +2,7 @@
 import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
+import { IGNORED_HEADER } from '../lib/sync/client.js'; // the response header naming the parameters a path does not take
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
 import { type AnswerCache, answerCacheOf, createCachedAnswers } from './answer-cache.js';
 import { builtWhole, compress, type ReplayCheck, WholeResponse } from './answers.js';
@@ -14,11 +15,11 @@ import { createRateLimiter, type RateLimiter } from './keys/rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './keys/requests.js';
 import { ogcAnswer, withQueryKey } from './ogc/handler.js';
 import { buildOpenApi } from './openapi.js';
-import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
 import { settingDefault } from './process/config.js';
 import { DATA_HEADER, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
-import { type Route, routes } from './routes.js';
+import { defaultRequestLimits, ignoredParameters, QueryParams, type RequestLimits, type Route } from './route.js';
+import { routes } from './routes.js';
 
 /** The server's handler: a request whose target is already parsed (node.ts, or fromFetchRequest for a fetch Request) -> a Response. */
 export type Handler = (request: IncomingRequest) => Promise<Response>;

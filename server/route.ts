@@ -1,7 +1,7 @@
-// One documented path and how it reads its request: the parameters a path takes, and the library option each carries,
-// are the operations table's (lib/operations.ts), never written per route; the server's own, output_format and as_of
-// (the store as it was then), are read here too. An operation answering records is streamed by the store's
-// `stream<Operation>` method, found by its name.
+// One documented path and how it reads its request: the query parameters (each list within the request's limits);
+// the parameters a path takes and the library option each carries, as the operations table (lib/operations.ts) says,
+// never written per route; and the server's own, output_format and as_of (the store as it was then). An operation
+// answering records is streamed by the store's `stream<Operation>` method, found by its name.
 import { defaults } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
 import type { RecordStream } from '../lib/format/stream.js';
@@ -14,11 +14,81 @@ import {
   type Parameter,
   parametersOf,
   type RecordsOperation,
+  parameters as tableParameters,
 } from '../lib/operations.js';
 import type { StoreReader } from '../lib/store/store.js';
+import { didYouMean } from '../lib/suggest.js';
 import { timeseriesAnswer } from './answers.js';
 import type { IncomingRequest } from './incoming.js';
-import type { QueryParams, RequestLimits } from './params.js';
+import { settingDefault } from './process/config.js';
+
+/** Limits on what one request may ask for. */
+export interface RequestLimits {
+  maxNames: number; // names per RES_NAMES / STA_NAMES list
+  maxVariables: number; // entries per variables / datasets / also_return list
+  maxUploadBytes: number; // the request body (the four shapefile parts together)
+}
+
+/** The limits when none are configured: the defaults of the server's settings (config.ts), not written again here. */
+export const defaultRequestLimits: RequestLimits = {
+  maxNames: settingDefault('max-names'),
+  maxVariables: settingDefault('max-variables'),
+  maxUploadBytes: settingDefault('max-upload-bytes'),
+};
+
+// which limit a list counts against, from the operations table; a list the table does not know counts as values
+const namesLists = new Set(
+  Object.values(tableParameters as Record<string, Parameter>)
+    .filter((p) => p.limit === 'names')
+    .map((p) => p.name),
+);
+const limitOf = (name: string): keyof RequestLimits => (namesLists.has(name) ? 'maxNames' : 'maxVariables');
+
+/** The query parameters of one request; a repeated parameter takes its last value, as FastAPI does for a `str`. */
+export class QueryParams {
+  constructor(
+    private readonly params: URLSearchParams,
+    private readonly limits: RequestLimits,
+  ) {}
+
+  /** The names of the parameters sent, each once. */
+  names(): string[] {
+    return [...new Set(this.params.keys())];
+  }
+
+  /** One value, or undefined when absent (the library then applies the public service's default). */
+  one(name: string): string | undefined {
+    const values = this.params.getAll(name);
+    return values.length === 0 ? undefined : values[values.length - 1];
+  }
+
+  /** A comma-separated list, split and trimmed: `"LAKE ALICE, LAKE ESTES"` -> ['LAKE ALICE', 'LAKE ESTES']. */
+  list(name: string): string[] | undefined {
+    const value = this.one(name);
+    if (value === undefined) return undefined;
+    const items = value.split(',').map((item) => item.trim());
+    const limit = this.limits[limitOf(name)];
+    if (items.length > limit) {
+      throw new InvalidParameterError(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many', value);
+    }
+    return items;
+  }
+}
+
+/**
+ * The header's value for the parameters sent that are not `known`: each name, with the known one it most likely
+ * meant (`RES_NAME (did you mean "RES_NAMES"?)`), comma-separated; undefined when every parameter is known. A name
+ * is percent-encoded where it holds what a header may not (it is the client's text); at most ten are named.
+ */
+export function ignoredParameters(sent: QueryParams, known: readonly string[]): string | undefined {
+  const ignored = sent.names().filter((name) => !known.includes(name));
+  if (ignored.length === 0) return undefined;
+  const shown = ignored.slice(0, 10).map((name) => {
+    const text = /^[\x21-\x7e]+$/.test(name) && !/[",]/.test(name) ? name.slice(0, 60) : encodeURIComponent(name.slice(0, 60));
+    return `${text}${didYouMean(name, known)}`;
+  });
+  return ignored.length > 10 ? `${shown.join(', ')}, and ${ignored.length - 10} more` : shown.join(', ');
+}
 
 /** What a route handler gets. */
 interface RouteContext {

@@ -4,8 +4,8 @@
 import type { StoreReader } from '../lib/store/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { listResponse, metadataAnswer, type ListFormat as Places } from './answers.js';
+import { readShapefileParts } from './body.js';
 import { forecastRoutes } from './forecast-routes.js';
-import { readShapefileParts } from './params.js';
 import { withPostTwins } from './post-routes.js';
 import { aboutResponse } from './provenance.js';
 import { type Route, recordsRoute, tableRoute } from './route.js';
