@@ -6,6 +6,7 @@
 // entries of replaced snapshots leave as newer answers push them out. Checked after the key and the rate limit: a
 // cached answer still counts.
 import { createHash } from 'node:crypto';
+import { compareText } from '../lib/order.js';
 import { ByteBoundedCache } from '../lib/store/cache.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { acceptsGzip, type ReplayCheck, WholeResponse } from './answers.js';
@@ -143,7 +144,7 @@ function fromCache(answer: CachedAnswer, replay: ReplayCheck | undefined): Respo
 /** The query's parameters in one canonical order (by name; a repeated name keeps its values' order, which can matter), without the key. */
 function normalizedQuery(path: string, params: URLSearchParams): string {
   const entries = [...params].filter(([name]) => name !== 'api_key' && name !== 'api-key');
-  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)); // stable: repeated names keep their order
+  entries.sort((a, b) => compareText(a[0], b[0])); // stable: repeated names keep their order
   return `${path}?${new URLSearchParams(entries).toString()}`;
 }
 
