@@ -13,7 +13,7 @@ const isolated = [
   'test/cli/s3.test.ts',
   'test/lib/store/{bucket,bucket-queries,demo,snapshots}.test.ts',
   'test/lib/sync/copy.test.ts',
-  'test/server/{conditional,databases}.test.ts',
+  'test/server/{answer-cache,databases}.test.ts',
   'test/server/keys/auth.test.ts',
   'test/server/process/adapter.test.ts',
 ];

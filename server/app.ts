@@ -2,26 +2,24 @@
 import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
+import { IGNORED_HEADER } from '../lib/sync/client.js'; // the response header naming the parameters a path does not take
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
-import type { AnswerCache } from './answer-cache.js';
-import { builtWhole } from './answer-formats.js';
-import { answerCacheOf, createCachedAnswers } from './cached-answers.js';
+import { type AnswerCache, answerCacheOf, createCachedAnswers } from './answer-cache.js';
+import { builtWhole, compress, type ReplayCheck, WholeResponse } from './answers.js';
 import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
-import { compress } from './format.js';
 import { fromFetchRequest, type IncomingRequest } from './incoming.js';
 import type { KeyRing } from './keys/auth.js';
 import { createRateLimiter, type RateLimiter } from './keys/rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './keys/requests.js';
 import { ogcAnswer, withQueryKey } from './ogc/handler.js';
 import { buildOpenApi } from './openapi.js';
-import { defaultRequestLimits, IGNORED_HEADER, ignoredParameters, QueryParams, type RequestLimits } from './params.js';
 import { bodyQuery } from './post-routes.js';
 import { settingDefault } from './process/config.js';
 import { DATA_HEADER, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
-import { type Route, routes } from './routes.js';
-import { type ReplayCheck, WholeResponse } from './whole-response.js';
+import { defaultRequestLimits, ignoredParameters, QueryParams, type RequestLimits, type Route } from './route.js';
+import { routes } from './routes.js';
 
 /** The server's handler: a request whose target is already parsed (node.ts, or fromFetchRequest for a fetch Request) -> a Response. */
 export type Handler = (request: IncomingRequest) => Promise<Response>;
@@ -39,7 +37,7 @@ export interface HandlerOptions {
   heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
   gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
   basePath?: string; // the path this store is served under when the server serves several (`/twdb`; default '': the root)
-  answerCacheBytes?: number; // bytes of recent whole answers kept (cached-answers.ts); 0: none; default ANSWER_CACHE_BYTES
+  answerCacheBytes?: number; // bytes of recent whole answers kept (answer-cache.ts); 0: none; default ANSWER_CACHE_BYTES
   answerCache?: AnswerCache | null; // the cache of recent answers, when given (shared by several databases; null: none); answerCacheBytes is then its own
 }
 

@@ -3,15 +3,14 @@
 // of heavy answers for all of them: a database is a place in the URL, not a separate service.
 import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate } from './admission.js';
+import { answerCacheOf } from './answer-cache.js';
+import { compress, WholeResponse } from './answers.js';
 import { createHandler, type Handler, type HandlerOptions, normalizePath } from './app.js';
-import { answerCacheOf } from './cached-answers.js';
 import { checkDatabaseNames } from './database-names.js';
 import { errorResponse, HttpError } from './errors.js';
-import { compress } from './format.js';
 import { createRateLimiter } from './keys/rate.js';
 import { createKeyRequests } from './keys/requests.js';
 import { settingDefault } from './process/config.js';
-import { WholeResponse } from './whole-response.js';
 
 /** The header every answer of a server with several databases carries: how many (the explorer asks /databases then). */
 const DATABASES_HEADER = 'x-evap-databases';

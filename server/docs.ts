@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { packageRoot } from '../lib/store/demo.js';
+import { WholeResponse } from './answers.js';
 import { HttpError } from './errors.js';
-import { WholeResponse } from './whole-response.js';
 
 const assets: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

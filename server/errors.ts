@@ -1,7 +1,7 @@
 // Errors -> status and a FastAPI-style {"detail": ...} body, in one place.
 import { InvalidParameterError, NotFoundError, StoreError } from '../lib/errors.js';
 import { validationTypes } from '../lib/sync/client.js';
-import { WholeResponse } from './whole-response.js';
+import { WholeResponse } from './answers.js';
 
 /** An error that already knows its answer: status, detail and extra headers (Allow, Retry-After, ...). */
 export class HttpError extends Error {

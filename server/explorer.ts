@@ -4,10 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { packageRoot } from '../lib/store/demo.js';
+import { compress, WholeResponse } from './answers.js';
 import { HttpError } from './errors.js';
-import { compress } from './format.js';
 import type { IncomingRequest } from './incoming.js';
-import { WholeResponse } from './whole-response.js';
 
 // a fixed list: no path from the request reaches the disk
 const assets: Record<string, { file: (dir: string) => string; type: string }> = {

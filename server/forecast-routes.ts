@@ -1,6 +1,6 @@
 // The forecast paths (/forecast/...): their parameters are the operations table's (lib/operations.ts), the answers the
 // store's forecast methods (lib/forecast/, docs/forecasts.md).
-import { listResponse } from './format.js';
+import { listResponse } from './answers.js';
 import { type Route, recordsRoute, tableRoute } from './route.js';
 
 const variableColumns = ['api_name', 'description', 'units_metric', 'units_english', 'statistics'];

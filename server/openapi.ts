@@ -4,9 +4,9 @@
 import { reservoirDatasets, stationVariables, units } from '../lib/catalogue.js';
 import type { Parameter } from '../lib/operations.js';
 import { attributeSchemas } from './attribute-schemas.js';
+import { shapefileParts } from './body.js';
 import { keyHeader } from './keys/auth.js';
 import { keyRequestFields, REQUEST_KEY_PATH } from './keys/requests.js';
-import { shapefileParts } from './params.js';
 import type { Route } from './route.js';
 
 const errorBody = { type: 'object', properties: { detail: {} }, required: ['detail'] };

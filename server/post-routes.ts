@@ -1,9 +1,11 @@
 // POST twins of the timeseries and metadata paths: the same parameters in a JSON or form body, for name lists too
 // long for a URL. Body values win over the query string's (a repeated parameter takes its last value).
+
+import { readBody } from './body.js';
 import { BodyParameterError, HttpError } from './errors.js';
 import type { IncomingRequest } from './incoming.js';
-import { QueryParams, type RequestLimits, readBody } from './params.js';
 import type { Route } from './route.js';
+import { QueryParams, type RequestLimits } from './route.js';
 
 /** The routes, then a POST route for every GET timeseries and metadata path (app.ts reads its parameters with bodyQuery). */
 export function withPostTwins(routes: readonly Route[]): Route[] {

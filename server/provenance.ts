@@ -2,8 +2,7 @@
 // GET /info/about gives the store's provenance and citation.
 import { aboutEntries, type StoreAbout } from '../lib/store/about.js';
 import type { EvapStore } from '../lib/store/store.js';
-import { listResponse } from './format.js';
-import type { OutputFormat } from './params.js';
+import { listResponse, type OutputFormat } from './answers.js';
 
 /** The header every answer of a synthetic store carries, so no client can take its numbers for real ones. */
 export const DATA_HEADER = 'x-evap-data';

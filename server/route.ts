@@ -1,6 +1,9 @@
-// One documented path and how it reads its request: the parameters a path takes, and the library option each carries,
-// are the operations table's (lib/operations.ts), never written per route; an operation answering records is streamed
-// by the store's `stream<Operation>` method, found by its name.
+// One documented path and how it reads its request: the query parameters (each list within the request's limits);
+// the parameters a path takes and the library option each carries, as the operations table (lib/operations.ts) says,
+// never written per route; and the server's own, output_format and as_of (the store as it was then). An operation
+// answering records is streamed by the store's `stream<Operation>` method, found by its name.
+import { defaults } from '../lib/catalogue.js';
+import { InvalidParameterError } from '../lib/errors.js';
 import type { RecordStream } from '../lib/format/stream.js';
 import {
   type FormatOf,
@@ -11,11 +14,81 @@ import {
   type Parameter,
   parametersOf,
   type RecordsOperation,
+  parameters as tableParameters,
 } from '../lib/operations.js';
 import type { StoreReader } from '../lib/store/store.js';
-import { readFormat, timeseriesAnswer } from './answer-formats.js';
+import { didYouMean } from '../lib/suggest.js';
+import { timeseriesAnswer } from './answers.js';
 import type { IncomingRequest } from './incoming.js';
-import type { QueryParams, RequestLimits } from './params.js';
+import { settingDefault } from './process/config.js';
+
+/** Limits on what one request may ask for. */
+export interface RequestLimits {
+  maxNames: number; // names per RES_NAMES / STA_NAMES list
+  maxVariables: number; // entries per variables / datasets / also_return list
+  maxUploadBytes: number; // the request body (the four shapefile parts together)
+}
+
+/** The limits when none are configured: the defaults of the server's settings (config.ts), not written again here. */
+export const defaultRequestLimits: RequestLimits = {
+  maxNames: settingDefault('max-names'),
+  maxVariables: settingDefault('max-variables'),
+  maxUploadBytes: settingDefault('max-upload-bytes'),
+};
+
+// which limit a list counts against, from the operations table; a list the table does not know counts as values
+const namesLists = new Set(
+  Object.values(tableParameters as Record<string, Parameter>)
+    .filter((p) => p.limit === 'names')
+    .map((p) => p.name),
+);
+const limitOf = (name: string): keyof RequestLimits => (namesLists.has(name) ? 'maxNames' : 'maxVariables');
+
+/** The query parameters of one request; a repeated parameter takes its last value, as FastAPI does for a `str`. */
+export class QueryParams {
+  constructor(
+    private readonly params: URLSearchParams,
+    private readonly limits: RequestLimits,
+  ) {}
+
+  /** The names of the parameters sent, each once. */
+  names(): string[] {
+    return [...new Set(this.params.keys())];
+  }
+
+  /** One value, or undefined when absent (the library then applies the public service's default). */
+  one(name: string): string | undefined {
+    const values = this.params.getAll(name);
+    return values.length === 0 ? undefined : values[values.length - 1];
+  }
+
+  /** A comma-separated list, split and trimmed: `"LAKE ALICE, LAKE ESTES"` -> ['LAKE ALICE', 'LAKE ESTES']. */
+  list(name: string): string[] | undefined {
+    const value = this.one(name);
+    if (value === undefined) return undefined;
+    const items = value.split(',').map((item) => item.trim());
+    const limit = this.limits[limitOf(name)];
+    if (items.length > limit) {
+      throw new InvalidParameterError(name, `${name} has ${items.length} values; at most ${limit} are allowed per request`, 'too-many', value);
+    }
+    return items;
+  }
+}
+
+/**
+ * The header's value for the parameters sent that are not `known`: each name, with the known one it most likely
+ * meant (`RES_NAME (did you mean "RES_NAMES"?)`), comma-separated; undefined when every parameter is known. A name
+ * is percent-encoded where it holds what a header may not (it is the client's text); at most ten are named.
+ */
+export function ignoredParameters(sent: QueryParams, known: readonly string[]): string | undefined {
+  const ignored = sent.names().filter((name) => !known.includes(name));
+  if (ignored.length === 0) return undefined;
+  const shown = ignored.slice(0, 10).map((name) => {
+    const text = /^[\x21-\x7e]+$/.test(name) && !/[",]/.test(name) ? name.slice(0, 60) : encodeURIComponent(name.slice(0, 60));
+    return `${text}${didYouMean(name, known)}`;
+  });
+  return ignored.length > 10 ? `${shown.join(', ')}, and ${ignored.length - 10} more` : shown.join(', ');
+}
 
 /** What a route handler gets. */
 interface RouteContext {
@@ -24,7 +97,7 @@ interface RouteContext {
   request: IncomingRequest;
   limits: RequestLimits;
   admit(stream: RecordStream): RecordStream; // a heavy answer waits for its turn (admission.ts); a light one is as it was
-  servedFrom?: (snapshot: string) => void; // told the snapshot an as_of answer is read from (cached-answers.ts tags it)
+  servedFrom?: (snapshot: string) => void; // told the snapshot an as_of answer is read from (answer-cache.ts tags it)
 }
 
 /** One documented path. */
@@ -63,20 +136,56 @@ export function tableRoute<O extends OperationName>(
 ): Route {
   const all = parametersOf(operation);
   const formats = all.find((p) => p.name === 'output_format')?.values ?? [];
+  const parameters = described.parameters ?? all.filter((p) => p.in !== 'path');
+  const takesAsOf = parameters.some((p) => p.name === 'as_of');
+  const run = (context: RouteContext) => {
+    const { query } = context;
+    const format = readFormat(query, formats) as FormatOf<O>; // one of the operation's formats, checked by readFormat
+    const options = fromWire(operation, (p) => (p.kind === 'list' ? query.list(p.name) : query.one(p.name)));
+    return answer({ options, format }, context);
+  };
   return {
     method: operations[operation].method,
     path: described.path ?? operations[operation].path,
     tag: described.tag,
     summary: described.summary,
     operation,
-    parameters: described.parameters ?? all.filter((p) => p.in !== 'path'),
+    parameters,
     ...(described.upload ? { upload: true } : {}),
-    run: ({ query, ...context }) => {
-      const format = readFormat(query, formats) as FormatOf<O>; // one of the operation's formats, checked by readFormat
-      const options = fromWire(operation, (p) => (p.kind === 'list' ? query.list(p.name) : query.one(p.name)));
-      return answer({ options, format }, { query, ...context });
+    run: (context) => {
+      const time = takesAsOf ? context.query.one('as_of') : undefined;
+      return time === undefined ? run(context) : runAsOf(time, context, run);
     },
   };
+}
+
+/**
+ * A route run against the store as it was at `time` (as_of, docs/flags-and-history.md): a view whose snapshot stays
+ * leased (safe from vacuum) until the answer streamed from it has been read to the end or given up (the library's
+ * streams hold it: lib/store/lease.ts HeldLease).
+ */
+async function runAsOf(time: string, context: RouteContext, run: (context: RouteContext) => Promise<Response> | Response): Promise<Response> {
+  const view = await context.store.asOf(time);
+  context.servedFrom?.(view.manifest.snapshot); // the answer's tag names the snapshot it is read from
+  try {
+    return await run({ ...context, store: view });
+  } finally {
+    await view.close(); // its use ends once the answer's stream has been read to the end or given up
+  }
+}
+
+/** The `output_format` parameter among the formats a path offers (default json). */
+function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T {
+  const value = q.one('output_format') ?? defaults.output_format;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new InvalidParameterError(
+      'output_format',
+      `output_format must be one of ${allowed.join(', ')}; got ${JSON.stringify(value.slice(0, 40))}`,
+      'not-allowed',
+      value,
+    );
+  }
+  return value as T;
 }
 
 type StreamMethod<O extends RecordsOperation> = `stream${Capitalize<O>}`;

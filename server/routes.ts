@@ -3,11 +3,9 @@
 // here; an operation answering records needs only its summary (recordsRoute).
 import type { StoreReader } from '../lib/store/store.js';
 import type { WireRecord } from '../lib/types.js';
-import { metadataAnswer, type ListFormat as Places } from './answer-formats.js';
-import { withAsOf } from './as-of.js';
+import { listResponse, metadataAnswer, type ListFormat as Places } from './answers.js';
+import { readShapefileParts } from './body.js';
 import { forecastRoutes } from './forecast-routes.js';
-import { listResponse } from './format.js';
-import { readShapefileParts } from './params.js';
 import { withPostTwins } from './post-routes.js';
 import { aboutResponse } from './provenance.js';
 import { type Route, recordsRoute, tableRoute } from './route.js';
@@ -36,81 +34,79 @@ const variableColumns = ['api_name', 'description', 'dataset', 'units_metric', '
 const dateColumns = ['start_date', 'end_date'];
 
 /** Every documented path of the public service, in the order its documentation lists them, then aggregates and normals (issue 14), then POST twins. */
-export const routes: readonly Route[] = withPostTwins(
-  withAsOf([
-    recordsRoute('reservoirTimeseries', { tag: 'Timeseries', summary: 'Reservoir timeseries over a date range' }),
-    recordsRoute('reservoirTimeseriesOnDate', { tag: 'Timeseries', summary: 'Every reservoir on one date' }),
-    recordsRoute('stationTimeseries', { tag: 'Timeseries', summary: 'Station timeseries over a date range' }),
-    recordsRoute('stationTimeseriesOnDate', { tag: 'Timeseries', summary: 'Every station on one date' }),
-    tableRoute('listDatasets', { tag: 'Info', summary: 'The datasets (a JSON list of names)' }, ({ format }, { store }) => {
-      const names = store.listDatasets();
-      return listResponse(
-        format,
-        names,
-        names.map((d) => ({ dataset: d })),
-        ['dataset'],
-      );
-    }),
-    tableRoute('listVariables', { tag: 'Info', summary: 'The variables of a dataset' }, ({ options, format }, { store }) => {
-      const records = store.listVariables(options.dataset);
-      return listResponse(format, records, records, variableColumns);
-    }),
-    tableRoute('listDates', { tag: 'Info', summary: 'The first and last date of a dataset variable' }, ({ options, format }, { store }) => {
-      const records = store.listDates(options.dataset, options.variable);
-      return listResponse(format, records, records, dateColumns);
-    }),
-    tableRoute(
-      'listReservoirNames',
-      { tag: 'Info', summary: 'Reservoir names, optionally only those inside an uploaded shapefile', upload: true },
-      async ({ format }, { store, request, limits }) => {
-        const parts = await readShapefileParts(request, limits);
-        return names('RES_NAME', await store.listReservoirNames(parts), format, store);
-      },
-    ),
-    tableRoute(
-      'listStationNames',
-      { tag: 'Info', summary: 'Station names, optionally only those inside an uploaded shapefile', upload: true },
-      async ({ format }, { store, request, limits }) => {
-        const parts = await readShapefileParts(request, limits);
-        return names('STA_NAME', await store.listStationNames(parts), format, store);
-      },
-    ),
-    tableRoute('listStationVariables', { tag: 'Info', summary: 'The variables that stations hold' }, ({ options, format }, { store }) => {
-      const records = store.listStationVariables(options.names);
-      return listResponse(format, records, records, variableColumns);
-    }),
-    tableRoute('listStationDates', { tag: 'Info', summary: 'The first and last date with station data' }, ({ options, format }, { store }) => {
-      const records = store.listStationDates(options.names);
-      return listResponse(format, records, records, dateColumns);
-    }),
-    tableRoute('reservoirMetadata', { tag: 'Metadata', summary: 'Reservoir metadata' }, ({ options, format }, { store }) => {
-      const records = store.reservoirMetadata(options.names);
-      return metadataAnswer(format, records, records, columnsOf(records, ['RES_NAME']), 'RES_NAME');
-    }),
-    tableRoute('stationMetadata', { tag: 'Metadata', summary: 'Station metadata' }, ({ options, format }, { store }) => {
-      const records = store.stationMetadata(options.names);
-      return metadataAnswer(format, records, records, columnsOf(records, ['STA_NAME']), 'STA_NAME');
-    }),
-    ...summaryRoutes(),
-    ...forecastRoutes(),
-    tableRoute(
-      'listSnapshots',
-      { tag: 'Info', summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added' },
-      async ({ format }, { store }) => {
-        const records = (await store.listSnapshots()) as unknown as WireRecord[];
-        return listResponse(format, records, records, snapshotColumns);
-      },
-    ),
-    tableRoute(
-      'about',
-      {
-        tag: 'Info',
-        summary:
-          "The data's provenance and citation: synthetic or where it came from, when it was retrieved, the model, licence, citation, the time zone of a day",
-      },
-      ({ format }, { store }) => aboutResponse(format, store.about()),
-    ),
-  ]),
-);
+export const routes: readonly Route[] = withPostTwins([
+  recordsRoute('reservoirTimeseries', { tag: 'Timeseries', summary: 'Reservoir timeseries over a date range' }),
+  recordsRoute('reservoirTimeseriesOnDate', { tag: 'Timeseries', summary: 'Every reservoir on one date' }),
+  recordsRoute('stationTimeseries', { tag: 'Timeseries', summary: 'Station timeseries over a date range' }),
+  recordsRoute('stationTimeseriesOnDate', { tag: 'Timeseries', summary: 'Every station on one date' }),
+  tableRoute('listDatasets', { tag: 'Info', summary: 'The datasets (a JSON list of names)' }, ({ format }, { store }) => {
+    const names = store.listDatasets();
+    return listResponse(
+      format,
+      names,
+      names.map((d) => ({ dataset: d })),
+      ['dataset'],
+    );
+  }),
+  tableRoute('listVariables', { tag: 'Info', summary: 'The variables of a dataset' }, ({ options, format }, { store }) => {
+    const records = store.listVariables(options.dataset);
+    return listResponse(format, records, records, variableColumns);
+  }),
+  tableRoute('listDates', { tag: 'Info', summary: 'The first and last date of a dataset variable' }, ({ options, format }, { store }) => {
+    const records = store.listDates(options.dataset, options.variable);
+    return listResponse(format, records, records, dateColumns);
+  }),
+  tableRoute(
+    'listReservoirNames',
+    { tag: 'Info', summary: 'Reservoir names, optionally only those inside an uploaded shapefile', upload: true },
+    async ({ format }, { store, request, limits }) => {
+      const parts = await readShapefileParts(request, limits);
+      return names('RES_NAME', await store.listReservoirNames(parts), format, store);
+    },
+  ),
+  tableRoute(
+    'listStationNames',
+    { tag: 'Info', summary: 'Station names, optionally only those inside an uploaded shapefile', upload: true },
+    async ({ format }, { store, request, limits }) => {
+      const parts = await readShapefileParts(request, limits);
+      return names('STA_NAME', await store.listStationNames(parts), format, store);
+    },
+  ),
+  tableRoute('listStationVariables', { tag: 'Info', summary: 'The variables that stations hold' }, ({ options, format }, { store }) => {
+    const records = store.listStationVariables(options.names);
+    return listResponse(format, records, records, variableColumns);
+  }),
+  tableRoute('listStationDates', { tag: 'Info', summary: 'The first and last date with station data' }, ({ options, format }, { store }) => {
+    const records = store.listStationDates(options.names);
+    return listResponse(format, records, records, dateColumns);
+  }),
+  tableRoute('reservoirMetadata', { tag: 'Metadata', summary: 'Reservoir metadata' }, ({ options, format }, { store }) => {
+    const records = store.reservoirMetadata(options.names);
+    return metadataAnswer(format, records, records, columnsOf(records, ['RES_NAME']), 'RES_NAME');
+  }),
+  tableRoute('stationMetadata', { tag: 'Metadata', summary: 'Station metadata' }, ({ options, format }, { store }) => {
+    const records = store.stationMetadata(options.names);
+    return metadataAnswer(format, records, records, columnsOf(records, ['STA_NAME']), 'STA_NAME');
+  }),
+  ...summaryRoutes(),
+  ...forecastRoutes(),
+  tableRoute(
+    'listSnapshots',
+    { tag: 'Info', summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added' },
+    async ({ format }, { store }) => {
+      const records = (await store.listSnapshots()) as unknown as WireRecord[];
+      return listResponse(format, records, records, snapshotColumns);
+    },
+  ),
+  tableRoute(
+    'about',
+    {
+      tag: 'Info',
+      summary:
+        "The data's provenance and citation: synthetic or where it came from, when it was retrieved, the model, licence, citation, the time zone of a day",
+    },
+    ({ format }, { store }) => aboutResponse(format, store.about()),
+  ),
+]);
 
 const snapshotColumns: string[] = ['id', 'snapshot', 'time', 'files', 'rows', 'removed'];

@@ -146,10 +146,10 @@ describe('lib/', () => {
     expect(writing.filter((f) => reach(f).has('lib/store/store.ts'))).toEqual([]);
   });
 
-  it('halves a search range in one place only, the binary search of query/search.ts', () => {
+  it('halves a search range in one place only, the binary search of order.ts', () => {
     // (lo + hi) >>> 1 or >> 1, whatever the names; Math.floor((lo + hi) / 2) where the names are a range's ends (not a mean of two temperatures)
     const midpoint = /\(\s*\w+\s*\+\s*\w+\s*\)\s*>>>?\s*1\b|\(\s*(lo|low|left|start|from)\s*\+\s*(hi|high|right|end|to)\s*\)\s*\/\s*2\b/;
-    expect([...graph.keys()].filter((file) => midpoint.test(readFileSync(join(root, file), 'utf8')))).toEqual(['lib/query/search.ts']);
+    expect([...graph.keys()].filter((file) => midpoint.test(readFileSync(join(root, file), 'utf8')))).toEqual(['lib/order.ts']);
   });
 
   it('imports node:fs in one file only, lib/store/disk.ts', () => {

@@ -1,7 +1,8 @@
 // Builders of wire records, generated per record shape: as objects, or straight as their JSON text.
 
 import { formatDay } from '../dates.js';
-import type { ResolvedVariable } from '../query/validate.js';
+import { decodeFlag, type FlagColumn } from '../flags.js';
+import type { ResolvedVariable } from '../query/plan.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
 import { csvField, formatNumber } from './csv.js';
@@ -224,4 +225,38 @@ function propertyName(key: string): string {
 function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
   return Object.is(value, -0) ? '-0' : `(${String(value)})`;
+}
+
+// Records with per-day attributes (qflag, status): a block is emitted in runs of days whose flags agree, each run
+// with its flags in place of the name's attributes, so the generated emitters stay as they are.
+
+/** Flag codes of a block's days, by flag column (undefined: the files hold none, so null). */
+export type DayFlags = ReadonlyMap<FlagColumn, ArrayLike<number> | undefined>;
+
+/** Appends rows [from, to) of a block, each record carrying its own day's flags among its attributes. */
+export function emitWithFlags(
+  builder: RecordBuilder,
+  out: unknown[],
+  name: string,
+  block: Block,
+  extra: WireRecord,
+  flags: DayFlags,
+  from = 0,
+  to = block.days.length,
+): void {
+  if (flags.size === 0) return builder.emit(out, name, block, extra, from, to);
+  const columns = [...flags];
+  for (let start = from; start < to; ) {
+    let end = start + 1;
+    while (end < to && columns.every(([, codes]) => same(codes?.[end], codes?.[start]))) end++;
+    const run: WireRecord = { ...extra };
+    // a day without a flag (files written before flags) keeps the name's attribute: the metadata qflag, else null
+    for (const [column, codes] of columns) run[column] = (codes ? decodeFlag(column, codes[start]!) : null) ?? extra[column] ?? null;
+    builder.emit(out, name, block, run, start, end);
+    start = end;
+  }
+}
+
+function same(a: number | undefined, b: number | undefined): boolean {
+  return a === b || (a !== a && b !== b); // NaN (no flag) equals NaN
 }

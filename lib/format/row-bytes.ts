@@ -3,7 +3,7 @@
 // (16 million rows at 44,000 water bodies) making a string per row and joining them spent most of the time in the
 // garbage collector; this writes the same text with one reused buffer.
 import { formatDay } from '../dates.js';
-import type { ResolvedVariable } from '../query/validate.js';
+import type { ResolvedVariable } from '../query/plan.js';
 import { roundValue } from '../units.js';
 import { FRACTIONS } from './csv.js';
 import type { Emitter } from './emitter.js';

@@ -5,7 +5,6 @@ import { InvalidParameterError } from '../errors.js';
 import type { WireRecord } from '../types.js';
 import { csvTextChunks } from './csv.js';
 import type { OutputKind } from './emit.js';
-import { jsonArrayChunks } from './json.js';
 import { nextTurn, PIECE_VALUES, recordsToTableInPieces } from './table-pieces.js';
 
 /**
@@ -24,21 +23,33 @@ export interface RecordStream {
   maxRecords: number; // the most records the answer can hold, known before anything is read (names x days or periods); Infinity where not bounded
 }
 
-/** A RecordStream over a query run: `run(kind)` yields batches of records or of JSON object or CSV row text. */
-export function recordStream(columns: string[], run: (kind: OutputKind) => AsyncIterable<unknown[]>, readRows = 0, maxRecords = Infinity): RecordStream {
+/**
+ * A RecordStream over a query run: `run(kind)` yields batches of records or of JSON object or CSV row text.
+ * `maxRecords` may be given as the function that works it out: only a Parquet or Arrow answer asks for it.
+ */
+export function recordStream(
+  columns: string[],
+  run: (kind: OutputKind) => AsyncIterable<unknown[]>,
+  readRows = 0,
+  bound: number | (() => number) = Infinity,
+): RecordStream {
   const batches = () => run('records') as AsyncIterable<WireRecord[]>;
+  let known = typeof bound === 'number' ? bound : undefined;
+  const maxRecords = () => (known ??= (bound as () => number)());
   return {
     columns,
     batches: { [Symbol.asyncIterator]: () => batches()[Symbol.asyncIterator]() },
     records: () => collect(batches(), Infinity, columns.length),
     table: async (maxValues = Infinity) => {
-      if (mayExceed({ maxRecords, columns }, maxValues)) throw tooManyValues(maxValues); // before any row is read
+      if (mayExceed({ maxRecords: maxRecords(), columns }, maxValues)) throw tooManyValues(maxValues); // before any row is read
       return recordsToTableInPieces(await collect(batches(), maxValues, columns.length, true), columns);
     },
     json: () => jsonArrayChunks(run('json') as AsyncIterable<string[]>),
     csv: () => csvTextChunks(columns, run('csv') as AsyncIterable<string[]>),
     readRows,
-    maxRecords,
+    get maxRecords() {
+      return maxRecords();
+    },
   };
 }
 
@@ -100,11 +111,30 @@ export function aroundOutputs(stream: RecordStream, enter: () => Promise<() => v
     }
   };
   return {
-    ...stream,
+    columns: stream.columns,
+    readRows: stream.readRows,
+    get maxRecords() {
+      return stream.maxRecords; // asked for only when needed (recordStream)
+    },
     batches: each(() => stream.batches),
     json: () => each(() => stream.json()),
     csv: () => each(() => stream.csv()),
     records: () => whole(() => stream.records()),
     table: (maxValues) => whole(() => stream.table(maxValues)),
   };
+}
+
+// JSON array text as a stream of chunks, so a large answer is never one string in memory.
+
+/** JSON array text in chunks from batches of JSON object text (each element: objects separated by commas). */
+export async function* jsonArrayChunks(batches: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
+  let first = true;
+  yield '[';
+  for await (const batch of batches) {
+    const texts = batch.filter((text) => text !== '');
+    if (texts.length === 0) continue;
+    yield first ? texts.join(',') : `,${texts.join(',')}`; // one chunk a batch: a date answer's batch is a record per name
+    first = false;
+  }
+  yield ']';
 }

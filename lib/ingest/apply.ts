@@ -1,7 +1,8 @@
 // Publishing staged rows and metadata: merge each touched partition with what the store holds, write it, commit once.
 import { formatDay } from '../dates.js';
+import { compareText } from '../order.js';
 import type { StoreAbout } from '../store/about.js';
-import { compareText, overlapsExtent, type ReservoirFile } from '../store/manifest.js';
+import { overlapsExtent, type ReservoirFile } from '../store/manifest.js';
 import { type Readback, readMetadataRows, readReservoirFiles, readStationPartition } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
 import { createStoreWriter } from '../store/write.js';

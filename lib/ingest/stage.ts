@@ -2,7 +2,7 @@
 import { type DatasetName, reservoirDatasets, stationVariableNames } from '../catalogue.js';
 import { yearOfDay } from '../dates.js';
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
-import { compareText } from '../store/manifest.js';
+import { compareText } from '../order.js';
 import type { ReservoirRows, StationRows } from '../store/write.js';
 
 /** Where staged rows land: one dataset-year of reservoirs, or one station's whole history. */

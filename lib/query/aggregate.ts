@@ -5,7 +5,7 @@ import { InvalidParameterError } from '../errors.js';
 import type { Block } from '../format/emit.js';
 import { type Conversion, convert } from '../units.js';
 import type { Period } from './periods.js';
-import type { ResolvedVariable } from './validate.js';
+import type { ResolvedVariable } from './plan.js';
 
 /** A statistic asked for with `statistic=`, overriding every variable's default. */
 export type Statistic = 'sum' | 'mean' | 'min' | 'max';

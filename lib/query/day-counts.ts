@@ -1,7 +1,7 @@
 // How many days of a period are flagged: a total over modelled, static or removed days is visibly partial.
 import { type QFlag, qflagValues } from '../flags.js';
+import { rowsWithin } from '../order.js';
 import type { Period } from './periods.js';
-import { rowsWithin } from './search.js';
 
 /** The qflag codes counted per period, and the column each count is answered in. */
 const countedFlags = ['M', 'S', 'R'] as const satisfies readonly QFlag[];

@@ -5,7 +5,7 @@ import { InvalidParameterError } from '../errors.js';
 import type { Manifest } from '../store/manifest.js';
 import { didYouMean } from '../suggest.js';
 import type { DateRange, VariableInfo } from '../types.js';
-import { allowed } from './validate.js';
+import { allowed } from './plan.js';
 
 /** The datasets the store holds, in catalogue order. */
 export function listDatasets(manifest: Manifest): string[] {

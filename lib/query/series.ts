@@ -2,8 +2,8 @@
 import { formatDay } from '../dates.js';
 import type { Block } from '../format/emit.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
+import type { ResolvedVariable } from './plan.js';
 import { alignSpans, overlaps, readNameRows, readNamesRows, readReservoirSpans } from './timeseries.js';
-import type { ResolvedVariable } from './validate.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */
 export async function reservoirSeries(

@@ -3,9 +3,9 @@
 // scan and a search per station (47 stations: fifteen times the time of JSON.stringify of the answer).
 import { formatDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
-import { type Block, type OutputKind, RecordBuilder } from '../format/emit.js';
+import { type Block, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
-import { emitWithFlags } from './day-flags.js';
+
 import type { Plan } from './plan.js';
 import { overlaps, readNameRows, stationRange } from './timeseries.js';
 

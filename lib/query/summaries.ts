@@ -1,6 +1,6 @@
 // Aggregate and normals queries against a snapshot: validate like the daily queries, read each name's days, summarise.
 import { defaults } from '../catalogue.js';
-import { formatDay } from '../dates.js';
+import { formatDay, resolveRange } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
 import { recordsToCsv } from '../format/csv.js';
 import type { Block, OutputKind } from '../format/emit.js';
@@ -13,11 +13,10 @@ import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodVal
 import { countFlags, flagCountColumns } from './day-counts.js';
 import { firstReservoirDay, firstStationDay } from './latest.js';
 import { normalOf, normalPeriods, normalStatistics } from './normals.js';
-import { type Interval, intervals, monthDay, periodsOf, resolveRange } from './periods.js';
-import { estimateReadRows, type Selection, selectReservoirs, selectStations } from './plan.js';
+import { type Interval, intervals, monthDay, periodsOf } from './periods.js';
+import { estimateReadRows, resolveAttributes, type Selection, selectReservoirs, selectStations } from './plan.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from './series.js';
 import { VALUES_PER_GROUP } from './timeseries.js';
-import { resolveAttributes } from './validate.js';
 
 /** What an aggregate query adds to a date-range query. */
 export interface AggregateOptions {

@@ -1,15 +1,13 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { formatDay, yearOfDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
-import { type Block, type OutputKind, RecordBuilder } from '../format/emit.js';
-import { compareText, type DataFile, type Extent } from '../store/manifest.js';
+import { type Block, type DayFlags, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
+import { compareText, partitionPoint, rowsWithin, runEnd } from '../order.js';
+import type { DataFile, Extent } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { FileLayout } from '../store/parquet.js';
 import type { PartitionReader } from '../store/partitions.js';
-import { type DayFlags, emitWithFlags } from './day-flags.js';
-import type { Plan } from './plan.js';
-import { partitionPoint, rowsWithin, runEnd } from './search.js';
-import type { ResolvedVariable } from './validate.js';
+import type { Plan, ResolvedVariable } from './plan.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
 interface RowSpan {

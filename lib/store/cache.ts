@@ -1,11 +1,14 @@
-// A least-recently-used cache bounded by bytes, for decoded row groups and raw file bytes.
+// A least-recently-used cache bounded by bytes, for decoded row groups and raw file bytes (and the server's recent answers).
 
 /** A Map in recency order whose total byte size stays under a bound. */
 export class ByteBoundedCache<V> {
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private total = 0;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(
+    readonly maxBytes: number,
+    readonly maxEntryBytes = maxBytes, // a larger value is served, not kept
+  ) {}
 
   /** The cached value, marked most recently used; undefined when absent. */
   get(key: string): V | undefined {
@@ -23,7 +26,7 @@ export class ByteBoundedCache<V> {
       this.total -= old.bytes;
       this.entries.delete(key);
     }
-    if (bytes > this.maxBytes) return; // larger than the whole cache: serve it, keep nothing
+    if (bytes > this.maxEntryBytes) return; // larger than an entry may be: serve it, keep nothing
     this.entries.set(key, { value, bytes });
     this.total += bytes;
     for (const [oldest, entry] of this.entries) {
@@ -36,6 +39,11 @@ export class ByteBoundedCache<V> {
   /** Bytes currently held. */
   get size(): number {
     return this.total;
+  }
+
+  /** Entries currently held. */
+  get count(): number {
+    return this.entries.size;
   }
 
   clear(): void {

@@ -1,6 +1,7 @@
 // The manifest: one JSON document naming every file of a store snapshot. Readers open only what it names.
 import { createHash } from 'node:crypto';
 import { StoreError } from '../errors.js';
+import { compareText } from '../order.js';
 import { dataKinds, type StoreAbout } from './about.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -289,9 +290,4 @@ export interface Extent {
 /** Whether a file's names and dates overlap an extent (files of one dataset-year must not overlap each other). */
 export function overlapsExtent(file: Extent, box: Extent): boolean {
   return compareText(file.first, box.last) <= 0 && compareText(box.first, file.last) <= 0 && file.start <= box.end && box.start <= file.end;
-}
-
-/** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

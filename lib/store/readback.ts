@@ -1,10 +1,11 @@
 // What a writer reads back of the snapshot it builds on: whole files as the rows the writer takes (what an ingest
 // merges its new rows into) and the metadata rows. It reads the store's files directly, not through the public Store.
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import { compareText } from '../order.js';
 import type { MetadataRow } from '../types.js';
 import { readCurrentManifest } from './history.js';
 import { takeLease } from './lease.js';
-import { compareText, type DataFile, type Manifest, type ReservoirFile } from './manifest.js';
+import type { DataFile, Manifest, ReservoirFile } from './manifest.js';
 import { readMetadataTable } from './open-snapshot.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
 import type { ReservoirRows, StationRows } from './rows.js';

@@ -11,11 +11,20 @@ import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { asksAll, boundRecords, estimateReadRows, type Plan, planReservoirDate, planReservoirRange, planStationDate, planStationRange } from '../query/plan.js';
+import {
+  asksAll,
+  boundRecords,
+  estimateReadRows,
+  type Plan,
+  planReservoirDate,
+  planReservoirRange,
+  planStationDate,
+  planStationRange,
+  resolveNames,
+} from '../query/plan.js';
 import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
-import { resolveNames } from '../query/validate.js';
 import { filterPointsByShapefile } from '../spatial/within.js';
 import type {
   DateRange,
@@ -138,12 +147,11 @@ export abstract class StoreReader {
   protected held(stream: RecordStream): RecordStream {
     const lease = this.lease;
     const about = this.provenance().metadata;
-    const outer = aroundOutputs(stream, () => lease.enter());
+    const outer = aroundOutputs(stream, () => lease.enter()); // a new object: changed in place, not spread (which would work out its bound)
+    const table = outer.table;
+    outer.table = async (maxValues) => withTableMetadata(await table(maxValues), about);
     // withDisplay's one line, written here: the request path runs no notebook file (test/docs/request-path.test.ts)
-    return Object.setPrototypeOf(
-      { ...outer, table: async (maxValues: number | undefined) => withTableMetadata(await outer.table(maxValues), about) },
-      this.shown,
-    );
+    return Object.setPrototypeOf(outer, this.shown);
   }
 
   private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
@@ -223,7 +231,12 @@ export abstract class StoreReader {
   ): RecordStream {
     return this.streamOf(operation, options, (s, query) => {
       const planned = plan(s, query);
-      return recordStream(planned.header, (kind) => read(s, planned, kind), estimateReadRows(s, planned), boundRecords(s, planned));
+      return recordStream(
+        planned.header,
+        (kind) => read(s, planned, kind),
+        estimateReadRows(s, planned),
+        () => boundRecords(s, planned),
+      );
     });
   }
 

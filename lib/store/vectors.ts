@@ -2,10 +2,10 @@
 import { DataType, Field, Float64, makeData, makeVector, RecordBatch, Schema, Table, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
 import { WriterMisuseError } from '../errors.js';
 import { type FlagColumn, flagColumns } from '../flags.js';
+import { compareText } from '../order.js';
 import { FIELD_ID_KEY, type TableField } from '../tables/fields.js';
 import type { MetadataRow } from '../types.js';
 import { roundValue } from '../units.js';
-import { compareText } from './manifest.js';
 
 /** A Float64 vector with nulls where the values are NaN; measurements are rounded to the wire's 4 decimals. */
 export function floatVector(values: Float64Array, round = true): Vector {

@@ -6,6 +6,7 @@ import { type DatasetName, findReservoirVariable, findStationVariable, reservoir
 import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
 import { type FlagColumn, flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import { compareText } from '../order.js';
 import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../tables/fields.js';
 import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
 import type { MetadataRow } from '../types.js';
@@ -16,7 +17,6 @@ import { fileIndexText, indexPath } from './file-index.js';
 import { publishSnapshot, readManifestFile } from './history.js';
 import { openStorage } from './location.js';
 import {
-  compareText,
   type DataFile,
   emptyManifest,
   encodePathName,

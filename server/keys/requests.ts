@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import { InvalidParameterError } from '../../lib/errors.js';
+import { WholeResponse } from '../answers.js';
 import { HttpError } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
-import { WholeResponse } from '../whole-response.js';
 import { createRateLimiter, type RateLimiter } from './rate.js';
 
 /** The path, as the public documentation gives it. */

@@ -1,9 +1,9 @@
 // The OGC paths under /ogc, one function per path; the key is checked (header or api_key) by the caller's check.
 import type { RecordStream } from '../../lib/format/stream.js';
 import type { StoreReader } from '../../lib/store/store.js';
+import { WholeResponse } from '../answers.js';
 import { HttpError } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
-import { WholeResponse } from '../whole-response.js';
 import { findCollection, queryables, schemaOf } from './collections.js';
 import { contextOf, KEY_PARAMETER, link, OGC_PREFIX, type OgcContext } from './context.js';
 import { collectionDocument, collectionList, conformance, landing } from './documents.js';

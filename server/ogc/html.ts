@@ -1,5 +1,5 @@
 // A plain page for a browser (f=html): the document's title, its links, and its content as indented JSON.
-import { WholeResponse } from '../whole-response.js';
+import { WholeResponse } from '../answers.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import { WholeResponse } from '../answers.js';
 import type { Handler } from '../app.js';
 import { detailBody, detailResponse } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
-import { WholeResponse } from '../whole-response.js';
 import { settingDefault } from './config.js';
 import { formatAccess, type Logger } from './log.js';
 import { type Replay, Replays } from './replays.js';

@@ -1,10 +1,10 @@
-// Kept answers sent again straight from the socket. A GET whose target last got a kept answer (cached-answers.ts) is
+// Kept answers sent again straight from the socket. A GET whose target last got a kept answer (answer-cache.ts) is
 // sent the same status, headers and bytes once that answer's own check says a request with these headers would get
 // exactly them again (the key accepted, no rate limit, the snapshot still current, no If-None-Match, no gzip, the
 // answer still kept), without a web Request, a Response or the handler: those cost a cached answer four times what
 // node:http itself does. Any other request, or a check that fails, goes the usual way.
 import type { IncomingMessage } from 'node:http';
-import type { HeaderReader, ReplayCheck } from '../whole-response.js';
+import type { HeaderReader, ReplayCheck } from '../answers.js';
 
 /** An answer as it was written: what writeHead and end were given, and the check a new request must pass. */
 export interface Replay {

@@ -1,7 +1,7 @@
 // Multipart uploads to /info/list_RES_NAMES and /info/list_STA_NAMES through the app (no socket), with shapefiles that ogr2ogr wrote.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { maxFormParts } from '../../server/params.js';
+import { maxFormParts } from '../../server/body.js';
 import { type TestApp, testApp } from '../server/harness.js';
 
 let app: TestApp;

@@ -1,6 +1,7 @@
 // The README's request path stays true: the request it describes is sent over a socket, the functions that run are
-// taken from V8's precise coverage, and every function the README names before a colon must run in the file named
-// with it; the files of lib/ and server/ that run, helpers included, are no more than the README says.
+// taken from V8's precise coverage, and every function the README names must run in the file named with it; the steps
+// name no more files than the README says, the files of lib/ and server/ that run, helpers included, are no more than
+// it says, and each of them is a step's file or one the README's sentence before the steps names.
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -10,25 +11,34 @@ import { root, startTestServer } from '../server/harness.js';
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('- The request path of `GET '), readme.indexOf('- `test/consumer.test.ts`'));
 const target = /The request path of `GET ([^`]+)`/.exec(section)![1]!;
-const most = Number(/no more than (\d+) files/.exec(section)![1]);
-// `file` `fn` `fn`: ... -> [file, [fn, fn]]
-const named = [...section.matchAll(/`((?:lib|server)\/[\w/.-]+\.ts)`((?:\s*`\w+`)+)(?=[;:])/g)].map(
-  (m) => [m[1]!, [...m[2]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!)] as const,
-);
+const mostOwn = Number(/in at most (\d+) files\s+of\s+its\s+own/.exec(section)![1]);
+const most = Number(/no more than (\d+) files of\s+`lib\/`/.exec(section)![1]);
+const listAt = section.search(/\n {2}1\. /);
+const shared = section.slice(section.indexOf("Besides the steps' files"), listAt); // the sentence naming what else runs
+const list = section
+  .slice(listAt + 1)
+  .trimEnd()
+  .split('\n'); // the numbered steps
+// `file` `fn` `fn` -> [file, [fn, fn]]: every file a text names, with the functions named after it
+const namedIn = (text: string) =>
+  [...text.matchAll(/`((?:lib|server)\/[\w/.-]+\.ts)`((?:\s*`\w+`)*)/g)].map((m) => [m[1]!, [...m[2]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!)] as const);
+const inSteps = namedIn(list.join('\n'));
+const inShared = namedIn(shared);
+const stepFiles = new Set(inSteps.map(([file]) => file));
+const sharedFiles = new Set(inShared.map(([file]) => file));
 
 const session = new Session();
 afterAll(() => session.disconnect());
 
 describe('the README request path', () => {
-  it('names steps of files and functions', () => {
-    expect(named.length).toBeGreaterThanOrEqual(9);
+  it('names steps of files and functions, no more files than it says, and apart from the files of the sentence before them', () => {
+    expect(inSteps.length).toBeGreaterThanOrEqual(9);
+    expect(stepFiles.size, [...stepFiles].join(' ')).toBeLessThanOrEqual(mostOwn);
+    expect(sharedFiles.size).toBeGreaterThan(0);
+    expect([...stepFiles].filter((file) => sharedFiles.has(file))).toEqual([]);
   });
 
   it('is one numbered list, 1 to n, each step naming a file and a function', () => {
-    const list = section
-      .slice(section.search(/\n {2}1\. /) + 1)
-      .trimEnd()
-      .split('\n');
     const steps = list.filter((line) => /^ {2}\d+\. /.test(line));
     expect(steps.map((line) => Number(/\d+/.exec(line)![0]))).toEqual(steps.map((_, i) => i + 1));
     // a step goes on in lines indented under it; anything else inside the list is text pasted into it
@@ -58,9 +68,12 @@ describe('the README request path', () => {
       const functions = script.functions.filter((f) => f.ranges[0]!.count > 0).map((f) => f.functionName);
       if (functions.length > 0) ran.set(file, new Set([...(ran.get(file) ?? []), ...functions]));
     }
-    const missing = named.flatMap(([file, functions]) => functions.filter((f) => !ran.get(file)?.has(f)).map((f) => `${file} ${f}`));
+    const missing = [...inSteps, ...inShared].flatMap(([file, functions]) => functions.filter((f) => !ran.get(file)?.has(f)).map((f) => `${file} ${f}`));
     expect(missing).toEqual([]);
     expect(ran.size, [...ran.keys()].sort().join(' ')).toBeLessThanOrEqual(most);
+    // every file that runs is told of, and every file told of runs
+    expect([...ran.keys()].filter((file) => !stepFiles.has(file) && !sharedFiles.has(file)).sort()).toEqual([]);
+    expect([...stepFiles, ...sharedFiles].filter((file) => !ran.has(file))).toEqual([]);
     await server.close();
   });
 });

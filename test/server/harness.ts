@@ -9,9 +9,9 @@ import { parse } from 'csv-parse/sync';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { createHandler, fetchFrom, type Handler, type HandlerOptions } from '../../server/app.js';
 import { KeyRing } from '../../server/keys/auth.js';
-import type { RequestLimits } from '../../server/params.js';
 import { type ServeOptions, serve } from '../../server/process/adapter.js';
 import type { Logger } from '../../server/process/log.js';
+import type { RequestLimits } from '../../server/route.js';
 import { cleanUp } from '../helpers.js';
 import { entryArgs } from '../support/node-entry.js';
 

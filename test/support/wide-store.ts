@@ -5,7 +5,7 @@
 
 import { stationMetadata } from '../../lib/model/generate.js';
 import { referenceReservoirs, referenceStations } from '../../lib/model/index.js';
-import { compareText } from '../../lib/store/manifest.js';
+import { compareText } from '../../lib/order.js';
 import { createStoreWriter } from '../../lib/store/write.js';
 import type { MetadataRow } from '../../lib/types.js';
 

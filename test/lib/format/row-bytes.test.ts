@@ -5,11 +5,10 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames, stationVariables } from '../../../lib/catalogue.js';
-import { RecordBuilder } from '../../../lib/format/emit.js';
+import { emitWithFlags, RecordBuilder } from '../../../lib/format/emit.js';
 import { byteEmitter } from '../../../lib/format/row-bytes.js';
-import { emitWithFlags } from '../../../lib/query/day-flags.js';
+import type { CheckedVariable } from '../../../lib/query/plan.js';
 import { withKeys } from '../../../lib/query/plan.js';
-import type { CheckedVariable } from '../../../lib/query/validate.js';
 import type { WireValue } from '../../../lib/types.js';
 import { convert, roundValue } from '../../../lib/units.js';
 

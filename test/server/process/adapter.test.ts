@@ -321,7 +321,7 @@ describe('serve', () => {
     await server.close();
   });
   it('pulls a gzip answer only as fast as a client reads it', async () => {
-    const { compress } = await import('../../../server/format.js');
+    const { compress } = await import('../../../server/answers.js');
     const { randomBytes } = await import('node:crypto');
     let pulled = 0;
     const handler = async (request: IncomingRequest) =>

@@ -1,7 +1,8 @@
-// The binary searches against linear scans over random sorted columns.
+// The order of names against the default sort of strings (code units), and the binary searches against linear scans
+// over random sorted columns.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { partitionPoint, rowsWithin, runEnd } from '../../../lib/query/search.js';
+import { compareText, partitionPoint, rowsWithin, runEnd } from '../../lib/order.js';
 
 const sortedDays = fc.array(fc.integer({ min: -50, max: 50 })).map((raw) => Int32Array.from(raw.sort((a, b) => a - b)));
 // a range [lo, hi) of a column of `length` values, from two arbitrary numbers
@@ -54,6 +55,17 @@ describe('rowsWithin', () => {
         for (let i = lo; i < hi; i++) if (days[i]! >= s && days[i]! <= e) inside.push(i);
         const [first, last] = rowsWithin(days, s, e, lo, hi);
         expect(Array.from({ length: Math.max(0, last - first) }, (_, k) => first + k)).toEqual(inside);
+      }),
+    );
+  });
+});
+
+describe('compareText', () => {
+  it('orders names as the default sort of strings does (UTF-16 code units), equal names as equal', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary' }), { maxLength: 30 }), (names) => {
+        expect([...names].sort(compareText)).toEqual([...names].sort());
+        for (const name of names) expect(compareText(name, `${name}`)).toBe(0);
       }),
     );
   });

@@ -1,12 +1,15 @@
-// Parquet, Arrow and GeoJSON answers through the app (no socket), read back by other readers: parquet-wasm and DuckDB for
-// Parquet, apache-arrow and parquet-wasm (arrow-rs) for the Arrow stream; GeoJSON checked against RFC 7946.
-
+// server/answers.ts: Parquet, Arrow and GeoJSON answers through the app (no socket), read back by other readers:
+// parquet-wasm and DuckDB for Parquet, apache-arrow and parquet-wasm (arrow-rs) for the Arrow stream; GeoJSON checked
+// against RFC 7946. A long JSON answer streamed from a warm cache still lets other work in between chunks; WholeResponse
+// is a plain web Response to any reader, and its body as given to the node adapter.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../lib/store/store.js';
+import { streamResponse, WholeResponse } from '../../server/answers.js';
 import { tableRecords, tempDir } from '../helpers.js';
 import { type TestApp, testApp } from './harness.js';
 
@@ -180,5 +183,44 @@ describe('output_format=geojson', () => {
     expect(all.map((f) => f.id)).toEqual(names);
     const everyStation = await collection('/info/list_STA_NAMES?output_format=geojson', { method: 'POST' });
     expect(everyStation.length).toBe(app.store.manifest.stations.names.length);
+  });
+});
+
+describe('streamResponse', () => {
+  it('yields to the event loop between the chunks of a long answer', async () => {
+    const store = await openStore();
+    const query = { names: store.manifest.reservoirs.names, datasets: ['rtma'], start: '2019-01-01', end: '2021-12-31' };
+    const stream = () => store.streamReservoirTimeseries(query);
+    for await (const chunk of stream().json()) void chunk; // fill the cache: every later chunk is ready at once
+    const reader = (await streamResponse('json', stream())).body!.getReader();
+    let chunks = 0;
+    let chunksWhenTimerFired = -1;
+    setTimeout(() => (chunksWhenTimerFired = chunks), 0);
+    while (!(await reader.read()).done) chunks++;
+    expect(chunks).toBeGreaterThan(50);
+    expect(chunksWhenTimerFired).toBeGreaterThanOrEqual(0);
+    expect(chunksWhenTimerFired).toBeLessThan(chunks / 4); // a small request waits a chunk or two, not the whole answer
+  });
+});
+
+describe('WholeResponse', () => {
+  it('reads like a Response made of the same body and init', async () => {
+    const response = new WholeResponse('{"detail":"x"}', { status: 404, headers: { 'content-type': 'application/json' } });
+    expect(response).toBeInstanceOf(Response);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.text()).toBe('{"detail":"x"}');
+  });
+
+  it('keeps the body as given, text or bytes, even after the stream is read', async () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    const response = new WholeResponse(bytes, {});
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+    expect(response.whole).toBe(bytes);
+    expect(new WholeResponse('text', {}).whole).toBe('text');
+  });
+
+  it('is not what a plain Response is', () => {
+    expect(new Response('text')).not.toBeInstanceOf(WholeResponse);
   });
 });

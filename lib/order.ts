@@ -1,4 +1,10 @@
-// The one binary search of the read path, over a row group's sorted columns: names ascend, and days ascend within a name.
+// The order of stored rows, which every folder shares: names in code-unit order (compareText), and days ascending within
+// a name; and the one binary search over columns sorted so.
+
+/** Code-unit order, the order names are sorted in everywhere (same as the public service's ASCII names). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /** The first index in [lo, hi) at which `before` turns false (it must hold on a prefix of that range, and only there). */
 export function partitionPoint<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0, hi = values.length): number {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MultipartError, parseMultipart } from '../../server/multipart.js';
+import { MultipartError, parseMultipart } from '../../server/body.js';
 
 // A name or filename as browsers quote it (the HTML standard): the backslash bare; ", CR and LF percent-encoded.
 const escapeName = (name: string) => name.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');

@@ -1,4 +1,4 @@
-// as_of through the app (no socket): a server asked for the store as it was before a revision answers exactly as a second server
+// server/route.ts: as_of through the app (no socket): a server asked for the store as it was before a revision answers exactly as a second server
 // over a copy of the store taken before that revision (which never saw it), on every timeseries path, GET and POST;
 // and a long answer from a past snapshot is sent whole while a vacuum runs in the middle of it.
 import { cp, readdir } from 'node:fs/promises';
