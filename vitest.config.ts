@@ -23,6 +23,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // EVAP_TEST_CPU=<file> logs each test file's CPU seconds (its own and its children's) and wall seconds there
+    setupFiles: process.env.EVAP_TEST_CPU ? ['test/support/cpu-per-file.ts'] : [],
     // vitest's default is one file fewer than the cores: on 2 cores one file at a time, while most files spend their
     // time waiting on child processes, sockets and disk; one file per core (two at least) keeps both cores busy
     maxWorkers: Math.max(2, availableParallelism()),

@@ -54,6 +54,7 @@ export interface ScaleOptions {
   queries?: (manifest: Manifest) => BenchQuery[]; // default: tableQueries
   profile?: boolean; // profile one more fresh process of each query whose cold answer is behind DuckDB's
   coldIds?: readonly string[]; // the queries measured cold (default: every one; the smoke run's: one JSON and one CSV answer)
+  warmBudgetMs?: number; // time for each query's warm runs, ours and DuckDB's (default 3000; at least three runs each)
   log: (line: string) => void;
 }
 
@@ -73,7 +74,7 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
     const defined = (options.queries ?? tableQueries)(store.manifest);
     for (const query of defined) {
       const runs = options.coldIds === undefined || options.coldIds.includes(query.id) ? coldRuns : 0;
-      queries.push(await measureQuery(store.dir, query, runs, options.profile ?? false, log));
+      queries.push(await measureQuery(store.dir, query, runs, options.profile ?? false, options.warmBudgetMs ?? WARM_BUDGET_MS, log));
     }
     // the server before the revision: the answers it is checked against are of this snapshot
     const http = options.httpSeconds > 0 ? await serverUnderLoad(store.dir, defined, options.httpSeconds, log) : null;
@@ -124,7 +125,15 @@ function lastDateQuery(manifest: Manifest): BenchQuery {
   };
 }
 
-async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, profile: boolean, log: (line: string) => void): Promise<ScaleQueryRow> {
+async function measureQuery(
+  dir: string,
+  query: BenchQuery,
+  coldRuns: number,
+  profile: boolean,
+  warmBudgetMs: number,
+  log: (line: string) => void,
+): Promise<ScaleQueryRow> {
+  const repeat = (run: () => Promise<unknown>) => warmMedian(run, 200, warmBudgetMs);
   const { format } = query;
   const sql = duckdbSql(dir, query.spec, format);
   const cold = { ours: [] as number[], duck: [] as number[], oursCpu: [] as number[], duckCpu: [] as number[] };
@@ -195,8 +204,8 @@ async function measureQuery(dir: string, query: BenchQuery, coldRuns: number, pr
 /** Answers of at most this many records are compared with DuckDB's record by record (Q7 at 5,000 and 44,000 is millions). */
 const CHECKED_RECORDS = 200_000;
 
-/** Median of runs after one unmeasured run, within about three seconds (at least three runs). */
-const repeat = (run: () => Promise<unknown>) => warmMedian(run, 200, 3000);
+/** Each query's warm runs: the median of runs after one unmeasured run, within about three seconds (at least three, at most 200). */
+const WARM_BUDGET_MS = 3000;
 
 /**
  * A revision of the last `days` days of every water body (nete-volume-calcs, every variable) through `evap ingest`, as

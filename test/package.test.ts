@@ -2,6 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkCommands } from '../scripts/checks.js';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
@@ -30,8 +31,9 @@ describe('package.json', () => {
   it('runs on Node 20 and has the scripts the README documents', () => {
     expect(pkg.engines.node).toBe('>=20');
     for (const script of ['start', 'test', 'generate', 'bench', 'soak', 'typecheck', 'lint', 'format']) expect(pkg.scripts[script], script).toBeTruthy();
-    expect(pkg.scripts.test).toContain('tsc --noEmit');
-    expect(pkg.scripts.test).toContain('npm run lint');
+    // npm test runs the type checks and the lint (at once, by scripts/checks.ts), then the tests
+    expect(pkg.scripts.test).toMatch(/^tsx scripts\/checks\.ts && TZ=UTC vitest run$/);
+    expect(checkCommands(pkg.scripts)).toEqual(['tsc --noEmit', 'tsc --noEmit -p explorer', 'biome check .']);
   });
 
   it('uses every runtime dependency from lib, server, cli or a script', async () => {

@@ -68,14 +68,17 @@ function createRangeReader(root: string, maxOpen = 64): RangeReader {
       const file = acquire(path);
       try {
         const handle = await file.handle;
-        const bytes = new Uint8Array(length);
+        // a read of "the rest" asks for more than a small file holds (the tables' manifest lists ask 1 GiB): a buffer
+        // that large, zeroed then collected, cost a commit more CPU than all its writing
+        const wanted = length > 1 << 20 ? Math.max(0, Math.min(length, (await handle.stat()).size - offset)) : length;
+        const bytes = new Uint8Array(wanted);
         let done = 0;
-        while (done < length) {
-          const { bytesRead } = await handle.read(bytes, done, length - done, offset + done);
+        while (done < wanted) {
+          const { bytesRead } = await handle.read(bytes, done, wanted - done, offset + done);
           if (bytesRead === 0) break;
           done += bytesRead;
         }
-        return done === length ? bytes : bytes.subarray(0, done);
+        return done === wanted ? bytes : bytes.subarray(0, done);
       } catch (error) {
         if (files.get(path) === file) files.delete(path); // a failed open is not kept: the next read tries again
         file.evicted = true;

@@ -6,8 +6,7 @@ import { digestKey, generateKey, readKeysFile } from '../keys/auth.js';
 import { createRateLimiter } from '../keys/rate.js';
 import { KEY_REQUESTS_PER_MINUTE } from '../keys/requests.js';
 import type { Config } from './config.js';
-import { consoleLogger } from './log.js';
-import { announce, startProcess } from './start.js';
+import { announce, consoleLogger } from './log.js';
 
 // The one key made by the primary when none is configured, as its digest, for the workers (never the key itself).
 const keyDigestVariable = 'EVAP_CLUSTER_KEY_SHA256';
@@ -22,23 +21,23 @@ type RateAnswer = { evap: 'rate'; id: number; wait: number };
 
 /** Serves with `config.workers` processes (one: this process, as before) until SIGTERM or SIGINT. */
 export async function runServer(config: Config): Promise<void> {
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
+  // the app, and what it loads (Arrow, Parquet: about 0.2 s of CPU), is loaded only by a process that serves: not by
+  // a cluster's primary
+  const { startProcess } = await import('./start.js');
   if (config.workers <= 1) {
     await startProcess(config);
     return;
   }
-  if (cluster.isWorker) {
-    const given = process.env[keyDigestVariable];
-    const port = process.env[portVariable];
-    const ask = askPrimary();
-    await startProcess(port ? { ...config, port: Number(port) } : config, {
-      keyDigests: given ? [Buffer.from(given, 'hex')] : [],
-      rateLimiter: config.rateLimitPerMinute > 0 ? (digest) => ask(digest, 'key') : undefined,
-      keyRequestLimiter: (id) => ask(id, 'request'),
-      announce: false,
-    });
-    return;
-  }
-  await runPrimary(config);
+  const given = process.env[keyDigestVariable];
+  const port = process.env[portVariable];
+  const ask = askPrimary();
+  await startProcess(port ? { ...config, port: Number(port) } : config, {
+    keyDigests: given ? [Buffer.from(given, 'hex')] : [],
+    rateLimiter: config.rateLimitPerMinute > 0 ? (digest) => ask(digest, 'key') : undefined,
+    keyRequestLimiter: (id) => ask(id, 'request'),
+    announce: false,
+  });
 }
 
 // The rate limit is one token bucket per key for the whole cluster, kept here: a worker asks over IPC before each

@@ -119,3 +119,9 @@ function clean(text: string, max: number): string {
   const cut = /[\uD800-\uDBFF]/.test(safe[max - 1]!) ? max - 1 : max; // never half a surrogate pair (not UTF-8 once written)
   return `${safe.slice(0, cut)}...`;
 }
+
+/** The ready line, and where the explorer page is. */
+export function announce(url: string, workers?: number): void {
+  console.log(`listening on ${url}${workers ? ` (${workers} workers)` : ''}`);
+  console.log(`explorer: ${url}/ (map and charts; asks for the api-key once per browser tab)`);
+}

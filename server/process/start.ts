@@ -9,7 +9,7 @@ import type { RateLimiter } from '../keys/rate.js';
 import { createKeyRequests } from '../keys/requests.js';
 import { serve } from './adapter.js';
 import type { Config } from './config.js';
-import { consoleLogger } from './log.js';
+import { announce, consoleLogger } from './log.js';
 
 interface ProcessOptions {
   keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed
@@ -17,12 +17,6 @@ interface ProcessOptions {
   keyRequestLimiter?: RateLimiter; // the same for GET /auth/request_key
   announce?: boolean; // print `listening on ...` (default true; a cluster's primary prints it once for all)
   onStopped?: (code: number) => void; // after draining (default process.exit)
-}
-
-/** The ready line, and where the explorer page is. */
-export function announce(url: string, workers?: number): void {
-  console.log(`listening on ${url}${workers ? ` (${workers} workers)` : ''}`);
-  console.log(`explorer: ${url}/ (map and charts; asks for the api-key once per browser tab)`);
 }
 
 /**

@@ -20,5 +20,5 @@ describe('evap demo', () => {
     expect(again.stderr).toContain('already holds a store; pass --force');
     expect((await evap(['demo', '--out', out, '--if-missing'])).code).toBe(0);
     expect((await evap(['demo'])).stderr).toContain('--out is required');
-  });
+  }, 120_000); // the whole demo store: about 6 s of CPU, past 30 s of wall time on a machine shared with other work
 });

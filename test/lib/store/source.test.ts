@@ -23,6 +23,19 @@ describe('a folder as a ByteSource', () => {
     await source.close?.();
   });
 
+  it('reads "the rest" of a small file, asked as a gigabyte, into a buffer no larger than the file', async () => {
+    const dir = await tempDir();
+    const bytes = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919) % 256);
+    await writeFile(join(dir, 'snap-1.avro'), bytes);
+    const source = openStorage(dir);
+    for (const offset of [0, 1000, 3000, 4000]) {
+      const got = await source.read('snap-1.avro', offset, 2 ** 30);
+      expect(got).toEqual(bytes.slice(offset));
+      expect(got.buffer.byteLength, `from ${offset}`).toBeLessThanOrEqual(bytes.length); // not a zeroed gigabyte
+    }
+    await source.close?.();
+  });
+
   it('refuses a path outside the store, and a missing file', async () => {
     const dir = await tempDir();
     const source = openStorage(join(dir, 'store'));

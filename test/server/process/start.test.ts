@@ -127,5 +127,5 @@ describe('startProcess, run by npm start', () => {
       expect(await main.exited).toBe(0);
       expect(await storage.list(READERS_FOLDER), location).toEqual([]);
     }
-  });
+  }, 120_000); // four servers started and stopped one after another
 });
