@@ -8,9 +8,8 @@ import { createGzip } from 'node:zlib';
 import type { outputFormats } from '../lib/catalogue.js';
 import { recordsToCsv } from '../lib/format/csv.js';
 import { recordsToGeoJson } from '../lib/format/geojson.js';
-import { tableToParquetOffThread } from '../lib/format/parquet-threads.js';
 import { mayExceed, type RecordStream, tooManyValues } from '../lib/format/stream.js';
-import { tableToArrowStreamInPieces } from '../lib/format/table-pieces.js';
+import { nextTurn } from '../lib/turns.js';
 import type { WireRecord } from '../lib/types.js';
 
 /** The formats of the list paths; the timeseries paths add Parquet and Arrow, the metadata paths GeoJSON. */
@@ -165,7 +164,7 @@ function toByteStream(head: string[], chunks: AsyncIterator<string>): ReadableSt
       controller.enqueue(encoder.encode(head.join('')));
     },
     async pull(controller) {
-      await new Promise((resolve) => setImmediate(resolve)); // from a warm cache every chunk is ready at once: let other requests in between
+      await nextTurn(); // from a warm cache every chunk is ready at once: let other requests in between
       // chunks can be single records: gather about 64 KiB per turn of the event loop (a turn per record made a
       // 5,000-record answer take 5,000 turns, 3 requests/s under load)
       const parts: string[] = [];
@@ -206,6 +205,9 @@ export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordS
   if (!builtWhole(format)) return streamResponse(format, stream);
   if (mayExceed(stream, MAX_TABLE_VALUES)) throw tooManyValues(MAX_TABLE_VALUES); // before waiting for a turn, before any row is read
   const table = await stream.table(MAX_TABLE_VALUES);
+  // Arrow and parquet-wasm are loaded by the first such answer, not by every server process (about 150 ms of CPU)
+  const { tableToParquetOffThread } = await import('../lib/format/parquet-threads.js');
+  const { tableToArrowStreamInPieces } = await import('../lib/format/table-pieces.js');
   const bytes = format === 'parquet' ? await tableToParquetOffThread(table) : await tableToArrowStreamInPieces(table);
   return new WholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
 }

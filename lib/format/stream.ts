@@ -2,10 +2,10 @@
 // table, JSON / CSV text made straight from the columns), so the library and the server format answers alike.
 import type { Table } from 'apache-arrow';
 import { InvalidParameterError } from '../errors.js';
+import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord } from '../types.js';
 import { csvTextChunks } from './csv.js';
 import type { OutputKind } from './emit.js';
-import { nextTurn, PIECE_VALUES, recordsToTableInPieces } from './table-pieces.js';
 
 /**
  * A query answer that can be streamed: its columns (the CSV header), its records in batches, and its outputs. JSON and
@@ -42,7 +42,9 @@ export function recordStream(
     records: () => collect(batches(), Infinity, columns.length),
     table: async (maxValues = Infinity) => {
       if (mayExceed({ maxRecords: maxRecords(), columns }, maxValues)) throw tooManyValues(maxValues); // before any row is read
-      return recordsToTableInPieces(await collect(batches(), maxValues, columns.length, true), columns);
+      const records = await collect(batches(), maxValues, columns.length, true);
+      const { recordsToTableInPieces } = await import('./table-pieces.js'); // Arrow is loaded by the first table asked, not by every process
+      return recordsToTableInPieces(records, columns);
     },
     json: () => jsonArrayChunks(run('json') as AsyncIterable<string[]>),
     csv: () => csvTextChunks(columns, run('csv') as AsyncIterable<string[]>),

@@ -2,14 +2,9 @@
 // of every demo reservoir over three years (73,000 records x 27 columns) took 2 s of one uninterrupted turn, during
 // which a server answered nothing else.
 import { type DataType, RecordBatchStreamWriter, Table } from 'apache-arrow';
+import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord } from '../types.js';
 import { columnType, recordsToTable } from './answer-table.js';
-
-/** Values (records x columns) made into Arrow vectors per turn of the event loop: some tens of milliseconds. */
-export const PIECE_VALUES = 1 << 15;
-
-/** A turn of the event loop for whatever else is waiting (a promise alone would not give one). */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The same table as recordsToTable(records, columns), as record batches of about PIECE_VALUES values each. */
 export async function recordsToTableInPieces(records: readonly WireRecord[], columns: readonly string[]): Promise<Table> {

@@ -1,5 +1,6 @@
 // Shapefile parts -> polygons in WGS84 (proj4) -> the names of the points inside them.
-import proj4 from 'proj4';
+import type proj4 from 'proj4';
+import { nextTurn } from '../turns.js';
 import type { NamedPoint, ShapefileParts } from '../types.js';
 import { checkDbf, checkShx, partError, readShp, viewPart } from './shp.js';
 
@@ -31,7 +32,7 @@ export async function parseShapefile(parts: ShapefileParts): Promise<Polygons> {
   const records = readShp(shp);
   if (shx) checkShx(shx, records);
   if (dbf) checkDbf(dbf, records.length);
-  const project = prj ? readProjection(prj) : undefined; // no .prj: coordinates are WGS84 lon/lat
+  const project = prj ? await readProjection(prj) : undefined; // no .prj: coordinates are WGS84 lon/lat
   const polygons: Polygon[] = [];
   const turn = new Turn();
   for (const record of records) if (record.rings.length > 0) polygons.push(await toPolygon(record.rings, project, turn));
@@ -60,7 +61,7 @@ class Turn {
     this.left -= work;
     if (this.left > 0) return;
     this.left = sliceWork;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
@@ -103,15 +104,16 @@ function countCrossings(ring: Float64Array, x: number, y: number): number | 'bou
 type Project = (x: number, y: number) => [number, number];
 
 // proj4 throws strings and TypeErrors for WKT it cannot read; every failure becomes a typed error.
-function readProjection(view: DataView): Project {
+async function readProjection(view: DataView): Promise<Project> {
   const wkt = new TextDecoder()
     .decode(view)
     .replace(/^\uFEFF/, '')
     .trim();
   if (wkt === '') throw partError('prj', 'is an empty file');
+  const { default: toWgs84 } = await import('proj4'); // loaded by the first .prj, not by every process (about 50 ms of CPU)
   let converter: proj4.Converter;
   try {
-    converter = proj4(wkt, 'WGS84');
+    converter = toWgs84(wkt, 'WGS84');
   } catch (error) {
     throw partError('prj', `is an unknown or malformed projection (${describe(error)}): ${wkt.slice(0, 80)}`);
   }

@@ -4,7 +4,6 @@ import type { Table } from 'apache-arrow';
 import { ALL_NAMES, defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import * as forecast from '../forecast/store-methods.js';
-import { withTableMetadata } from '../format/answer-table.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import { storeLabel } from '../notebook/source.js';
@@ -25,7 +24,6 @@ import {
 import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
-import { filterPointsByShapefile } from '../spatial/within.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -149,7 +147,11 @@ export abstract class StoreReader {
     const about = this.provenance().metadata;
     const outer = aroundOutputs(stream, () => lease.enter()); // a new object: changed in place, not spread (which would work out its bound)
     const table = outer.table;
-    outer.table = async (maxValues) => withTableMetadata(await table(maxValues), about);
+    outer.table = async (maxValues) => {
+      const built = await table(maxValues);
+      const { withTableMetadata } = await import('../format/answer-table.js'); // Arrow and parquet-wasm: loaded when a table is asked
+      return withTableMetadata(built, about);
+    };
     // withDisplay's one line, written here: the request path runs no notebook file (test/docs/request-path.test.ts)
     return Object.setPrototypeOf(outer, this.shown);
   }
@@ -445,6 +447,7 @@ export abstract class StoreReader {
       const row = metadata.byName.get(name);
       return typeof row?.LAT === 'number' && typeof row.LON === 'number' ? [{ name, lat: row.LAT, lon: row.LON }] : [];
     });
+    const { filterPointsByShapefile } = await import('../spatial/within.js'); // proj4: loaded when a shapefile is sent
     return filterPointsByShapefile(shapefile, points);
   }
 }

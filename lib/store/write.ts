@@ -27,7 +27,8 @@ import {
   overlapsExtent,
   type ReservoirPartition,
 } from './manifest.js';
-import { encodeParquet, type FileLayout, parseFooter } from './parquet.js';
+import { type FileLayout, parseFooter } from './parquet.js';
+import { encodeParquet } from './parquet-encode.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
 import type { SnapshotFiles } from './readback.js';
 import type { ReservoirRows, StationRows } from './rows.js';

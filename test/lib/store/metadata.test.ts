@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
 import { decodeMetadata, lazyMetadata, pickAttributes } from '../../../lib/store/metadata.js';
-import { encodeParquet } from '../../../lib/store/parquet.js';
+import { encodeParquet } from '../../../lib/store/parquet-encode.js';
 import { metadataTable } from '../../../lib/store/vectors.js';
 import type { MetadataRow } from '../../../lib/types.js';
 import { tempDir } from '../../helpers.js';

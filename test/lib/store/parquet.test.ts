@@ -8,8 +8,9 @@ import { DateDay, Float64, makeVector, Table, tableToIPC, Utf8, vectorFromArray 
 import fc from 'fast-check';
 import * as wasm from 'parquet-wasm';
 import { describe, expect, it } from 'vitest';
-import { decodeChunk, encodeParquet, parseFooter } from '../../../lib/store/parquet.js';
+import { decodeChunk, parseFooter } from '../../../lib/store/parquet.js';
 import { pageSizes } from '../../../lib/store/parquet-decode.js';
+import { encodeParquet } from '../../../lib/store/parquet-encode.js';
 import { floatVector, utf8Vector } from '../../../lib/store/vectors.js';
 import { tempDir } from '../../helpers.js';
 

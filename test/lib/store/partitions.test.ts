@@ -10,7 +10,7 @@ import { StoreError } from '../../../lib/errors.js';
 import { generateStore } from '../../../lib/model/generate.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import type { Manifest, ReservoirFile } from '../../../lib/store/manifest.js';
-import { encodeParquet } from '../../../lib/store/parquet.js';
+import { encodeParquet } from '../../../lib/store/parquet-encode.js';
 import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
 import { openStore } from '../../../lib/store/store.js';
 import { utf8Vector } from '../../../lib/store/vectors.js';
