@@ -252,9 +252,10 @@ export async function readNamesRows(
       for (const file of byYear.get(year)?.files ?? []) {
         if (!fileHoldsNames(file, lo, hi, startText, endText)) continue;
         const footer = await source.reader.layout(file);
-        for (let g = 0; g < footer.ranges.length; g++) {
-          if (!groupHoldsDays(footer, g, startDay, endDay) || !groupHoldsNames(footer, g, lo, hi)) continue;
-          const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
+        const groups = footer.ranges.flatMap((_, g) => (groupHoldsDays(footer, g, startDay, endDay) && groupHoldsNames(footer, g, lo, hi) ? [g] : []));
+        // the file's row groups asked at once (their reads overlap, their pages inflate on every core), cut in order
+        const reads = await Promise.all(groups.map((g) => source.reader.columns(file, g, ['date', 'RES_NAME', ...columns])));
+        for (const read of reads) {
           const days = read[0] as Int32Array;
           const rowNames = read[1] as readonly string[];
           for (let start = 0, end = 0; start < days.length; start = end) {
