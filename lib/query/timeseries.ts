@@ -8,7 +8,7 @@ import type { FileLayout } from '../store/parquet.js';
 import type { PartitionReader } from '../store/partitions.js';
 import { type DayFlags, emitWithFlags } from './day-flags.js';
 import type { Plan } from './plan.js';
-import { partitionPoint, rowsWithin, runEnd } from './search.js';
+import { partitionPoint, rowsWithin, runEnd, runsOnDay } from './search.js';
 import type { ResolvedVariable } from './validate.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
@@ -162,20 +162,18 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
     );
     const reads = await Promise.all(groups.flat().map(({ file, g }) => source.reader.columns(file, g, ['date', 'RES_NAME', ...wanted])));
     for (const read of reads) {
-      const days = read[0] as Int32Array;
       const rowNames = read[1] as readonly string[];
-      // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
-      for (let start = 0, end = 0; start < days.length; start = end) {
-        end = runEnd(rowNames, start);
-        const [row, past] = rowsWithin(days, day, day, start, end);
-        const nameIndex = past > row ? source.reservoirIndex.get(rowNames[start]!) : undefined;
-        if (nameIndex === undefined) continue;
+      const columns = read.slice(2) as (Float64Array | undefined)[];
+      // rows run name by name, days ascending within a name: each name's row on the day
+      runsOnDay(rowNames, read[0] as Int32Array, day, (start, row) => {
+        const nameIndex = row < 0 ? undefined : source.reservoirIndex.get(rowNames[start]!);
+        if (nameIndex === undefined) return;
         seen[nameIndex] = 1;
-        wanted.forEach((_, k) => {
-          const column = read[2 + k] as Float64Array | undefined;
+        for (let k = 0; k < columns.length; k++) {
+          const column = columns[k];
           if (column) (values[k] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[row]!;
-        });
-      }
+        }
+      });
     }
     return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
   });
