@@ -75,7 +75,7 @@ export async function decodeChunkAsync(shape: ChunkShape, rows: number, bytes: U
 }
 
 /** A column chunk to decode: its shape, its row group's rows and exactly its bytes. */
-export interface ChunkToDecode {
+interface ChunkToDecode {
   shape: ChunkShape;
   rows: number;
   bytes: Uint8Array;
