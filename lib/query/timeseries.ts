@@ -2,7 +2,7 @@
 import { formatDay, yearOfDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
 import { type Block, type DayFlags, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
-import { compareText, partitionPoint, rowsWithin, runEnd } from '../order.js';
+import { compareText, partitionPoint, rowsWithin, runEnd, runsOnDay } from '../order.js';
 import type { DataFile, Extent } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { FileLayout } from '../store/parquet.js';
@@ -117,11 +117,15 @@ async function gatherDay(source: TimeseriesSource, plan: Plan) {
   const seen = new Uint8Array(names.length); // names with a row on the day in some dataset
   const columns: (Float64Array | undefined)[] = variables.map(() => undefined); // by name index; NaN (null) where not held
   const flagCodes = new Map<FlagColumn, Float64Array | undefined>(flags.map((f) => [f, undefined]));
-  for (const dataset of datasets) {
+  const asked = datasets.map((dataset) => {
     const held = variables.flatMap((v, j) => (v.dataset === dataset ? [j] : []));
     const flagged = dataset === datasets[0] ? flags : []; // the first dataset's flags, as on ranges
-    const wanted = [...held.map((j) => variables[j]!.name), ...flagged];
-    const one = await datasetOnDay(source, dataset, day, wanted);
+    return { held, flagged, wanted: [...held.map((j) => variables[j]!.name), ...flagged] };
+  });
+  // the datasets asked at once: their reads and inflation overlap
+  const ones = await Promise.all(asked.map(({ wanted }, i) => datasetOnDay(source, datasets[i]!, day, wanted)));
+  for (const [i, { held, flagged }] of asked.entries()) {
+    const one = ones[i]!;
     for (let i = 0; i < names.length; i++) seen[i] ||= one.seen[i]!;
     held.forEach((j, k) => (columns[j] = one.values[k]));
     flagged.forEach((f, k) => flagCodes.set(f, one.values[held.length + k]));
@@ -147,26 +151,27 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
       return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
     }
     const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
-    for (const file of partition?.files.filter((f) => overlaps(f, dayText, dayText)) ?? []) {
-      const footer = await source.reader.layout(file);
-      for (let g = 0; g < footer.ranges.length; g++) {
-        if (!groupHoldsDays(footer, g, day, day)) continue;
-        const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...wanted]);
-        const days = read[0] as Int32Array;
-        const rowNames = read[1] as readonly string[];
-        // rows run name by name, days ascending within a name: one binary search for each name's end, one for the day
-        for (let start = 0, end = 0; start < days.length; start = end) {
-          end = runEnd(rowNames, start);
-          const [row, past] = rowsWithin(days, day, day, start, end);
-          const nameIndex = past > row ? source.reservoirIndex.get(rowNames[start]!) : undefined;
-          if (nameIndex === undefined) continue;
-          seen[nameIndex] = 1;
-          wanted.forEach((_, k) => {
-            const column = read[2 + k] as Float64Array | undefined;
-            if (column) (values[k] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[row]!;
-          });
+    // every row group holding the day asked at once: their reads overlap and their pages inflate on every core
+    const groups = await Promise.all(
+      (partition?.files.filter((f) => overlaps(f, dayText, dayText)) ?? []).map(async (file) => {
+        const footer = await source.reader.layout(file);
+        return footer.ranges.flatMap((_, g) => (groupHoldsDays(footer, g, day, day) ? [{ file, g }] : []));
+      }),
+    );
+    const reads = await Promise.all(groups.flat().map(({ file, g }) => source.reader.columns(file, g, ['date', 'RES_NAME', ...wanted])));
+    for (const read of reads) {
+      const rowNames = read[1] as readonly string[];
+      const columns = read.slice(2) as (Float64Array | undefined)[];
+      // rows run name by name, days ascending within a name: each name's row on the day
+      runsOnDay(rowNames, read[0] as Int32Array, day, (start, row) => {
+        const nameIndex = row < 0 ? undefined : source.reservoirIndex.get(rowNames[start]!);
+        if (nameIndex === undefined) return;
+        seen[nameIndex] = 1;
+        for (let k = 0; k < columns.length; k++) {
+          const column = columns[k];
+          if (column) (values[k] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[row]!;
         }
-      }
+      });
     }
     return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
   });
@@ -243,9 +248,10 @@ export async function readNamesRows(
       for (const file of byYear.get(year)?.files ?? []) {
         if (!fileHoldsNames(file, lo, hi, startText, endText)) continue;
         const footer = await source.reader.layout(file);
-        for (let g = 0; g < footer.ranges.length; g++) {
-          if (!groupHoldsDays(footer, g, startDay, endDay) || !groupHoldsNames(footer, g, lo, hi)) continue;
-          const read = await source.reader.columns(file, g, ['date', 'RES_NAME', ...columns]);
+        const groups = footer.ranges.flatMap((_, g) => (groupHoldsDays(footer, g, startDay, endDay) && groupHoldsNames(footer, g, lo, hi) ? [g] : []));
+        // the file's row groups asked at once (their reads overlap, their pages inflate on every core), cut in order
+        const reads = await Promise.all(groups.map((g) => source.reader.columns(file, g, ['date', 'RES_NAME', ...columns])));
+        for (const read of reads) {
           const days = read[0] as Int32Array;
           const rowNames = read[1] as readonly string[];
           for (let start = 0, end = 0; start < days.length; start = end) {

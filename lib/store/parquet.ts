@@ -5,6 +5,7 @@ import {
   type ChunkShape,
   type ColumnValues,
   chunkShapes,
+  decodeChunksAsync as decodeChunksWithAsync,
   decodeChunk as decodeChunkWith,
   decodeChunkAsync as decodeChunkWithAsync,
   type FileMetaData,
@@ -87,6 +88,11 @@ export function decodeChunk(footer: FileLayout, group: number, column: string, b
 /** decodeChunk, with gzip pages inflated in zlib's thread pool (see parquet-decode.ts). */
 export function decodeChunkAsync(footer: FileLayout, group: number, column: string, bytes: Uint8Array): Promise<ColumnValues> {
   return decodeChunkWithAsync(shapeOf(footer, column), groupRows(footer, group), bytes);
+}
+
+/** decodeChunkAsync of several chunks (of any row groups), their gzip pages inflated together (see parquet-decode.ts). */
+export function decodeChunksAsync(footer: FileLayout, chunks: readonly { group: number; column: string; bytes: Uint8Array }[]): Promise<ColumnValues[]> {
+  return decodeChunksWithAsync(chunks.map((c) => ({ shape: shapeOf(footer, c.column), rows: groupRows(footer, c.group), bytes: c.bytes })));
 }
 
 function shapeOf(footer: FileLayout, column: string): ChunkShape {

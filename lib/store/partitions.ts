@@ -7,7 +7,7 @@ import { ByteBoundedCache } from './cache.js';
 import { sha256 } from './disk.js';
 import { parseFileIndex } from './file-index.js';
 import type { DataFile, FileEntry } from './manifest.js';
-import { chunkSum, decodeChunkAsync, type FileLayout, type Footer, parseFooter } from './parquet.js';
+import { chunkSum, decodeChunkAsync, decodeChunksAsync, type FileLayout, type Footer, parseFooter } from './parquet.js';
 import type { ByteSource, ReadCounts } from './source.js';
 
 /** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
@@ -145,13 +145,48 @@ export class PartitionReader {
       runs.map(async (run) => {
         const start = run[0]!.range[0];
         const bytes = await this.read(file, start, run[run.length - 1]!.range[1] - start);
-        // decoded side by side: their pages inflate in zlib's thread pool at once
-        await Promise.all(
-          run.map(async ({ i, range }) => (out[i] = await this.readColumn(file, group, names[i]!, bytes.subarray(range[0] - start, range[1] - start)))),
-        );
+        // decoded together: their pages inflate in a few zlib calls in the thread pool
+        const chunks = run.map(({ i, range }) => ({ name: names[i]!, bytes: bytes.subarray(range[0] - start, range[1] - start) }));
+        const decoded = await this.readColumnsOf(file, group, chunks);
+        run.forEach(({ i }, k) => (out[i] = decoded[k]));
       }),
     );
     return out;
+  }
+
+  // several chunks of a row group: those neither cached nor being decoded are decoded as one batch
+  private readColumnsOf(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[]): Promise<(Column | undefined)[]> {
+    const key = this.groupKey(file, group);
+    const batch = chunks.filter((c) => !this.cachedColumn(file, group, c.name) && !this.pending.has(`${key}#${c.name}`));
+    if (batch.length > 1) {
+      const work = this.decodeBatch(file, group, batch);
+      batch.forEach((c, k) => {
+        const id = `${key}#${c.name}`;
+        this.pending.set(
+          id,
+          work.then((columns) => columns[k]).finally(() => this.pending.delete(id)),
+        );
+      });
+    }
+    return Promise.all(chunks.map((c) => this.readColumn(file, group, c.name, c.bytes)));
+  }
+
+  // each chunk checked against its checksum, then all decoded together; should that fail, each alone says which is bad
+  private async decodeBatch(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[]): Promise<(Column | undefined)[]> {
+    const footer = await this.layout(file);
+    const known = chunks.filter((c) => footer.columns.has(c.name));
+    for (const c of known) this.checkSum(file, footer, group, c.name, c.bytes);
+    let values: ArrayLike<number | string | null>[];
+    try {
+      values = await decodeChunksAsync(
+        footer,
+        known.map((c) => ({ group, column: c.name, bytes: c.bytes })),
+      );
+    } catch {
+      return Promise.all(chunks.map((c) => this.decodeColumn(file, group, c.name, c.bytes)));
+    }
+    const columns = new Map(known.map((c, k) => [c.name, this.keep(file, group, c.name, values[k]!)]));
+    return chunks.map((c) => columns.get(c.name));
   }
 
   private readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
@@ -165,15 +200,25 @@ export class PartitionReader {
     if (index === undefined) return undefined;
     const [start, end] = footer.ranges[group]![index]!;
     const bytes = chunk ?? (await this.read(file, start, end - start));
-    if (chunkSum(bytes) !== footer.sums![group]![index]) {
-      throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} does not match its checksum`);
-    }
-    let column: Column;
+    this.checkSum(file, footer, group, name, bytes);
+    let values: ArrayLike<number | string | null>;
     try {
-      column = normalize(await decodeChunkAsync(footer, group, name, bytes), name);
+      values = await decodeChunkAsync(footer, group, name, bytes);
     } catch (error) {
       throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} cannot be decoded (${(error as Error).message})`);
     }
+    return this.keep(file, group, name, values);
+  }
+
+  private checkSum(file: DataFile, footer: FileLayout, group: number, name: string, bytes: Uint8Array): void {
+    if (chunkSum(bytes) !== footer.sums![group]![footer.columns.get(name)!]) {
+      throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} does not match its checksum`);
+    }
+  }
+
+  // a decoded chunk normalized and cached with its row group's other columns
+  private keep(file: DataFile, group: number, name: string, values: ArrayLike<number | string | null>): Column {
+    const column = normalize(values, name);
     this.caches.counts.chunksDecoded++;
     // a row group's columns are cached together (one key per group, made once): the group's size grows as columns come
     const key = this.groupKey(file, group);

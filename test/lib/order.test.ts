@@ -2,7 +2,7 @@
 // over random sorted columns.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareText, partitionPoint, rowsWithin, runEnd } from '../../lib/order.js';
+import { compareText, partitionPoint, rowsWithin, runEnd, runsOnDay } from '../../lib/order.js';
 
 const sortedDays = fc.array(fc.integer({ min: -50, max: 50 })).map((raw) => Int32Array.from(raw.sort((a, b) => a - b)));
 // a range [lo, hi) of a column of `length` values, from two arbitrary numbers
@@ -67,6 +67,45 @@ describe('compareText', () => {
         expect([...names].sort(compareText)).toEqual([...names].sort());
         for (const name of names) expect(compareText(name, `${name}`)).toBe(0);
       }),
+    );
+  });
+});
+
+describe('runsOnDay', () => {
+  // rows of a row group: names ascending, each name's days ascending, often consecutive, sometimes with gaps or repeats
+  const group = fc
+    .array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 40 })), { maxLength: 12 })
+    .map((runs) => {
+      const names: string[] = [];
+      const days: number[] = [];
+      runs.forEach(([first, steps], i) => {
+        let day = first;
+        for (const step of steps) {
+          day += step === 3 ? 1 : step; // mostly the next day, sometimes the same day again or a gap
+          names.push(`LAKE ${String(i).padStart(2, '0')}`);
+          days.push(day);
+        }
+      });
+      return { names, days: Int32Array.from(days) };
+    });
+
+  it("visits each name's run once, in order, with its first row on the day, as a linear scan finds it", () => {
+    fc.assert(
+      fc.property(group, fc.integer({ min: -2, max: 80 }), ({ names, days }, day) => {
+        const expected: [number, number][] = [];
+        for (let start = 0; start < names.length; ) {
+          let end = start;
+          while (end < names.length && names[end] === names[start]) end++;
+          let row = -1;
+          for (let r = start; r < end; r++) if (days[r] === day && row < 0) row = r;
+          expected.push([start, row]);
+          start = end;
+        }
+        const visited: [number, number][] = [];
+        runsOnDay(names, days, day, (start, row) => visited.push([start, row]));
+        expect(visited).toEqual(expected);
+      }),
+      { numRuns: 500 },
     );
   });
 });

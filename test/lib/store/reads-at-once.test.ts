@@ -1,0 +1,68 @@
+// The reads of an answer over many row groups or files are asked at once (their pages then inflate on every core, and
+// the event loop does not wait on each read in turn): a byte source that counts the reads in flight sees several
+// together, for every reservoir on one date, every station on one date and every reservoir over a range. The answers
+// themselves are checked elsewhere (test/contract/golden.test.ts, test/lib/query/**); here, that they are the same
+// through this source as through the store's own.
+import { describe, expect, it } from 'vitest';
+import { generateStore } from '../../../lib/model/generate.js';
+import { openStorage } from '../../../lib/store/location.js';
+import type { ByteSource } from '../../../lib/store/source.js';
+import { openStore } from '../../../lib/store/store.js';
+import { tempDir } from '../../helpers.js';
+
+// a folder's reads, each held back until the next turn of the event loop, counting how many are under way at once
+function countingSource(dir: string): ByteSource & { most: number } {
+  const inner = openStorage(dir);
+  let now = 0;
+  const source = {
+    most: 0,
+    async read(path: string, offset: number, length: number) {
+      now++;
+      source.most = Math.max(source.most, now);
+      try {
+        await new Promise((resolve) => setImmediate(resolve));
+        return await inner.read(path, offset, length);
+      } finally {
+        now--;
+      }
+    },
+    close: () => inner.close?.() ?? Promise.resolve(),
+  };
+  return source;
+}
+
+describe('reads of an answer over many row groups or files', () => {
+  it('are under way together, and give the same answer', async () => {
+    const dir = await tempDir();
+    // 40 reservoirs x 90 days in row groups of 200 rows: 18 groups a file, most of which hold any one date
+    await generateStore(dir, { reservoirs: 40, stations: 5, start: '2021-01-01', end: '2021-03-31', seed: 29, rowGroupSize: 200, byDateDays: 0 });
+    const plain = await openStore(dir);
+    const queries = [
+      (s: typeof plain) => s.streamReservoirTimeseriesOnDate({ datasets: ['rtma', 'nete-volume-calcs'], variables: ['pr', 'NetE'], date: '2021-02-10' }),
+      (s: typeof plain) => s.streamStationTimeseriesOnDate({ variables: ['ATemp', 'BP'], date: '2021-02-10' }),
+      (s: typeof plain) =>
+        s.streamReservoirTimeseries({
+          names: s.manifest.reservoirs.names,
+          datasets: ['nete-volume-calcs'],
+          variables: ['NetE'],
+          start: '2021-01-01',
+          end: '2021-03-31',
+        }),
+    ];
+    for (const [i, query] of queries.entries()) {
+      const source = countingSource(dir);
+      const counted = await openStore(dir, { source });
+      const text = async (s: typeof plain) => {
+        let out = '';
+        for await (const chunk of query(s).json()) out += chunk;
+        return out;
+      };
+      const [ours, theirs] = [await text(counted), await text(plain)];
+      expect(ours.length).toBeGreaterThan(2);
+      expect(ours).toBe(theirs);
+      expect(source.most, ['every reservoir on a date', 'every station on a date', 'every reservoir over a range'][i]).toBeGreaterThan(1);
+      await counted.close();
+    }
+    await plain.close();
+  }, 60_000);
+});
