@@ -108,19 +108,31 @@ function createRangeReader(root: string, maxOpen = 64): RangeReader {
   };
 }
 
-/** Writes a new file and flushes it to disk before returning (files are never changed in place). */
+/**
+ * Writes a new file and flushes it to disk before returning. A file that is already there is replaced atomically, never
+ * truncated and rewritten in place: a crash would leave it torn, and a copy of the store made with hard links would
+ * change with it (the Iceberg tables republished for a new location rewrite files of the same names).
+ */
 async function writeDurable(root: string, path: string, bytes: Uint8Array | string, sync = true): Promise<void> {
   const full = resolveInside(root, path);
   await mkdir(dirname(full), { recursive: true });
-  await (sync ? writeSynced(full, bytes) : writeFile(full, bytes));
+  if (!sync) return writeFile(full, bytes);
+  const created = await writeSynced(full, bytes, 'wx').then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false;
+      throw error;
+    },
+  );
+  if (!created) await replaceAtomically(root, path, bytes);
 }
 
 /** Replaces a file atomically: write a temporary sibling, fsync, rename over, fsync the folder. */
-async function replaceAtomically(root: string, path: string, text: string): Promise<void> {
+async function replaceAtomically(root: string, path: string, bytes: Uint8Array | string): Promise<void> {
   const full = resolveInside(root, path);
   const temporary = `${full}.${process.pid}.${Date.now()}.tmp`;
   await mkdir(dirname(full), { recursive: true });
-  await writeSynced(temporary, text);
+  await writeSynced(temporary, bytes);
   try {
     await rename(temporary, full);
   } catch (error) {
@@ -135,8 +147,8 @@ async function replaceAtomically(root: string, path: string, text: string): Prom
   }
 }
 
-async function writeSynced(full: string, bytes: Uint8Array | string): Promise<void> {
-  const handle = await open(full, 'w');
+async function writeSynced(full: string, bytes: Uint8Array | string, flags = 'w'): Promise<void> {
+  const handle = await open(full, flags);
   try {
     await handle.writeFile(bytes);
     await handle.sync();

@@ -1,7 +1,7 @@
-import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createExclusive, resolveInside } from '../../../lib/store/disk.js';
+import { createExclusive, folderStorage, resolveInside } from '../../../lib/store/disk.js';
 import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';
@@ -13,6 +13,19 @@ describe('createExclusive', () => {
     const won = await Promise.all(texts.map((t) => createExclusive(dir, 'snapshots/0000000001.json', t)));
     expect(won.filter(Boolean)).toHaveLength(1);
     expect(await readFile(join(dir, 'snapshots/0000000001.json'), 'utf8')).toBe(texts[won.indexOf(true)]);
+  });
+});
+
+describe("a folder's write", () => {
+  it('replaces a file already there by a new one, leaving a hard-linked copy of the old one as it was', async () => {
+    const [dir, copy] = [await tempDir(), await tempDir()];
+    const storage = folderStorage(dir);
+    await storage.write('tables/snap-2.avro', 'the first publication');
+    await link(join(dir, 'tables/snap-2.avro'), join(copy, 'snap-2.avro')); // a copy made with cp -al
+    await storage.write('tables/snap-2.avro', 'the second, longer, publication');
+    expect(await readFile(join(dir, 'tables/snap-2.avro'), 'utf8')).toBe('the second, longer, publication');
+    expect(await readFile(join(copy, 'snap-2.avro'), 'utf8')).toBe('the first publication');
+    expect(await readdir(join(dir, 'tables'))).toEqual(['snap-2.avro']); // no temporary left beside it
   });
 });
 
