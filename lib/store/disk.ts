@@ -26,6 +26,7 @@ export function sha256(bytes: Uint8Array): string {
 /** Positional reads of a store's files through a bounded set of open handles (a query reads a file many times). */
 interface RangeReader {
   read(path: string, offset: number, length: number): Promise<Uint8Array>; // fewer bytes only past the end of the file
+  forget(path: string): void; // the file at `path` was replaced or removed: a handle kept open would read the old one
   close(): Promise<void>;
 }
 
@@ -96,6 +97,14 @@ function createRangeReader(root: string, maxOpen = 64): RangeReader {
           }, IDLE_CLOSE_MS).unref();
         }
       }
+    },
+    forget(path) {
+      const file = files.get(path);
+      if (!file) return;
+      files.delete(path);
+      clearTimeout(file.idle);
+      file.evicted = true;
+      closeWhenIdle(file);
     },
     async close() {
       for (const file of files.values()) {
@@ -315,16 +324,23 @@ export function folderStorage(root: string): Storage {
       return text === undefined ? undefined : { text, tag: tag ?? '' };
     },
     stamp: (path) => fileStamp(location, path),
-    write: (path, bytes) => writeDurable(location, path, bytes),
+    async write(path, bytes) {
+      await writeDurable(location, path, bytes);
+      reader.forget(path); // written over a file this storage had read
+    },
     create: (path, text) => createExclusive(location, path, text),
     async replace(path, text, expected) {
       if (expected !== undefined && (await fileStamp(location, path)) !== expected) return false; // exact under the lock, where commits call it
       await replaceAtomically(location, path, text);
+      reader.forget(path);
       return true;
     },
     list: (folder) => listStoreFiles(location, folder),
     exists: (path) => storeFileExists(location, path),
-    remove: (path) => removeStoreFile(location, path),
+    async remove(path) {
+      await removeStoreFile(location, path);
+      reader.forget(path);
+    },
     withLock: (path, work) => withLock(location, path, work),
     async mark(path) {
       await writeDurable(location, path, ownerStamp(), false); // a marker dies with its process: no need to survive a crash

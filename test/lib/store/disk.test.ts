@@ -27,6 +27,14 @@ describe("a folder's write", () => {
     expect(await readFile(join(copy, 'snap-2.avro'), 'utf8')).toBe('the first publication');
     expect(await readdir(join(dir, 'tables'))).toEqual(['snap-2.avro']); // no temporary left beside it
   });
+
+  it('reads the new file after writing over one it had read', async () => {
+    const storage = folderStorage(await tempDir());
+    await storage.write('a.json', 'old');
+    expect(new TextDecoder().decode(await storage.read('a.json', 0, 3))).toBe('old'); // its handle is now kept open
+    await storage.write('a.json', 'new!');
+    expect(new TextDecoder().decode(await storage.read('a.json', 0, 4))).toBe('new!');
+  });
 });
 
 describe('resolveInside', () => {
