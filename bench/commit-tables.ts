@@ -53,11 +53,18 @@ const manifest = (await readCurrentManifest(dir))!;
 const names = manifest.reservoirs.names;
 const day = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end; // the last day held, revised every commit
 const variables = Object.keys(reservoirDatasets['nete-volume-calcs'].variables) as 'NetE'[];
-const header = ['RES_NAME', 'start_date', 'end_date', ...variables.map((v) => JSON.stringify(variableKey(v, reservoirDatasets['nete-volume-calcs'].variables[v].unit, 'metric')))];
+const header = [
+  'RES_NAME',
+  'start_date',
+  'end_date',
+  ...variables.map((v) => JSON.stringify(variableKey(v, reservoirDatasets['nete-volume-calcs'].variables[v].unit, 'metric'))),
+];
 const revision = (k: number) =>
   `${[
     header.join(','),
-    ...names.map((name, n) => `${/[",\n]/.test(name) ? JSON.stringify(name) : name},${day},${day},${variables.map((_, v) => ((n + k + v + 3) % 89) / 10).join(',')}`),
+    ...names.map(
+      (name, n) => `${/[",\n]/.test(name) ? JSON.stringify(name) : name},${day},${day},${variables.map((_, v) => ((n + k + v + 3) % 89) / 10).join(',')}`,
+    ),
   ].join('\n')}\n`;
 
 const tablesFiles = async () => new Map((await storage.list(TABLES_FOLDER)).map((f): [string, StoredFile] => [f.path, f]));

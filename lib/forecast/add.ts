@@ -3,9 +3,9 @@
 import { formatDay, parseRange } from '../dates.js';
 import type { ReservoirSpec } from '../model/reference.js';
 import type { StoreWriter } from '../store/write.js';
-import { writeForecastIssues } from './write.js';
 import { forecastReservoir, type IssueEnsemble } from './generate.js';
 import { forecastFromMembers, type Issue } from './issue.js';
+import { writeForecastIssues } from './write.js';
 
 export interface ForecastGeneration {
   firstIssue: string; // first issue date, YYYY-MM-DD

@@ -110,7 +110,8 @@ async function decodeTotals(
     await readGroups(source, where, file, columns, [first, first + n], undefined, (decoded: readonly ColumnValues[], from: number, to: number) => {
       const [names, leads, statistics] = decoded as [ColumnValues, ColumnValues, ColumnValues];
       for (let i = from; i < to; i++, at++) {
-        if (Number(leads[i]) !== window || statistics[i] !== statistic) throw new StoreError(`${file.path}: row ${first + at} is not the ${statistic} of leads 1-${window}`);
+        if (Number(leads[i]) !== window || statistics[i] !== statistic)
+          throw new StoreError(`${file.path}: row ${first + at} is not the ${statistic} of leads 1-${window}`);
         if (fill) row.set(names[i] as string, at);
         else if (row.get(names[i] as string) !== at) throw new StoreError(`${file.path}: row ${first + at} is out of its reservoir's place`);
         for (let k = 0; k < out.length; k++) {

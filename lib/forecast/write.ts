@@ -36,7 +36,9 @@ export async function writeForecastIssues(writer: StoreWriter, entries: readonly
   const kept = entries.filter((e) => {
     const replaced = e.issues.filter((i) => given.has(i.issued)).length;
     if (replaced > 0 && replaced < e.issues.length)
-      throw new WriterMisuseError(`the forecasts of ${e.month} are one file set: give all of its issues (${e.issues.map((i) => i.issued).join(', ')}) to replace any`);
+      throw new WriterMisuseError(
+        `the forecasts of ${e.month} are one file set: give all of its issues (${e.issues.map((i) => i.issued).join(', ')}) to replace any`,
+      );
     return replaced === 0;
   });
   const storeNames = [...known].sort();
@@ -179,4 +181,3 @@ function layOut(issues: readonly Issue[], members: boolean): LaidOut {
   const groupRows = reservoirsPerGroup(counts) * perReservoir;
   return { table: withFieldIds(table, fieldIdsOf(forecastFields(), table.schema.names as string[])), issuedDays, ranges, groupRows };
 }
-

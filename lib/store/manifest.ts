@@ -233,7 +233,8 @@ function checkShape(m: Manifest): void {
   const range = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && (r[0] as number) <= (r[1] as number);
   for (const month of (m.forecasts ?? []) as unknown[]) {
     if (!isObject(month) || typeof month.month !== 'string' || !Array.isArray(month.issues)) return fail('a month of forecasts');
-    if (month.totals !== undefined && (!Array.isArray(month.issues) || month.issues.length !== 1)) fail(`the totals of forecasts ${month.month} are of one issue`);
+    if (month.totals !== undefined && (!Array.isArray(month.issues) || month.issues.length !== 1))
+      fail(`the totals of forecasts ${month.month} are of one issue`);
     for (const f of [month.stats, ...(month.members === null ? [] : [month.members]), ...(month.totals === undefined ? [] : [month.totals])]) {
       file(f, `a file of forecasts ${month.month}`, false);
       if (!day((f as ForecastFile).start) || !day((f as ForecastFile).end)) fail(`a file of forecasts ${month.month} needs its first and last issue dates`);

@@ -84,7 +84,8 @@ async function oldLayout(from: string, to: string, kind: 'footer' | 'whole'): Pr
   for (const month of manifest.forecasts!) {
     expect(month.totals).toBeUndefined();
     const perIssue = Math.max(...month.issues.map((i) => i.rows[1] - i.rows[0]));
-    for (const file of month.members ? [month.stats, month.members] : [month.stats]) await rewrite(to, file, await readTable(join(to, file.path)), perIssue, kind);
+    for (const file of month.members ? [month.stats, month.members] : [month.stats])
+      await rewrite(to, file, await readTable(join(to, file.path)), perIssue, kind);
     for (const issue of month.issues) {
       delete issue.reservoirs;
       delete issue.withoutTotals;
