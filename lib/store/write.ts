@@ -137,6 +137,41 @@ export class StoreWriter {
     entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
   }
 
+  /**
+   * The snapshot as built, for another writer of the same store to adopt its files (a generator's workers,
+   * lib/model/generate.ts): this writer never commits, and its marker stays until the adopting writer's commit ends,
+   * so a vacuum never takes the files in between.
+   */
+  handOver(): { manifest: Manifest; marker: string } {
+    return { manifest: this.current, marker: this.marker };
+  }
+
+  /**
+   * Names in this snapshot the reservoir files of a writer handed over (handOver), as its snapshot held them; they
+   * must not overlap the files held. Its marker is removed when this writer's commit ends.
+   */
+  adoptReservoirFiles(handed: { manifest: Manifest; marker: string }): void {
+    for (const [dataset, from] of Object.entries(handed.manifest.datasets)) {
+      const entry = (this.manifest.datasets[dataset] ??= { variables: [], partitions: [] });
+      for (const p of from.partitions) {
+        let partition = entry.partitions.find((q) => q.year === p.year);
+        if (!partition) entry.partitions = [...entry.partitions, (partition = { year: p.year, start: '', end: '', files: [] })].sort((a, b) => a.year - b.year);
+        for (const file of p.files) {
+          const clash = partition.files.find((f) => overlapsExtent(f, file));
+          if (clash) throw new WriterMisuseError(`${dataset} ${p.year}: rows ${file.first}..${file.last} of ${file.path} overlap ${clash.path}`);
+          partition.files.push(file);
+          this.written.push(file.path, ...(file.index ? [file.index.path] : []));
+        }
+        sortFiles(partition);
+      }
+      const catalogued = Object.keys(reservoirDatasets[dataset as DatasetName]?.variables ?? {});
+      entry.variables = catalogued.filter((v) => entry.variables.includes(v) || from.variables.includes(v));
+    }
+    this.adopted.push(handed.marker);
+  }
+
+  private readonly adopted: string[] = []; // markers of the writers whose files this one adopted
+
   /** Writes a data file of the forecasts (laid out by lib/forecast/files.ts), to be named by setForecasts. */
   writeForecastFile(path: string, table: Table, days: Int32Array, rowGroupSize: number): Promise<DataFile> {
     // its layout beside it: a footer of hundreds of small row groups takes longer to parse than the chunks a query reads
@@ -222,6 +257,7 @@ export class StoreWriter {
     } finally {
       await this.releaseMarker?.(); // published or abandoned: its files are now the manifest's or garbage
       this.releaseMarker = undefined;
+      for (const marker of this.adopted.splice(0)) await this.storage.remove(marker);
     }
   }
 

@@ -101,9 +101,9 @@ describe('generateStore', () => {
 // A change to the generator's speed must leave them; a change to its model rewrites them (REGEN=1) with a reason.
 const PINNED = join(import.meta.dirname, '..', '..', 'golden', 'generated-rows.json');
 describe('the generated rows', () => {
-  it('are those pinned for a fixed seed, to the row (DuckDB hashes every row of every file)', async () => {
+  it.each([1, 2])('are those pinned for a fixed seed, to the row (DuckDB hashes every row of every file), with %i worker(s)', async (workers) => {
     const root = await tempDir();
-    await generateStore(root, { reservoirs: 70, stations: 2, start: '2021-11-20', end: '2022-01-10', seed: 5, rowsPerFile: 2000 });
+    const manifest = await generateStore(root, { reservoirs: 70, stations: 2, start: '2021-11-20', end: '2022-01-10', seed: 5, rowsPerFile: 2000, workers });
     const sums: Record<string, { n: number; h: string }> = {};
     const sum = async (glob: string) =>
       (await rows(`select count(*)::int as n, sum(hash(t))::varchar as h from read_parquet('${glob}', union_by_name = true) t`))[0] as { n: number; h: string };
@@ -111,7 +111,11 @@ describe('the generated rows', () => {
     sums.stations = await sum(join(root, 'stations', 'station=*', '*.parquet'));
     sums.metadata = await sum(join(root, 'reservoirs', 'metadata', '*.parquet'));
     expect(sums['nete-volume-calcs']!.n).toBe(70 * 52);
-    if (process.env.REGEN === '1') writeFileSync(PINNED, `${JSON.stringify(sums, null, 2)}\n`);
+    // every Parquet file under the folder is one the snapshot names (the workers' files adopted, nothing else left)
+    const named = manifest.datasets.lem!.partitions.flatMap((p) => p.files).length;
+    expect((await rows(`select count(*)::int as files from glob('${join(root, 'reservoirs', 'dataset=lem', '*', '*.parquet')}')`))[0]!.files).toBe(named);
+    expect(named).toBe(2 * 3); // two chunks of names, three months
+    if (process.env.REGEN === '1' && workers === 1) writeFileSync(PINNED, `${JSON.stringify(sums, null, 2)}\n`);
     expect(existsSync(PINNED), `${PINNED} is missing: run with REGEN=1`).toBe(true);
     expect(sums).toEqual(JSON.parse(readFileSync(PINNED, 'utf8')));
   });
