@@ -60,7 +60,7 @@ export function layOutTotals(issue: Issue): { table: Table; issuedDays: Int32Arr
 }
 
 /** The totals over one window read back: the row of each reservoir, and each variable's and statistic's values by row. */
-export interface WindowTotals {
+interface WindowTotals {
   row: ReadonlyMap<string, number>;
   values: ReadonlyMap<string, Float64Array>; // by `${variable} ${statistic}`
 }

@@ -20,7 +20,7 @@ export interface WorkerTask {
 }
 
 /** A worker's files, and the release that lets it end (its marker keeps a vacuum off its files until then). */
-export interface HandedPart {
+interface HandedPart {
   handed: { manifest: Manifest; marker: string };
   release: () => void;
 }
