@@ -125,7 +125,10 @@ export class StoreWriter {
     for (const piece of splitRows(rows, monthly ? monthStarts(year) : [firstDayOfYear(year)], this.rowsPerFile)) {
       const first = rows.names[piece[0]!]!;
       const last = rows.names[piece[piece.length - 1]!]!;
-      const days = Int32Array.from(piece, (i) => rows.days[i]!);
+      const days =
+        piece[piece.length - 1]! - piece[0]! === piece.length - 1
+          ? rows.days.slice(piece[0]!, piece[0]! + piece.length)
+          : Int32Array.from(piece, (i) => rows.days[i]!);
       const extent = { first, last, start: formatDay(minOf(days)), end: formatDay(maxOf(days)) }; // days ascend per name, not overall
       const clash = partition.files.find((f) => overlapsExtent(f, extent));
       if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
@@ -369,16 +372,16 @@ function reservoirTable(
   variables: readonly string[],
   flags: readonly string[],
 ): Table {
+  // a piece of consecutive rows (a generator's chunk of names over one period always is) is a view, not a gather
+  const from = piece[0] ?? 0;
+  const run = piece.length === 0 || piece[piece.length - 1]! - from === piece.length - 1;
+  const pick = (values: Float64Array) => (run ? values.subarray(from, from + piece.length) : Float64Array.from(piece, (i) => values[i]!));
   const columns: Record<string, Vector> = {
-    RES_NAME: utf8Vector(piece.map((i) => rows.names[i]!)),
+    RES_NAME: utf8Vector(run ? rows.names.slice(from, from + piece.length) : piece.map((i) => rows.names[i]!)),
     date: makeVector({ type: new DateDay(), data: days }),
   };
-  for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
-  for (const f of flags)
-    columns[f] = flagVector(
-      f as FlagColumn,
-      Float64Array.from(piece, (i) => rows.values[f]![i]!),
-    );
+  for (const v of variables) columns[v] = floatVector(pick(rows.values[v]!));
+  for (const f of flags) columns[f] = flagVector(f as FlagColumn, pick(rows.values[f]!));
   const table = new Table(columns);
   return withFieldIds(table, fieldIdsOf(datasetFields(dataset), table.schema.names as string[]));
 }
