@@ -69,5 +69,9 @@ export async function generateInWorkers(
 
 // tsx's ESM API (its package's `import` condition: the file beside the `require` one)
 function tsxApi(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  return pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
 }
