@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import * as wasm from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readIssue } from '../../../lib/forecast/files.js';
+import { ingestForecastValues, parseForecastAnswer } from '../../../lib/forecast/ingest.js';
 import { TOTAL_WINDOWS } from '../../../lib/forecast/totals.js';
 import { reservoirsPerGroup } from '../../../lib/forecast/write.js';
 import { generateStore } from '../../../lib/model/generate.js';
@@ -236,6 +237,40 @@ describe('the forecast files layout', () => {
     expect(issues[2]).toEqual(issues[0]);
     expect(issues[3]).toEqual(issues[0]);
   }, 120_000);
+
+  it("revises an issue of an old month's file by writing that month's issues as file sets of their own, the others' answers unchanged", async () => {
+    const copy = `${dir}-month-revised`;
+    await cp(`${dir}-month`, copy, { recursive: true });
+    const before = await openStore(copy);
+    const names = before.manifest.reservoirs.names;
+    const asked = { names: [...names], statistics: ['mean', 'p10', 'p50', 'p90', 'p95'] };
+    const answers = await Promise.all(ISSUES.map((issued) => before.forecastDaily({ ...asked, issued })));
+    await before.close();
+    // one reservoir of the middle issue revised (its statistics given again, each value 1 more)
+    const revised = answers[1]!
+      .filter((r) => r.RES_NAME === names[3])
+      .map((r) => {
+        const record = { ...r };
+        for (const key of Object.keys(record))
+          if (typeof record[key] === 'number' && key !== 'lead_days') record[key] = Math.round(((record[key] as number) + 1) * 1e4) / 1e4;
+        return record;
+      });
+    await ingestForecastValues(copy, parseForecastAnswer(JSON.stringify(revised), 'revision.json'));
+    const after = await openStore(copy);
+    expect(after.manifest.forecasts!.map((e) => e.issues.map((i) => i.issued))).toEqual(ISSUES.map((i) => [i]));
+    expect(after.manifest.forecasts!.every((e) => e.totals !== undefined)).toBe(true);
+    const now = await Promise.all(ISSUES.map((issued) => after.forecastDaily({ ...asked, issued })));
+    expect(now[0]).toEqual(answers[0]);
+    expect(now[2]).toEqual(answers[2]);
+    expect(now[1]!.filter((r) => r.RES_NAME !== names[3])).toEqual(answers[1]!.filter((r) => r.RES_NAME !== names[3]));
+    expect(now[1]!.filter((r) => r.RES_NAME === names[3])).toEqual(revised);
+    // the totals of the unrevised reservoirs come from the new totals tables, equal to the old month's
+    const totals = await after.forecastTotal({ names: [names[0]!, names[5]!], issued: ISSUES[0] });
+    const old = await stores[1]!.store.forecastTotal({ names: [names[0]!, names[5]!], issued: ISSUES[0] });
+    expect(totals).toEqual(old);
+    expect((await verifyStore(after, after.storage)).problems).toEqual([]);
+    await after.close();
+  });
 
   it('is checked by evap verify: an index that says other than its footer is a problem, though its checksum was updated', async () => {
     const { store } = stores[0]!;
