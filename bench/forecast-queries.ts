@@ -1,6 +1,6 @@
 // The forecast benchmark's two queries, ours and DuckDB's over the statistics file the store's manifest names for the
-// latest month (the files of older snapshots sit beside it until a vacuum): the latest issue of one reservoir, and
-// the 28-day totals of every reservoir.
+// latest issue (a month's file in stores written before a file set per issue; the files of older snapshots sit beside
+// it until a vacuum): the latest issue of one reservoir, and the 28-day totals of every reservoir.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Manifest } from '../lib/store/manifest.js';

@@ -1,10 +1,10 @@
 // The forecasts, ours against DuckDB over the same files: the latest issue of one reservoir (28 leads, 4 statistics)
 // and the 28-day totals of every reservoir (the median), warm (repeated in one process) and cold (a fresh process per
-// run), and the store's bytes per issue. DuckDB reads the current month's statistics file, the one the manifest names
-// (the files of older snapshots sit beside it until a vacuum).
+// run), and the store's bytes per issue. DuckDB reads the latest issue's statistics file, the one the manifest names
+// (the files of older snapshots sit beside it until a vacuum): the same statistics, not our totals table.
 //   npm run bench:forecast -- [--reservoirs 247] [--issues 31] [--runs 5] [--dir DIR]
 // At thousands of reservoirs the estimates are made for December alone (forecasts need no year of them) and no
-// members are kept (a month of 44,000 reservoirs' members would not fit the Parquet writer's memory): --issues 1
+// members are kept (44,000 reservoirs' members would not fit the Parquet writer's memory): --issues 1
 // --reservoirs 44000 measures one issue at the planned CONUS scale.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

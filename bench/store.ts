@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FORMAT_VERSION, type Manifest, manifestFiles, parseManifest } from '../lib/store/manifest.js';
 
@@ -137,6 +137,8 @@ function generate(dir: string, scale: StoreScale): Promise<void> {
     scale.stationStart,
     '--station-end',
     scale.stationEnd,
+    '--workers', // the same rows as one thread's, on every core
+    String(availableParallelism()),
   ];
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -175,6 +175,38 @@ describe('lib/', () => {
   });
 });
 
+describe('a process that serves or queries', () => {
+  // the packages of Arrow and Parquet answers, Parquet writing and shapefile projections: about 200 ms of CPU to load,
+  // paid by the first request that needs them rather than by every server, worker and `evap query` at start
+  const onDemand = ['apache-arrow', 'parquet-wasm', 'proj4'];
+  // what loading a file loads before any of its code runs: its imports but type-only and dynamic ones, transitively
+  const loadedAtStart = (entry: string): Set<string> => {
+    const loaded = new Set<string>();
+    const visit = (file: string): void => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      if (!file.endsWith('.ts')) return;
+      const text = readFileSync(join(root, file), 'utf8').replace(/\bimport\(\s*['"][^'"]+['"]\s*\)/g, '');
+      const specifiers = [...text.matchAll(importPattern)].filter((m) => !/^\s*(?:import|export)\s+type\b/.test(m[0].replace(/^[\n;]/, ''))).map((m) => m[1]!);
+      for (const specifier of specifiers) if (!specifier.startsWith('node:')) visit(resolveSpecifier(file, specifier));
+    };
+    visit(entry);
+    return loaded;
+  };
+
+  it('loads Arrow, parquet-wasm and proj4 only when an answer or a shapefile needs them', () => {
+    for (const entry of ['server/process/start.ts', 'cli/commands/query.ts']) {
+      expect([...loadedAtStart(entry)].filter((m) => onDemand.includes(m.split('/')[0]!)), entry).toEqual([]);
+    }
+  });
+
+  it('sees a package a file loads through a chain of static imports, and not one loaded by import()', () => {
+    expect(loadedAtStart('lib/store/write.ts').has('apache-arrow')).toBe(true);
+    expect(loadedAtStart('lib/spatial/within.ts').has('proj4')).toBe(false);
+    expect(loadedAtStart('lib/store/write.ts').has('lib/store/parquet-encode.ts')).toBe(true);
+  });
+});
+
 describe('exportUses', () => {
   it('sees named, namespace, dynamic, re-exported and type imports, and an export used in its own file only', () => {
     const dir = mkdtempSync(join(tmpdir(), 'evap-exports-'));

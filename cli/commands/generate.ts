@@ -15,6 +15,7 @@ export const usage = `evap generate --out DIR [--reservoirs 67] [--stations 27] 
   reference list is extended with generated names. Memory stays bounded; time grows with reservoirs x days.
   --station-start DATE, --station-end DATE   the stations' span (default --start, --end)
   --seed N                the seed (default ${demoOptions.seed}): it fixes every value
+  --workers N             threads simulating and writing the reservoirs at once (default 1); the rows are the same
   --force                 publish a new snapshot over a store already in DIR
   --if-missing            do nothing when DIR already holds a store`;
 
@@ -28,6 +29,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     'station-start': { type: 'string' },
     'station-end': { type: 'string' },
     seed: { type: 'string' },
+    workers: { type: 'string' },
     force: { type: 'boolean' },
     'if-missing': { type: 'boolean' },
   });
@@ -49,6 +51,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       stationStart: stringFlag(values, 'station-start'),
       stationEnd: stringFlag(values, 'station-end'),
       seed: intFlag(values.seed, 'seed', demoOptions.seed),
+      workers: intFlag(values.workers, 'workers', 1),
       onProgress: bar.update,
     });
   } finally {

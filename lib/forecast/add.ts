@@ -1,11 +1,11 @@
 // Forecasts for a store being generated: every reservoir's ensemble on every issue day of a span, written an
-// issue-month at a time into the writer's snapshot. One function, for the demo store and any other generated one.
+// issue-month at a time (a file set per issue) into the writer's snapshot. One function, for the demo store and any other generated one.
 import { formatDay, parseRange } from '../dates.js';
 import type { ReservoirSpec } from '../model/reference.js';
 import type { StoreWriter } from '../store/write.js';
-import { writeForecastMonth } from './files.js';
 import { forecastReservoir, type IssueEnsemble } from './generate.js';
 import { forecastFromMembers, type Issue } from './issue.js';
+import { writeForecastIssues } from './write.js';
 
 export interface ForecastGeneration {
   firstIssue: string; // first issue date, YYYY-MM-DD
@@ -34,7 +34,7 @@ export async function addForecasts(writer: StoreWriter, reservoirs: readonly Res
         issues[day - from]!.byName.set(ensemble.name, forecastFromMembers(ensemble.members, ensemble.count, keep));
       }
     }
-    months = await writeForecastMonth(writer, months, issues);
+    months = await writeForecastIssues(writer, months, issues);
     written += issues.length;
     options.onProgress?.(formatDay(from).slice(0, 7));
     from = to + 1;

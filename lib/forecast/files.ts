@@ -1,177 +1,27 @@
-// The forecasts in the store: one issue-month per pair of Parquet files (statistics; members where kept), rows sorted
-// by issue, then name, lead and statistic (or member), so that one issue is one run of rows the manifest names and
-// "latest" decodes only the row groups of the newest issue of one file. Written within a store snapshot like every
-// other file, so revisions and as_of behave as everywhere else.
+// The forecasts in the store: one issue per set of Parquet files (statistics; members where kept; the totals table),
+// rows sorted by name, lead and statistic (or member), in row groups of a few reservoirs, so that "latest" of one
+// reservoir decodes one small row group of one file. Stores written before hold a month of issues per file (rows
+// sorted by issue first, each issue a run of rows the manifest names), read by the same code. Written within a store
+// snapshot like every other file, so revisions and as_of behave as everywhere else.
 
 import { gunzipSync } from 'node:zlib';
-import { DateDay, Int32, makeVector, Table, type Vector } from 'apache-arrow';
 import { parquetRead } from 'hyparquet';
 import { formatDay, parseDay } from '../dates.js';
-import { StoreError, WriterMisuseError } from '../errors.js';
-import { sha256, storePath } from '../store/disk.js';
+import { StoreError } from '../errors.js';
+import { sha256 } from '../store/disk.js';
 import { parseFileIndex } from '../store/file-index.js';
 import type { FileEntry, ForecastFile, ForecastIssue, ForecastMonth, Manifest } from '../store/manifest.js';
 import { type ColumnValues, chunkSum, decodeChunkAsync, type FileLayout, type Footer, parseFooter } from '../store/parquet.js';
 import type { ByteSource } from '../store/source.js';
-import { floatVector, utf8Vector, withFieldIds } from '../store/vectors.js';
-import type { StoreWriter } from '../store/write.js';
-import { fieldIdsOf, forecastFields } from '../tables/fields.js';
 import type { Issue, ReservoirForecast } from './issue.js';
 import { ensembleStatistics } from './stats.js';
-import { type ForecastVariable, forecastVariables, MAX_LEAD, memberName } from './variables.js';
+import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
 
 const S = ensembleStatistics.length;
 
 /** The month (YYYY-MM) of an issue day. */
 export function monthOf(issued: number): string {
   return formatDay(issued).slice(0, 7);
-}
-
-/**
- * Writes the issues of one month (replacing whatever the snapshot held for that month) and names them in the
- * writer's snapshot. `months` is the snapshot's forecasts so far; the new list is returned and set on the writer.
- */
-export async function writeForecastMonth(writer: StoreWriter, months: readonly ForecastMonth[], issues: readonly Issue[]): Promise<ForecastMonth[]> {
-  if (issues.length === 0) throw new WriterMisuseError('a month of forecasts needs at least one issue');
-  const sorted = [...issues].sort((a, b) => a.issued - b.issued);
-  const month = monthOf(sorted[0]!.issued);
-  for (let i = 0; i < sorted.length; i++) {
-    if (monthOf(sorted[i]!.issued) !== month) throw new WriterMisuseError(`issue ${formatDay(sorted[i]!.issued)} is not in ${month}`);
-    if (i > 0 && sorted[i]!.issued === sorted[i - 1]!.issued) throw new WriterMisuseError(`issue ${formatDay(sorted[i]!.issued)} is given twice`);
-  }
-  const known = new Set(writer.current.reservoirs.names);
-  for (const issue of sorted)
-    for (const name of issue.byName.keys()) if (!known.has(name)) throw new WriterMisuseError(`reservoir ${name} in the forecasts has no metadata row`);
-  const stats = layOut(sorted, false);
-  const members = layOut(sorted, true);
-  const storeNames = [...known].sort();
-  const tag = `${writer.snapshot}-${sha256(new TextEncoder().encode(`${month}:${sorted.map((i) => i.issued).join(',')}`)).slice(0, 8)}`;
-  // the footer's length and checksum kept: a reader reads only the row groups of the issue it wants, each chunk checked
-  const write = async (kind: string, laid: LaidOut): Promise<ForecastFile> => {
-    const { path, rows, bytes, sha256, start, end, footerBytes, footerSha256, index } = await writer.writeForecastFile(
-      storePath('forecasts', `month=${month}`, `${kind}-${tag}.parquet`),
-      laid.table,
-      laid.issuedDays,
-      laid.groupRows,
-    );
-    return { path, rows, bytes, sha256, start, end, footerBytes, footerSha256, ...(index ? { index } : {}) };
-  };
-  const entry: ForecastMonth = {
-    month,
-    stats: await write('stats', stats),
-    members: members.table.numRows > 0 ? await write('members', members) : null,
-    issues: sorted.map((issue, i) => {
-      const count = Math.max(0, ...[...issue.byName.values()].map((f) => f.count));
-      return {
-        issued: formatDay(issue.issued),
-        rows: stats.ranges[i]!,
-        members: count,
-        memberRows: count > 0 ? members.ranges[i]! : [0, 0],
-        reservoirs: reservoirsOf(issue, storeNames),
-        ...withoutTotals(issue),
-      };
-    }),
-  };
-  const next = [...months.filter((m) => m.month !== month), entry].sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : 0));
-  writer.setForecasts(next);
-  return next;
-}
-
-interface LaidOut {
-  table: Table;
-  issuedDays: Int32Array;
-  ranges: [number, number][]; // per issue
-  groupRows: number; // the row-group size: a few reservoirs' rows (see reservoirsPerGroup)
-}
-
-// the reservoirs of an issue for the manifest: their range and count, and their names when the range alone does not
-// say which (not every reservoir of the store between the first and the last)
-function reservoirsOf(issue: Issue, storeNames: readonly string[]): ForecastIssue['reservoirs'] {
-  const names = [...issue.byName.keys()].sort();
-  if (names.length === 0) return { first: '', last: '', count: 0, names: [] };
-  const first = names[0]!;
-  const last = names.at(-1)!;
-  const inRange = storeNames.filter((n) => n >= first && n <= last).length;
-  return inRange === names.length ? { first, last, count: names.length } : { first, last, count: names.length, names };
-}
-
-// the reservoirs whose totals are empty (loaded as statistics alone: a total's statistics need the members)
-function withoutTotals(issue: Issue): { withoutTotals?: string[] } {
-  const names = [...issue.byName].filter(([, f]) => forecastVariables.every((v) => f.totals[v].every(Number.isNaN))).map(([name]) => name);
-  return names.length > 0 ? { withoutTotals: names.sort() } : {};
-}
-
-const GROUP_TARGET = 12; // reservoirs per row group: one reservoir's query decodes 12 x 224 rows, not the issue's
-const GROUP_MAX = 24;
-
-/**
- * How many reservoirs a row group holds. The writer's row groups are all of one size, and an issue's rows are a run of
- * whole reservoirs, so a size dividing every issue's count of reservoirs makes every row group lie within one issue
- * (its name range, in the footer's statistics, then names exactly its reservoirs). Else GROUP_TARGET: a group may then
- * straddle two issues, and a query reads up to two more row groups.
- */
-export function reservoirsPerGroup(counts: readonly number[]): number {
-  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-  const g = counts.filter((c) => c > 0).reduce(gcd, 0);
-  if (g === 0) return 1;
-  if (g <= GROUP_MAX) return g;
-  let best = 0;
-  for (let d = Math.ceil(GROUP_TARGET / 2); d <= GROUP_MAX; d++) if (g % d === 0 && Math.abs(d - GROUP_TARGET) < Math.abs(best - GROUP_TARGET)) best = d;
-  return best > 0 ? best : GROUP_TARGET;
-}
-
-// the rows of a file: statistics (with the totals' statistics) or members (totals left null: a member's total is its sum)
-function layOut(issues: readonly Issue[], members: boolean): LaidOut {
-  const names: string[] = [];
-  const issued: number[] = [];
-  const leads: number[] = [];
-  const statistic: string[] = [];
-  const values = Object.fromEntries(
-    forecastVariables.flatMap((v) => [
-      [v, [] as number[]],
-      [`${v}_total`, [] as number[]],
-    ]),
-  ) as Record<string, number[]>;
-  const ranges: [number, number][] = [];
-  const counts: number[] = [];
-  let perReservoir = 1; // rows of one reservoir in one issue (statistics: S x 28; members: their count x 28)
-  for (const issue of issues) {
-    counts.push(0);
-    const start = names.length;
-    for (const name of [...issue.byName.keys()].sort()) {
-      const f = issue.byName.get(name)!;
-      const count = members ? f.count : S;
-      if (members && (f.count === 0 || !f.members)) continue;
-      counts[counts.length - 1]!++;
-      perReservoir = Math.max(perReservoir, count * MAX_LEAD);
-      for (let lead = 1; lead <= MAX_LEAD; lead++) {
-        for (let k = 0; k < count; k++) {
-          names.push(name);
-          issued.push(issue.issued);
-          leads.push(lead);
-          statistic.push(members ? memberName(k) : ensembleStatistics[k]!);
-          const at = k * MAX_LEAD + lead - 1;
-          for (const v of forecastVariables) {
-            values[v]!.push(members ? f.members![v][at]! : f.stats[v][at]!);
-            values[`${v}_total`]!.push(members ? Number.NaN : f.totals[v][at]!);
-          }
-        }
-      }
-    }
-    ranges.push([start, names.length]);
-  }
-  const issuedDays = Int32Array.from(issued);
-  const columns: Record<string, Vector> = {
-    RES_NAME: utf8Vector(names),
-    issued: makeVector({ type: new DateDay(), data: issuedDays }),
-    valid_date: makeVector({ type: new DateDay(), data: Int32Array.from(issued, (d, i) => d + leads[i]!) }),
-    lead_days: makeVector({ type: new Int32(), data: Int32Array.from(leads) }),
-    statistic: utf8Vector(statistic),
-  };
-  for (const [name, column] of Object.entries(values)) columns[name] = floatVector(Float64Array.from(column));
-  const table = new Table(columns);
-  const groupRows = reservoirsPerGroup(counts) * perReservoir;
-  return { table: withFieldIds(table, fieldIdsOf(forecastFields(), table.schema.names as string[])), issuedDays, ranges, groupRows };
 }
 
 /** The issue entries of a snapshot, oldest first, each with its month. */
@@ -187,7 +37,7 @@ const KEPT_FILES = 3;
 const footers = new Map<string, Promise<FileLayout>>();
 const KEPT_FOOTERS = 24;
 
-function remember<T>(cache: Map<string, T>, key: string, make: () => T, bound: number): T {
+export function remember<T>(cache: Map<string, T>, key: string, make: () => T, bound: number): T {
   const held = cache.get(key);
   if (held !== undefined) {
     cache.delete(key);
@@ -393,7 +243,7 @@ async function readWhole(source: ByteSource, where: string, file: FileEntry, col
 // only the row groups holding rows asked: those of the issue whose name range (the footer's statistics) holds a name
 // asked; of each, the names first, then the other columns only if a name asked is there. The footer is checked
 // against the manifest, each chunk against the footer.
-async function readGroups(
+export async function readGroups(
   source: ByteSource,
   where: string,
   file: ForecastFile,

@@ -1,7 +1,8 @@
 // Forecasts loaded from files: the long CSV (name,issued,valid_date,variable,member_or_statistic,value, metric) and
 // the API's own JSON answers of /forecast/daily/reservoirs (any units, statistics and members). Each issue and
-// reservoir given replaces the one held (a revision); the months touched are rewritten in one new snapshot, so the
-// previous forecasts stay readable with as_of until a vacuum retires them.
+// reservoir given replaces the one held (a revision); the issues touched are rewritten (with those sharing a month's
+// file with them, in stores written before) in one new snapshot, so the previous forecasts stay readable with as_of
+// until a vacuum retires them.
 import { parse } from 'csv-parse/sync';
 import { findReservoirVariable, type UnitSystem, units } from '../catalogue.js';
 import { formatDay, parseDay } from '../dates.js';
@@ -10,10 +11,11 @@ import type { Storage } from '../store/storage.js';
 import { openStore } from '../store/store.js';
 import { createStoreWriter } from '../store/write.js';
 import { toMetric } from '../units.js';
-import { issuesOf, monthOf, readIssue, writeForecastMonth } from './files.js';
+import { issuesOf, monthOf, readIssue } from './files.js';
 import { forecastFromMembers, type Issue, type ReservoirForecast, statisticIndex } from './issue.js';
 import { type EnsembleStatistic, ensembleStatistics } from './stats.js';
 import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
+import { writeForecastIssues } from './write.js';
 
 /** One value of the long form. */
 export interface ForecastValue {
@@ -103,7 +105,7 @@ export function parseForecastAnswer(text: string, file: string): ForecastValue[]
 export interface ForecastIngestSummary {
   issues: number; // issue dates touched
   reservoirForecasts: number; // (issue, reservoir) pairs written
-  months: string[]; // issue-months rewritten
+  months: string[]; // issue-months touched
   snapshot: string;
 }
 
@@ -128,27 +130,25 @@ export async function ingestForecastValues(location: string | Storage, values: r
       list.push(v);
     }
     const writer = createStoreWriter(store.storage, { base: store.manifest });
-    let months = store.manifest.forecasts ?? [];
+    const entries = store.manifest.forecasts ?? [];
     const touched = [...new Set([...given.keys()].map(monthOf))].sort();
-    let pairs = 0;
-    for (const month of touched) {
-      const held = issuesOf(store.manifest).filter((h) => h.month.month === month);
-      const issues = new Map<number, Issue>();
-      for (const h of held) {
-        const issue = await readIssue(store.storage, store.root, h.month, h.issue, true);
-        issues.set(issue.issued, { issued: issue.issued, byName: new Map(issue.byName) });
-      }
-      for (const [issued, byName] of given) {
-        if (monthOf(issued) !== month) continue;
-        let issue = issues.get(issued);
-        if (!issue) issues.set(issued, (issue = { issued, byName: new Map() }));
-        for (const [name, list] of byName) {
-          issue.byName.set(name, forecastOf(list, `${name} issued ${formatDay(issued)}`));
-          pairs++;
-        }
-      }
-      months = await writeForecastMonth(writer, months, [...issues.values()]);
+    // the issues given, and those held with them in one file set (a month's, in stores written before), read back
+    const days = new Set([...given.keys()].map(formatDay));
+    const issues = new Map<number, Issue>();
+    for (const h of issuesOf(store.manifest).filter((h) => h.month.issues.some((i) => days.has(i.issued)))) {
+      const issue = await readIssue(store.storage, store.root, h.month, h.issue, true);
+      issues.set(issue.issued, { issued: issue.issued, byName: new Map(issue.byName) });
     }
+    let pairs = 0;
+    for (const [issued, byName] of given) {
+      let issue = issues.get(issued);
+      if (!issue) issues.set(issued, (issue = { issued, byName: new Map() }));
+      for (const [name, list] of byName) {
+        issue.byName.set(name, forecastOf(list, `${name} issued ${formatDay(issued)}`));
+        pairs++;
+      }
+    }
+    await writeForecastIssues(writer, entries, [...issues.values()]);
     const published = await writer.commit();
     return { issues: given.size, reservoirForecasts: pairs, months: touched, snapshot: published.snapshot };
   } finally {

@@ -17,6 +17,7 @@ import { conversionOf, convert, roundValue } from '../units.js';
 import { issueHolds, issuesOf, readIssue } from './files.js';
 import type { Issue, ReservoirForecast } from './issue.js';
 import { type EnsembleStatistic, ensembleStatistics, totalStats, type VerificationCase, verify } from './stats.js';
+import { readTotals, TOTAL_WINDOWS } from './totals.js';
 import {
   defaultStatistics,
   type ForecastVariable,
@@ -119,6 +120,7 @@ function findIssue(s: Snapshot, issued: string | undefined): Held | undefined {
 }
 
 function attributesOf(s: Snapshot, name: string, attributes: readonly string[]): WireRecord {
+  if (attributes.length === 0) return {}; // the metadata's rows are decoded on first use: at 44,000 reservoirs, 40 ms
   const row = s.reservoirs.byName.get(name) ?? {};
   return Object.fromEntries(attributes.map((a) => [a, (row[a] ?? null) as WireValue]));
 }
@@ -280,8 +282,23 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
   const count = members && held ? held.issue.members : 0;
   const keys = valueKeys(variables, system, stats, count);
   const columns = ['RES_NAME', 'issued', 'start_date', 'end_date', 'leads', ...keys.map((k) => k.key), ...attributes];
+  const issued = held ? parseDay(held.issue.issued, 'issued') : 0;
+  const leads = `${from}-${to}`;
   return stream(columns, async function* () {
     if (!held) return;
+    // the issue's totals table, when it holds the window: every reservoir's totals in a few small row groups
+    if (!needsMembers && held.month.totals && TOTAL_WINDOWS.includes(to)) {
+      const t = await readTotals(source.bytes, source.where, held.month.totals, to, stats, variables);
+      const columnOf = keys.map((k) => t.values.get(`${k.variable} ${ensembleStatistics[k.statistic]}`)!);
+      for (const name of names) {
+        const i = t.row.get(name);
+        if (i === undefined) continue;
+        const record: WireRecord = { RES_NAME: name, issued: held.issue.issued, start_date: formatDay(issued + from), end_date: formatDay(issued + to), leads };
+        for (let k = 0; k < keys.length; k++) record[keys[k]!.key] = value(columnOf[k]![i], keys[k]!.conversion);
+        yield [Object.assign(record, attributesOf(s, name, attributes))];
+      }
+      return;
+    }
     // the stored totals' statistics, or the members (a total's statistics are made from them): never the daily ones
     const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers, { names, variables, daily: false, totals: true });
     for (const name of names) {

@@ -1,21 +1,14 @@
 // Generates a store from the seeded physical model, one year at a time so any span fits in memory.
-import { type DatasetName, datasetNames, reservoirDatasets } from '../catalogue.js';
-import { firstDayOfYear, formatDay, parseRange, yearOfDay } from '../dates.js';
+import { parseRange } from '../dates.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
 import { addForecasts } from '../forecast/add.js';
 import { type StoreAbout, syntheticAbout } from '../store/about.js';
 import type { Manifest } from '../store/manifest.js';
-import { createStoreWriter, ROWS_PER_FILE } from '../store/write.js';
+import { createStoreWriter } from '../store/write.js';
 import type { MetadataRow } from '../types.js';
-import {
-  catalogueReservoirs,
-  catalogueStations,
-  createReservoirModel,
-  isStaticReservoir,
-  type ReservoirSpec,
-  type StationSpec,
-  simulateStation,
-} from './index.js';
+import { chunking, periodsOf, SPIN_UP_DAYS, writeChunks } from './chunks.js';
+import { generateInWorkers } from './generate-workers.js';
+import { catalogueReservoirs, catalogueStations, isStaticReservoir, type ReservoirSpec, type StationSpec, simulateStation } from './index.js';
 
 export interface GenerateOptions {
   reservoirs: number; // how many reservoirs: the 67 reference ones, extended with generated ones past that
@@ -32,6 +25,7 @@ export interface GenerateOptions {
   forecasts?: { firstIssue: string; lastIssue: string; members: number; keepMembers?: number; names?: readonly string[] };
   onProgress?: (done: number, total: number, what: string) => void;
   places?: readonly ReservoirSpec[]; // model these reservoirs instead of the reference list (the Texas-like demo database)
+  workers?: number; // threads simulating and writing the reservoirs' chunks of names at once (default 1: this thread); the rows are the same
   about?: StoreAbout; // the store's provenance (default: syntheticAbout(seed))
 }
 
@@ -51,11 +45,8 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
     byDateDays: options.byDateDays,
     overwrite: true,
   }); // a generated store starts afresh
-  const rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
-  const monthly = reservoirs.length * 366 > rowsPerFile; // the writer's rule: then each file holds one month
-  const chunkSize = Math.max(1, Math.floor(rowsPerFile / (monthly ? 31 : 366)));
+  const { monthly, chunks } = chunking(reservoirs.length, options.rowsPerFile);
   const periods = periodsOf(startDay, endDay, monthly);
-  const chunks = Math.ceil(reservoirs.length / chunkSize);
   const total = chunks * periods.length + stations.length;
   let done = 0;
   const progress = (what: string) => options.onProgress?.(++done, total, what);
@@ -65,38 +56,11 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
   await writer.writeReservoirMetadata(reservoirs.map(reservoirMetadata));
   await writer.writeStationMetadata(stations.map(stationMetadata));
 
-  for (let c = 0; c < chunks; c++) {
-    const chunk = reservoirs.slice(c * chunkSize, (c + 1) * chunkSize); // sorted by name: each chunk is a name range
-    const models = chunk.map((spec) => createReservoirModel(spec, options.seed, origin));
-    for (const [from, to] of periods) {
-      const days = to - from + 1;
-      const results = models.map((m) => m.simulate(from, to));
-      const names = chunk.flatMap((r) => new Array<string>(days).fill(r.name));
-      const dayColumn = new Int32Array(names.length);
-      for (let i = 0; i < names.length; i++) dayColumn[i] = from + (i % days);
-      const flags = {
-        qflag: encodeFlags(
-          'qflag',
-          results.flatMap((r) => r.qflags),
-        ),
-        status: encodeFlags(
-          'status',
-          Array.from(dayColumn, (d) => statusOfDay(d, endDay)),
-        ),
-      };
-      for (const dataset of datasetNames) {
-        const values: Record<string, Float64Array> = {};
-        for (const variable of Object.keys(reservoirDatasets[dataset as DatasetName].variables)) {
-          const column = new Float64Array(names.length);
-          results.forEach((r, k) => column.set((r.values as Record<string, Float64Array>)[variable]!, k * days));
-          values[variable] = column;
-        }
-        Object.assign(values, flags); // the same per-day flags in every dataset's file: each file reads alone
-        await writer.addReservoirRows(dataset, yearOfDay(from), { names, days: dayColumn, values });
-      }
-      progress(`reservoirs ${chunk[0]!.name}.. ${formatDay(from)}..${formatDay(to)}`);
-    }
-  }
+  const parts = Math.min(options.workers ?? 1, chunks);
+  const chunkOptions = { start: options.start, end: options.end, seed: options.seed, rowsPerFile: options.rowsPerFile, rowGroupSize: options.rowGroupSize };
+  const working = parts > 1 ? generateInWorkers(dir, { base: writer.current, reservoirs, options: chunkOptions }, parts, progress) : undefined;
+  working?.catch(() => undefined); // awaited below; a failure meanwhile is not an unhandled rejection
+  if (!working) await writeChunks(writer, reservoirs, chunkOptions, { index: 0, of: 1 }, progress);
 
   const byName = new Map(reservoirs.map((r) => [r.name, r]));
   for (const station of stations) {
@@ -115,31 +79,18 @@ export async function generateStore(dir: string, options: GenerateOptions): Prom
     await writer.writeStationPartition(station.name, kept);
     progress(`station ${station.name}`);
   }
+  const handed = working ? await working : [];
+  for (const part of handed) writer.adoptReservoirFiles(part.handed);
   const forecasts = options.forecasts;
   if (forecasts) {
     const supported = forecasts.names === undefined ? reservoirs : reservoirs.filter((r) => forecasts.names!.includes(r.name));
     await addForecasts(writer, supported, { ...forecasts, seed: options.seed, origin });
   }
-  return writer.commit();
-}
-
-/**
- * Days the model runs before the first generated date, so that water temperature and storage have left their initial
- * state (the lake's heat-storage time constant is weeks). Fixed, so generation time grows with the days generated only.
- */
-const SPIN_UP_DAYS = 90;
-
-/** The [from, to] day spans of the generated range, cut at every year (and month) boundary. */
-function periodsOf(startDay: number, endDay: number, monthly: boolean): [number, number][] {
-  const spans: [number, number][] = [];
-  for (let from = startDay; from <= endDay; ) {
-    const date = new Date(from * 86_400_000);
-    const next = monthly ? Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 86_400_000 : firstDayOfYear(date.getUTCFullYear() + 1);
-    const to = Math.min(endDay, next - 1);
-    spans.push([from, to]);
-    from = to + 1;
+  try {
+    return await writer.commit();
+  } finally {
+    for (const part of handed) part.release(); // the workers' markers kept their files from a vacuum until now
   }
-  return spans;
 }
 
 /** Drops the days on which a station measured nothing (before it started, after it stopped, gaps). */

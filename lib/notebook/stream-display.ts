@@ -6,10 +6,10 @@ import type { RecordStream } from '../format/stream.js';
 import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from './kernel.js';
 import { escapeMarkup } from './render.js';
 import { sourceKey, sourceOf } from './source.js';
-import { view } from './view.js';
 
 const displayed = {
   async [jupyterDisplay](this: RecordStream): Promise<MimeBundle> {
+    const { view } = await import('./view.js'); // the table's code (and Arrow) loaded when a notebook shows one, not by every process
     return (await view(this))[jupyterDisplay]();
   },
   [inspectCustom](this: RecordStream): string {

@@ -66,11 +66,16 @@ export interface ForecastFile extends FileEntry {
   index?: FileEntry; // the footer's layout beside the file (file-index.ts), read instead of it; absent in files written before
 }
 
-/** The forecasts issued in one calendar month: a file of statistics, a file of members where any are kept. */
+/**
+ * The forecasts of one file set: a file of statistics, a file of members where any are kept, and the table of the
+ * totals over whole weeks of leads (lib/forecast/totals.ts). Written one issue per entry; stores written before hold
+ * one entry per calendar month of issues (and no totals table), read the same way.
+ */
 export interface ForecastMonth {
   month: string; // YYYY-MM of the issue dates
   stats: ForecastFile;
   members: ForecastFile | null;
+  totals?: ForecastFile; // one issue's totals: a row per window of leads, statistic and reservoir (absent before)
   issues: ForecastIssue[]; // by issue date
 }
 
@@ -148,7 +153,8 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
     if (dataset.byDate) withIndex(dataset.byDate);
   }
   for (const p of Object.values(manifest.stations.partitions)) withIndex(p);
-  for (const m of manifest.forecasts ?? []) for (const f of m.members ? [m.stats, m.members] : [m.stats]) files.push(f, ...(f.index ? [f.index] : []));
+  for (const m of manifest.forecasts ?? [])
+    for (const f of [m.stats, ...(m.members ? [m.members] : []), ...(m.totals ? [m.totals] : [])]) files.push(f, ...(f.index ? [f.index] : []));
   return files;
 }
 
@@ -228,7 +234,9 @@ function checkShape(m: Manifest): void {
   const range = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && (r[0] as number) <= (r[1] as number);
   for (const month of (m.forecasts ?? []) as unknown[]) {
     if (!isObject(month) || typeof month.month !== 'string' || !Array.isArray(month.issues)) return fail('a month of forecasts');
-    for (const f of month.members === null ? [month.stats] : [month.stats, month.members]) {
+    if (month.totals !== undefined && (!Array.isArray(month.issues) || month.issues.length !== 1))
+      fail(`the totals of forecasts ${month.month} are of one issue`);
+    for (const f of [month.stats, ...(month.members === null ? [] : [month.members]), ...(month.totals === undefined ? [] : [month.totals])]) {
       file(f, `a file of forecasts ${month.month}`, false);
       if (!day((f as ForecastFile).start) || !day((f as ForecastFile).end)) fail(`a file of forecasts ${month.month} needs its first and last issue dates`);
       const { footerBytes, footerSha256 } = f as ForecastFile;

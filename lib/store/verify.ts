@@ -1,5 +1,6 @@
 // A whole-store check: every byte of every file of the snapshot against the manifest and the footers' chunk checksums,
 // and every file index against its footer.
+import { checkTotals } from '../forecast/totals.js';
 import { sha256 } from './disk.js';
 import { fileIndexText } from './file-index.js';
 import { type DataFile, type FileEntry, manifestFiles } from './manifest.js';
@@ -24,9 +25,14 @@ export async function verifyStore(
   const files = manifestFiles(store.manifest);
   // a forecast file keeps its footer's checksum too, but its columns are not the estimates' the reader checks: the
   // file's SHA-256 covers its every byte
-  const forecasts = new Set((store.manifest.forecasts ?? []).flatMap((m) => [m.stats.path, ...(m.members ? [m.members.path] : [])]));
+  const entries = store.manifest.forecasts ?? [];
+  const forecasts = new Set(entries.flatMap((m) => [m.stats.path, ...(m.members ? [m.members.path] : []), ...(m.totals ? [m.totals.path] : [])]));
+  // an issue's totals table must say what its statistics file says (a query of the totals reads the table alone)
+  const totalsOf = new Map(entries.filter((m) => m.totals).map((m) => [m.totals!.path, m]));
+  const where = `${store.root}#verify-${Date.now()}`; // the forecast readers' caches keyed apart: every byte read again
   const reader = new PartitionReader(source, createReaderCaches(0, 0)); // nothing cached: every check reads the disk
   const summary: VerifySummary = { files: 0, bytes: 0, problems: [] };
+  const failed = new Set<string>();
   for (const file of files) {
     try {
       const bytes = await source.read(file.path, 0, file.bytes + 1); // one byte more: a file that grew is wrong too
@@ -35,7 +41,10 @@ export async function verifyStore(
       if (sha256(bytes) !== file.sha256) throw new Error(`store file ${file.path} is corrupt: checksum does not match the manifest`);
       if (isDataFile(file) && !forecasts.has(file.path)) await checkChunks(reader, file, source);
       else if (isDataFile(file) && file.index) await checkForecastIndex(file, file.index, bytes, source);
+      const totalsEntry = totalsOf.get(file.path);
+      if (totalsEntry && !failed.has(totalsEntry.stats.path)) await checkTotals(source, where, totalsEntry); // a damaged file is its own problem
     } catch (error) {
+      failed.add(file.path);
       summary.problems.push((error as Error).message);
     }
     summary.files++; // not inside the optional call below: without a callback its arguments are never evaluated

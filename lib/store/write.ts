@@ -126,7 +126,10 @@ export class StoreWriter {
     for (const piece of splitRows(rows, monthly ? monthStarts(year) : [firstDayOfYear(year)], this.rowsPerFile)) {
       const first = rows.names[piece[0]!]!;
       const last = rows.names[piece[piece.length - 1]!]!;
-      const days = Int32Array.from(piece, (i) => rows.days[i]!);
+      const days =
+        piece[piece.length - 1]! - piece[0]! === piece.length - 1
+          ? rows.days.slice(piece[0]!, piece[0]! + piece.length)
+          : Int32Array.from(piece, (i) => rows.days[i]!);
       const extent = { first, last, start: formatDay(minOf(days)), end: formatDay(maxOf(days)) }; // days ascend per name, not overall
       const clash = partition.files.find((f) => overlapsExtent(f, extent));
       if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
@@ -137,6 +140,41 @@ export class StoreWriter {
     sortFiles(partition);
     entry.variables = catalogued.filter((v) => entry.variables.includes(v) || variables.includes(v));
   }
+
+  /**
+   * The snapshot as built, for another writer of the same store to adopt its files (a generator's workers,
+   * lib/model/generate.ts): this writer never commits, and its marker stays until the adopting writer's commit ends,
+   * so a vacuum never takes the files in between.
+   */
+  handOver(): { manifest: Manifest; marker: string } {
+    return { manifest: this.current, marker: this.marker };
+  }
+
+  /**
+   * Names in this snapshot the reservoir files of a writer handed over (handOver), as its snapshot held them; they
+   * must not overlap the files held. Its marker is removed when this writer's commit ends.
+   */
+  adoptReservoirFiles(handed: { manifest: Manifest; marker: string }): void {
+    for (const [dataset, from] of Object.entries(handed.manifest.datasets)) {
+      const entry = (this.manifest.datasets[dataset] ??= { variables: [], partitions: [] });
+      for (const p of from.partitions) {
+        let partition = entry.partitions.find((q) => q.year === p.year);
+        if (!partition) entry.partitions = [...entry.partitions, (partition = { year: p.year, start: '', end: '', files: [] })].sort((a, b) => a.year - b.year);
+        for (const file of p.files) {
+          const clash = partition.files.find((f) => overlapsExtent(f, file));
+          if (clash) throw new WriterMisuseError(`${dataset} ${p.year}: rows ${file.first}..${file.last} of ${file.path} overlap ${clash.path}`);
+          partition.files.push(file);
+          this.written.push(file.path, ...(file.index ? [file.index.path] : []));
+        }
+        sortFiles(partition);
+      }
+      const catalogued = Object.keys(reservoirDatasets[dataset as DatasetName]?.variables ?? {});
+      entry.variables = catalogued.filter((v) => entry.variables.includes(v) || from.variables.includes(v));
+    }
+    this.adopted.push(handed.marker);
+  }
+
+  private readonly adopted: string[] = []; // markers of the writers whose files this one adopted
 
   /** Writes a data file of the forecasts (laid out by lib/forecast/files.ts), to be named by setForecasts. */
   writeForecastFile(path: string, table: Table, days: Int32Array, rowGroupSize: number): Promise<DataFile> {
@@ -223,6 +261,7 @@ export class StoreWriter {
     } finally {
       await this.releaseMarker?.(); // published or abandoned: its files are now the manifest's or garbage
       this.releaseMarker = undefined;
+      for (const marker of this.adopted.splice(0)) await this.storage.remove(marker);
     }
   }
 
@@ -334,16 +373,16 @@ function reservoirTable(
   variables: readonly string[],
   flags: readonly string[],
 ): Table {
+  // a piece of consecutive rows (a generator's chunk of names over one period always is) is a view, not a gather
+  const from = piece[0] ?? 0;
+  const run = piece.length === 0 || piece[piece.length - 1]! - from === piece.length - 1;
+  const pick = (values: Float64Array) => (run ? values.subarray(from, from + piece.length) : Float64Array.from(piece, (i) => values[i]!));
   const columns: Record<string, Vector> = {
-    RES_NAME: utf8Vector(piece.map((i) => rows.names[i]!)),
+    RES_NAME: utf8Vector(run ? rows.names.slice(from, from + piece.length) : piece.map((i) => rows.names[i]!)),
     date: makeVector({ type: new DateDay(), data: days }),
   };
-  for (const v of variables) columns[v] = floatVector(Float64Array.from(piece, (i) => rows.values[v]![i]!));
-  for (const f of flags)
-    columns[f] = flagVector(
-      f as FlagColumn,
-      Float64Array.from(piece, (i) => rows.values[f]![i]!),
-    );
+  for (const v of variables) columns[v] = floatVector(pick(rows.values[v]!));
+  for (const f of flags) columns[f] = flagVector(f as FlagColumn, pick(rows.values[f]!));
   const table = new Table(columns);
   return withFieldIds(table, fieldIdsOf(datasetFields(dataset), table.schema.names as string[]));
 }

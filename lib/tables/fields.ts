@@ -24,6 +24,7 @@ export const RESERVOIR_METADATA_TABLE = 'reservoir_metadata';
 export const STATION_METADATA_TABLE = 'station_metadata';
 
 export const FORECAST_TABLE = 'reservoir_forecasts';
+export const FORECAST_TOTALS_TABLE = 'reservoir_forecast_totals';
 
 /** Every table of a store, in the order they are listed and published. */
 export const tableNames: readonly string[] = [
@@ -32,6 +33,7 @@ export const tableNames: readonly string[] = [
   RESERVOIR_METADATA_TABLE,
   STATION_METADATA_TABLE,
   FORECAST_TABLE,
+  FORECAST_TOTALS_TABLE,
 ];
 
 /**
@@ -48,6 +50,21 @@ export function forecastFields(): TableField[] {
   ];
   const values = forecastVariables.flatMap((v) => [v, `${v}_total`]);
   return [...fixed, ...values.map((name, i): TableField => ({ id: fixed.length + 1 + i, name, type: 'double' }))];
+}
+
+/**
+ * The columns of the forecasts' totals table (lib/forecast/totals.ts): a row per reservoir, issue, window of leads
+ * (1..lead_days, whole weeks) and statistic, the statistic of each variable's total over that window. `issued` is
+ * field 2, as the date is in every table partitioned by year.
+ */
+export function forecastTotalsFields(): TableField[] {
+  const fixed: TableField[] = [
+    { id: 1, name: 'RES_NAME', type: 'string' },
+    { id: 2, name: 'issued', type: 'date' },
+    { id: 3, name: 'lead_days', type: 'int' },
+    { id: 4, name: 'statistic', type: 'string' },
+  ];
+  return [...fixed, ...forecastVariables.map((v, i): TableField => ({ id: fixed.length + 1 + i, name: `${v}_total`, type: 'double' }))];
 }
 
 // Ids are fixed by position: names, date and flags first, then variables in catalogue order. A new variable must be

@@ -2,12 +2,14 @@
 // stations, the one metadata file), with the bounds engines prune by.
 import { type DatasetName, datasetNames } from '../catalogue.js';
 import { parseDay } from '../dates.js';
-import type { FileEntry, Manifest } from '../store/manifest.js';
+import type { FileEntry, ForecastFile, ForecastMonth, Manifest } from '../store/manifest.js';
 import {
   datasetFields,
   datasetTable,
   FORECAST_TABLE,
+  FORECAST_TOTALS_TABLE,
   forecastFields,
+  forecastTotalsFields,
   RESERVOIR_METADATA_TABLE,
   STATION_METADATA_TABLE,
   STATION_TABLE,
@@ -70,21 +72,22 @@ export function snapshotTables(manifest: Manifest): SnapshotTable[] {
   });
   tables.push(metadataTable(RESERVOIR_METADATA_TABLE, 'RES_NAME', manifest.reservoirs.metadata, manifest.reservoirs.names));
   tables.push(metadataTable(STATION_METADATA_TABLE, 'STA_NAME', manifest.stations.metadata, manifest.stations.names));
-  tables.push(forecastTable(manifest));
+  tables.push(forecastTable(manifest, FORECAST_TABLE, forecastFields(), (m) => [m.stats, ...(m.members ? [m.members] : [])]));
+  tables.push(forecastTable(manifest, FORECAST_TOTALS_TABLE, forecastTotalsFields(), (m) => (m.totals ? [m.totals] : [])));
   return tables;
 }
 
-// the forecasts' issue-months grouped by the year of their issue dates (the table is partitioned by year(issued))
-function forecastTable(manifest: Manifest): SnapshotTable {
+// the forecasts' files (an issue's, or a month's in stores written before) grouped by the year of their issue dates
+// (the tables are partitioned by year(issued))
+function forecastTable(manifest: Manifest, name: string, fields: TableField[], filesOf: (entry: ForecastMonth) => ForecastFile[]): SnapshotTable {
   const groups: TableGroup[] = [];
-  for (const month of manifest.forecasts ?? []) {
-    const year = Number(month.month.slice(0, 4));
+  for (const entry of manifest.forecasts ?? []) {
+    const year = Number(entry.month.slice(0, 4));
     let group = groups.at(-1);
     if (group?.key !== String(year)) groups.push((group = { key: String(year), value: year - 1970, files: [] }));
-    for (const f of month.members ? [month.stats, month.members] : [month.stats])
-      group.files.push({ path: f.path, rows: f.rows, bytes: f.bytes, dates: [f.start, f.end] });
+    for (const f of filesOf(entry)) group.files.push({ path: f.path, rows: f.rows, bytes: f.bytes, dates: [f.start, f.end] });
   }
-  return { name: FORECAST_TABLE, kind: 'year', fields: forecastFields(), key: 'RES_NAME', groups };
+  return { name, kind: 'year', fields, key: 'RES_NAME', groups: groups.filter((g) => g.files.length > 0) };
 }
 
 function metadataTable(name: string, key: 'RES_NAME' | 'STA_NAME', file: FileEntry | null, names: readonly string[]): SnapshotTable {

@@ -15,7 +15,7 @@ describe('evap tables and evap files', () => {
     await rm(join(dir, 'tables'), { recursive: true });
     const tables = await evap(['tables', '--store', dir]);
     expect(tables.code, tables.stderr).toBe(0);
-    expect(tables.stdout).toMatch(/^tables level with snapshot 1: reservoir_rtma, .*station_metadata, reservoir_forecasts updated/);
+    expect(tables.stdout).toMatch(/^tables level with snapshot 1: reservoir_rtma, .*station_metadata, reservoir_forecasts, reservoir_forecast_totals updated/);
     const store = await openStore(dir);
     for (const [table, rows] of await libraryTables(store)) expect(clickhouseRows(dir, table), table).toEqual(rows);
     await store.close();

@@ -1,16 +1,17 @@
 // The forecasts in the store: written in a snapshot, read back by the library as they were made, read by ClickHouse
-// (chdb, Iceberg) as the library reads them; a revised month is a new snapshot, and the old one stays readable (as_of).
+// (chdb, Iceberg) as the library reads them; a revised issue is a new snapshot, and the old one stays readable (as_of).
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { issuesOf, readIssue, writeForecastMonth } from '../../../lib/forecast/files.js';
+import { issuesOf, readIssue } from '../../../lib/forecast/files.js';
 import { forecastFromMembers, type Issue } from '../../../lib/forecast/issue.js';
+import { writeForecastIssues } from '../../../lib/forecast/write.js';
 import { generateStore } from '../../../lib/model/generate.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
 import { verifyStore } from '../../../lib/store/verify.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
-import { FORECAST_TABLE } from '../../../lib/tables/fields.js';
+import { FORECAST_TABLE, FORECAST_TOTALS_TABLE } from '../../../lib/tables/fields.js';
 import { clickhouseRows, libraryTables, workDir } from '../tables/engine.js';
 
 describe('forecast files', () => {
@@ -26,7 +27,7 @@ describe('forecast files', () => {
     });
     const store = await openStore(dir);
     const months = store.manifest.forecasts!;
-    expect(months.map((m) => m.month)).toEqual(['2021-01', '2021-02']);
+    expect(months.map((m) => m.month)).toEqual(['2021-01', '2021-01', '2021-02', '2021-02']); // a file set per issue
     expect(months.flatMap((m) => m.issues.map((i) => [i.issued, i.members]))).toEqual([
       ['2021-01-30', 0],
       ['2021-01-31', 0],
@@ -34,6 +35,7 @@ describe('forecast files', () => {
       ['2021-02-02', 5],
     ]);
     expect(months[0]!.members).toBeNull(); // no member kept in January: no members file
+    expect(months.every((m) => m.totals !== undefined)).toBe(true);
     // every file written under forecasts/ is one the snapshot names (an index beside each was written and named by none)
     const named = new Set(manifestFiles(store.manifest).map((f) => f.path));
     const written = (await readdir(join(dir, 'forecasts'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
@@ -41,17 +43,18 @@ describe('forecast files', () => {
     const library = await libraryTables(store);
     expect(library.get(FORECAST_TABLE)!.length).toBe(3 * 28 * (8 * 4 + 5 * 2));
     expect(clickhouseRows(dir, FORECAST_TABLE)).toEqual(library.get(FORECAST_TABLE));
+    expect(library.get(FORECAST_TOTALS_TABLE)!.length).toBe(3 * 4 * 4 * 8); // reservoirs, issues, windows, statistics
+    expect(clickhouseRows(dir, FORECAST_TOTALS_TABLE)).toEqual(library.get(FORECAST_TOTALS_TABLE));
 
     // a revision: February's first issue replaced by another ensemble, its members no longer kept
-    const before = await readIssue(store.storage, store.root, months[1]!, months[1]!.issues[0]!, true);
+    const before = await readIssue(store.storage, store.root, months[2]!, months[2]!.issues[0]!, true);
     const writer = createStoreWriter(dir, { base: store.manifest });
     const revised: Issue = { issued: before.issued, byName: new Map() };
     for (const [name, f] of before.byName) {
       const members = Object.fromEntries(Object.entries(f.members!).map(([v, a]) => [v, a.map((x) => x + 1)])) as typeof f.members & object;
       revised.byName.set(name, forecastFromMembers(members, f.count, false));
     }
-    const second = await readIssue(store.storage, store.root, months[1]!, months[1]!.issues[1]!, true);
-    await writeForecastMonth(writer, months, [revised, second]);
+    await writeForecastIssues(writer, months, [revised]);
     const published = await writer.commit();
     await store.refresh();
     const after = issuesOf(store.manifest).find((i) => i.issue.issued === '2021-02-01')!;
@@ -59,11 +62,15 @@ describe('forecast files', () => {
     const reread = await readIssue(store.storage, store.root, after.month, after.issue, true);
     const name = [...before.byName.keys()][0]!;
     expect(reread.byName.get(name)!.stats.E_hs[0]).toBeCloseTo(before.byName.get(name)!.stats.E_hs[0]! + 1, 3);
-    expect(clickhouseRows(dir, FORECAST_TABLE)).toEqual((await libraryTables(store)).get(FORECAST_TABLE));
+    const revisedTables = await libraryTables(store);
+    expect(clickhouseRows(dir, FORECAST_TABLE)).toEqual(revisedTables.get(FORECAST_TABLE));
+    expect(clickhouseRows(dir, FORECAST_TOTALS_TABLE)).toEqual(revisedTables.get(FORECAST_TOTALS_TABLE));
     // the snapshot before the revision, as the library and ClickHouse read it then
     const then = Date.parse(published.created) - 1;
     const view = await store.asOf(new Date(then).toISOString());
-    expect(clickhouseRows(dir, FORECAST_TABLE, then)).toEqual((await libraryTables(view)).get(FORECAST_TABLE));
+    const thenTables = await libraryTables(view);
+    expect(clickhouseRows(dir, FORECAST_TABLE, then)).toEqual(thenTables.get(FORECAST_TABLE));
+    expect(clickhouseRows(dir, FORECAST_TOTALS_TABLE, then)).toEqual(thenTables.get(FORECAST_TOTALS_TABLE));
     await view.close();
     // evap verify reads every forecast file whole against its SHA-256, and finds a changed byte
     expect((await verifyStore(store, store.storage)).problems).toEqual([]);

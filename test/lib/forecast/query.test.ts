@@ -40,6 +40,19 @@ describe('forecast answers', () => {
     expect(records.every((r) => r.issued === '2021-06-10' && r.valid_date === addDays('2021-06-10', r.lead_days as number))).toBe(true);
   });
 
+  it("carry the reservoirs' attributes asked (also_return), on the daily and the totals answers, and none when none is asked", async () => {
+    const rows = new Map(store.metadataRows('reservoirs').map((r) => [r.RES_NAME, r]));
+    for (const records of [
+      await store.forecastDaily({ names: fixtureNames, variables: ['E_hs'], alsoReturn: ['STATE', 'LAT'] }),
+      await store.forecastTotal({ names: fixtureNames, variables: ['E_hs'], alsoReturn: ['STATE', 'LAT'] }),
+    ]) {
+      expect(records.length).toBeGreaterThan(0);
+      for (const r of records) expect([r.STATE, r.LAT]).toEqual([rows.get(r.RES_NAME)!.STATE, rows.get(r.RES_NAME)!.LAT]);
+    }
+    const plain = await store.forecastTotal({ names: fixtureNames, variables: ['E_hs'] });
+    expect(plain.every((r) => !('STATE' in r))).toBe(true);
+  });
+
   it('by lead equal the daily answers of the issue lead days before', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 28 }), fc.constantFrom(...fixtureNames), fc.boolean(), async (lead, name, english) => {

@@ -1,6 +1,7 @@
 // A generated store read by DuckDB: every reservoir on every day of every dataset once, per-day statuses as the public
 // FAQ's rule (date-fns), stations only on days they measured something; the same seed gives the same data whatever the layout.
 
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { differenceInCalendarDays, parseISO } from 'date-fns';
@@ -91,6 +92,32 @@ describe('generateStore', () => {
       expect((await differing(again, dir))[0]!.n, dataset).toBe(0);
       expect((await differing(dir, other))[0]!.n, dataset).toBeGreaterThan(0);
     }
+  });
+});
+
+// The generator's rows pinned: a store over several chunks of names and monthly files (70 names x 366 days exceed 2,000
+// rows a file: chunks of 64 names, a file a month), its every row hashed by DuckDB (its own hash of each row, summed:
+// the same multiset of rows gives the same sum), against the sums of the generator as it was when they were recorded.
+// A change to the generator's speed must leave them; a change to its model rewrites them (REGEN=1) with a reason.
+const PINNED = join(import.meta.dirname, '..', '..', 'golden', 'generated-rows.json');
+describe('the generated rows', () => {
+  it.each([1, 2])('are those pinned for a fixed seed, to the row (DuckDB hashes every row of every file), with %i worker(s)', async (workers) => {
+    const root = await tempDir();
+    const manifest = await generateStore(root, { reservoirs: 70, stations: 2, start: '2021-11-20', end: '2022-01-10', seed: 5, rowsPerFile: 2000, workers });
+    const sums: Record<string, { n: number; h: string }> = {};
+    const sum = async (glob: string) =>
+      (await rows(`select count(*)::int as n, sum(hash(t))::varchar as h from read_parquet('${glob}', union_by_name = true) t`))[0] as { n: number; h: string };
+    for (const dataset of datasetNames) sums[dataset] = await sum(join(root, 'reservoirs', `dataset=${dataset}`, 'year=*', '*.parquet'));
+    sums.stations = await sum(join(root, 'stations', 'station=*', '*.parquet'));
+    sums.metadata = await sum(join(root, 'reservoirs', 'metadata', '*.parquet'));
+    expect(sums['nete-volume-calcs']!.n).toBe(70 * 52);
+    // every Parquet file under the folder is one the snapshot names (the workers' files adopted, nothing else left)
+    const named = manifest.datasets.lem!.partitions.flatMap((p) => p.files).length;
+    expect((await rows(`select count(*)::int as files from glob('${join(root, 'reservoirs', 'dataset=lem', '*', '*.parquet')}')`))[0]!.files).toBe(named);
+    expect(named).toBe(2 * 3); // two chunks of names, three months
+    if (process.env.REGEN === '1' && workers === 1) writeFileSync(PINNED, `${JSON.stringify(sums, null, 2)}\n`);
+    expect(existsSync(PINNED), `${PINNED} is missing: run with REGEN=1`).toBe(true);
+    expect(sums).toEqual(JSON.parse(readFileSync(PINNED, 'utf8')));
   });
 });
 

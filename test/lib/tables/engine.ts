@@ -16,6 +16,7 @@ import {
   datasetFields,
   datasetTable,
   FORECAST_TABLE,
+  FORECAST_TOTALS_TABLE,
   RESERVOIR_METADATA_TABLE,
   STATION_METADATA_TABLE,
   STATION_TABLE,
@@ -93,6 +94,7 @@ export async function libraryTables(store: StoreReader): Promise<Map<string, Row
   tables.set(RESERVOIR_METADATA_TABLE, sortRows(store.metadataRows('reservoirs')));
   tables.set(STATION_METADATA_TABLE, sortRows(store.metadataRows('stations')));
   tables.set(FORECAST_TABLE, sortRows(await forecastRows(store)));
+  tables.set(FORECAST_TOTALS_TABLE, sortRows(await forecastTotalRows(store)));
   return tables;
 }
 
@@ -123,6 +125,27 @@ async function forecastRows(store: StoreReader): Promise<Row[]> {
         }
       }
     }
+  }
+  return rows;
+}
+
+/**
+ * The forecasts' totals table as the library reads the statistics files: for each issue written with a totals table,
+ * a row per reservoir, whole week of leads and statistic, the statistic of each variable's total over leads 1..week.
+ */
+async function forecastTotalRows(store: StoreReader): Promise<Row[]> {
+  const rows: Row[] = [];
+  const num = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : v);
+  for (const { month, issue } of issuesOf(store.manifest)) {
+    if (!month.totals) continue;
+    const read = await readIssue(store.storage, store.root, month, issue, false);
+    for (const [name, f] of read.byName)
+      for (const lead of [7, 14, 21, 28])
+        ensembleStatistics.forEach((statistic, s) => {
+          const row: Row = { RES_NAME: name, issued: issue.issued, lead_days: lead, statistic };
+          for (const v of forecastVariables) row[`${v}_total`] = num(f.totals[v][s * MAX_LEAD + lead - 1]);
+          rows.push(row);
+        });
   }
   return rows;
 }
