@@ -196,7 +196,10 @@ describe('a process that serves or queries', () => {
 
   it('loads Arrow, parquet-wasm and proj4 only when an answer or a shapefile needs them', () => {
     for (const entry of ['server/process/start.ts', 'cli/commands/query.ts']) {
-      expect([...loadedAtStart(entry)].filter((m) => onDemand.includes(m.split('/')[0]!)), entry).toEqual([]);
+      expect(
+        [...loadedAtStart(entry)].filter((m) => onDemand.includes(m.split('/')[0]!)),
+        entry,
+      ).toEqual([]);
     }
   });
 
