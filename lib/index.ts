@@ -43,6 +43,6 @@ export { type CopyOptions, type CopySummary, copyStore } from './sync/copy.js';
 export { type MirrorOptions, type MirrorSummary, mirror, PROGRESS_FILE } from './sync/mirror.js';
 export { type TableField, tableNames } from './tables/fields.js';
 export { type ListedFile, type ListFilesOptions, listTableFiles } from './tables/files.js';
-export { type PublishSummary, publishTables } from './tables/publish.js';
+export { type PublishSummary, publishTables, tablesBehind } from './tables/publish.js';
 export type * from './types.js';
 export { convertValue, roundValue, toMetric } from './units.js';

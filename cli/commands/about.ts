@@ -7,6 +7,7 @@ import { readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import type { CliIo } from '../io.js';
 import { storageIn } from '../paths.js';
+import { warnIfTablesBehind } from '../tables-behind.js';
 
 // flag -> the provenance field it sets
 const fields = {
@@ -43,6 +44,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (Object.keys(changes).length > 0) {
     const manifest = await setStoreAbout(storageIn(io, location), changes);
     io.stderr.write(`published snapshot ${manifest.snapshot} with ${Object.keys(changes).join(', ')} changed\n`);
+    await warnIfTablesBehind(io, storageIn(io, location), location);
   }
   const where = storageIn(io, location);
   const storage = typeof where === 'string' ? openStorage(where) : where;

@@ -6,6 +6,7 @@ import { onInterrupt } from '../interrupt.js';
 import type { CliIo } from '../io.js';
 import { storageIn } from '../paths.js';
 import { progressBar } from '../progress.js';
+import { warnIfTablesBehind } from '../tables-behind.js';
 
 export const usage = `evap copy --from DIR|s3://BUCKET/PREFIX --to DIR|s3://BUCKET/PREFIX [--concurrency 8]
   Copies the snapshot the source serves, checking every file against the manifest when read and after it is
@@ -36,5 +37,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     `${to} serves snapshot ${summary.snapshot}: ${summary.files} files, ${summary.copied} copied (${(summary.bytes / 2 ** 20).toFixed(1)} MiB), ` +
       `${summary.kept} already there and whole, every file checked against the manifest, in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
   );
+  await warnIfTablesBehind(io, storageIn(io, to), to);
   return 0;
 }

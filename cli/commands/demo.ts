@@ -7,6 +7,7 @@ import { UsageError } from '../command.js';
 import type { CliIo } from '../io.js';
 import { pathIn } from '../paths.js';
 import { progressBar } from '../progress.js';
+import { warnIfTablesBehind } from '../tables-behind.js';
 
 export const usage = `evap demo --out DIR [--database usbr|twdb] [--force | --if-missing]
   Writes the demo store into DIR: the ${demoOptions.reservoirs} reference reservoirs from ${demoOptions.start} to ${demoOptions.end} and
@@ -40,5 +41,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     bar.stop();
   }
   io.stderr.write(`wrote the ${database === 'twdb' ? 'Texas-like ' : ''}demo store into ${out} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
+  await warnIfTablesBehind(io, dir, out);
   return 0;
 }

@@ -9,6 +9,7 @@ import type { CliIo } from '../io.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { pathIn, storageIn } from '../paths.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
+import { warnIfTablesBehind } from '../tables-behind.js';
 
 export const usage = `evap forecast [--names A,B] [--issued DATE|latest] [--leads 1-7] [options]
   The 28-day ensemble evaporation forecasts, as the API's /forecast paths answer them.
@@ -90,6 +91,7 @@ async function ingestFiles(io: CliIo, values: Flags, files: string[]): Promise<n
   io.stderr.write(
     `loaded ${summary.reservoirForecasts} reservoir forecasts of ${summary.issues} issues (months ${summary.months.join(', ')}) as snapshot ${summary.snapshot}\n`,
   );
+  await warnIfTablesBehind(io, storageIn(io, store), store);
   return 0;
 }
 

@@ -7,8 +7,9 @@ import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import type { CliIo } from '../io.js';
-import { pathIn } from '../paths.js';
+import { pathIn, storageIn } from '../paths.js';
 import { progressBar } from '../progress.js';
+import { warnIfTablesBehind } from '../tables-behind.js';
 
 export const usage = `evap generate --out DIR [--reservoirs 67] [--stations 27] [--start 2019-01-01] [--end 2021-12-31] [options]
   Generates a store from the seeded physical model (synthetic values); past 67 reservoirs and 27 stations the
@@ -62,5 +63,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   io.stderr.write(
     `wrote snapshot ${manifest.snapshot}: ${manifest.reservoirs.names.length} reservoirs, ${manifest.stations.names.length} stations, ${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
   );
+  await warnIfTablesBehind(io, storageIn(io, out), out);
   return 0;
 }

@@ -7,6 +7,7 @@ import type { CliIo } from '../io.js';
 import { pathIn, storageIn } from '../paths.js';
 import { printProblems } from '../problems.js';
 import { progressBar } from '../progress.js';
+import { warnIfTablesBehind } from '../tables-behind.js';
 
 export const usage = `evap ingest <files...> --store DIR [--skip-bad-rows]
   Loads timeseries exported by the API (JSON or CSV), long CSV (name,dataset,variable,date,value) and metadata
@@ -34,5 +35,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       `${summary.records} records (${Math.round(summary.records / seconds)}/s), rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}; ` +
       `${summary.metadata} metadata rows, ${summary.partitions} partition files in ${seconds.toFixed(1)} s\n`,
   );
+  if (summary.snapshot) await warnIfTablesBehind(io, storageIn(io, store), store);
   return summary.filesApplied < summary.files ? 1 : 0;
 }

@@ -7,6 +7,7 @@ import type { CliIo } from '../io.js';
 import { storageIn } from '../paths.js';
 import { printProblems } from '../problems.js';
 import { progressBar } from '../progress.js';
+import { warnIfTablesBehind } from '../tables-behind.js';
 
 export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD | --update] [--concurrency 4] [--timeout-ms 60000]
   Copies every reservoir and station of the server at URL into DIR through the documented endpoints.
@@ -67,5 +68,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       `rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}` +
       `${summary.resumed ? `, ${summary.resumed} units already done by an interrupted run` : ''} in ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
   );
+  if (summary.snapshot) await warnIfTablesBehind(io, storageIn(io, store), store);
   return 0;
 }

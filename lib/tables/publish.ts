@@ -24,6 +24,19 @@ export interface PublishSummary {
   bytes: number; // their bytes
 }
 
+/**
+ * Whether the tables are behind the snapshot the store serves (a publish that failed after its commit, or a writer
+ * stopped between the two): the store's sequence and the tables', or undefined when they are level (or there is no store).
+ */
+export async function tablesBehind(location: string | Storage): Promise<{ store: number; tables: number | undefined } | undefined> {
+  const storage = openStorage(location);
+  const current = await readCurrentManifest(storage);
+  if (!current) return undefined;
+  const level = await readLevel(storage).catch(() => undefined); // unreadable: as good as missing
+  const tables = level?.location === tablesBase(storage) ? level.sequence : undefined; // written for another location: behind
+  return tables !== undefined && tables >= current.sequence ? undefined : { store: current.sequence, tables };
+}
+
 /** Brings every table level with the store at `location`, under the store's lock (see publishTablesLocked). */
 export async function publishTables(location: string | Storage): Promise<PublishSummary> {
   const storage = openStorage(location);
