@@ -36,14 +36,15 @@ export async function openSnapshot(manifest: Manifest, reader: PartitionReader, 
   }
   // one index serves as the set of names and their positions; neither is built whole until many names are looked up
   const reservoirIndex = new NameIndex(manifest.reservoirs.names);
+  const [reservoirs, stations] = await Promise.all([readMetadataTable(manifest, reader, 'reservoirs'), readMetadataTable(manifest, reader, 'stations')]);
   return {
     manifest,
     reader,
     partitionsByYear,
     reservoirIndex,
     codegen,
-    reservoirs: await readMetadataTable(manifest, reader, 'reservoirs'),
-    stations: await readMetadataTable(manifest, reader, 'stations'),
+    reservoirs,
+    stations,
     reservoirNames: reservoirIndex,
     stationNames: new NameIndex(manifest.stations.names),
     stationVariablesHeld,
