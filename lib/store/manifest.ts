@@ -181,7 +181,7 @@ function checkShape(m: Manifest): void {
   const day = (v: unknown) => v === '' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v));
   const names = (v: unknown, where: string) => {
     if (!Array.isArray(v)) fail(`${where} is not a list`);
-    for (const n of v as unknown[]) if (typeof n !== 'string') fail(`${where} holds a non-text name`);
+    if (!allText(v as unknown[])) fail(`${where} holds a non-text name`);
   };
   const file = (f: unknown, where: string, data: boolean) => {
     if (!isObject(f)) return fail(`${where} is not an object`);
@@ -260,6 +260,13 @@ function checkShape(m: Manifest): void {
   }
 }
 
+// whether every item is a string: an indexed loop, as it runs before the optimizing compiler sees it (44,000 names in a
+// fresh process; a for-of loop's iterator cost several times more)
+function allText(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return false;
+  return true;
+}
+
 function checkAbout(about: unknown, fail: (what: string) => void): void {
   const a = about as Record<string, unknown>;
   if (typeof about !== 'object' || about === null || !(dataKinds as readonly unknown[]).includes(a.data)) return fail('about.data');
@@ -268,11 +275,12 @@ function checkAbout(about: unknown, fail: (what: string) => void): void {
 }
 
 function checkRelativePath(path: string): void {
-  const parts = typeof path === 'string' ? path.split('/') : [];
-  if (typeof path !== 'string' || path.startsWith('/') || path.includes('\\') || parts.some((p) => p === '..' || p === '.' || p === '')) {
-    throw new StoreError(`manifest.json names a file outside the store: ${JSON.stringify(path)}`);
-  }
+  if (typeof path !== 'string' || outsideStore.test(path)) throw new StoreError(`manifest.json names a file outside the store: ${JSON.stringify(path)}`);
 }
+
+// a path that is empty, absolute, holds a backslash, or has an empty, '.' or '..' segment: one test of a regular
+// expression instead of splitting each of a snapshot's thousand paths into an array
+const outsideStore = /^$|^\/|\/$|\/\/|\\|(?:^|\/)\.\.?(?:\/|$)/;
 
 /** Encodes a name for a Hive-style path segment: percent-encoding leaves no '/', '\\' or '.' to escape with. */
 export function encodePathName(name: string): string {

@@ -3,13 +3,14 @@
 import { stationVariableNames } from '../catalogue.js';
 import type { Manifest, ReservoirPartition } from './manifest.js';
 import { lazyMetadata, type MetadataTable } from './metadata.js';
+import { NameIndex } from './name-index.js';
 import type { PartitionReader } from './partitions.js';
 
 /** What record building needs from an opened snapshot. */
 export interface TimeseriesSource {
   manifest: Manifest;
   reader: PartitionReader;
-  reservoirIndex: ReadonlyMap<string, number>; // name -> position in manifest.reservoirs.names
+  reservoirIndex: Pick<ReadonlyMap<string, number>, 'get'>; // name -> position in manifest.reservoirs.names
   codegen: boolean; // whether record emitters may be generated code
   partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
 }
@@ -33,16 +34,19 @@ export async function openSnapshot(manifest: Manifest, reader: PartitionReader, 
   for (const [dataset, entry] of Object.entries(manifest.datasets)) {
     partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
   }
+  // one index serves as the set of names and their positions; neither is built whole until many names are looked up
+  const reservoirIndex = new NameIndex(manifest.reservoirs.names);
+  const [reservoirs, stations] = await Promise.all([readMetadataTable(manifest, reader, 'reservoirs'), readMetadataTable(manifest, reader, 'stations')]);
   return {
     manifest,
     reader,
     partitionsByYear,
-    reservoirIndex: new Map(manifest.reservoirs.names.map((n, i) => [n, i])),
+    reservoirIndex,
     codegen,
-    reservoirs: await readMetadataTable(manifest, reader, 'reservoirs'),
-    stations: await readMetadataTable(manifest, reader, 'stations'),
-    reservoirNames: new Set(manifest.reservoirs.names),
-    stationNames: new Set(manifest.stations.names),
+    reservoirs,
+    stations,
+    reservoirNames: reservoirIndex,
+    stationNames: new NameIndex(manifest.stations.names),
     stationVariablesHeld,
     stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
   };

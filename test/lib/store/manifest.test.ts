@@ -55,6 +55,22 @@ describe('parseManifest', () => {
     expect(() => parseManifest(JSON.stringify(bad))).toThrow(/outside the store/);
   });
 
+  it('refuses exactly the paths with an empty, "." or ".." segment, a leading "/" or a backslash', () => {
+    // the oracle: the rule spelt out segment by segment
+    const outside = (path: string) => path.startsWith('/') || path.includes('\\') || path.split('/').some((p) => p === '..' || p === '.' || p === '');
+    const segment = fc.oneof(fc.constantFrom('', '.', '..', '...', '.a', 'a.', 'a', 'b c', '\\', 'é'), fc.string({ maxLength: 4 }));
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (segments) => {
+        const path = segments.join('/');
+        const entry = { path, rows: 0, bytes: 0, sha256: 'a'.repeat(64) };
+        const parse = () => parseManifest(JSON.stringify({ ...base, reservoirs: { names: [], metadata: entry } }));
+        if (outside(path)) expect(parse).toThrow(/outside the store/);
+        else expect(parse().reservoirs.metadata?.path).toBe(path);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('names what is wrong with a foreign or broken file', () => {
     expect(() => parseManifest('{')).toThrow(StoreError);
     expect(() => parseManifest('{"format":"other"}')).toThrow(/not an evap store manifest/);
