@@ -101,10 +101,13 @@ export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, ki
   const { seen, columns, flagCodes } = await gatherDay(source, plan);
   const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
   const block: Block = { days: new Int32Array(names.length).fill(day), columns };
+  // without attributes or flags a batch of names is one run of rows: JSON or CSV text comes as one string (no call per name)
+  const plain = plan.attributes.length === 0 && flagCodes.size === 0;
   for (let from = 0; from < names.length; from += NAMES_PER_BATCH) {
     const out: unknown[] = [];
-    for (let i = from; i < Math.min(from + NAMES_PER_BATCH, names.length); i++)
-      if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
+    const to = Math.min(from + NAMES_PER_BATCH, names.length);
+    if (plain) builder.emitNames(out, names, seen, block, from, to);
+    else for (let i = from; i < to; i++) if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
     if (out.length > 0) yield out;
   }
 }
