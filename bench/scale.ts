@@ -125,7 +125,7 @@ function lastDateQuery(manifest: Manifest): BenchQuery {
   };
 }
 
-async function measureQuery(
+export async function measureQuery(
   dir: string,
   query: BenchQuery,
   coldRuns: number,
