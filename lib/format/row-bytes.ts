@@ -91,6 +91,41 @@ function writeNumber(view: DataView, buf: Uint8Array, at: number, value: number)
   return at + FRACTION_LENGTH[fraction]!;
 }
 
+// '00' .. '99' as little-endian 16-bit words: the integer part is written two digits at a time
+const DIGIT_PAIRS = Uint16Array.from({ length: 100 }, (_, n) => 48 + Math.floor(n / 10) + (48 + (n % 10)) * 256);
+
+/**
+ * writeNumber(roundValue(value)) in one step: below 1e11 the rounded value's 4-decimal digits are the integer
+ * Math.round(|value| * 1e4) that roundValue divides (the division and writeNumber's product give it back exactly up to
+ * 1e15, half a unit away at most), so they are written from it; -0 and values that round to 0 are written as 0.
+ */
+function writeRounded(view: DataView, buf: Uint8Array, at: number, value: number): number {
+  const magnitude = value < 0 ? -value : value;
+  if (!(magnitude < 1e11)) return writeNumber(view, buf, at, roundValue(value));
+  const digits = Math.round(magnitude * 1e4);
+  if (value < 0 && digits !== 0) buf[at++] = 45; // '-'
+  let whole = Math.floor(digits / 1e4);
+  const fraction = digits - whole * 1e4;
+  if (whole < 10) buf[at++] = 48 + whole;
+  else {
+    let width = 2;
+    for (let limit = 100; whole >= limit && width < 12; limit *= 10) width++;
+    let k = at + width;
+    while (whole >= 100) {
+      const next = Math.floor(whole / 100);
+      view.setUint16(k - 2, DIGIT_PAIRS[whole - next * 100]!, true);
+      whole = next;
+      k -= 2;
+    }
+    if (whole >= 10) view.setUint16(k - 2, DIGIT_PAIRS[whole]!, true);
+    else buf[k - 1] = 48 + whole;
+    at += width;
+  }
+  view.setUint32(at, FRACTION_WORDS[2 * fraction]!, true);
+  buf[at + 4] = FRACTION_WORDS[2 * fraction + 1]!;
+  return at + FRACTION_LENGTH[fraction]!;
+}
+
 function writeAscii(buf: Uint8Array, at: number, text: string): number {
   for (let k = 0; k < text.length; k++) buf[at + k] = text.charCodeAt(k);
   return at + text.length;
@@ -233,7 +268,7 @@ export function byteEmitter(
         const value = factor === 1 && offsets[h] === 0 ? raw : raw * factor + offsets[h]!;
         if (value !== value || (json && !Number.isFinite(value))) {
           if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
-        } else at = writeNumber(view, buf, at, roundValue(value));
+        } else at = writeRounded(view, buf, at, value);
       }
       at = tailWords ? put(view, buf, at, tailWords) : putBytes(buf, at, tail);
     }
@@ -269,7 +304,7 @@ export function byteEmitter(
         const value = factors[h] === 1 && offsets[h] === 0 ? raw : raw * factors[h]! + offsets[h]!;
         if (value !== value || (json && !Number.isFinite(value))) {
           if (json) at = writeAscii(buf, at, 'null');
-        } else at = writeNumber(view, buf, at, roundValue(value));
+        } else at = writeRounded(view, buf, at, value);
       }
       at = putBytes(buf, at, plainTailBytes);
     }
