@@ -14,7 +14,7 @@ const variable = fc.constantFrom(...reservoirVariables).map((v): CheckedVariable
 const value = fc.oneof(
   fc.double(),
   fc.integer({ min: -(2 ** 40), max: 2 ** 40 }).map((k) => k / 1e4),
-  fc.constantFrom(NaN, -0, 0, 5e-324, 0.00005, -0.00004, -0.00015, 99999999999.9999, 99999999999.99996, 1e11, 1e21, Infinity, -Infinity),
+  fc.constantFrom(NaN, -0, 0, 5e-324, 0.00005, -0.00004, -0.00015, 99999999999.9999, 99999999999.99995, 1e11, 1e21, Infinity, -Infinity),
 );
 const name = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 12 }),

@@ -28,7 +28,7 @@ const value = fc.oneof(
     0.00005,
     -0.00015,
     99999999999.9999,
-    99999999999.99996, // rounds up to 1e11
+    99999999999.99995, // rounds up to 1e11 (the nearest double of 99999999999.99996)
     -0.00004, // rounds to -0, written 0
     -12345678.90125,
     1e11,
