@@ -26,7 +26,7 @@ export type Emitter = ((
  * no attributes: one date of every name as one string, not a string and a call per name. Returns false where it cannot
  * write them exactly; the caller then emits them name by name.
  */
-export type NamesEmitter = (
+type NamesEmitter = (
   out: unknown[],
   names: readonly string[],
   seen: ArrayLike<number>,

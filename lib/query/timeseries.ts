@@ -133,7 +133,7 @@ export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, ki
  * reader's cache of derived values and under its bound (an eighth of `cacheBytes`): 4 Mi characters, at most 8 MiB;
  * every reservoir on a date at 5,000 reservoirs and 14 variables is 2 M. A larger answer is made again each time.
  */
-export const KEPT_DATE_TEXT = 4 * 2 ** 20;
+const KEPT_DATE_TEXT = 4 * 2 ** 20;
 
 // what the text of an answer on one date depends on: the snapshot, the day, the output and each column's key and unit
 function dateTextKey(source: TimeseriesSource, plan: Plan, kind: OutputKind): string {
