@@ -37,6 +37,25 @@ export class RecordBuilder {
   /** Appends the records (or their JSON text) of rows [from, to) of a block (default: all its rows). */
   emit(out: unknown[], name: string, block: Block, extra: WireRecord, from = 0, to = block.days.length): void {
     const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
+    const emit = this.emitterOf(keys, block.columns);
+    const asText = textOf[this.kind];
+    const values: WireValue[] = new Array(keys.length);
+    for (let e = 0; e < keys.length; e++) values[e] = asText(extra[keys[e]!]!);
+    emit(out, asText(name) as string, block.days, block.columns, from, to, values);
+  }
+
+  /**
+   * Appends rows [from, to) of a block whose row i is `names[i]`'s, those with `seen[i]` set, without attributes (one
+   * date of every name): as one string where the emitter can (row-bytes.ts), else record by record.
+   */
+  emitNames(out: unknown[], names: readonly string[], seen: ArrayLike<number>, block: Block, from: number, to: number): void {
+    const emit = this.emitterOf([], block.columns);
+    if (emit.names?.(out, names, seen, block.days, block.columns, from, to)) return;
+    for (let i = from; i < to; i++) if (seen[i]) this.emit(out, names[i]!, block, {}, i, i + 1);
+  }
+
+  // the emitter of a block's columns and attribute keys: made again only when the keys change
+  private emitterOf(keys: string[], columns: Block['columns']): Emitter {
     if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
       this.extraKeys = keys;
       this.last = undefined;
@@ -51,11 +70,8 @@ export class RecordBuilder {
               this.kind,
             );
     }
-    const asText = textOf[this.kind];
-    const values: WireValue[] = new Array(keys.length);
-    for (let e = 0; e < keys.length; e++) values[e] = asText(extra[keys[e]!]!);
-    if (this.last?.columns !== block.columns) this.last = { columns: block.columns, emit: this.emitters(block.columns) };
-    this.last.emit(out, asText(name) as string, block.days, block.columns, from, to, values);
+    if (this.last?.columns !== columns) this.last = { columns, emit: this.emitters(columns) };
+    return this.last.emit;
   }
 }
 

@@ -11,7 +11,7 @@ import type { WireValue } from '../types.js';
  * - csv: one string for the block, exactly the rows recordsToCsv writes for those records; `name` and `extra` as CSV fields.
  * Values are converted inline with each variable's factor and offset (from the query's plan) and rounded with units.ts's roundValue.
  */
-export type Emitter = (
+export type Emitter = ((
   out: unknown[],
   name: string,
   days: ArrayLike<number>,
@@ -19,4 +19,19 @@ export type Emitter = (
   from: number,
   to: number,
   extra: readonly WireValue[],
-) => void;
+) => void) & { names?: NamesEmitter };
+
+/**
+ * Appends rows [from, to) of a block whose row i is name i's (`names[i]`, plain text), those with `seen[i]` set, with
+ * no attributes: one date of every name as one string, not a string and a call per name. Returns false where it cannot
+ * write them exactly; the caller then emits them name by name.
+ */
+type NamesEmitter = (
+  out: unknown[],
+  names: readonly string[],
+  seen: ArrayLike<number>,
+  days: ArrayLike<number>,
+  columns: readonly (ArrayLike<number> | undefined)[],
+  from: number,
+  to: number,
+) => boolean;

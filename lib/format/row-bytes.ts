@@ -5,7 +5,7 @@
 import { formatDay } from '../dates.js';
 import type { ResolvedVariable } from '../query/plan.js';
 import { roundValue } from '../units.js';
-import { FRACTIONS } from './csv.js';
+import { csvField, FRACTIONS } from './csv.js';
 import type { Emitter } from './emitter.js';
 
 const encoder = new TextEncoder();
@@ -84,6 +84,41 @@ function writeNumber(view: DataView, buf: Uint8Array, at: number, value: number)
       buf[k] = 48 + whole - next * 10;
       whole = next;
     }
+    at += width;
+  }
+  view.setUint32(at, FRACTION_WORDS[2 * fraction]!, true);
+  buf[at + 4] = FRACTION_WORDS[2 * fraction + 1]!;
+  return at + FRACTION_LENGTH[fraction]!;
+}
+
+// '00' .. '99' as little-endian 16-bit words: the integer part is written two digits at a time
+const DIGIT_PAIRS = Uint16Array.from({ length: 100 }, (_, n) => 48 + Math.floor(n / 10) + (48 + (n % 10)) * 256);
+
+/**
+ * writeNumber(roundValue(value)) in one step: below 1e11 the rounded value's 4-decimal digits are the integer
+ * Math.round(|value| * 1e4) that roundValue divides (the division and writeNumber's product give it back exactly up to
+ * 1e15, half a unit away at most), so they are written from it; -0 and values that round to 0 are written as 0.
+ */
+function writeRounded(view: DataView, buf: Uint8Array, at: number, value: number): number {
+  const magnitude = value < 0 ? -value : value;
+  if (!(magnitude < 1e11)) return writeNumber(view, buf, at, roundValue(value));
+  const digits = Math.round(magnitude * 1e4);
+  if (value < 0 && digits !== 0) buf[at++] = 45; // '-'
+  let whole = Math.floor(digits / 1e4);
+  const fraction = digits - whole * 1e4;
+  if (whole < 10) buf[at++] = 48 + whole;
+  else {
+    let width = 2;
+    for (let limit = 100; whole >= limit && width < 12; limit *= 10) width++;
+    let k = at + width;
+    while (whole >= 100) {
+      const next = Math.floor(whole / 100);
+      view.setUint16(k - 2, DIGIT_PAIRS[whole - next * 100]!, true);
+      whole = next;
+      k -= 2;
+    }
+    if (whole >= 10) view.setUint16(k - 2, DIGIT_PAIRS[whole]!, true);
+    else buf[k - 1] = 48 + whole;
     at += width;
   }
   view.setUint32(at, FRACTION_WORDS[2 * fraction]!, true);
@@ -188,7 +223,7 @@ export function byteEmitter(
   const values = columnOf.length;
   const constantBytes = middle.reduce((n, b) => n + b.length, 0) + endText.length;
 
-  return (out, name, days, columns, from, to, extra) => {
+  const emit: Emitter = (out, name, days, columns, from, to, extra) => {
     if (to <= from) return;
     const nameText = name as string;
     let tailText = plainTail;
@@ -233,12 +268,86 @@ export function byteEmitter(
         const value = factor === 1 && offsets[h] === 0 ? raw : raw * factor + offsets[h]!;
         if (value !== value || (json && !Number.isFinite(value))) {
           if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
-        } else at = writeNumber(view, buf, at, roundValue(value));
+        } else at = writeRounded(view, buf, at, value);
       }
       at = tailWords ? put(view, buf, at, tailWords) : putBytes(buf, at, tail);
     }
     out.push(asciiText ? latin1(buf, at) : utf8(buf, at));
   };
+  if (plainTailBytes === undefined) return emit;
+
+  // one date of every name: the names' text bytes kept (namesText), the rows written into one buffer, one string out
+  const tailAscii = isAscii(plainTail!);
+  const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
+  emit.names = (out, names, seen, days, columns, from, to) => {
+    const text = namesText(names, kind);
+    if (!text) return false;
+    const { bytes, offsets: starts } = text;
+    let need = 0;
+    for (let i = from; i < to; i++) if (seen[i]) need += perRow + starts[i + 1]! - starts[i]!;
+    if (need === 0) return true;
+    const [buf, view] = bufferOf(need);
+    let at = 0;
+    for (let i = from; i < to; i++) {
+      if (!seen[i]) continue;
+      if (json && at > 0) buf[at++] = 44; // ','
+      at = putBytes(buf, at, headKeyBytes);
+      for (let k = starts[i]!; k < starts[i + 1]!; k++) buf[at++] = bytes[k]!;
+      at = putBytes(buf, at, startKeyBytes);
+      const day = days[i]!;
+      at = writeDay(view, buf, at, day);
+      at = put(view, buf, at, endText);
+      at = writeDay(view, buf, at, day);
+      for (let h = 0; h < values; h++) {
+        at = put(view, buf, at, middleSegments[h]!);
+        const raw = columns[columnOf[h]!]![i]!;
+        const value = factors[h] === 1 && offsets[h] === 0 ? raw : raw * factors[h]! + offsets[h]!;
+        if (value !== value || (json && !Number.isFinite(value))) {
+          if (json) at = writeAscii(buf, at, 'null');
+        } else at = writeRounded(view, buf, at, value);
+      }
+      at = putBytes(buf, at, plainTailBytes);
+    }
+    out.push(ascii && tailAscii && text.ascii ? latin1(buf, at) : utf8(buf, at));
+    return true;
+  };
+  return emit;
+}
+
+// the scratch buffer when it holds `need` bytes, else a larger one (kept as the scratch up to KEPT_SCRATCH)
+function bufferOf(need: number): [Uint8Array, DataView] {
+  if (scratch.length >= need) return [scratch, scratchView];
+  const buf = new Uint8Array(Math.max(need, 2 * scratch.length));
+  const view = new DataView(buf.buffer);
+  if (buf.length <= KEPT_SCRATCH) [scratch, scratchView, scratchText] = [buf, view, Buffer.from(buf.buffer)];
+  return [buf, view];
+}
+
+/** The names' JSON strings (or CSV fields) as UTF-8, end to end, and where each begins. */
+interface NamesText {
+  bytes: Uint8Array;
+  offsets: Int32Array; // name i is bytes [offsets[i], offsets[i + 1])
+  ascii: boolean;
+}
+
+// kept per names array (a snapshot's list of reservoirs) while that array lives: about the names' own size per kind
+// (1 MB at 44,000 water bodies), so a date asked again writes each name by copying bytes; null: CSV text that is not
+// UTF-8 (a lone surrogate), left to the emitters name by name
+const namesTexts = new WeakMap<readonly string[], { json?: NamesText; csv?: NamesText | null }>();
+
+function namesText(names: readonly string[], kind: 'json' | 'csv'): NamesText | null {
+  let kept = namesTexts.get(names);
+  if (!kept) namesTexts.set(names, (kept = {}));
+  const known = kept[kind];
+  if (known !== undefined) return known;
+  const texts = names.map((n) => (kind === 'json' ? JSON.stringify(n) : csvField(n)));
+  if (kind === 'csv' && texts.some((t) => LONE_SURROGATE.test(t))) return (kept.csv = null);
+  const offsets = new Int32Array(texts.length + 1);
+  const parts = texts.map((t) => encoder.encode(t));
+  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
+  const bytes = new Uint8Array(offsets[texts.length]!);
+  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  return (kept[kind] = { bytes, offsets, ascii: texts.every(isAscii) });
 }
 
 const decoder = new TextDecoder();

@@ -1,0 +1,92 @@
+// One date of every name written as one string (RecordBuilder.emitNames, row-bytes.ts's names emitter) is exactly
+// JSON.stringify of the same records and csv-stringify of the same rows, over any names, values, units and seen rows.
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { reservoirVariables } from '../../../lib/catalogue.js';
+import { RecordBuilder } from '../../../lib/format/emit.js';
+import type { CheckedVariable } from '../../../lib/query/plan.js';
+import { withKeys } from '../../../lib/query/plan.js';
+import type { WireValue } from '../../../lib/types.js';
+import { convert, roundValue } from '../../../lib/units.js';
+
+const variable = fc.constantFrom(...reservoirVariables).map((v): CheckedVariable => ({ name: v.name, dataset: v.dataset, unit: v.spec.unit }));
+const value = fc.oneof(
+  fc.double(),
+  fc.integer({ min: -(2 ** 40), max: 2 ** 40 }).map((k) => k / 1e4),
+  fc.constantFrom(NaN, -0, 0, 5e-324, 0.00005, -0.00004, -0.00015, 99999999999.9999, 99999999999.99995, 1e11, 1e21, Infinity, -Infinity),
+);
+const name = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.constantFrom('LAKE MEAD', 'O"NEIL, LAKE', 'two\nlines', 'back\\slash', 'Réservoir ñ 湖 🌊', '__proto__', '', 'lone \uD800 half'),
+);
+const shape = fc.record({
+  variables: fc.uniqueArray(variable, { minLength: 0, maxLength: 6, selector: (v) => v.name }),
+  system: fc.constantFrom('metric' as const, 'english' as const),
+  held: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+  day: fc.integer({ min: -40_000, max: 80_000 }),
+  rows: fc.array(fc.record({ name, seen: fc.boolean(), values: fc.array(value, { minLength: 6, maxLength: 6 }) }), { minLength: 1, maxLength: 30 }),
+  cut: fc.tuple(fc.nat(), fc.nat()),
+});
+
+const isoDay = (day: number) => new Date(day * 864e5).toISOString().slice(0, 10);
+
+describe('one date of every name as one string', () => {
+  it('is JSON.stringify of the records and csv-stringify of the rows, asked once and again', () => {
+    fc.assert(
+      fc.property(shape, ({ variables: checked, system, held, day, rows, cut }) => {
+        const variables = withKeys(checked, system);
+        const from = cut[0] % rows.length;
+        const to = from + (cut[1] % (rows.length - from + 1));
+        const names = rows.map((r) => r.name);
+        const seen = Uint8Array.from(rows, (r) => (r.seen ? 1 : 0));
+        const block = {
+          days: new Int32Array(rows.length).fill(day),
+          columns: variables.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r.values[j]!) : undefined)),
+        };
+        // the records, made independently: one object per seen row, keys in order, values converted and rounded
+        const records = rows.slice(from, to).flatMap((row) => {
+          if (!row.seen) return [];
+          const fields: [string, WireValue][] = [
+            ['RES_NAME', row.name],
+            ['start_date', isoDay(day)],
+            ['end_date', isoDay(day)],
+            ...variables.map((v, j): [string, WireValue] => {
+              const converted = held[j] ? convert(row.values[j]!, v) : NaN;
+              return [v.key, converted !== converted ? null : roundValue(converted)];
+            }),
+          ];
+          return [{ record: Object.fromEntries(fields), csv: fields.map(([, v]) => v) }];
+        });
+        const expectedJson = JSON.stringify(records.map((r) => r.record)).slice(1, -1);
+        const expectedCsv =
+          records.length === 0
+            ? ''
+            : stringify(
+                records.map((r) => r.csv),
+                { cast: { number: String } },
+              );
+        const [json, csv] = [new RecordBuilder('RES_NAME', variables, 'json'), new RecordBuilder('RES_NAME', variables, 'csv')];
+        for (let again = 0; again < 2; again++) {
+          const [jsonOut, csvOut]: unknown[][] = [[], []];
+          json.emitNames(jsonOut, names, seen, block, from, to);
+          csv.emitNames(csvOut, names, seen, block, from, to);
+          expect(jsonOut.join(',')).toBe(expectedJson);
+          expect(csvOut.join('')).toBe(expectedCsv);
+        }
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('makes one string of a batch of names, not one a name', () => {
+    const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
+    const names = ['A', 'B "quoted"', 'C', 'Réservoir 湖'];
+    const block = { days: new Int32Array(4).fill(20_000), columns: [Float64Array.of(1.23456, NaN, 3, -0)] };
+    for (const kind of ['json', 'csv'] as const) {
+      const out: unknown[] = [];
+      new RecordBuilder('RES_NAME', variables, kind).emitNames(out, names, Uint8Array.of(1, 1, 0, 1), block, 0, 4);
+      expect(out).toHaveLength(1);
+    }
+  });
+});
