@@ -98,47 +98,18 @@ const NAMES_PER_BATCH = 1000;
 export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
   const { columns: variables, startDay: day, attach } = plan;
   const names = source.manifest.reservoirs.names;
-  // the text of a date asked again (the map of every reservoir on the latest day, polled) is handed on as kept
-  const textKey = kind === 'records' || plan.attributes.length > 0 ? undefined : dateTextKey(source, plan, kind);
-  const kept = textKey === undefined ? undefined : source.reader.recall<string[]>(textKey);
-  if (kept) {
-    for (const text of kept) yield [text];
-    return;
-  }
   const { seen, columns, flagCodes } = await gatherDay(source, plan);
   const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
   const block: Block = { days: new Int32Array(names.length).fill(day), columns };
   // without attributes or flags a batch of names is one run of rows: JSON or CSV text comes as one string (no call per name)
   const plain = plan.attributes.length === 0 && flagCodes.size === 0;
-  let keep: string[] | undefined = textKey === undefined ? undefined : [];
-  let chars = 0;
   for (let from = 0; from < names.length; from += NAMES_PER_BATCH) {
     const out: unknown[] = [];
     const to = Math.min(from + NAMES_PER_BATCH, names.length);
     if (plain) builder.emitNames(out, names, seen, block, from, to);
     else for (let i = from; i < to; i++) if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
-    if (keep && out.length > 0) {
-      const text = (out as string[]).join(kind === 'json' ? ',' : '');
-      keep.push(text);
-      chars += text.length;
-      if (chars > KEPT_DATE_TEXT) keep = undefined; // too large to keep: made again when asked again, never held whole
-    }
     if (out.length > 0) yield out;
   }
-  if (keep && textKey) source.reader.remember(textKey, keep, 2 * chars); // two bytes a character at most
-}
-
-/**
- * Characters of an answer on one date kept for the same answer asked again (JSON or CSV, no attributes), in the
- * reader's cache of derived values and under its bound (an eighth of `cacheBytes`): 4 Mi characters, at most 8 MiB;
- * every reservoir on a date at 5,000 reservoirs and 14 variables is 2 M. A larger answer is made again each time.
- */
-const KEPT_DATE_TEXT = 4 * 2 ** 20;
-
-// what the text of an answer on one date depends on: the snapshot, the day, the output and each column's key and unit
-function dateTextKey(source: TimeseriesSource, plan: Plan, kind: OutputKind): string {
-  const columns = plan.columns.map((v) => [v.dataset, v.name, v.key, v.factor, v.offset]);
-  return `${source.manifest.snapshot}|text|${kind}|${plan.startDay}|${JSON.stringify([plan.header, columns])}`;
 }
 
 /** Every reservoir's values on the plan's day, by name index (NaN where not held), and which names have a row then. */

@@ -51,16 +51,6 @@ export class PartitionReader {
     return promise;
   }
 
-  /** A value kept by derive() or remember() under `key`, while the bound holds it. */
-  recall<T>(key: string): T | undefined {
-    return this.caches.derived.get(key) as T | undefined;
-  }
-
-  /** Keeps a value made as it was handed on (`bytes`: its size), in derive()'s cache and under its bound. */
-  remember(key: string, value: unknown, bytes: number): void {
-    this.caches.derived.set(key, value, bytes);
-  }
-
   /**
    * A value worked out from many column chunks, cached under `key` (which must name the snapshot: chunks are cached by
    * file, this by what it was made of) and made once when concurrent queries ask for it together.

@@ -1,9 +1,8 @@
-// The text of an answer on one date, kept for the same answer asked again: each ask, in any order, is exactly the
-// JSON (or CSV) of that query's records, and the kept text stays under the reader's bound.
+// The text of an answer on one date, written a batch of names at a time from the day's kept values: each ask, in any
+// order, is exactly the JSON (or CSV) of that query's records.
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { generateStore } from '../../../lib/model/generate.js';
-import type { ReaderCaches } from '../../../lib/store/partitions.js';
 import { openStore } from '../../../lib/store/store.js';
 import type { ReservoirDateQuery } from '../../../lib/types.js';
 import { tempDir } from '../../helpers.js';
@@ -43,27 +42,5 @@ describe('every reservoir on a date as text, asked again', () => {
         expect(await text(store.streamReservoirTimeseriesOnDate(q).csv())).toBe(expected[i]!.csv);
       }
     await store.close();
-  });
-
-  it('keeps the text within the cache of derived values (none of it where the bound is smaller)', async () => {
-    const dir = await tempDir();
-    await generateStore(dir, { reservoirs: 60, stations: 1, start: '2021-03-01', end: '2021-03-31', seed: 3 });
-    const query = queries[1]!;
-    for (const cacheBytes of [256 * 2 ** 20, 64 * 2 ** 10]) {
-      const store = await openStore(dir, { cacheBytes });
-      const caches = Reflect.get(store, 'caches') as ReaderCaches;
-      await store.reservoirTimeseriesOnDate(query); // the day's values kept, no text made
-      const before = caches.derived.size;
-      const first = await text(store.streamReservoirTimeseriesOnDate(query).json());
-      const kept = caches.derived.size - before;
-      if (caches.derived.maxBytes > 2 * first.length)
-        expect(kept).toBeGreaterThanOrEqual(2 * (first.length - 2)); // the text without its brackets, two bytes a character
-      else expect(kept).toBe(0);
-      expect(caches.derived.size).toBeLessThanOrEqual(caches.derived.maxBytes);
-      const decoded = caches.counts.chunksDecoded;
-      expect(await text(store.streamReservoirTimeseriesOnDate(query).json())).toBe(first);
-      expect(caches.counts.chunksDecoded).toBe(decoded);
-      await store.close();
-    }
   });
 });
