@@ -50,14 +50,8 @@ export function runsOnDay(names: readonly string[], days: ArrayLike<number>, day
     const end = lo;
     let row = start + (day - days[start]!);
     if (row < start || row >= end || days[row] !== day || (row > start && days[row - 1] === day)) {
-      row = -1;
-      let [a, b] = [start, end];
-      while (a < b) {
-        const mid = (a + b) >>> 1;
-        if (days[mid]! < day) a = mid + 1;
-        else b = mid;
-      }
-      if (a < end && days[a] === day) row = a;
+      const first = partitionPoint(days, (d) => d < day, start, end); // the guess missed (a gap or a repeat): rare
+      row = first < end && days[first] === day ? first : -1;
     }
     visit(start, row);
     start = end;

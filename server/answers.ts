@@ -2,9 +2,11 @@
 // built whole, GeoJSON for metadata, gzip when the client accepts it; and WholeResponse, an answer whose body is
 // already in memory, which the node adapter writes at once with a Content-Length, skipping the web-stream plumbing
 // (Readable.fromWeb, pipeline), which costs more than a small answer itself.
+
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGzip } from 'node:zlib';
+import type { Table } from 'apache-arrow';
 import type { outputFormats } from '../lib/catalogue.js';
 import { recordsToCsv } from '../lib/format/csv.js';
 import { recordsToGeoJson } from '../lib/format/geojson.js';
@@ -206,10 +208,18 @@ export async function timeseriesAnswer(format: TimeseriesFormat, stream: RecordS
   if (mayExceed(stream, MAX_TABLE_VALUES)) throw tooManyValues(MAX_TABLE_VALUES); // before waiting for a turn, before any row is read
   const table = await stream.table(MAX_TABLE_VALUES);
   // Arrow and parquet-wasm are loaded by the first such answer, not by every server process (about 150 ms of CPU)
-  const { tableToParquetOffThread } = await import('../lib/format/parquet-threads.js');
-  const { tableToArrowStreamInPieces } = await import('../lib/format/table-pieces.js');
-  const bytes = format === 'parquet' ? await tableToParquetOffThread(table) : await tableToArrowStreamInPieces(table);
+  const bytes = format === 'parquet' ? await parquetBytes(table) : await arrowBytes(table);
   return new WholeResponse(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': format === 'parquet' ? parquetType : arrowType } });
+}
+
+async function parquetBytes(table: Table): Promise<Uint8Array> {
+  const { tableToParquetOffThread } = await import('../lib/format/parquet-threads.js');
+  return tableToParquetOffThread(table);
+}
+
+async function arrowBytes(table: Table): Promise<Uint8Array> {
+  const { tableToArrowStreamInPieces } = await import('../lib/format/table-pieces.js');
+  return tableToArrowStreamInPieces(table);
 }
 
 /** A metadata answer (or a name listing given as its names' metadata) as GeoJSON, or as JSON / CSV as before. */
