@@ -144,8 +144,10 @@ export function resolveNames(
 }
 
 /** Checks metadata attributes asked for with also_return. */
-export function resolveAttributes(attributes: readonly string[] | undefined, available: readonly string[]): string[] {
+export function resolveAttributes(attributes: readonly string[] | undefined, allowedList: readonly string[] | (() => readonly string[])): string[] {
   const list = attributes?.filter((a) => a !== '') ?? [];
+  if (list.length === 0) return list; // the metadata's attributes not looked up: most answers ask none
+  const available = typeof allowedList === 'function' ? allowedList() : allowedList;
   for (const a of list) {
     if (!available.includes(a)) {
       throw new InvalidParameterError(
@@ -266,7 +268,7 @@ function withAttributes(
   dayAttributes: readonly FlagColumn[],
 ): Plan {
   const { metadata } = selection;
-  const attributes = resolveAttributes(alsoReturn, withDayAttributes(metadata.attributes, dayAttributes));
+  const attributes = resolveAttributes(alsoReturn, () => withDayAttributes(metadata.attributes, dayAttributes));
   return {
     ...selection,
     startDay,

@@ -58,7 +58,7 @@ describe('lazyMetadata', () => {
     duck.closeSync();
   });
 
-  it('reads the attribute names from the footer alone and decodes the rows on first use, refusing a corrupt file then', () => {
+  it('reads the attribute names from the footer alone and decodes the rows on first use, refusing a corrupt file then (each on first use)', () => {
     const bytes = parquetOf([{ RES_NAME: 'A', STATE: 'CO' }]);
     const corrupt = bytes.slice();
     corrupt.fill(0, 4, 40); // the first column chunk, not the footer at the end
@@ -66,7 +66,9 @@ describe('lazyMetadata', () => {
     expect(table.attributes).toEqual(['RES_NAME', 'STATE']);
     expect(() => table.byName).toThrow(StoreError);
     expect(() => table.byName).toThrow(/reservoirs\/metadata\.parquet cannot be decoded/);
-    expect(() => lazyMetadata(bytes.slice(0, 20), 'RES_NAME', 'x.parquet')).toThrow(StoreError);
+    const cut = lazyMetadata(bytes.slice(0, 20), 'RES_NAME', 'x.parquet'); // its footer is read when first asked for
+    expect(() => cut.attributes).toThrow(StoreError);
+    expect(() => cut.attributes).toThrow(/x\.parquet cannot be decoded/);
     expect(lazyMetadata(null, 'STA_NAME', '')).toMatchObject({ attributes: ['STA_NAME'], byName: new Map() });
   });
 });
