@@ -287,7 +287,7 @@ function withAttributes(
  */
 export function estimateReadRows(s: Snapshot, plan: Pick<Plan, 'nameKey' | 'names' | 'columns' | 'startDay' | 'endDay'>): number {
   if (plan.nameKey === 'STA_NAME') return plan.names.reduce((n, name) => n + (s.manifest.stations.partitions[name]?.rows ?? 0), 0);
-  const share = plan.names.length / Math.max(1, s.manifest.reservoirs.names.length);
+  const share = plan.names.length / Math.max(1, s.reservoirCount);
   const [firstYear, lastYear] = [yearOfDay(plan.startDay), yearOfDay(plan.endDay)];
   let rows = 0;
   for (const dataset of new Set(plan.columns.map((c) => c.dataset!))) {

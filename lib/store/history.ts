@@ -1,7 +1,8 @@
 // The published snapshots: `snapshots/<sequence>.json` is the commit point, manifest.json a copy of the newest.
 import { StoreError } from '../errors.js';
 import { openStorage } from './location.js';
-import { MANIFEST_FILE, type Manifest, parseManifest, snapshotPath } from './manifest.js';
+import { FORMAT_VERSION, MANIFEST_FILE, type Manifest, manifestText, parseManifest, snapshotPath } from './manifest.js';
+import { loadNames, namesFileFor } from './names-file.js';
 import type { Storage } from './storage.js';
 
 /**
@@ -16,7 +17,7 @@ export async function readCurrentManifest(location: string | Storage): Promise<M
 export async function readManifestFile(storage: Storage): Promise<{ manifest: Manifest; tag: string } | undefined> {
   const file = await storage.readText(MANIFEST_FILE);
   if (file === undefined) return undefined;
-  let manifest = parseManifest(file.text);
+  let manifest = await loadNames(storage, parseManifest(file.text));
   for (let next; (next = await readNextManifest(storage, manifest)); ) manifest = next;
   return { manifest, tag: file.tag };
 }
@@ -25,7 +26,7 @@ export async function readManifestFile(storage: Storage): Promise<{ manifest: Ma
 export async function readNextManifest(storage: Storage, manifest: Manifest): Promise<Manifest | undefined> {
   if (manifest.sequence === 0) return undefined;
   const file = await storage.readText(snapshotPath(manifest.sequence + 1));
-  return file === undefined ? undefined : parseManifest(file.text);
+  return file === undefined ? undefined : loadNames(storage, parseManifest(file.text));
 }
 
 /**
@@ -34,7 +35,10 @@ export async function readNextManifest(storage: Storage, manifest: Manifest): Pr
  * older snapshot, so it never moves back. Throws when another writer took the sequence number.
  */
 export async function publishSnapshot(storage: Storage, manifest: Manifest, manifestTag: string | undefined): Promise<void> {
-  const text = `${JSON.stringify(manifest)}\n`;
+  manifest.version = FORMAT_VERSION; // a store of the format before is written in today's from its next snapshot on
+  if (manifest.reservoirs.names.length > 0) manifest.reservoirs.namesFile = await namesFileFor(storage, manifest);
+  else delete manifest.reservoirs.namesFile;
+  const text = manifestText(manifest);
   if (!(await storage.create(snapshotPath(manifest.sequence), text))) {
     throw new StoreError(`another writer published snapshot number ${manifest.sequence} of ${storage.location} first; nothing was published, run it again`);
   }

@@ -5,7 +5,10 @@ import { compareText } from '../order.js';
 import { dataKinds, type StoreAbout } from './about.js';
 
 export const MANIFEST_FILE = 'manifest.json';
-export const FORMAT_VERSION = 2;
+/** The format written: 3 keeps the reservoirs' names in a file of their own (names-file.ts), 2 kept them in the manifest. */
+export const FORMAT_VERSION = 3;
+/** The formats read (a store of the format before is read as it is; its next commit writes the format of now). */
+export const READ_VERSIONS: readonly number[] = [2, 3];
 
 /** A file of the snapshot, with what is needed to verify it. */
 export interface FileEntry {
@@ -86,7 +89,8 @@ export interface Manifest {
   sequence: number; // 1 for a store's first snapshot, then one more for each published after it
   created: string; // ISO timestamp
   rowGroupSize: number;
-  reservoirs: { names: string[]; metadata: FileEntry | null };
+  // names: in memory always; in the file of a format-3 manifest not at all, but in `namesFile` (absent: no names)
+  reservoirs: { names: string[]; metadata: FileEntry | null; namesFile?: FileEntry };
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
   datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[]; byDate?: ReservoirFile }>; // byDate: by-date.ts
   forecasts?: ForecastMonth[]; // the forecasts' issue-months, oldest first (absent in stores without forecasts)
@@ -117,12 +121,38 @@ export function parseManifest(text: string): Manifest {
     throw new StoreError(`manifest.json is not valid JSON: ${(error as Error).message}`);
   }
   if (value?.format !== 'evap-store') throw new StoreError('manifest.json is not an evap store manifest (format field)');
-  if (value.version !== FORMAT_VERSION) {
-    throw new StoreError(`manifest.json has format version ${value.version}; this library reads version ${FORMAT_VERSION}`);
+  if (!READ_VERSIONS.includes(value.version)) {
+    throw new StoreError(`manifest.json has format version ${value.version}; this library reads versions ${READ_VERSIONS.join(' and ')}`);
   }
   value.sequence ??= 0; // a store written before snapshots were numbered
   checkShape(value);
+  if (value.version >= 3 && value.reservoirs.names === undefined) {
+    if (value.reservoirs.namesFile)
+      deferNames(value.reservoirs); // read with the manifest (history.ts), not parsed here
+    else value.reservoirs.names = [];
+  }
   return value;
+}
+
+// A format-3 manifest's names are in its names file, read with it (names-file.ts, history.ts); until then asking for
+// them is the caller's mistake, said as such. Setting them replaces the file's.
+function deferNames(reservoirs: Manifest['reservoirs']): void {
+  Object.defineProperty(reservoirs, 'names', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      throw new StoreError(`the reservoirs' names are in ${reservoirs.namesFile?.path}, not read yet (read manifests with readCurrentManifest)`);
+    },
+    set: (value: string[]) => Object.defineProperty(reservoirs, 'names', { value, enumerable: true, writable: true, configurable: true }),
+  });
+}
+
+/** A manifest's text as this library writes it (format 3): its reservoirs' names left to `namesFile`, set before. */
+export function manifestText(manifest: Manifest): string {
+  const { metadata, namesFile } = manifest.reservoirs;
+  if (namesFile === undefined && manifest.reservoirs.names.length > 0) throw new StoreError('a manifest with names needs its names file');
+  const reservoirs = namesFile === undefined ? { metadata } : { metadata, namesFile };
+  return `${JSON.stringify({ ...manifest, version: FORMAT_VERSION, reservoirs })}\n`;
 }
 
 /** Where every published snapshot's manifest is kept (`snapshots/<sequence>.json`) until vacuum retires it. */
@@ -143,6 +173,7 @@ export function snapshotSequence(path: string): number | undefined {
 export function manifestFiles(manifest: Manifest): FileEntry[] {
   const files: FileEntry[] = [];
   if (manifest.reservoirs.metadata) files.push(manifest.reservoirs.metadata);
+  if (manifest.reservoirs.namesFile) files.push(manifest.reservoirs.namesFile);
   if (manifest.stations.metadata) files.push(manifest.stations.metadata);
   const withIndex = (f: DataFile) => {
     files.push(f);
@@ -205,7 +236,9 @@ function checkShape(m: Manifest): void {
     fail('snapshot, sequence or rowGroupSize');
   if (!isObject(m.reservoirs) || !isObject(m.stations) || !isObject(m.datasets) || !isObject(m.stations.partitions)) fail('reservoirs, stations or datasets');
   if (m.about !== undefined) checkAbout(m.about, fail);
-  names(m.reservoirs.names, 'reservoirs.names');
+  // format 3 names them in a file, or, written some other way (JSON of a manifest in memory), lists them as format 2 did
+  if (m.version < 3 || m.reservoirs.names !== undefined) names(m.reservoirs.names, 'reservoirs.names');
+  if (m.version >= 3 && m.reservoirs.namesFile !== undefined) file(m.reservoirs.namesFile, 'reservoirs.namesFile', false);
   names(m.stations.names, 'stations.names');
   if (m.reservoirs.metadata !== null) file(m.reservoirs.metadata, 'reservoirs.metadata', false);
   if (m.stations.metadata !== null) file(m.stations.metadata, 'stations.metadata', false);

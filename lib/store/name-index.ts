@@ -1,7 +1,9 @@
 // Names of a snapshot and their positions, without building a Map of every name when a store opens: a query of one
 // reservoir looks up one name, and at 44,000 names a Map (and a Set) cost more than the query. The manifest keeps names
 // in code-unit order (the writer sorts them), so a few lookups are binary searches; many lookups, or a list that does
-// not ascend (a manifest written by hand), build the Map once.
+// not ascend (a manifest written by hand), build the Map once. Names read from a names file (names-file.ts) are
+// searched in its bytes: the list of 44,000 strings is made only when something asks for all of them.
+import { StoreError } from '../errors.js';
 import { partitionPoint } from '../order.js';
 
 // lookups answered by binary search before the Map is built (a one-date query of every name looks up each of them)
@@ -13,13 +15,30 @@ export class NameIndex implements ReadonlySet<string> {
   private ascending: boolean | undefined;
   private searches = 0;
 
-  constructor(readonly names: readonly string[]) {}
+  /** `of.names` gives the names (a list a names file makes on first use); `lines`, when given, holds them one a line. */
+  constructor(
+    private readonly of: { readonly names: readonly string[] },
+    private readonly lines?: NameLines,
+  ) {}
+
+  get names(): readonly string[] {
+    return this.of.names;
+  }
 
   /** The position of `name` in the list, or undefined when it is not there. */
   get(name: string): number | undefined {
-    if (this.map === undefined && this.isAscending() && this.searches++ < SEARCHES_BEFORE_MAP) {
-      const at = partitionPoint(this.names, (n) => n < name);
-      return this.names[at] === name ? at : undefined;
+    if (this.map === undefined && this.searches < SEARCHES_BEFORE_MAP) {
+      this.searches++;
+      // in the file's lines while the list is not made: a name found there is at that line whatever the order (the
+      // writer lists names ascending, each once); a name not found is known absent only once the list is known to ascend
+      if (this.lines !== undefined && this.ascending === undefined) {
+        const at = this.searchLines(this.lines, name);
+        if (at !== undefined) return at;
+      }
+      if (this.isAscending()) {
+        const at = partitionPoint(this.names, (n) => n < name);
+        return this.names[at] === name ? at : undefined;
+      }
     }
     return this.byName().get(name);
   }
@@ -52,6 +71,14 @@ export class NameIndex implements ReadonlySet<string> {
     for (const name of this.values()) callback.call(thisArg, name, name, this);
   }
 
+  // the line of `name`, the last of a run of it (as the Map keeps the last place of a name listed twice)
+  private searchLines(lines: NameLines, name: string): number | undefined {
+    let at = partitionPoint(lines.starts, (start) => lines.lineAt(start) < name, 0, lines.count);
+    if (at === lines.count || lines.line(at) !== name) return undefined;
+    while (at + 1 < lines.count && lines.line(at + 1) === name) at++;
+    return at;
+  }
+
   // strictly ascending in code-unit order (so no name twice), checked once
   private isAscending(): boolean {
     if (this.ascending === undefined) {
@@ -67,4 +94,45 @@ export class NameIndex implements ReadonlySet<string> {
     this.map ??= new Map(this.names.map((n, i) => [n, i]));
     return this.map;
   }
+}
+
+/** A names file's lines (names-file.ts), each read as asked: a binary search reads about 16 of 44,000. */
+export class NameLines {
+  readonly starts: Int32Array; // where each line begins, then the end of the file
+
+  constructor(readonly bytes: Uint8Array) {
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) throw new StoreError('the names file does not end with a line break');
+    // counted first, then filled: no growing list of 44,000 numbers for the collector when a store opens
+    let count = 0;
+    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
+    const starts = new Int32Array(count + 1);
+    for (let i = 1, at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) starts[i++] = at + 1;
+    this.starts = starts;
+  }
+
+  get count(): number {
+    return this.starts.length - 1;
+  }
+
+  line(i: number): string {
+    return this.lineAt(this.starts[i]!);
+  }
+
+  /** The line beginning at byte `start`. */
+  lineAt(start: number): string {
+    const text = utf8.decode(this.bytes.subarray(start, this.bytes.indexOf(10, start)));
+    return text.includes('\\') ? unescapeName(text) : text;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A name as a line of the names file: a backslash, line feed or carriage return escaped with a backslash. */
+export function escapeName(name: string): string {
+  return name.replace(/[\\\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : '\\r'));
+}
+
+/** A line of the names file as the name it holds. */
+export function unescapeName(line: string): string {
+  return line.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c));
 }

@@ -4,6 +4,7 @@ import { stationVariableNames } from '../catalogue.js';
 import type { Manifest, ReservoirPartition } from './manifest.js';
 import { lazyMetadata, type MetadataTable } from './metadata.js';
 import { NameIndex } from './name-index.js';
+import { nameLinesOf } from './names-file.js';
 import type { PartitionReader } from './partitions.js';
 
 /** What record building needs from an opened snapshot. */
@@ -20,6 +21,7 @@ export interface Snapshot extends TimeseriesSource {
   reservoirs: MetadataTable;
   stations: MetadataTable;
   reservoirNames: ReadonlySet<string>;
+  reservoirCount: number; // how many reservoirs the snapshot lists, known without making the list of their names
   stationNames: ReadonlySet<string>;
   stationVariablesHeld: ReadonlyMap<string, readonly string[]>; // station -> variables it measures, catalogue order
   stationVariablesAll: readonly string[]; // what any station measures
@@ -35,7 +37,8 @@ export async function openSnapshot(manifest: Manifest, reader: PartitionReader, 
     partitionsByYear.set(dataset, new Map(entry.partitions.map((p) => [p.year, p])));
   }
   // one index serves as the set of names and their positions; neither is built whole until many names are looked up
-  const reservoirIndex = new NameIndex(manifest.reservoirs.names);
+  const lines = nameLinesOf(manifest);
+  const reservoirIndex = new NameIndex(manifest.reservoirs, lines);
   const [reservoirs, stations] = await Promise.all([readMetadataTable(manifest, reader, 'reservoirs'), readMetadataTable(manifest, reader, 'stations')]);
   return {
     manifest,
@@ -46,7 +49,8 @@ export async function openSnapshot(manifest: Manifest, reader: PartitionReader, 
     reservoirs,
     stations,
     reservoirNames: reservoirIndex,
-    stationNames: new NameIndex(manifest.stations.names),
+    reservoirCount: lines?.count ?? manifest.reservoirs.names.length,
+    stationNames: new NameIndex(manifest.stations),
     stationVariablesHeld,
     stationVariablesAll: heldBy(stationVariablesHeld, manifest.stations.names),
   };

@@ -2,6 +2,7 @@
 import { InvalidParameterError, StoreError } from '../errors.js';
 import { readCurrentManifest } from './history.js';
 import { type Manifest, parseManifest, rowFiles, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
+import { loadNames } from './names-file.js';
 import type { Storage } from './storage.js';
 
 /** One retained snapshot, as `describeSnapshots` lists them (oldest first). */
@@ -31,7 +32,10 @@ export async function readSnapshots(storage: Storage, foreign?: (path: string) =
     if (sequence >= current.sequence) continue;
     const text = await storage.readText(file.path);
     if (text === undefined) continue; // retired by a vacuum meanwhile
-    found.set(sequence, parseSnapshotFile(text.text, file.path, sequence));
+    // names of a snapshot past the current one are read too (an as_of view opens them); one whose names file a vacuum
+    // took already is listed still, its names said to be missing if asked for
+    const manifest = parseSnapshotFile(text.text, file.path, sequence);
+    found.set(sequence, await loadNames(storage, manifest).catch(() => manifest));
   }
   return [...found.values()].sort((a, b) => a.sequence - b.sequence);
 }

@@ -6,6 +6,7 @@ import { StoreError } from '../errors.js';
 import { readCurrentManifest } from '../store/history.js';
 import { openStorage } from '../store/location.js';
 import { MANIFEST_FILE, type Manifest, parseManifest, snapshotPath } from '../store/manifest.js';
+import { loadNames } from '../store/names-file.js';
 import { readSnapshots } from '../store/snapshots.js';
 import type { Storage } from '../store/storage.js';
 import { LEVEL_FILE, metadataFolder, readLevel, readTable, type StoredTable, tableLocation, tablesBase, writeTable } from './catalog.js';
@@ -99,7 +100,8 @@ class SnapshotSource {
     for (let s = sequence + 1; s < this.current.sequence; s++) {
       if (!this.read.has(s)) {
         const file = await this.storage.readText(snapshotPath(s));
-        this.read.set(s, file ? parseManifest(file.text) : undefined); // a missing one was retired by vacuum: nothing to time-travel to
+        // a missing one was retired by vacuum: nothing to time-travel to
+        this.read.set(s, file ? await loadNames(this.storage, parseManifest(file.text)).catch(() => undefined) : undefined);
       }
       const manifest = this.read.get(s);
       if (manifest) found.push(manifest);

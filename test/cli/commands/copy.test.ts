@@ -10,16 +10,18 @@ import { evap } from '../harness.js';
 let sourceDir: string;
 let source: EvapStore;
 let files: string[]; // the source's data files, found by listing its folder
+// data files, their indexes and the file of the reservoirs' names
+const storeFile = (f: string) => f.endsWith('.parquet') || f.endsWith('.index.json') || f.startsWith('reservoirs/names/');
 
 beforeAll(async () => {
   sourceDir = join(await tempDir(), 'source');
   await writeSmallStore(sourceDir);
   source = await openStore(sourceDir);
-  files = (await readdir(sourceDir, { recursive: true })).filter((f) => f.endsWith('.parquet') || f.endsWith('.index.json')).sort(); // data files and their indexes
+  files = (await readdir(sourceDir, { recursive: true })).filter(storeFile).sort();
 });
 
 async function expectSameStore(dir: string): Promise<void> {
-  expect((await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.parquet') || f.endsWith('.index.json')).sort()).toEqual(files);
+  expect((await readdir(dir, { recursive: true })).filter(storeFile).sort()).toEqual(files);
   for (const f of files) expect(Buffer.compare(await readFile(join(dir, f)), await readFile(join(sourceDir, f))), f).toBe(0);
   const copy = await openStore(dir);
   expect(copy.manifest.snapshot).toBe(source.manifest.snapshot);

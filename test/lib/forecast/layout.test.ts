@@ -307,7 +307,7 @@ describe('the forecast files layout', () => {
     await rewrite(copy, entry.totals!, new Table(columns as Record<string, Vector>), RESERVOIRS);
     await writeFile(join(copy, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
     const store = await openStore(copy);
-    const name = [...manifest.reservoirs.names].sort()[4];
+    const name = [...store.manifest.reservoirs.names].sort()[4];
     expect((await verifyStore(store, store.storage)).problems).toEqual([
       `store file ${entry.totals!.path} does not agree with ${entry.stats.path}: the p25 of ${name}'s NetE over leads 1-7`,
     ]);

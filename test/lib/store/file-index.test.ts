@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { generateStore } from '../../../lib/model/generate.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import { parseFileIndex } from '../../../lib/store/file-index.js';
+import { readCurrentManifest } from '../../../lib/store/history.js';
 import { type DataFile, type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
 import { verifyStore } from '../../../lib/store/verify.js';
@@ -20,7 +21,7 @@ const dataFiles = (m: Manifest): DataFile[] => [
 ];
 
 async function readManifest(dir: string): Promise<Manifest> {
-  return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  return (await readCurrentManifest(dir))!;
 }
 
 describe('file index', () => {

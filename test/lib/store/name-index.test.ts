@@ -16,7 +16,7 @@ describe('NameIndex', () => {
   it('finds the position of every name, and no other, as a Map of the list does, however many lookups come', () => {
     fc.assert(
       fc.property(lists, fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'B', 'é', '😀', ' '), maxLength: 4 }), { maxLength: 200 }), (names, probes) => {
-        const index = new NameIndex(names);
+        const index = new NameIndex({ names });
         const { positions, set } = oracle(names);
         // the list's own names and random probes, enough of them to pass from binary search to the Map
         for (const probe of [...probes, ...names, ...probes]) {
@@ -33,7 +33,7 @@ describe('NameIndex', () => {
   it('answers as a Set of the names for each way a set is read', () => {
     fc.assert(
       fc.property(lists, (names) => {
-        const index = new NameIndex(names);
+        const index = new NameIndex({ names });
         const { set } = oracle(names);
         const seen: string[] = [];
         index.forEach((value, key, whole) => {
@@ -49,7 +49,7 @@ describe('NameIndex', () => {
   });
 
   it('is not fooled by a list out of order or with a name twice (a manifest written by hand)', () => {
-    const index = new NameIndex(['b', 'a', 'c', 'a']);
+    const index = new NameIndex({ names: ['b', 'a', 'c', 'a'] });
     expect([index.get('a'), index.get('b'), index.get('c'), index.get('d')]).toEqual([3, 0, 2, undefined]);
     expect(index.size).toBe(3);
   });

@@ -11,7 +11,10 @@ import { tempDir, writeTinyStore } from '../../helpers.js';
 async function tinyStore() {
   const dir = await tempDir();
   await writeTinyStore(dir);
-  const parquet = (await readdir(dir, { recursive: true })).filter((p) => p.endsWith('.parquet') || p.endsWith('.index.json')).sort(); // data files and their indexes
+  // data files, their indexes and the file of the reservoirs' names
+  const parquet = (await readdir(dir, { recursive: true }))
+    .filter((p) => p.endsWith('.parquet') || p.endsWith('.index.json') || p.startsWith('reservoirs/names/'))
+    .sort();
   return { dir, parquet };
 }
 
