@@ -1,6 +1,7 @@
 // One cold answer in a fresh process: `node --import tsx bench/cold-child.ts <ours|duckdb> <store> <job JSON>`.
 // Prints one JSON line: the time from before opening (store or DuckDB instance) to the first answer, and its digest.
 import { createHash } from 'node:crypto';
+import { libraryModule } from './built.js';
 import type { QuerySpec } from './queries.js';
 
 interface ColdJob {
@@ -14,7 +15,7 @@ const job = JSON.parse(jobText!) as ColdJob;
 let began: number;
 let text: string;
 if (engine === 'ours') {
-  const { openStore } = await import('../lib/store/store.js');
+  const { openStore } = (await import(libraryModule('store/store.js'))) as typeof import('../lib/store/store.js'); // the build, when current (built.ts)
   const { answerOurs, serialize } = await import('./queries.js');
   began = performance.now();
   const store = await openStore(dir);

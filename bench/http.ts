@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { serverCommand } from './built.js';
 import { MismatchError } from './compare.js';
 import { type BenchQuery, httpTarget } from './queries.js';
 import { repoRoot } from './store.js';
@@ -36,23 +37,23 @@ export async function startServer(store: string, args: readonly string[] = [], r
   const key = randomBytes(16).toString('hex');
   // the load generator is one client address with 16 connections: the per-client bound is for many clients
   const env = { ...process.env, EVAP_STORE: store, EVAP_API_KEYS: key, PORT: '0', HOST: '127.0.0.1', EVAP_MAX_PER_CLIENT: '64' };
-  return startListening([join(root, 'server', 'main.ts'), ...args], env, key, root);
+  return startListening([...serverCommand(root), ...args], env, key, root); // the build, when current (built.ts)
 }
 
 /** Starts bare-server.ts sending `body` to every request: the limit of node:http and the socket for an answer of that size. */
 export async function startBareServer(body: string): Promise<ServerProcess> {
   const file = join(tmpdir(), `evap-bench-bare-${process.pid}.json`);
   writeFileSync(file, body);
-  return startListening([join(repoRoot, 'bench', 'bare-server.ts'), file], process.env, '', repoRoot);
+  return startListening(['--import', 'tsx', join(repoRoot, 'bench', 'bare-server.ts'), file], process.env, '', repoRoot);
 }
 
-// runs a server script under tsx and waits for its `listening on <url>` line
+// runs a server script (node's arguments) and waits for its `listening on <url>` line
 let started = 0;
 async function startListening(args: readonly string[], env: NodeJS.ProcessEnv, key: string, cwd: string): Promise<ServerProcess> {
   // access lines go to a file, so that no process of this machine spends CPU draining them during the measurement
   const logPath = join(tmpdir(), `evap-bench-server-${process.pid}-${++started}.log`); // one each: servers may run side by side
   const log = openSync(logPath, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd, env, stdio: ['ignore', log, 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', log, 'pipe'] });
   closeSync(log);
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4096)));

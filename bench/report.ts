@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { libraryFormText } from './built.js';
 import type { ColdRow } from './cold.js';
 import type { HttpRow } from './http.js';
 import { ms, type WarmRow } from './inprocess.js';
@@ -96,6 +97,7 @@ export function renderResults(r: BenchResults): string {
     `- Store: ${s.dir.replace(tmpdir(), '$TMPDIR')} — ${s.manifest.reservoirs.names.length} reservoirs × ${Object.keys(s.manifest.datasets).length} datasets, ${s.manifest.stations.names.length} stations; ${s.files} Parquet files, ${(s.diskBytes / 2 ** 20).toFixed(0)} MiB on disk, row groups of ${s.manifest.rowGroupSize} rows; generated in ${(s.generatedMs / 1000).toFixed(0)} s${s.reused ? ' (reused)' : ''}`,
   );
   lines.push(
+    `- Library measured: ${libraryFormText()}`,
     `- DuckDB: @duckdb/node-api, in-memory instance, default settings, \`read_parquet\` with \`hive_partitioning\` over the same files (year pruned through the partition column)`,
   );
   if (r.table) lines.push('', r.table.trimEnd());

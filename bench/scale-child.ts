@@ -8,11 +8,12 @@ import { rm, stat, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { libraryModule } from './built.js';
 import type { QuerySpec } from './queries.js';
 
 const [mode, dir, job, format = 'json'] = process.argv.slice(2) as [string, string, string | undefined, 'json' | 'csv' | undefined];
 if (mode === 'open' || mode === 'ours') {
-  const { openStore } = await import('../lib/store/store.js');
+  const { openStore } = (await import(libraryModule('store/store.js'))) as typeof import('../lib/store/store.js'); // the build, when current (built.ts)
   const { streamOurs, textLength } = await import('./queries.js');
   const profiler = await startProfile();
   const cpu = process.cpuUsage();
