@@ -66,9 +66,15 @@ export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undef
       await response.body?.cancel(); // `*`: any current answer matches
       return asSent(request, notModified(response.headers));
     }
-    if (!(cache && response instanceof WholeResponse)) return response;
+    if (!cache) return response;
+    const headers = [...response.headers];
+    if (!(response instanceof WholeResponse)) {
+      // a streamed answer (over a MiB) is kept too once sent to its end, if no larger than an entry may be: the map
+      // of every reservoir on the latest day, polled by a dashboard, is such an answer from a few thousand reservoirs
+      return keptAtEnd(response, cache.maxEntryBytes, (body) => cache.set(key, { status: response.status, headers, body }, body.byteLength));
+    }
     const body = typeof response.whole === 'string' ? new TextEncoder().encode(response.whole) : response.whole; // its own buffer: what the bound counts is what is held
-    const answer: CachedAnswer = { status: response.status, headers: [...response.headers], body };
+    const answer: CachedAnswer = { status: response.status, headers, body };
     cache.set(key, answer, body.byteLength);
     return fromCache(answer, replayOf(asOf, snapshot, key, answer)); // sent from the bytes just encoded, not encoded again
   };
@@ -133,6 +139,37 @@ function asSent(request: IncomingRequest, response: Response): Response {
   const tag = response.headers.get('etag');
   if (tag?.startsWith('"') && acceptsGzip(request.headers.get('accept-encoding'))) response.headers.set('etag', `W/${tag}`);
   return response;
+}
+
+/**
+ * The streamed response as it is, its bytes also gathered on the way while they stay within `most`: handed to `keep`
+ * once the body has ended (an answer the client left, or that failed, is never kept).
+ */
+function keptAtEnd(response: Response, most: number, keep: (body: Uint8Array<ArrayBuffer>) => void): Response {
+  if (!response.body) return response;
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  const gather = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      if (bytes <= most) {
+        bytes += chunk.byteLength;
+        if (bytes <= most) parts.push(chunk);
+        else parts.length = 0; // too large to keep: what was gathered goes
+      }
+      controller.enqueue(chunk);
+    },
+    flush() {
+      if (bytes > most) return;
+      const body = new Uint8Array(bytes);
+      let at = 0;
+      for (const part of parts) {
+        body.set(part, at);
+        at += part.byteLength;
+      }
+      keep(body);
+    },
+  });
+  return new Response(response.body.pipeThrough(gather), { status: response.status, headers: response.headers });
 }
 
 function fromCache(answer: CachedAnswer, replay: ReplayCheck | undefined): Response {

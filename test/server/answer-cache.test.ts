@@ -8,7 +8,7 @@ import { generateStore } from '../../lib/model/generate.js';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
 import { newAnswerCache, noneMatch } from '../../server/answer-cache.js';
 import { tempDir } from '../helpers.js';
-import { testApp } from './harness.js';
+import { demoStore, testApp } from './harness.js';
 
 let store: EvapStore;
 let reservoir: string;
@@ -124,6 +124,34 @@ describe('the cache of recent answers', () => {
     expect(listed.status).toBe(200);
     expect(listed.headers.get('etag')).toBeNull();
     expect((await app.get('/info/list_datasets')).headers.get('etag')).toMatch(/^"/); // an info path of the snapshot alone is
+  });
+
+  it('keeps a streamed answer (over a MiB) once sent to its end and sends it whole again; not one left half-read, nor one larger than an entry', async () => {
+    const demo = await demoStore(); // 67 reservoirs: a year of NetE of them all is about 2 MB of JSON
+    const every = '/timeseries/daily/reservoirs/daterange?RES_NAMES=ALL&datasets=nete-volume-calcs&variables=NetE&start_date=2020-01-01&end_date=2020-12-31';
+    const app = await testApp({ store: demo });
+    const asked = vi.spyOn(demo, 'streamReservoirTimeseries');
+    try {
+      const left = await app.get(every); // over a MiB of text: streamed as it is made (answers.ts streamResponse)
+      const reader = left.body!.getReader();
+      await reader.read();
+      await reader.cancel(); // the client went away after its first chunk: nothing kept
+      const first = await app.get(every);
+      const text = await first.text();
+      expect(text.length).toBeGreaterThan(2 ** 20);
+      expect(JSON.parse(text)).toHaveLength(67 * 366);
+      expect(asked).toHaveBeenCalledTimes(2);
+      const again = await app.get(every);
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(await again.text()).toBe(text);
+      expect(asked).toHaveBeenCalledTimes(2); // from what was kept
+
+      const small = await testApp({ store: demo, answerCacheBytes: 8 * 2 ** 20 }); // entries of at most 1 MiB
+      for (let i = 0; i < 2; i++) expect(await (await small.get(every)).text()).toBe(text);
+      expect(asked).toHaveBeenCalledTimes(4); // made each time
+    } finally {
+      asked.mockRestore();
+    }
   });
 
   it('still counts a cached answer and a 304 against the rate limit', async () => {
