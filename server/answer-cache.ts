@@ -43,6 +43,7 @@ type CachedRun = (served: (snapshot: string) => void) => Promise<Response> | Res
 /** The cached answer, a 304, or the route run and its answer tagged (and kept, when whole). A POST twin is run as it is. */
 export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undefined) {
   const tagged = new TaggedQueries();
+  const gathering = new Set<string>(); // the keys of streamed answers being gathered to be kept
   return async (route: Route, request: IncomingRequest, query: QueryParams, path: string, run: CachedRun): Promise<Response> => {
     if (request.method !== 'GET' || route.method !== 'GET' || unkept.has(route.operation)) return run(() => {});
     const asOf = route.parameters.some((p) => p.name === 'as_of') ? query.one('as_of') : undefined;
@@ -71,7 +72,7 @@ export function createCachedAnswers(store: EvapStore, cache: AnswerCache | undef
     if (!(response instanceof WholeResponse)) {
       // a streamed answer (over a MiB) is kept too once sent to its end, if no larger than an entry may be: the map
       // of every reservoir on the latest day, polled by a dashboard, is such an answer from a few thousand reservoirs
-      return keptAtEnd(response, cache.maxEntryBytes, (body) => cache.set(key, { status: response.status, headers, body }, body.byteLength));
+      return keptAtEnd(response, key, gathering, cache.maxEntryBytes, (body) => cache.set(key, { status: response.status, headers, body }, body.byteLength));
     }
     const body = typeof response.whole === 'string' ? new TextEncoder().encode(response.whole) : response.whole; // its own buffer: what the bound counts is what is held
     const answer: CachedAnswer = { status: response.status, headers, body };
@@ -141,35 +142,62 @@ function asSent(request: IncomingRequest, response: Response): Response {
   return response;
 }
 
+/** Streamed answers gathered at once at most, across a server's requests: their bytes held are at most this many entries. */
+const GATHERED_AT_ONCE = 4;
+
 /**
- * The streamed response as it is, its bytes also gathered on the way while they stay within `most`: handed to `keep`
- * once the body has ended (an answer the client left, or that failed, is never kept).
+ * The streamed response as it is, its bytes also gathered on the way while they stay within `most`, handed to `keep`
+ * once the body has ended (an answer the client left, or that failed, is never kept). Only a few answers are gathered
+ * at once, one per query (`gathering` holds their keys), so answers streamed together hold little beyond themselves.
  */
-function keptAtEnd(response: Response, most: number, keep: (body: Uint8Array<ArrayBuffer>) => void): Response {
-  if (!response.body) return response;
-  const parts: Uint8Array[] = [];
+function keptAtEnd(response: Response, key: string, gathering: Set<string>, most: number, keep: (body: Uint8Array<ArrayBuffer>) => void): Response {
+  if (!response.body || gathering.has(key) || gathering.size >= GATHERED_AT_ONCE) return response;
+  gathering.add(key);
+  const reader = response.body.getReader();
+  let parts: Uint8Array[] | null = [];
   let bytes = 0;
-  const gather = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      if (bytes <= most) {
-        bytes += chunk.byteLength;
-        if (bytes <= most) parts.push(chunk);
-        else parts.length = 0; // too large to keep: what was gathered goes
+  const done = () => {
+    gathering.delete(key);
+    parts = null;
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        done();
+        throw error;
       }
-      controller.enqueue(chunk);
+      if (next.done) {
+        if (parts) keep(joined(parts, bytes));
+        done();
+        controller.close();
+        return;
+      }
+      if (parts) {
+        bytes += next.value.byteLength;
+        if (bytes <= most) parts.push(next.value);
+        else done(); // too large to keep: what was gathered goes
+      }
+      controller.enqueue(next.value);
     },
-    flush() {
-      if (bytes > most) return;
-      const body = new Uint8Array(bytes);
-      let at = 0;
-      for (const part of parts) {
-        body.set(part, at);
-        at += part.byteLength;
-      }
-      keep(body);
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
     },
   });
-  return new Response(response.body.pipeThrough(gather), { status: response.status, headers: response.headers });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+function joined(parts: readonly Uint8Array[], bytes: number): Uint8Array<ArrayBuffer> {
+  const body = new Uint8Array(bytes);
+  let at = 0;
+  for (const part of parts) {
+    body.set(part, at);
+    at += part.byteLength;
+  }
+  return body;
 }
 
 function fromCache(answer: CachedAnswer, replay: ReplayCheck | undefined): Response {
