@@ -170,7 +170,7 @@ function keptAtEnd(response: Response, key: string, gathering: Set<string>, most
         throw error;
       }
       if (next.done) {
-        if (parts) keep(joined(parts, bytes));
+        if (parts) keep(Buffer.concat(parts, bytes));
         done();
         controller.close();
         return;
@@ -188,16 +188,6 @@ function keptAtEnd(response: Response, key: string, gathering: Set<string>, most
     },
   });
   return new Response(body, { status: response.status, headers: response.headers });
-}
-
-function joined(parts: readonly Uint8Array[], bytes: number): Uint8Array<ArrayBuffer> {
-  const body = new Uint8Array(bytes);
-  let at = 0;
-  for (const part of parts) {
-    body.set(part, at);
-    at += part.byteLength;
-  }
-  return body;
 }
 
 function fromCache(answer: CachedAnswer, replay: ReplayCheck | undefined): Response {
