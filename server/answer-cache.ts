@@ -154,10 +154,10 @@ function keptAtEnd(response: Response, key: string, gathering: Set<string>, most
   if (!response.body || gathering.has(key) || gathering.size >= GATHERED_AT_ONCE) return response;
   gathering.add(key);
   const reader = response.body.getReader();
-  let parts: Uint8Array[] | null = [];
+  let parts: Uint8Array[] | null = []; // null once no longer gathering (its key given back, once)
   let bytes = 0;
   const done = () => {
-    gathering.delete(key);
+    if (parts) gathering.delete(key);
     parts = null;
   };
   const body = new ReadableStream<Uint8Array>({
