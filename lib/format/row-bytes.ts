@@ -245,13 +245,7 @@ export function byteEmitter(
     // each row: head, date, end key, date, then (between, value) per held value, the tail; a comma between JSON rows
     const rowBytes = head.length + tail.length + constantBytes + 20 + 25 * values + 1;
     const need = rowBytes * (to - from);
-    let [buf, view] = [scratch, scratchView];
-    if (scratch.length < need) {
-      buf = new Uint8Array(Math.max(need, 2 * scratch.length));
-      view = new DataView(buf.buffer);
-      // kept for the next blocks up to KEPT_SCRATCH; a larger block (decades of many variables) has its own
-      if (buf.length <= KEPT_SCRATCH) [scratch, scratchView, scratchText] = [buf, view, Buffer.from(buf.buffer)];
-    }
+    const [buf, view] = bufferOf(need);
     let at = 0;
     for (let i = from; i < to; i++) {
       if (json && i > from) buf[at++] = 44; // ','
@@ -314,7 +308,8 @@ export function byteEmitter(
   return emit;
 }
 
-// the scratch buffer when it holds `need` bytes, else a larger one (kept as the scratch up to KEPT_SCRATCH)
+// the scratch buffer when it holds `need` bytes, else a larger one (kept as the scratch up to KEPT_SCRATCH; a larger
+// block, decades of many variables, has its own)
 function bufferOf(need: number): [Uint8Array, DataView] {
   if (scratch.length >= need) return [scratch, scratchView];
   const buf = new Uint8Array(Math.max(need, 2 * scratch.length));
