@@ -38,18 +38,37 @@ export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind
   }
 }
 
-// each name's rows by dataset, a year at a time
+/**
+ * Reads of a name-year asked ahead of the one being answered: a reservoir's whole history is one read per year and
+ * dataset, and waiting on each in turn left a fresh process idle 43% of the time (247 reservoirs x 46 years, every
+ * variable). A name-year holds at most a year of rows, so eight ahead hold little.
+ */
+const YEARS_AHEAD = 8;
+
+// each name's rows by dataset, a year at a time, the next years' reads under way meanwhile
 async function* spansByNameAndYear(source: TimeseriesSource, plan: Plan): AsyncGenerator<[string, Map<string, RowSpan>]> {
   const { names, columns: variables, startDay, endDay, flags } = plan;
-  for (const name of names) {
-    for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++)
-      yield [name, await readReservoirSpans(source, name, variables, flags, startDay, endDay, [year, year])];
+  const [firstYear, lastYear] = [yearOfDay(startDay), yearOfDay(endDay)];
+  const years = lastYear - firstYear + 1;
+  const total = names.length * years;
+  const ahead: Promise<Map<string, RowSpan>>[] = [];
+  const ask = (k: number) => {
+    const year = firstYear + (k % years);
+    const read = readReservoirSpans(source, names[Math.floor(k / years)]!, variables, flags, startDay, endDay, [year, year]);
+    read.catch(() => undefined); // a read ahead that fails is reported when its turn comes, not as an unhandled rejection
+    ahead.push(read);
+  };
+  for (let k = 0; k < Math.min(YEARS_AHEAD, total); k++) ask(k);
+  for (let k = 0; k < total; k++) {
+    if (k + YEARS_AHEAD < total) ask(k + YEARS_AHEAD);
+    yield [names[Math.floor(k / years)]!, await ahead.shift()!];
   }
 }
 
 /**
  * One reservoir's rows over [startDay, endDay] by dataset, from the files of the years given (by default every year
- * of the range, read at once); the day flags come with the first dataset's rows (every dataset's file holds the same).
+ * of the range), the datasets read at once; the day flags come with the first dataset's rows (every dataset's file
+ * holds the same).
  */
 export async function readReservoirSpans(
   source: TimeseriesSource,
@@ -60,18 +79,21 @@ export async function readReservoirSpans(
   endDay: number,
   [firstYear, lastYear] = [yearOfDay(startDay), yearOfDay(endDay)],
 ): Promise<Map<string, RowSpan>> {
-  const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
-  const spans = new Map<string, RowSpan>();
-  for (const dataset of datasets) {
+  const held = [...new Set(variables.map((v) => v.dataset!))].flatMap((dataset) => {
     const byYear = source.partitionsByYear.get(dataset);
     const files: DataFile[] = [];
     for (let year = firstYear; year <= lastYear; year++)
       for (const f of byYear?.get(year)?.files ?? []) if (fileHoldsNames(f, name, name, startText, endText)) files.push(f);
-    const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(spans.size === 0 ? flags : [])];
-    if (files.length > 0) spans.set(dataset, await readNameRows(source.reader, files, name, startDay, endDay, columns));
-  }
-  return spans;
+    return files.length > 0 ? [{ dataset, files }] : [];
+  });
+  const spans = await Promise.all(
+    held.map(({ dataset, files }, i) => {
+      const columns = [...variables.filter((v) => v.dataset === dataset).map((v) => v.name), ...(i === 0 ? flags : [])];
+      return readNameRows(source.reader, files, name, startDay, endDay, columns);
+    }),
+  );
+  return new Map(held.map(({ dataset }, i) => [dataset, spans[i]!]));
 }
 
 // names (sorted) read in groups of about VALUES_PER_GROUP values, each name's rows over the whole range at once

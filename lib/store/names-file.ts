@@ -50,9 +50,7 @@ export async function loadNames(storage: Storage, manifest: Manifest): Promise<M
     bytes = read;
     remember(entry.sha256, bytes);
   }
-  const lines = new NameLines(bytes);
-  if (lines.count !== entry.rows) throw new StoreError(`store file ${entry.path} holds ${lines.count} names, the manifest says ${entry.rows}`);
-  attach(manifest.reservoirs, lines);
+  attach(manifest.reservoirs, new NameLines(bytes, entry.rows));
   return manifest;
 }
 
@@ -83,7 +81,15 @@ function attach(reservoirs: Manifest['reservoirs'], lines: NameLines): void {
   Object.defineProperty(reservoirs, 'names', {
     enumerable: true,
     configurable: true,
-    get: () => (list ??= decodeNames(lines.bytes)),
+    get: () => {
+      if (list === undefined) {
+        const names = decodeNames(lines.bytes);
+        if (lines.expected !== undefined && names.length !== lines.expected)
+          throw new StoreError(`the names file holds ${names.length} names, its manifest says ${lines.expected}`);
+        list = names;
+      }
+      return list;
+    },
     set: (value: string[]) => {
       read.replaced = true;
       Object.defineProperty(reservoirs, 'names', { value, enumerable: true, writable: true, configurable: true });

@@ -28,6 +28,10 @@ describe('the names file', () => {
         const lines = new NameLines(bytes);
         expect(lines.count).toBe(names.length);
         names.forEach((n, i) => expect(lines.line(i)).toBe(n));
+        // a count other than the manifest's is refused when the lines are first scanned
+        expect(() => new NameLines(bytes, names.length + 1).starts).toThrow(StoreError);
+        if (names.length > 0) expect(() => new NameLines(bytes, names.length - 1).starts).toThrow(StoreError);
+        expect(new NameLines(bytes, names.length).count).toBe(names.length);
         // one line a name: as many line feeds as names, whatever the names hold
         expect(bytes.filter((b) => b === 10).length).toBe(names.length);
       }),
@@ -41,6 +45,14 @@ describe('the names file', () => {
         const names = sort ? [...new Set(given)].sort(byCodeUnits) : given;
         const index = new NameIndex({ names }, new NameLines(encodeNames(names)));
         const last = new Map(names.map((n, i) => [n, i]));
+        // membership first, on an index that has made nothing yet (the search over the file's bytes), then positions
+        const fresh = new NameIndex({ names }, new NameLines(encodeNames(names)));
+        const lines = new NameLines(encodeNames(names));
+        for (const probe of [...probes, ...names]) {
+          expect(fresh.has(probe)).toBe(last.has(probe));
+          if (sort) expect(lines.contains(probe)).toBe(last.has(probe)); // exactly, over the lines a writer makes
+        }
+        expect(lines.indexed).toBe(false);
         for (const probe of [...probes, ...names]) {
           const at = index.get(probe);
           if (sort) expect(at).toBe(last.get(probe));

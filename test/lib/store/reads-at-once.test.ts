@@ -1,9 +1,13 @@
 // The reads of an answer over many row groups or files are asked at once (their pages then inflate on every core, and
 // the event loop does not wait on each read in turn): a byte source that counts the reads in flight sees several
-// together, for every reservoir on one date, every station on one date and every reservoir over a range. The answers
-// themselves are checked elsewhere (test/contract/golden.test.ts, test/lib/query/**); here, that they are the same
-// through this source as through the store's own.
+// together, for every reservoir on one date, every station on one date, every reservoir over a range and one reservoir
+// over many years (its next years asked while one is answered). The answers themselves are checked elsewhere
+// (test/contract/golden.test.ts, test/lib/query/**); here, that they are the same through this source as through the
+// store's own.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../../lib/errors.js';
 import { generateStore } from '../../../lib/model/generate.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { ByteSource } from '../../../lib/store/source.js';
@@ -64,5 +68,42 @@ describe('reads of an answer over many row groups or files', () => {
       await counted.close();
     }
     await plain.close();
+  }, 60_000);
+
+  it("of one reservoir's years are asked ahead of the year answered, in order, and a bad year fails the answer when its turn comes", async () => {
+    const dir = await tempDir();
+    // one file a year: one read under way at a time, year after year, without the reads asked ahead
+    await generateStore(dir, { reservoirs: 4, stations: 1, start: '2018-01-01', end: '2021-12-31', seed: 31, byDateDays: 0 });
+    const plain = await openStore(dir);
+    const name = plain.manifest.reservoirs.names[1]!;
+    const query = (s: typeof plain) =>
+      s.streamReservoirTimeseries({ names: [name], datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2018-01-01', end: '2021-12-31' });
+    const text = async (s: typeof plain) => {
+      let out = '';
+      for await (const chunk of query(s).json()) out += chunk;
+      return out;
+    };
+    const source = countingSource(dir);
+    const counted = await openStore(dir, { source });
+    source.most = 0; // the answer's reads only, not the store's opening
+    const [ours, theirs] = [await text(counted), await text(plain)];
+    await counted.close();
+    // in date order, every day of the four years once
+    const days = (JSON.parse(ours) as { start_date: string }[]).map((r) => r.start_date);
+    expect(days.length).toBe(4 * 365 + 1);
+    expect(days).toEqual([...days].sort());
+    expect(new Set(days).size).toBe(days.length);
+    expect(ours).toBe(theirs);
+    expect(source.most).toBeGreaterThan(1);
+    const last = plain.manifest.datasets['nete-volume-calcs']!.partitions.find((p) => p.year === 2021)!.files[0]!;
+    await plain.close();
+
+    // the last year's data bytes zeroed: its read, asked ahead, fails; the answer fails with it (and nothing is left unhandled)
+    const bytes = await readFile(join(dir, last.path));
+    bytes.fill(0, 4, last.bytes - last.footerBytes);
+    await writeFile(join(dir, last.path), bytes);
+    const fresh = await openStore(dir);
+    await expect(text(fresh)).rejects.toThrow(StoreError);
+    await fresh.close();
   }, 60_000);
 });
