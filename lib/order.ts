@@ -8,9 +8,14 @@ export function compareText(a: string, b: string): number {
 
 /** The first index in [lo, hi) at which `before` turns false (it must hold on a prefix of that range, and only there). */
 export function partitionPoint<T>(values: ArrayLike<T>, before: (value: T) => boolean, lo = 0, hi = values.length): number {
+  return firstAfter(lo, hi, (i) => before(values[i]!));
+}
+
+/** The first integer in [lo, hi) at which `before` turns false (it must hold on a prefix of that range, and only there). */
+export function firstAfter(lo: number, hi: number, before: (i: number) => boolean): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (before(values[mid]!)) lo = mid + 1;
+    if (before(mid)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

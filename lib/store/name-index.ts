@@ -4,7 +4,7 @@
 // not ascend (a manifest written by hand), build the Map once. Names read from a names file (names-file.ts) are
 // searched in its bytes: the list of 44,000 strings is made only when something asks for all of them.
 import { StoreError } from '../errors.js';
-import { partitionPoint } from '../order.js';
+import { firstAfter, partitionPoint } from '../order.js';
 
 // lookups answered by binary search before the Map is built (a one-date query of every name looks up each of them)
 const SEARCHES_BEFORE_MAP = 64;
@@ -156,18 +156,14 @@ export class NameLines {
 
   /**
    * Whether a line holds `name`, by a binary search over the bytes (lines ascending, as the writer lists them): each
-   * step reads the line around the middle of what is left. False may also mean the lines do not ascend.
+   * step reads the line holding the middle byte of what is left. False may also mean the lines do not ascend.
    */
   contains(name: string): boolean {
     const bytes = this.bytes;
-    let [low, high] = [0, bytes.length]; // low: a line's start; every line before it is less than `name`
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const start = middle === 0 ? 0 : bytes.lastIndexOf(10, middle - 1) + 1;
-      if (this.lineAt(start) < name) low = bytes.indexOf(10, start) + 1;
-      else high = start;
-    }
-    return low < bytes.length && this.lineAt(low) === name;
+    const lineStart = (at: number) => (at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1);
+    // the first byte whose line is not less than `name`: the start of that line (every byte of a line has its line's answer)
+    const at = firstAfter(0, bytes.length, (byte) => this.lineAt(lineStart(byte)) < name);
+    return at < bytes.length && this.lineAt(at) === name;
   }
 }
 
