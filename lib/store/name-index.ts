@@ -45,8 +45,12 @@ export class NameIndex implements ReadonlySet<string> {
 
   has(name: string): boolean {
     if (typeof name !== 'string') return false;
-    // a name found in the file's bytes is there: no line offsets made (a query of one reservoir asks only this)
-    if (this.map === undefined && this.lines !== undefined && !this.lines.indexed && this.lines.contains(name)) return true;
+    // a name found in the file's bytes is there: no line offsets made (a query of one reservoir asks only this); many
+    // names asked (every reservoir) are looked up as get() does, in the Map once it is worth making
+    if (this.map === undefined && this.lines !== undefined && !this.lines.indexed && this.searches < SEARCHES_BEFORE_MAP) {
+      this.searches++;
+      if (this.lines.contains(name)) return true;
+    }
     return this.get(name) !== undefined;
   }
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
 import { type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
@@ -61,6 +61,16 @@ describe('the names file', () => {
         }
       }),
     );
+  });
+
+  it('is searched line by line for a few names only: every name asked is one Map made, not a search each', () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `RESERVOIR ${String(i).padStart(5, '0')}`);
+    const lines = new NameLines(encodeNames(names));
+    const index = new NameIndex({ names }, lines);
+    const read = vi.spyOn(lines, 'lineAt');
+    for (const n of names) expect(index.has(n)).toBe(true);
+    expect(index.has('RESERVOIR 99999')).toBe(false);
+    expect(read.mock.calls.length).toBeLessThan(names.length); // a search each is about 20 lines read a name
   });
 
   it('is what a store names instead of its names, kept while the names stay, checked against its checksum', async () => {
