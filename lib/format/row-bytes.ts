@@ -2,7 +2,7 @@
 // per row or per value. The block's text then becomes one string in a single copy. On every reservoir for a year
 // (16 million rows at 44,000 water bodies) making a string per row and joining them spent most of the time in the
 // garbage collector; this writes the same text with one reused buffer.
-import { formatDay } from '../dates.js';
+import { civilOfDay, formatDay } from '../dates.js';
 import type { ResolvedVariable } from '../query/plan.js';
 import { roundValue } from '../units.js';
 import { csvField, FRACTIONS } from './csv.js';
@@ -135,10 +135,18 @@ function writeDay(view: DataView, buf: Uint8Array, at: number, day: number): num
   const slot = day - FIRST_DAY;
   if (slot >= 0 && slot < DAY_SPAN && (day | 0) === day) {
     if (DAY_FILLED[slot] === 0) {
-      const text = formatDay(day);
-      if (text.length !== 10) return writeAscii(buf, at, text);
+      // the digits straight from the calendar date (years 1870-2170 here: four digits), no string made per day
+      const [year, month, date] = civilOfDay(day);
       const bytes = new Uint8Array(12);
-      writeAscii(bytes, 0, text);
+      const twoDigits = (k: number, n: number) => {
+        bytes[k] = 48 + Math.floor(n / 10);
+        bytes[k + 1] = 48 + (n % 10);
+      };
+      twoDigits(0, Math.floor(year / 100));
+      twoDigits(2, year % 100);
+      twoDigits(5, month);
+      twoDigits(8, date);
+      bytes[4] = bytes[7] = 45; // '-'
       const words = new DataView(bytes.buffer);
       for (let w = 0; w < 3; w++) DAY_WORDS[3 * slot + w] = words.getUint32(4 * w, true);
       DAY_FILLED[slot] = 1;

@@ -34,6 +34,19 @@ describe('parseDay', () => {
     expect(formatDay(parseDay('0099-03-01', 'date'))).toBe('0099-03-01');
   });
 
+  it("names every epoch day as JavaScript's Date does, in and beyond years 0000-9999", () => {
+    const ms = 86_400_000;
+    const days = fc.oneof(fc.integer({ min: -800_000, max: 3_000_000 }), fc.integer({ min: -100_000_000, max: 100_000_000 }));
+    fc.assert(
+      fc.property(days, (d) => {
+        const date = new Date(d * ms);
+        expect(formatDay(d)).toBe(date.toISOString().slice(0, -14));
+        expect(yearOfDay(d)).toBe(date.getUTCFullYear());
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('counts days from 1970-01-01', () => {
     expect(parseDay('1970-01-01', 'date')).toBe(0);
     expect(parseDay('2020-01-01', 'date')).toBe(18262);
