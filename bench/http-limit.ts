@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore } from '../lib/store/store.js';
-import { checkOverHttp, cpuSecondsOf, drive, type HttpRow, type ServerProcess, startBareServer, startServer } from './http.js';
+import { answerHeaders, checkOverHttp, cpuSecondsOf, drive, type HttpRow, type ServerProcess, startBareServer, startServer } from './http.js';
 import { defineQueries, textOurs } from './queries.js';
 import { repoRoot } from './store.js';
 import { median } from './timing.js';
@@ -28,8 +28,12 @@ const q1 = defineQueries(store.manifest).find((q) => q.id === 'Q1')!;
 const body = await textOurs(store, q1.spec, 'json'); // what the server must send, byte for byte
 await store.close();
 
+// the headers the server sends with it, for the bare server to send the same head as well as the same body
+const probe = await startServer(values.store);
+const headers = await answerHeaders(probe, q1).finally(() => probe.stop());
+
 const servers: [string, () => Promise<ServerProcess>][] = [
-  ['bare node:http, same bytes', () => startBareServer(body)],
+  ['bare node:http, same bytes', () => startBareServer(body, headers)],
   ['evap, answer cache on (default)', () => startServer(values.store!)],
   ['evap, --answer-cache-mib 0', () => startServer(values.store!, ['--answer-cache-mib', '0'])],
 ];

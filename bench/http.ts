@@ -40,11 +40,31 @@ export async function startServer(store: string, args: readonly string[] = [], r
   return startListening([...serverCommand(root), ...args], env, key, root); // the build, when current (built.ts)
 }
 
-/** Starts bare-server.ts sending `body` to every request: the limit of node:http and the socket for an answer of that size. */
-export async function startBareServer(body: string): Promise<ServerProcess> {
+/**
+ * Starts bare-server.ts sending `body` with `headers` to every request: the limit of node:http and the socket for an
+ * answer of those bytes.
+ */
+export async function startBareServer(body: string, headers: AnswerHeaders): Promise<ServerProcess> {
   const file = join(tmpdir(), `evap-bench-bare-${process.pid}.json`);
   writeFileSync(file, body);
-  return startListening(['--import', 'tsx', join(repoRoot, 'bench', 'bare-server.ts'), file], process.env, '', repoRoot);
+  writeFileSync(`${file}.headers`, JSON.stringify(headers));
+  return startListening(['--import', 'tsx', join(repoRoot, 'bench', 'bare-server.ts'), file, `${file}.headers`], process.env, '', repoRoot);
+}
+
+/** The headers of an answer as its server set them (node:http adds the others to every response itself). */
+export type AnswerHeaders = Record<string, string>;
+const addedByNode = new Set(['date', 'connection', 'keep-alive']);
+
+/**
+ * The headers the server sends with a query's answer to a client that asks no compression (as autocannon asks): what
+ * the bare server must send too, for its bytes to be the same (five headers more cost a bare server a fifth of its
+ * requests a second on this machine).
+ */
+export async function answerHeaders(server: ServerProcess, query: BenchQuery): Promise<AnswerHeaders> {
+  const response = await fetch(server.url + httpTarget(query.spec, query.format), { headers: { 'api-key': server.key, 'accept-encoding': 'identity' } });
+  await response.arrayBuffer();
+  if (response.status !== 200 || response.headers.has('content-encoding')) throw new MismatchError(`${query.id} over HTTP: status ${response.status}, not a plain 200`);
+  return Object.fromEntries([...response.headers].filter(([name]) => !addedByNode.has(name)));
 }
 
 // runs a server script (node's arguments) and waits for its `listening on <url>` line
@@ -114,13 +134,20 @@ export async function checkOverHttp(server: ServerProcess, query: BenchQuery, ex
     throw new MismatchError(`${query.id} over HTTP: the body (${body.length} characters) differs from the in-process answer (${expected.length})`);
 }
 
-/** The socket's limit for a query: a bare node:http server sending its answer's bytes, driven as `drive` drives the server (row id `<id> bare`). */
-export async function driveBare(body: string, query: BenchQuery, connections: number, durationS: number, log: (line: string) => void): Promise<HttpRow> {
-  const bare = await startBareServer(body);
+/** The socket's limit for a query: a bare node:http server sending its answer's bytes and headers, driven as `drive` drives the server (row id `<id> bare`). */
+export async function driveBare(
+  body: string,
+  headers: AnswerHeaders,
+  query: BenchQuery,
+  connections: number,
+  durationS: number,
+  log: (line: string) => void,
+): Promise<HttpRow> {
+  const bare = await startBareServer(body, headers);
   try {
     await drive(bare, query, connections, 1); // warm-up, not counted
     const row = { ...(await drive(bare, query, connections, durationS)), id: `${query.id} bare` };
-    log(`${row.id} http: ${row.requestsPerSecond.toFixed(0)} req/s (bare node:http sending the same ${body.length} bytes)`);
+    log(`${row.id} http: ${row.requestsPerSecond.toFixed(0)} req/s (bare node:http sending the same ${body.length} bytes and ${Object.keys(headers).length} headers)`);
     return row;
   } finally {
     await bare.stop();

@@ -124,7 +124,7 @@ export function renderHttp(rows: readonly ScaleRow[], columns: readonly TableCol
   const lines = [
     `## HTTP (autocannon in its own process, ${connections} connections, ${seconds} s per query after a warm-up, JSON without gzip)`,
     '',
-    "`Q1 bare`: a bare node:http server (bench/bare-server.ts) sending Q1's answer, prebuilt, to every request: the socket's limit, driven by the same client in the same run. The server answers a repeated query from its cache of recent answers (`--answer-cache-mib`); `npx tsx bench/http-limit.ts` also measures it without.",
+    "`Q1 bare`: a bare node:http server (bench/bare-server.ts) sending Q1's answer, prebuilt, with the headers the server sent it with, to every request: the socket's limit, driven by the same client in the same run. The server answers a repeated query from its cache of recent answers (`--answer-cache-mib`); `npx tsx bench/http-limit.ts` also measures it without.",
     '',
     `| query | ${columns.map((c) => `${size(c.reservoirs)}: req/s, p50 / p99`).join(' | ')} |`,
     `|---|${columns.map(() => '---:|').join('')}`,
