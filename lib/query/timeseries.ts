@@ -102,9 +102,12 @@ async function* spansInGroups(source: TimeseriesSource, plan: Plan): AsyncGenera
   const datasets = [...new Set(variables.map((v) => v.dataset!))];
   const columns = new Map(datasets.map((d, i) => [d, [...variables.filter((v) => v.dataset === d).map((v) => v.name), ...(i === 0 ? flags : [])]]));
   const size = Math.max(1, Math.floor(VALUES_PER_GROUP / ((endDay - startDay + 1) * Math.max(1, variables.length + flags.length))));
+  // more than the cache holds (every reservoir's year at 44,000: 16 million rows of a date, a name and a value): its
+  // chunks are kept while they fit, not each in place of the one before, so the same answer again finds part of them
+  const scan = names.length * (endDay - startDay + 1) * (variables.length + flags.length + 2 * datasets.length) * 8 > source.reader.columnCacheBytes;
   for (let from = 0; from < names.length; from += size) {
     const group = names.slice(from, from + size);
-    const read = await readNamesRows(source, group, columns, startDay, endDay);
+    const read = await readNamesRows(source, group, columns, startDay, endDay, scan);
     for (const name of group) yield [name, read.get(name)!];
   }
 }
@@ -262,6 +265,7 @@ export async function readNamesRows(
   columnsByDataset: ReadonlyMap<string, readonly string[]>,
   startDay: number,
   endDay: number,
+  scan = false, // a read larger than the cache (PartitionReader.columns)
 ): Promise<Map<string, Map<string, RowSpan>>> {
   const wanted = new Set(names);
   const [lo, hi] = [names[0]!, names[names.length - 1]!];
@@ -275,7 +279,7 @@ export async function readNamesRows(
         const footer = await source.reader.layout(file);
         const groups = footer.ranges.flatMap((_, g) => (groupHoldsDays(footer, g, startDay, endDay) && groupHoldsNames(footer, g, lo, hi) ? [g] : []));
         // the file's row groups asked at once (their reads overlap, their pages inflate on every core), cut in order
-        const reads = await Promise.all(groups.map((g) => source.reader.columns(file, g, ['date', 'RES_NAME', ...columns])));
+        const reads = await Promise.all(groups.map((g) => source.reader.columns(file, g, ['date', 'RES_NAME', ...columns], scan)));
         for (const read of reads) {
           const days = read[0] as Int32Array;
           const rowNames = read[1] as readonly string[];

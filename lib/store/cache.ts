@@ -19,14 +19,19 @@ export class ByteBoundedCache<V> {
     return entry.value;
   }
 
-  /** Stores a value, evicting the least recently used entries until the bound holds. */
-  set(key: string, value: V, bytes: number): void {
+  /**
+   * Stores a value, evicting the least recently used entries until the bound holds; with `evict` false, only if it fits
+   * beside what is held (a scan larger than the cache then keeps its first part, where evicting would keep its last,
+   * which the same scan again never finds before evicting it in turn).
+   */
+  set(key: string, value: V, bytes: number, evict = true): void {
     const old = this.entries.get(key);
     if (old) {
       this.total -= old.bytes;
       this.entries.delete(key);
     }
     if (bytes > this.maxEntryBytes) return; // larger than an entry may be: serve it, keep nothing
+    if (!evict && this.total + bytes > this.maxBytes) return;
     this.entries.set(key, { value, bytes });
     this.total += bytes;
     for (const [oldest, entry] of this.entries) {

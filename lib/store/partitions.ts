@@ -127,8 +127,11 @@ export class PartitionReader {
     return this.caches.columns.get(this.groupKey(file, group))?.get(name);
   }
 
-  /** Several columns of a row group (undefined where the file has none), the uncached ones read together. */
-  async columns(file: DataFile, group: number, names: readonly string[]): Promise<(Column | undefined)[]> {
+  /**
+   * Several columns of a row group (undefined where the file has none), the uncached ones read together. `scan`: a
+   * read of a query larger than the cache, whose chunks are kept only where they fit beside what is held.
+   */
+  async columns(file: DataFile, group: number, names: readonly string[], scan = false): Promise<(Column | undefined)[]> {
     const cached = this.caches.columns.get(this.groupKey(file, group));
     const out = names.map((n) => cached?.get(n));
     const footer = this.caches.footers.get(file.path) ?? (await this.layout(file));
@@ -147,7 +150,7 @@ export class PartitionReader {
         const bytes = await this.read(file, start, run[run.length - 1]!.range[1] - start);
         // decoded together: their pages inflate in a few zlib calls in the thread pool
         const chunks = run.map(({ i, range }) => ({ name: names[i]!, bytes: bytes.subarray(range[0] - start, range[1] - start) }));
-        const decoded = await this.readColumnsOf(file, group, chunks);
+        const decoded = await this.readColumnsOf(file, group, chunks, scan);
         run.forEach(({ i }, k) => (out[i] = decoded[k]));
       }),
     );
@@ -155,11 +158,11 @@ export class PartitionReader {
   }
 
   // several chunks of a row group: those neither cached nor being decoded are decoded as one batch
-  private readColumnsOf(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[]): Promise<(Column | undefined)[]> {
+  private readColumnsOf(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[], scan: boolean): Promise<(Column | undefined)[]> {
     const key = this.groupKey(file, group);
     const batch = chunks.filter((c) => !this.cachedColumn(file, group, c.name) && !this.pending.has(`${key}#${c.name}`));
     if (batch.length > 1) {
-      const work = this.decodeBatch(file, group, batch);
+      const work = this.decodeBatch(file, group, batch, scan);
       batch.forEach((c, k) => {
         const id = `${key}#${c.name}`;
         this.pending.set(
@@ -168,11 +171,11 @@ export class PartitionReader {
         );
       });
     }
-    return Promise.all(chunks.map((c) => this.readColumn(file, group, c.name, c.bytes)));
+    return Promise.all(chunks.map((c) => this.readColumn(file, group, c.name, c.bytes, scan)));
   }
 
   // each chunk checked against its checksum, then all decoded together; should that fail, each alone says which is bad
-  private async decodeBatch(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[]): Promise<(Column | undefined)[]> {
+  private async decodeBatch(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[], scan: boolean): Promise<(Column | undefined)[]> {
     const footer = await this.layout(file);
     const known = chunks.filter((c) => footer.columns.has(c.name));
     for (const c of known) this.checkSum(file, footer, group, c.name, c.bytes);
@@ -183,18 +186,18 @@ export class PartitionReader {
         known.map((c) => ({ group, column: c.name, bytes: c.bytes })),
       );
     } catch {
-      return Promise.all(chunks.map((c) => this.decodeColumn(file, group, c.name, c.bytes)));
+      return Promise.all(chunks.map((c) => this.decodeColumn(file, group, c.name, c.bytes, scan)));
     }
-    const columns = new Map(known.map((c, k) => [c.name, this.keep(file, group, c.name, values[k]!)]));
+    const columns = new Map(known.map((c, k) => [c.name, this.keep(file, group, c.name, values[k]!, scan)]));
     return chunks.map((c) => columns.get(c.name));
   }
 
-  private readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
+  private readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array, scan = false): Promise<Column | undefined> {
     const cached = this.cachedColumn(file, group, name);
-    return cached ? Promise.resolve(cached) : this.once(`${this.groupKey(file, group)}#${name}`, () => this.decodeColumn(file, group, name, chunk));
+    return cached ? Promise.resolve(cached) : this.once(`${this.groupKey(file, group)}#${name}`, () => this.decodeColumn(file, group, name, chunk, scan));
   }
 
-  private async decodeColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array): Promise<Column | undefined> {
+  private async decodeColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array, scan = false): Promise<Column | undefined> {
     const footer = await this.layout(file);
     const index = footer.columns.get(name);
     if (index === undefined) return undefined;
@@ -207,7 +210,7 @@ export class PartitionReader {
     } catch (error) {
       throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} cannot be decoded (${(error as Error).message})`);
     }
-    return this.keep(file, group, name, values);
+    return this.keep(file, group, name, values, scan);
   }
 
   private checkSum(file: DataFile, footer: FileLayout, group: number, name: string, bytes: Uint8Array): void {
@@ -217,7 +220,7 @@ export class PartitionReader {
   }
 
   // a decoded chunk normalized and cached with its row group's other columns
-  private keep(file: DataFile, group: number, name: string, values: ArrayLike<number | string | null>): Column {
+  private keep(file: DataFile, group: number, name: string, values: ArrayLike<number | string | null>, scan: boolean): Column {
     const column = normalize(values, name);
     this.caches.counts.chunksDecoded++;
     // a row group's columns are cached together (one key per group, made once): the group's size grows as columns come
@@ -225,9 +228,14 @@ export class PartitionReader {
     const columns = this.caches.columns.get(key) ?? new Map<string, Column>();
     columns.set(name, column);
     let bytesHeld = 0;
-    for (const c of columns.values()) bytesHeld += c.length * 8;
-    this.caches.columns.set(key, columns, bytesHeld);
+    for (const c of columns.values()) bytesHeld += c.length * (c instanceof Int32Array ? 4 : 8); // a name: its reference
+    this.caches.columns.set(key, columns, bytesHeld, !scan);
     return column;
+  }
+
+  /** The bytes of decoded chunks the reader keeps at most: a query reading more is a scan (columns()). */
+  get columnCacheBytes(): number {
+    return this.caches.columns.maxBytes;
   }
 
   private groupKey(file: DataFile, group: number): string {

@@ -139,4 +139,23 @@ describe('reservoirRange over many names', () => {
       { numRuns: 15 },
     );
   });
+
+  it('keeps the first part of a read larger than its cache, so the same answer again decodes less, not all of it again', async () => {
+    const dir = await tempDir();
+    // 40 reservoirs x 90 days in files of 720 rows (8 names) and row groups of 120: files read one after another
+    await generateStore(dir, { reservoirs: 40, stations: 1, start: '2021-01-01', end: '2021-03-31', seed: 13, rowGroupSize: 120, rowsPerFile: 720, byDateDays: 0 });
+    // a cache of about a third of the read: 40 x 90 rows of a date, a name and a value (8 bytes each, as counted)
+    const store = await openStore(dir, { cacheBytes: 40_000 });
+    const query = { names: store.manifest.reservoirs.names, datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-03-31' };
+    const decoded = () => store.readStats().chunksDecoded;
+    const first = await store.reservoirTimeseries(query);
+    const once = decoded();
+    const again = await store.reservoirTimeseries(query);
+    const twice = decoded() - once;
+    expect(again).toEqual(first);
+    expect(first.length).toBe(40 * 90);
+    expect(twice).toBeGreaterThan(0); // the cache holds less than the read
+    expect(twice).toBeLessThan(once * 0.8); // what fitted was kept, and found again
+    await store.close();
+  });
 });
