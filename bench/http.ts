@@ -63,7 +63,8 @@ const addedByNode = new Set(['date', 'connection', 'keep-alive']);
 export async function answerHeaders(server: ServerProcess, query: BenchQuery): Promise<AnswerHeaders> {
   const response = await fetch(server.url + httpTarget(query.spec, query.format), { headers: { 'api-key': server.key, 'accept-encoding': 'identity' } });
   await response.arrayBuffer();
-  if (response.status !== 200 || response.headers.has('content-encoding')) throw new MismatchError(`${query.id} over HTTP: status ${response.status}, not a plain 200`);
+  if (response.status !== 200 || response.headers.has('content-encoding'))
+    throw new MismatchError(`${query.id} over HTTP: status ${response.status}, not a plain 200`);
   return Object.fromEntries([...response.headers].filter(([name]) => !addedByNode.has(name)));
 }
 
@@ -147,7 +148,9 @@ export async function driveBare(
   try {
     await drive(bare, query, connections, 1); // warm-up, not counted
     const row = { ...(await drive(bare, query, connections, durationS)), id: `${query.id} bare` };
-    log(`${row.id} http: ${row.requestsPerSecond.toFixed(0)} req/s (bare node:http sending the same ${body.length} bytes and ${Object.keys(headers).length} headers)`);
+    log(
+      `${row.id} http: ${row.requestsPerSecond.toFixed(0)} req/s (bare node:http sending the same ${body.length} bytes and ${Object.keys(headers).length} headers)`,
+    );
     return row;
   } finally {
     await bare.stop();

@@ -175,7 +175,12 @@ export class PartitionReader {
   }
 
   // each chunk checked against its checksum, then all decoded together; should that fail, each alone says which is bad
-  private async decodeBatch(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[], scan: boolean): Promise<(Column | undefined)[]> {
+  private async decodeBatch(
+    file: DataFile,
+    group: number,
+    chunks: readonly { name: string; bytes: Uint8Array }[],
+    scan: boolean,
+  ): Promise<(Column | undefined)[]> {
     const footer = await this.layout(file);
     const known = chunks.filter((c) => footer.columns.has(c.name));
     for (const c of known) this.checkSum(file, footer, group, c.name, c.bytes);

@@ -143,7 +143,16 @@ describe('reservoirRange over many names', () => {
   it('keeps the first part of a read larger than its cache, so the same answer again decodes less, not all of it again', async () => {
     const dir = await tempDir();
     // 40 reservoirs x 90 days in files of 720 rows (8 names) and row groups of 120: files read one after another
-    await generateStore(dir, { reservoirs: 40, stations: 1, start: '2021-01-01', end: '2021-03-31', seed: 13, rowGroupSize: 120, rowsPerFile: 720, byDateDays: 0 });
+    await generateStore(dir, {
+      reservoirs: 40,
+      stations: 1,
+      start: '2021-01-01',
+      end: '2021-03-31',
+      seed: 13,
+      rowGroupSize: 120,
+      rowsPerFile: 720,
+      byDateDays: 0,
+    });
     // a cache of about a third of the read: 40 x 90 rows of a date, a name and a value (8 bytes each, as counted)
     const store = await openStore(dir, { cacheBytes: 40_000 });
     const query = { names: store.manifest.reservoirs.names, datasets: ['nete-volume-calcs'], variables: ['NetE'], start: '2021-01-01', end: '2021-03-31' };
