@@ -31,7 +31,8 @@ const formatted = new Map<number, string>();
 
 /**
  * The proleptic Gregorian year, month (1-12) and day of month of an epoch day, by arithmetic (H. Hinnant's
- * days-to-civil): a Date made and formatted per day was a twentieth of a cold answer of 46 years of one reservoir.
+ * days-to-civil), not a Date made and formatted per day: 46 years of days first formatted in a fresh process, 14-15 ms
+ * that way, 9-10 ms this way.
  */
 export function civilOfDay(day: number): [number, number, number] {
   const z = day + 719_468; // days from 0000-03-01, so that a leap day ends its year
