@@ -135,7 +135,10 @@ export async function* jsonArrayChunks(batches: AsyncIterable<readonly string[]>
   for await (const batch of batches) {
     const texts = batch.filter((text) => text !== '');
     if (texts.length === 0) continue;
-    yield first ? texts.join(',') : `,${texts.join(',')}`; // one chunk a batch: a date answer's batch is a record per name
+    // the comma between batches as a chunk of its own: joined to the batch's text it made a string of two parts, which
+    // the socket's write copied once more to flatten (every reservoir for a year: a batch a name)
+    if (!first) yield ',';
+    yield texts.length === 1 ? texts[0]! : texts.join(','); // a date answer's batch is a record per name
     first = false;
   }
   yield ']';
