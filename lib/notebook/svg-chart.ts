@@ -19,12 +19,15 @@ export function niceTicks(low: number, high: number, count = 5): number[] {
   const raw = (high - low) / count;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
-  // a range of subnormal width underflows the step to 0 (the loop below would then never end): the two ends will do
-  if (!(step > 0) || !Number.isFinite(low / step) || !Number.isFinite(high / step)) return [low, high];
-  const ticks: number[] = [];
   // whole multiples of the step, counted (adding steps up would drift)
-  const last = Math.ceil(high / step - 1e-9);
-  for (let n = Math.floor(low / step + 1e-9); n <= last; n++) ticks.push(Number((n * step).toPrecision(15)));
+  const [first, last] = [Math.floor(low / step + 1e-9), Math.ceil(high / step - 1e-9)];
+  // a range of subnormal width underflows the step to 0, and one a few units wide in the last digits of large values
+  // (999999.9999999999 to 1e6) counts its steps past 2^53, where n + 1 is n: the loop below would never end (a random
+  // chart test hung the suite so); a range narrower than the ticks' 15 digits cannot be covered by them. The two ends will do.
+  const narrow = high - low < Math.max(Math.abs(low), Math.abs(high)) * 1e-12;
+  if (narrow || !(step > 0) || !Number.isSafeInteger(first) || !Number.isSafeInteger(last) || last - first > 4 * count) return [low, high];
+  const ticks: number[] = [];
+  for (let n = first; n <= last; n++) ticks.push(Number((n * step).toPrecision(15)));
   return ticks;
 }
 

@@ -28,6 +28,27 @@ describe('niceTicks', () => {
 });
 
 describe('niceTicks on the narrowest ranges', () => {
+  it('ends, with at most 12 ticks covering the range, however few doubles lie between its ends', () => {
+    // a value and the next few doubles above it: steps of the range past 2^53 for large values (999999.9999999999 to
+    // 1e6 once hung the chart test, n + 1 being n)
+    const above = (v: number, k: number) => {
+      const buf = new Float64Array([v]);
+      const bits = new BigInt64Array(buf.buffer);
+      bits[0] = bits[0]! + BigInt(v >= 0 ? k : -k);
+      return buf[0]!;
+    };
+    expect(niceTicks(999999.9999999999, 1e6)).toEqual([999999.9999999999, 1e6]);
+    fc.assert(
+      fc.property(fc.double({ min: 1e-3, max: 1e15, noNaN: true }), fc.integer({ min: 1, max: 64 }), fc.boolean(), (v, k, negative) => {
+        const [low, high] = negative ? [above(-v, k), -v] : [v, above(v, k)];
+        const ticks = niceTicks(low, high);
+        expect(ticks.length).toBeLessThanOrEqual(12);
+        expect(ticks[0]!).toBeLessThanOrEqual(low);
+        expect(ticks.at(-1)!).toBeGreaterThanOrEqual(high);
+      }),
+    );
+  });
+
   it('gives the two ends for a range of subnormal width, whose step underflows to 0', () => {
     for (const [low, high] of [
       [-5e-324, 1e-323],
