@@ -2,7 +2,6 @@
 // built whole, GeoJSON for metadata, gzip when the client accepts it; and WholeResponse, an answer whose body is
 // already in memory, which the node adapter writes at once with a Content-Length, skipping the web-stream plumbing
 // (Readable.fromWeb, pipeline), which costs more than a small answer itself.
-
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGzip } from 'node:zlib';

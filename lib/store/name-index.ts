@@ -111,10 +111,10 @@ export class NameIndex implements ReadonlySet<string> {
 export class NameLines {
   private lineStarts: Int32Array | undefined;
 
-  /** `expected`, when given, is the number of lines the file must hold (checked when the lines are first counted). */
+  /** `expected`: the number of lines the manifest says the file holds (checked when the lines are first scanned). */
   constructor(
     readonly bytes: Uint8Array,
-    readonly expected?: number,
+    readonly expected: number,
   ) {
     if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) throw new StoreError('the names file does not end with a line break');
   }
@@ -128,24 +128,23 @@ export class NameLines {
   get starts(): Int32Array {
     if (this.lineStarts === undefined) {
       const bytes = this.bytes;
-      // counted first (unless known), then filled: no growing list of 44,000 numbers for the collector
-      let count = 0;
-      if (this.expected === undefined) for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
-      const starts = new Int32Array((this.expected ?? count) + 1);
-      let i = 1;
-      for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) {
-        if (i >= starts.length) throw new StoreError(`the names file holds more than the ${this.expected} names its manifest says`);
-        starts[i++] = at + 1;
-      }
-      if (i !== starts.length) throw new StoreError(`the names file holds ${i - 1} names, its manifest says ${this.expected}`);
+      const starts = new Int32Array(this.expected + 1); // sized by the manifest: no growing list for the collector
+      let lines = 0;
+      for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) if (++lines <= this.expected) starts[lines] = at + 1;
+      this.checkCount(lines);
       this.lineStarts = starts;
     }
     return this.lineStarts;
   }
 
-  /** The number of lines: the manifest's count while the lines are not counted (a store's size needs no scan). */
+  /** Refuses a count of names found in the file other than the manifest's. */
+  checkCount(found: number): void {
+    if (found !== this.expected) throw new StoreError(`the names file holds ${found} names, its manifest says ${this.expected}`);
+  }
+
+  /** The number of lines, as the manifest says (a store's size needs no scan; the scan checks it). */
   get count(): number {
-    return this.lineStarts === undefined && this.expected !== undefined ? this.expected : this.starts.length - 1;
+    return this.expected;
   }
 
   line(i: number): string {

@@ -84,8 +84,7 @@ function attach(reservoirs: Manifest['reservoirs'], lines: NameLines): void {
     get: () => {
       if (list === undefined) {
         const names = decodeNames(lines.bytes);
-        if (lines.expected !== undefined && names.length !== lines.expected)
-          throw new StoreError(`the names file holds ${names.length} names, its manifest says ${lines.expected}`);
+        lines.checkCount(names.length);
         list = names;
       }
       return list;
