@@ -2,6 +2,7 @@
 // A plain loop rather than csv-stringify: on a 46-year answer it is four times faster, and a property test
 // checks that both write the same text.
 import type { WireRecord } from '../types.js';
+import { joinedPieces } from './text-pieces.js';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -44,8 +45,5 @@ export function recordsToCsv(records: readonly WireRecord[], columns: readonly s
 /** CSV text in chunks from batches of CSV rows already written (RecordStream.csv): the header, then the rows. */
 export async function* csvTextChunks(columns: readonly string[], batches: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
   yield recordsToCsv([], columns, true);
-  for await (const batch of batches) {
-    const text = batch.join(''); // one chunk a batch, as for JSON
-    if (text !== '') yield text;
-  }
+  for await (const batch of batches) yield* joinedPieces(batch, ''); // in pieces, as for JSON
 }

@@ -1,12 +1,13 @@
 // JSON and CSV rows of a block written as UTF-8 bytes straight from its column vectors: no record object, no string
-// per row or per value. The block's text then becomes one string in a single copy. On every reservoir for a year
-// (16 million rows at 44,000 water bodies) making a string per row and joining them spent most of the time in the
-// garbage collector; this writes the same text with one reused buffer.
+// per row or per value. The rows' text then becomes strings of about 64 KiB (text-pieces.ts), each in a single copy. On
+// every reservoir for a year (16 million rows at 44,000 water bodies) making a string per row and joining them spent
+// most of the time in the garbage collector; this writes the same text with one reused buffer.
 import { civilOfDay, formatDay } from '../dates.js';
 import type { ResolvedVariable } from '../query/plan.js';
 import { roundValue } from '../units.js';
 import { csvField, FRACTIONS } from './csv.js';
 import type { Emitter } from './emitter.js';
+import { TEXT_PIECE_CHARS } from './text-pieces.js';
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string): Uint8Array => encoder.encode(text);
@@ -252,11 +253,14 @@ export function byteEmitter(
     const c3 = values > 3 ? columns[columnOf[3]!] : undefined;
     // each row: head, date, end key, date, then (between, value) per held value, the tail; a comma between JSON rows
     const rowBytes = head.length + tail.length + constantBytes + 20 + 25 * values + 1;
-    const need = rowBytes * (to - from);
-    const [buf, view] = bufferOf(need);
+    const [buf, view] = bufferOf(Math.min(rowBytes * (to - from), TEXT_PIECE_CHARS + rowBytes));
     let at = 0;
     for (let i = from; i < to; i++) {
-      if (json && i > from) buf[at++] = 44; // ','
+      if (at >= TEXT_PIECE_CHARS) {
+        out.push(textOf(buf, at, asciiText));
+        at = 0;
+      }
+      if (json && at > 0) buf[at++] = 44; // ','
       at = headWords ? put(view, buf, at, headWords) : putBytes(buf, at, head);
       const day = days[i]!;
       at = writeDay(view, buf, at, day);
@@ -274,24 +278,35 @@ export function byteEmitter(
       }
       at = tailWords ? put(view, buf, at, tailWords) : putBytes(buf, at, tail);
     }
-    out.push(asciiText ? latin1(buf, at) : utf8(buf, at));
+    out.push(textOf(buf, at, asciiText));
   };
   if (plainTailBytes === undefined) return emit;
 
-  // one date of every name: the names' text bytes kept (namesText), the rows written into one buffer, one string out
+  // one date of every name: the names' text bytes kept (namesText), the rows written into one buffer, a string per piece
   const tailAscii = isAscii(plainTail!);
   const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
   emit.names = (out, names, seen, days, columns, from, to) => {
     const text = namesText(names, kind);
     if (!text) return false;
     const { bytes, offsets: starts } = text;
+    const asciiText = ascii && tailAscii && text.ascii;
     let need = 0;
-    for (let i = from; i < to; i++) if (seen[i]) need += perRow + starts[i + 1]! - starts[i]!;
+    let widest = 0;
+    for (let i = from; i < to; i++) {
+      if (!seen[i]) continue;
+      const row = perRow + starts[i + 1]! - starts[i]!;
+      need += row;
+      if (row > widest) widest = row;
+    }
     if (need === 0) return true;
-    const [buf, view] = bufferOf(need);
+    const [buf, view] = bufferOf(Math.min(need, TEXT_PIECE_CHARS + widest));
     let at = 0;
     for (let i = from; i < to; i++) {
       if (!seen[i]) continue;
+      if (at >= TEXT_PIECE_CHARS) {
+        out.push(textOf(buf, at, asciiText));
+        at = 0;
+      }
       if (json && at > 0) buf[at++] = 44; // ','
       at = putBytes(buf, at, headKeyBytes);
       for (let k = starts[i]!; k < starts[i + 1]!; k++) buf[at++] = bytes[k]!;
@@ -310,7 +325,7 @@ export function byteEmitter(
       }
       at = putBytes(buf, at, plainTailBytes);
     }
-    out.push(ascii && tailAscii && text.ascii ? latin1(buf, at) : utf8(buf, at));
+    out.push(textOf(buf, at, asciiText));
     return true;
   };
   return emit;
@@ -355,11 +370,8 @@ function namesText(names: readonly string[], kind: 'json' | 'csv'): NamesText | 
 
 const decoder = new TextDecoder();
 
-// ASCII bytes as a string: a plain copy, where UTF-8 decoding checks every byte
-function latin1(buf: Uint8Array, length: number): string {
+// the first `length` bytes as a string; ASCII bytes by a plain copy (Latin-1), where UTF-8 decoding checks every byte
+function textOf(buf: Uint8Array, length: number, ascii: boolean): string {
+  if (!ascii) return decoder.decode(buf.subarray(0, length));
   return buf === scratch ? scratchText.toString('latin1', 0, length) : Buffer.from(buf.buffer, buf.byteOffset, length).toString('latin1');
-}
-
-function utf8(buf: Uint8Array, length: number): string {
-  return decoder.decode(buf.subarray(0, length));
 }

@@ -6,6 +6,7 @@ import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord } from '../types.js';
 import { csvTextChunks } from './csv.js';
 import type { OutputKind } from './emit.js';
+import { joinedPieces } from './text-pieces.js';
 
 /**
  * A query answer that can be streamed: its columns (the CSV header), its records in batches, and its outputs. JSON and
@@ -133,13 +134,13 @@ export async function* jsonArrayChunks(batches: AsyncIterable<readonly string[]>
   let first = true;
   yield '[';
   for await (const batch of batches) {
-    const texts = batch.filter((text) => text !== '');
-    if (texts.length === 0) continue;
-    // the comma between batches as a chunk of its own: joined to the batch's text it made a string of two parts, which
+    // the comma between pieces as a chunk of its own: joined to a piece's text it made a string of two parts, which
     // the socket's write copied once more to flatten (every reservoir for a year: a batch a name)
-    if (!first) yield ',';
-    yield texts.length === 1 ? texts[0]! : texts.join(','); // a date answer's batch is a record per name
-    first = false;
+    for (const piece of joinedPieces(batch, ',')) {
+      if (!first) yield ',';
+      yield piece;
+      first = false;
+    }
   }
   yield ']';
 }

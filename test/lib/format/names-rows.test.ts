@@ -1,10 +1,11 @@
-// One date of every name written as one string (RecordBuilder.emitNames, row-bytes.ts's names emitter) is exactly
+// One date of every name written in few strings (RecordBuilder.emitNames, row-bytes.ts's names emitter) is exactly
 // JSON.stringify of the same records and csv-stringify of the same rows, over any names, values, units and seen rows.
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reservoirVariables } from '../../../lib/catalogue.js';
 import { RecordBuilder } from '../../../lib/format/emit.js';
+import { TEXT_PIECE_CHARS } from '../../../lib/format/text-pieces.js';
 import type { CheckedVariable } from '../../../lib/query/plan.js';
 import { withKeys } from '../../../lib/query/plan.js';
 import type { WireValue } from '../../../lib/types.js';
@@ -87,6 +88,23 @@ describe('one date of every name as one string', () => {
       const out: unknown[] = [];
       new RecordBuilder('RES_NAME', variables, kind).emitNames(out, names, Uint8Array.of(1, 1, 0, 1), block, 0, 4);
       expect(out).toHaveLength(1);
+    }
+  });
+
+  it('cuts a batch of 20,000 names into strings of at most TEXT_PIECE_CHARS and a row, at rows', () => {
+    const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
+    const names = Array.from({ length: 20_000 }, (_, i) => `LAKE ${i}`);
+    const values = Float64Array.from(names, (_, i) => i / 7);
+    const block = { days: new Int32Array(names.length).fill(20_000), columns: [values] };
+    const seen = new Uint8Array(names.length).fill(1);
+    const records = names.map((name, i) => ({ RES_NAME: name, start_date: isoDay(20_000), end_date: isoDay(20_000), 'NetE (mm)': roundValue(i / 7) }));
+    for (const kind of ['json', 'csv'] as const) {
+      const out: string[] = [];
+      new RecordBuilder('RES_NAME', variables, kind).emitNames(out, names, seen, block, 0, names.length);
+      expect(out.length).toBeGreaterThan(10);
+      expect(Math.max(...out.map((t) => t.length))).toBeLessThanOrEqual(TEXT_PIECE_CHARS + 200);
+      if (kind === 'json') expect(out.join(',')).toBe(JSON.stringify(records).slice(1, -1));
+      else expect(out.every((t) => t.endsWith('\n'))).toBe(true); // whole rows; their text: the property above
     }
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames, stationVariables } from '../../../lib/catalogue.js';
 import { emitWithFlags, RecordBuilder } from '../../../lib/format/emit.js';
 import { byteEmitter } from '../../../lib/format/row-bytes.js';
+import { TEXT_PIECE_CHARS } from '../../../lib/format/text-pieces.js';
 import type { CheckedVariable } from '../../../lib/query/plan.js';
 import { withKeys } from '../../../lib/query/plan.js';
 import type { WireValue } from '../../../lib/types.js';
@@ -148,6 +149,8 @@ describe('text written as bytes from the columns', () => {
         return { RES_NAME: 'BIG LAKE', start_date: isoDay(days[from + k]!), end_date: isoDay(days[from + k]!), 'NetE (mm)': v !== v ? null : roundValue(v) };
       });
       expect(out.join(',')).toBe(JSON.stringify(records).slice(1, -1));
+      // in strings of at most TEXT_PIECE_CHARS and a row (a larger string is a page of V8's own: text-pieces.ts)
+      expect(Math.max(...out.map((t) => (t as string).length))).toBeLessThanOrEqual(TEXT_PIECE_CHARS + 200);
     }
   });
 

@@ -159,7 +159,7 @@ const record = fc.dictionary(
 const element = fc.oneof(fc.array(record, { minLength: 1, maxLength: 3 }), fc.constant([]));
 
 describe('jsonArrayChunks', () => {
-  it('makes the JSON array of every object of every batch, in order, one chunk a non-empty batch and a comma between', async () => {
+  it('makes the JSON array of every object of every batch, in order, one chunk a non-empty batch of small texts and a comma between', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(element, { maxLength: 4 }), { maxLength: 6 }), async (batches) => {
         const texts = batches.map((batch) => batch.map((objects) => objects.map((o) => JSON.stringify(o)).join(',')));
