@@ -54,6 +54,14 @@ function putBytes(buf: Uint8Array, at: number, bytes: Uint8Array): number {
   return at + bytes.length;
 }
 
+// bytes [from, to) of `source` (`words` a view of it) into `buf` at `at`, four at a time; returns the end
+function copyBytes(view: DataView, buf: Uint8Array, at: number, source: Uint8Array, words: DataView, from: number, to: number): number {
+  let k = from;
+  for (; k + 4 <= to; k += 4, at += 4) view.setUint32(at, words.getUint32(k, true), true);
+  for (; k < to; k++) buf[at++] = source[k]!;
+  return at;
+}
+
 function put(view: DataView, buf: Uint8Array, at: number, segment: Segment): number {
   const { words, rest } = segment;
   for (let w = 0; w < words.length; w++) view.setUint32(at + 4 * w, words[w]!, true);
@@ -284,11 +292,12 @@ export function byteEmitter(
 
   // one date of every name: the names' text bytes kept (namesText), the rows written into one buffer, a string per piece
   const tailAscii = isAscii(plainTail!);
+  const [headKeyWords, startKeyWords, tailWords] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
   const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
   emit.names = (out, names, seen, days, columns, from, to) => {
     const text = namesText(names, kind);
     if (!text) return false;
-    const { bytes, offsets: starts } = text;
+    const { bytes, words, offsets: starts } = text;
     const asciiText = ascii && tailAscii && text.ascii;
     let need = 0;
     let widest = 0;
@@ -308,9 +317,9 @@ export function byteEmitter(
         at = 0;
       }
       if (json && at > 0) buf[at++] = 44; // ','
-      at = putBytes(buf, at, headKeyBytes);
-      for (let k = starts[i]!; k < starts[i + 1]!; k++) buf[at++] = bytes[k]!;
-      at = putBytes(buf, at, startKeyBytes);
+      at = put(view, buf, at, headKeyWords);
+      at = copyBytes(view, buf, at, bytes, words, starts[i]!, starts[i + 1]!);
+      at = put(view, buf, at, startKeyWords);
       const day = days[i]!;
       at = writeDay(view, buf, at, day);
       at = put(view, buf, at, endText);
@@ -323,7 +332,7 @@ export function byteEmitter(
           if (json) at = writeAscii(buf, at, 'null');
         } else at = writeRounded(view, buf, at, value);
       }
-      at = putBytes(buf, at, plainTailBytes);
+      at = put(view, buf, at, tailWords);
     }
     out.push(textOf(buf, at, asciiText));
     return true;
@@ -344,6 +353,7 @@ function bufferOf(need: number): [Uint8Array, DataView] {
 /** The names' JSON strings (or CSV fields) as UTF-8, end to end, and where each begins. */
 interface NamesText {
   bytes: Uint8Array;
+  words: DataView; // the same bytes, read four at a time
   offsets: Int32Array; // name i is bytes [offsets[i], offsets[i + 1])
   ascii: boolean;
 }
@@ -365,7 +375,7 @@ function namesText(names: readonly string[], kind: 'json' | 'csv'): NamesText | 
   parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
   const bytes = new Uint8Array(offsets[texts.length]!);
   parts.forEach((p, i) => bytes.set(p, offsets[i]!));
-  return (kept[kind] = { bytes, offsets, ascii: texts.every(isAscii) });
+  return (kept[kind] = { bytes, words: new DataView(bytes.buffer), offsets, ascii: texts.every(isAscii) });
 }
 
 const decoder = new TextDecoder();
