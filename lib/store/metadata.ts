@@ -10,12 +10,17 @@ export interface MetadataTable {
 }
 
 /**
- * Metadata read from a verified Parquet file, decoded on first use: most queries never need it, and decoding 44,000
- * rows took a quarter of a second of every open.
+ * Metadata read from a Parquet file, decoded on first use: most queries never need it, and decoding 44,000 rows took
+ * a quarter of a second of every open. `verify`, when given, checks the bytes (or throws) before anything is decoded.
  */
-export function lazyMetadata(bytes: Uint8Array | null, key: string, where: string): MetadataTable {
+export function lazyMetadata(bytes: Uint8Array | null, key: string, where: string, verify?: () => void): MetadataTable {
   if (!bytes) return decodeMetadata(null, key);
+  let verified = verify === undefined;
   const decode = <T>(what: () => T): T => {
+    if (!verified) {
+      verify!(); // its own error: the file is corrupt, not undecodable
+      verified = true;
+    }
     try {
       return what();
     } catch (error) {

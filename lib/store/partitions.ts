@@ -251,11 +251,14 @@ export class PartitionReader {
 
   private readonly keys = new WeakMap<DataFile, string[]>();
 
-  /** Reads and verifies a whole small file (the metadata tables). */
-  async wholeFile(entry: FileEntry): Promise<Uint8Array> {
-    const bytes = await this.read(entry, 0, entry.bytes);
+  /** Reads a whole small file (the metadata tables), to be checked with checkWhole before its bytes are used. */
+  wholeFile(entry: FileEntry): Promise<Uint8Array> {
+    return this.read(entry, 0, entry.bytes);
+  }
+
+  /** Refuses a whole file's bytes (wholeFile) that are not the ones the manifest's SHA-256 names. */
+  checkWhole(entry: FileEntry, bytes: Uint8Array): void {
     if (sha256(bytes) !== entry.sha256) throw new StoreError(`store file ${entry.path} is corrupt: checksum does not match the manifest`);
-    return bytes;
   }
 
   private async read(file: FileEntry, offset: number, length: number): Promise<Uint8Array> {

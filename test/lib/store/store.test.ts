@@ -103,6 +103,20 @@ describe('openStore', () => {
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2020-12-30', end: '2020-12-30' })).rejects.toThrow(StoreError);
   });
 
+  it('checks a metadata table against its checksum when first used, not at open, and never serves it corrupt', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const entry = (await openStore(dir)).manifest.reservoirs.metadata!;
+    const path = join(dir, entry.path);
+    const bytes = await readFile(path);
+    bytes[4]! ^= 0xff; // in the first column chunk: the file still decodes as Parquet
+    await writeFile(path, bytes);
+    const store = await openStore(dir); // a query that needs no metadata is answered
+    expect(await store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-01-01', end: '2021-01-01' })).toHaveLength(1);
+    for (let again = 0; again < 2; again++) expect(() => store.reservoirMetadata(['ALPHA LAKE'])).toThrow(`store file ${entry.path} is corrupt`);
+    expect(store.stationMetadata(['ALPHA_STATION'])).toHaveLength(1); // the stations' own file is sound
+  });
+
   it('throws typed errors naming the bad value', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
