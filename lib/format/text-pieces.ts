@@ -7,20 +7,24 @@ export const TEXT_PIECE_CHARS = 1 << 16;
 
 /**
  * The non-empty `texts` joined by `separator` into strings of at most about TEXT_PIECE_CHARS (a longer text stays one
- * string of its own), in order; the caller puts the separator between the strings it is given.
+ * string of its own), in order; the caller puts the separator between the strings it is given. A list, not a
+ * generator: most batches are one text (every reservoir for a year: a batch a name), given back as it is.
  */
-export function* joinedPieces(texts: readonly string[], separator: string): Generator<string> {
+export function joinedPieces(texts: readonly string[], separator: string): readonly string[] {
+  if (texts.length === 1) return texts[0] === '' ? [] : texts;
+  const pieces: string[] = [];
   let group: string[] = [];
   let length = 0;
   for (const text of texts) {
     if (text === '') continue;
     if (length > 0 && length + text.length > TEXT_PIECE_CHARS) {
-      yield group.length === 1 ? group[0]! : group.join(separator);
+      pieces.push(group.length === 1 ? group[0]! : group.join(separator));
       group = [];
       length = 0;
     }
     group.push(text);
     length += text.length + separator.length;
   }
-  if (length > 0) yield group.length === 1 ? group[0]! : group.join(separator);
+  if (length > 0) pieces.push(group.length === 1 ? group[0]! : group.join(separator));
+  return pieces;
 }

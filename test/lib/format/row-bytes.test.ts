@@ -131,7 +131,7 @@ describe('text written as bytes from the columns', () => {
     expect(byteEmitter('RES_NAME', variables, [true], ['7'], 'csv', fallback)).toBeDefined();
   });
 
-  it('writes a block larger than the buffer it keeps (8 MB of JSON), then small ones again', () => {
+  it('writes a block of 8 MB of JSON in pieces, then small ones again', () => {
     const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
     const rows = 80_000;
     const days = Int32Array.from({ length: rows }, (_, i) => i - 30_000);
