@@ -58,24 +58,34 @@ export function parseFileIndex(text: string, file: { rows: number; bytes: number
   const sums: string[][] = [];
   const days: ([number, number] | undefined)[] = [];
   const names: ([string, string] | undefined)[] = [];
-  for (const group of doc.groups) {
+  // indexed loops, no destructuring: this runs once per file in a fresh process, before the optimizing compiler sees
+  // it, where an array pattern walks the iterator protocol (a one-reservoir answer over 192 files spent 7% here)
+  for (let g = 0; g < doc.groups.length; g++) {
+    const group = doc.groups[g]!;
     if (!Array.isArray(group) || group.length !== 4 || !Array.isArray(group[3]) || group[3].length !== shapes.length)
       throw new Error('a row group is malformed');
-    const [rows, dayRange, nameRange, chunks] = group;
+    const rows = group[0];
     if (!Number.isSafeInteger(rows) || rows <= 0) throw new Error('a row group has no rows');
     groupStarts.push(groupStarts[groupStarts.length - 1]! + rows);
-    days.push(pair(dayRange, (v) => Number.isSafeInteger(v)));
-    names.push(pair(nameRange, (v) => typeof v === 'string'));
-    const groupRanges: [number, number][] = [];
-    const groupSums: string[] = [];
-    for (const chunk of chunks) {
-      const [start, end, sum] = Array.isArray(chunk) ? chunk : [];
-      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start! < 0 || end! <= start! || end! > dataEnd) {
+    days.push(pair(group[1], isWhole));
+    names.push(pair(group[2], isText));
+    const chunks = group[3];
+    const groupRanges = new Array<[number, number]>(chunks.length);
+    const groupSums = new Array<string>(chunks.length);
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c] as unknown;
+      if (!Array.isArray(chunk)) throw new Error('a column chunk is malformed');
+      const start = chunk[0] as number;
+      const end = chunk[1] as number;
+      const sum = chunk[2] as unknown;
+      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end <= start || end > dataEnd) {
         throw new Error('a column chunk lies outside the data bytes');
       }
-      if (typeof sum !== 'string' || !/^[0-9a-f]{32}$/.test(sum)) throw new Error('a column chunk has no checksum');
-      groupRanges.push([start!, end!]);
-      groupSums.push(sum);
+      // its length only: a sum that is not lowercase hex never equals a chunk's own, so that chunk is refused when
+      // read (a pattern test of every sum was a third of this parse)
+      if (typeof sum !== 'string' || sum.length !== 32) throw new Error('a column chunk has no checksum');
+      groupRanges[c] = [start, end];
+      groupSums[c] = sum;
     }
     ranges.push(groupRanges);
     sums.push(groupSums);
@@ -106,3 +116,6 @@ function pair<T>(value: unknown, ok: (v: unknown) => boolean): [T, T] | undefine
   if (!Array.isArray(value) || value.length !== 2 || !ok(value[0]) || !ok(value[1])) throw new Error('a row group range is malformed');
   return value as [T, T];
 }
+
+const isWhole = (v: unknown) => Number.isSafeInteger(v);
+const isText = (v: unknown) => typeof v === 'string';

@@ -112,6 +112,29 @@ describe('file index', () => {
     expect(before.readStats().footersRead).toBeGreaterThan(0);
   }, 120_000);
 
+  it('refuses an index whose row groups or chunks are malformed, saying what', async () => {
+    const dir = await tempDir();
+    await generateStore(dir, { reservoirs: 3, stations: 0, start: '2021-01-01', end: '2021-01-20', seed: 2, rowGroupSize: 16 });
+    const file = (await readManifest(dir)).datasets.rtma!.partitions[0]!.files[0]!;
+    const good = await readFile(join(dir, file.index!.path), 'utf8');
+    expect(parseFileIndex(good, file).ranges.length).toBeGreaterThan(1);
+    const broken = (change: (groups: unknown[][]) => void) => {
+      const doc = JSON.parse(good) as { groups: unknown[][] };
+      change(doc.groups);
+      return () => parseFileIndex(JSON.stringify(doc), file);
+    };
+    const chunk = (groups: unknown[][], c = 0) => (groups[1]![3] as unknown[][])[c]!;
+    expect(broken((g) => (chunk(g)[2] = (chunk(g)[2] as string).slice(1)))).toThrow('a column chunk has no checksum');
+    expect(broken((g) => (chunk(g)[2] = 7))).toThrow('a column chunk has no checksum');
+    expect(broken((g) => (chunk(g, 2)[1] = file.bytes))).toThrow('a column chunk lies outside the data bytes');
+    expect(broken((g) => (chunk(g)[1] = chunk(g)[0]))).toThrow('a column chunk lies outside the data bytes');
+    expect(broken((g) => ((g[1]![3] as unknown[])[0] = 'x'))).toThrow('a column chunk is malformed');
+    expect(broken((g) => (g[0]![0] = 0))).toThrow('a row group has no rows');
+    expect(broken((g) => (g[0]![1] = [1, 'x']))).toThrow('a row group range is malformed');
+    expect(broken((g) => (g[0]![0] = (g[0]![0] as number) + 1))).toThrow('rows, the manifest');
+    expect(broken((g) => (g[1]!.length = 3))).toThrow('a row group is malformed');
+  });
+
   it('falls back to the footer for an index that fails its checksum, and refuses chunks an index misplaces', async () => {
     const dir = await tempDir();
     await generateStore(dir, { reservoirs: 4, stations: 0, start: '2021-01-01', end: '2021-01-20', seed: 1, rowGroupSize: 16 });
