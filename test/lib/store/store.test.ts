@@ -117,6 +117,20 @@ describe('openStore', () => {
     expect(store.stationMetadata(['ALPHA_STATION'])).toHaveLength(1); // the stations' own file is sound
   });
 
+  it('refuses, when read, a file whose checksum in the manifest is not lowercase hex (the manifest is checked by length)', async () => {
+    const dir = await tempDir();
+    await writeTinyStore(dir);
+    const text = await readFile(join(dir, 'manifest.json'), 'utf8');
+    const manifest = JSON.parse(text) as { reservoirs: { namesFile: { sha256: string }; metadata: { sha256: string } } };
+    const { namesFile, metadata } = manifest.reservoirs;
+    await writeFile(join(dir, 'manifest.json'), text.replace(metadata.sha256, metadata.sha256.toUpperCase()));
+    const store = await openStore(dir);
+    expect(() => store.reservoirMetadata(['ALPHA LAKE'])).toThrow('is corrupt: checksum does not match the manifest');
+    await store.close();
+    await writeFile(join(dir, 'manifest.json'), text.replace(namesFile.sha256, `${namesFile.sha256.slice(0, 63)}g`));
+    await expect(openStore(dir)).rejects.toThrow('is corrupt: checksum does not match the manifest');
+  });
+
   it('throws typed errors naming the bad value', async () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
