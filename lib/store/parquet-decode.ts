@@ -316,7 +316,8 @@ function numbersOf(
   const out = doubles ? new Float64Array(rows) : new Int32Array(rows);
   const width = out.BYTES_PER_ELEMENT;
   let row = 0;
-  for (const [i, page] of pages.entries()) {
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i]!;
     const bytes = inflate(page, i);
     const count = page.header.num_values;
     const start = valuesStart(bytes, count, decoder.element.repetition_type === 'OPTIONAL');

@@ -274,8 +274,9 @@ export class PartitionReader {
 // the types every reader assumes: a date column of days, text names, measurements as doubles
 function checkSchema(file: DataFile, layout: FileLayout): void {
   if (!layout.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
-  for (const [name, index] of layout.columns) {
-    const type = layout.shapes[index]?.type;
+  // by index, not a Map's entries: this runs once per file in a fresh process, before the optimizing compiler sees it
+  for (let index = 0; index < layout.shapes.length; index++) {
+    const { name, type } = layout.shapes[index]!;
     const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' || name === 'STA_NAME' || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
     if (type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${type}, expected ${expected}`);
   }
