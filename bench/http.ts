@@ -2,6 +2,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -78,7 +79,7 @@ async function startListening(args: readonly string[], env: NodeJS.ProcessEnv, k
   closeSync(log);
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4096)));
-  const url = await new Promise<string>((done, fail) => {
+  const listening = new Promise<string>((done, fail) => {
     const started = Date.now();
     const poll = setInterval(() => {
       const match = /listening on (http:\/\/\S+)/.exec(readFileSync(logPath, 'utf8'));
@@ -92,7 +93,13 @@ async function startListening(args: readonly string[], env: NodeJS.ProcessEnv, k
       fail(new Error(`the server exited with code ${code} before listening: ${errors.trim()}`));
     });
   });
-  return { url, pid: child.pid!, key, peakRssBytes: () => peakRss(child.pid!), stop: () => stop(child) };
+  const url = await listening.catch(async (error: Error) => {
+    await stop(child); // one that never said it listens is not left running
+    await rm(logPath, { force: true });
+    throw error;
+  });
+  // the access lines are deleted with the server: one HTTP run of the bench wrote 300 MB of them
+  return { url, pid: child.pid!, key, peakRssBytes: () => peakRss(child.pid!), stop: () => stop(child).then(() => rm(logPath, { force: true })) };
 }
 
 /** CPU seconds (user and system) a process has used so far, from /proc (Linux); null elsewhere. */
