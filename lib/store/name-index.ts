@@ -111,12 +111,16 @@ export class NameIndex implements ReadonlySet<string> {
 export class NameLines {
   private lineStarts: Int32Array | undefined;
 
-  /** `expected`: the number of lines the manifest says the file holds (checked when the lines are first scanned). */
+  /**
+   * `expected`: the number of lines the manifest says the file holds (checked when the lines are first scanned);
+   * `path`: the file's, for the errors that say what is wrong with it.
+   */
   constructor(
     readonly bytes: Uint8Array,
     readonly expected: number,
+    private readonly path = 'the names file',
   ) {
-    if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) throw new StoreError('the names file does not end with a line break');
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) throw new StoreError(`store file ${this.path} does not end with a line break`);
   }
 
   /** Whether the line offsets are made (the search by line number is then as cheap as the one over bytes). */
@@ -139,7 +143,7 @@ export class NameLines {
 
   /** Refuses a count of names found in the file other than the manifest's. */
   checkCount(found: number): void {
-    if (found !== this.expected) throw new StoreError(`the names file holds ${found} names, its manifest says ${this.expected}`);
+    if (found !== this.expected) throw new StoreError(`store file ${this.path} holds ${found} names, its manifest says ${this.expected}`);
   }
 
   /** The number of lines, as the manifest says (a store's size needs no scan; the scan checks it). */

@@ -50,7 +50,7 @@ export async function loadNames(storage: Storage, manifest: Manifest): Promise<M
     bytes = read;
     remember(entry.sha256, bytes);
   }
-  attach(manifest.reservoirs, new NameLines(bytes, entry.rows));
+  attach(manifest.reservoirs, new NameLines(bytes, entry.rows, entry.path));
   return manifest;
 }
 

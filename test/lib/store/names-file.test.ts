@@ -31,6 +31,9 @@ describe('the names file', () => {
         // a count other than the manifest's is refused when the lines are first scanned
         expect(() => new NameLines(bytes, names.length + 1).starts).toThrow(StoreError);
         if (names.length > 0) expect(() => new NameLines(bytes, names.length - 1).starts).toThrow(StoreError);
+        expect(() => new NameLines(bytes, names.length + 2, 'reservoirs/names/part-x.txt').starts).toThrow(
+          `store file reservoirs/names/part-x.txt holds ${names.length} names, its manifest says ${names.length + 2}`,
+        );
         // one line a name: as many line feeds as names, whatever the names hold
         expect(bytes.filter((b) => b === 10).length).toBe(names.length);
       }),
