@@ -37,6 +37,11 @@ export interface Answer {
   columns: string[];
 }
 
+/** The store's last year of reservoir rows (the one table's queries ask it at every scale). */
+export function lastYearOf(manifest: Manifest): number {
+  return manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
+}
+
 /**
  * The seven queries of issue 5, on names and dates that the given store holds: the dated ones in `year` (Q5: the year
  * before it too), 2020 by default.

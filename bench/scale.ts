@@ -11,7 +11,7 @@ import { assertSameAnswer, MismatchError } from './compare.js';
 import { DuckEngine } from './duckdb.js';
 import { type AnswerHeaders, answerHeaders, checkOverHttp, drive, driveBare, type HttpRow, startServer } from './http.js';
 import { profileChild } from './profile.js';
-import { answerOurs, type BenchQuery, defineQueries, duckdbSql, streamOurs, textLength, textOurs } from './queries.js';
+import { answerOurs, type BenchQuery, defineQueries, duckdbSql, lastYearOf, streamOurs, textLength, textOurs } from './queries.js';
 import { ensureStore, repoRoot, runNode, type StoreScale, scaleStoreDir } from './store.js';
 import { median, warmMedian } from './timing.js';
 
@@ -101,20 +101,18 @@ export async function runScale(scales: readonly StoreScale[], options: ScaleOpti
 
 /** The one table's rows: every query of the main bench (Q1..Q7) in the store's last year, and Q3 on its last date (Q3L). */
 export function tableQueries(manifest: Manifest): BenchQuery[] {
-  return [...defineQueries(manifest, lastYear(manifest)), lastDateQuery(manifest)];
+  return [...defineQueries(manifest, lastYearOf(manifest)), lastDateQuery(manifest)];
 }
 
 /** Q1, Q3 and Q7 of the main bench, on names and dates every scale holds (its last full year), and Q3 on the last date. */
 export function scaleQueries(manifest: Manifest): BenchQuery[] {
-  const main = defineQueries(manifest, lastYear(manifest)).filter((q) => ['Q1', 'Q3', 'Q7'].includes(q.id));
+  const main = defineQueries(manifest, lastYearOf(manifest)).filter((q) => ['Q1', 'Q3', 'Q7'].includes(q.id));
   return [...main, lastDateQuery(manifest)];
 }
 
-const lastYear = (manifest: Manifest) => manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.year;
-
 // Q3 on the store's last date, which the date-major copy holds
 function lastDateQuery(manifest: Manifest): BenchQuery {
-  const q3 = defineQueries(manifest, lastYear(manifest)).find((q) => q.id === 'Q3')!;
+  const q3 = defineQueries(manifest, lastYearOf(manifest)).find((q) => q.id === 'Q3')!;
   if (q3.spec.kind !== 'reservoir-date') throw new Error('Q3 asks one date');
   const last = manifest.datasets['nete-volume-calcs']!.partitions.at(-1)!.end;
   return {
