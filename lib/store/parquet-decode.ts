@@ -6,7 +6,6 @@ import { gunzip, gunzipSync } from 'node:zlib';
 import { parquetHeader, readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { decompressPage, readDataPage } from 'hyparquet/src/datapage.js';
-import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { parquetMetadata } from 'hyparquet/src/metadata.js';
 import type { ColumnDecoder, DataPageHeader, FileMetaData, SchemaElement, SchemaTree } from 'hyparquet/src/types.js';
 
@@ -153,22 +152,61 @@ function textOf(decoder: ColumnDecoder, bytes: Uint8Array, rows: number): string
     const inflated = page();
     const start = valuesStart(inflated, data.num_values, decoder.element.repetition_type === 'OPTIONAL');
     if (start === undefined || start >= inflated.byteLength) return undefined; // nulls
-    // the dictionary indices: a bit width, then runs (hyparquet's reader of them)
-    const indices = new Int32Array(data.num_values);
+    // the dictionary indices: a bit width, then runs
     const width = inflated[start]!;
-    if (width > 32) return undefined;
-    if (width > 0) {
-      const reader = { view: new DataView(inflated.buffer, inflated.byteOffset, inflated.byteLength), offset: start + 1 };
-      readRleBitPackedHybrid(reader, width, indices, inflated.byteLength - start - 1);
-    }
-    for (let j = 0; j < data.num_values; j++) {
-      const value = dictionary[indices[j]!];
-      if (value === undefined) return undefined;
-      out[row + j] = value;
-    }
+    if (width === 0) {
+      if (dictionary[0] === undefined) return undefined;
+      out.fill(dictionary[0], row, row + data.num_values);
+    } else if (width > 24 || !namesOfRuns(inflated, start + 1, width, data.num_values, dictionary, out, row)) return undefined;
     row += data.num_values;
   }
   return out;
+}
+
+/**
+ * The names of `count` rows from their dictionary indices (Parquet's RLE / bit-packed hybrid, `width` bits each, from
+ * byte `at`) into `out` from `row`; false if the runs overrun the page or name an index the dictionary lacks. A run of
+ * one index (a name's rows, in a file sorted by name) is one fill: a value and a store a row, in code a fresh process
+ * runs before the optimizing compiler sees it, were the most of a cold one-reservoir answer's own work.
+ */
+function namesOfRuns(page: Uint8Array, at: number, width: number, count: number, dictionary: readonly string[], out: string[], row: number): boolean {
+  const valueBytes = (width + 7) >> 3;
+  const end = row + count;
+  while (row < end) {
+    let header = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (at >= page.length || shift > 28) return false;
+      const byte = page[at++]!;
+      header += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) break;
+    }
+    if (header % 2 === 0) {
+      // a run of one value, `header / 2` times, in `valueBytes` little-endian bytes
+      if (at + valueBytes > page.length) return false;
+      let index = 0;
+      for (let k = 0; k < valueBytes; k++) index += page[at + k]! * 2 ** (8 * k);
+      at += valueBytes;
+      const name = dictionary[index];
+      if (name === undefined) return false;
+      const to = Math.min(end, row + header / 2);
+      out.fill(name, row, to);
+      row = to;
+    } else {
+      // (header - 1) / 2 groups of eight values, `width` bits each, least significant bit first
+      const groups = (header - 1) / 2;
+      if (at + groups * width > page.length) return false;
+      const to = Math.min(end, row + groups * 8);
+      for (let bit = 8 * at; row < to; bit += width) {
+        let index = 0;
+        for (let b = 0; b < width; b++) index |= ((page[(bit + b) >> 3]! >> ((bit + b) & 7)) & 1) << b;
+        const name = dictionary[index];
+        if (name === undefined) return false;
+        out[row++] = name;
+      }
+      at += groups * width;
+    }
+  }
+  return true;
 }
 
 // typed arrays are in the machine's byte order; Parquet's values are little-endian

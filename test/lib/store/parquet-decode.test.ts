@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeChunk as decodeStoreChunk, parseFooter } from '../../../lib/store/parquet.js';
 import { type ChunkShape, chunkShapes, decodeChunk, decodeChunkAsync, pageSizes, parseMetadata } from '../../../lib/store/parquet-decode.js';
+import { createStoreWriter } from '../../../lib/store/write.js';
 import { tempDir } from '../../helpers.js';
 
 const row = fc.record({
@@ -88,4 +90,35 @@ describe('hyparquet internals', () => {
     for (const f of files) if ((await readFile(join(root, 'lib', f), 'utf8')).includes("from 'hyparquet/src/")) importers.push(f.replaceAll('\\', '/'));
     expect(importers).toEqual(['store/parquet-decode.ts']);
   });
+});
+
+describe('the names of a store file', () => {
+  it('decode to the names written, over runs of every length (bit-packed short runs, RLE long ones) and row groups', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 70 }), { minLength: 1, maxLength: 40 }), // each name's rows, names in order
+        fc.integer({ min: 5, max: 300 }),
+        async (runs, rowGroupSize) => {
+          const dir = await tempDir();
+          const nameOf = (i: number) => `LAKE ${String(i).padStart(3, '0')}`;
+          const names = runs.flatMap((count, i) => Array<string>(count).fill(nameOf(i)));
+          const days = Int32Array.from(runs.flatMap((count) => Array.from({ length: count }, (_, d) => 18_000 + d)));
+          const writer = createStoreWriter(dir, { rowGroupSize });
+          await writer.writeReservoirMetadata(runs.map((_, i) => ({ RES_NAME: nameOf(i) })));
+          await writer.writeReservoirPartition('nete-volume-calcs', 2019, { names, days, values: { NetE: new Float64Array(names.length) } });
+          const manifest = await writer.commit();
+          const file = manifest.datasets['nete-volume-calcs']!.partitions[0]!.files[0]!;
+          const bytes = new Uint8Array(await readFile(join(dir, file.path)));
+          const footer = parseFooter(bytes.subarray(bytes.length - file.footerBytes));
+          const decoded: unknown[] = [];
+          footer.ranges.forEach((chunks, g) => {
+            const [start, end] = chunks[footer.columns.get('RES_NAME')!]!;
+            decoded.push(...Array.from(decodeStoreChunk(footer, g, 'RES_NAME', bytes.subarray(start, end))));
+          });
+          expect(decoded).toEqual(names);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 60_000);
 });
