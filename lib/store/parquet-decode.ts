@@ -173,13 +173,10 @@ function namesOfRuns(page: Uint8Array, at: number, width: number, count: number,
   const valueBytes = (width + 7) >> 3;
   const end = row + count;
   while (row < end) {
-    let header = 0;
-    for (let shift = 0; ; shift += 7) {
-      if (at >= page.length || shift > 28) return false;
-      const byte = page[at++]!;
-      header += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) break;
-    }
+    const run = runHeader(page, at, page.length);
+    if (run === undefined) return false;
+    const header = run[0];
+    at = run[1];
     if (header % 2 === 0) {
       // a run of one value, `header / 2` times, in `valueBytes` little-endian bytes
       if (at + valueBytes > page.length) return false;
@@ -209,6 +206,21 @@ function namesOfRuns(page: Uint8Array, at: number, width: number, count: number,
   return true;
 }
 
+/**
+ * The header of a run of Parquet's RLE / bit-packed hybrid (an unsigned LEB128 varint) at byte `at`, and the byte
+ * after it; undefined when it runs to `end` or past five bytes.
+ */
+function runHeader(page: Uint8Array, at: number, end: number): [number, number] | undefined {
+  let header = 0;
+  for (let shift = 0; shift <= 28; shift += 7) {
+    if (at >= end) return undefined;
+    const byte = page[at++]!;
+    header += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) return [header, at];
+  }
+  return undefined;
+}
+
 // typed arrays are in the machine's byte order; Parquet's values are little-endian
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -224,14 +236,9 @@ function valuesStart(page: Uint8Array, count: number, optional: boolean): number
   const length = (page[0]! | (page[1]! << 8) | (page[2]! << 16) | (page[3]! << 24)) >>> 0;
   const end = 4 + length;
   if (end > page.byteLength) return undefined;
-  let at = 4;
-  let header = 0;
-  for (let shift = 0; ; shift += 7) {
-    if (at >= end || shift > 28) return undefined;
-    const byte = page[at++]!;
-    header += (byte & 0x7f) * 2 ** shift;
-    if ((byte & 0x80) === 0) break;
-  }
+  const run = runHeader(page, 4, end);
+  if (run === undefined) return undefined;
+  const [header, at] = [run[0], run[1]];
   // an RLE run (low bit 0) of at least `count` levels, whose value (one byte: a bit width of 1) is 1, ending the levels
   if (header % 2 !== 0 || Math.floor(header / 2) < count || at !== end - 1 || page[at] !== 1) return undefined;
   return end;
