@@ -26,7 +26,10 @@ const lines: string[] = [
   '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 const starts: string[] = ['| store | `evap query` before: first row | after: first row | before: exit | after: exit |', '|---|---:|---:|---:|---:|'];
-const revisions: string[] = ['| store | revision files | revision bytes | of which date-major copy | copy of the dataset |', '|---|---:|---:|---:|---:|'];
+const revisions: string[] = [
+  "| store | revision files | revision bytes | of which date-major copy | the copy's months it made again |",
+  '|---|---:|---:|---:|---:|',
+];
 
 for (const scale of scales) {
   const store = await ensureStore(scaleStoreDir(scale), scale, log);
@@ -81,10 +84,13 @@ for (const scale of scales) {
   const scratch = await twin(store.dir, store.manifest, 'revise', false);
   const revision = await reviseLastDays(scratch, store.manifest, 65, log, { vacuum: false });
   const after = JSON.parse(await readFile(join(scratch, 'manifest.json'), 'utf8')) as Manifest;
-  const copy = after.datasets['nete-volume-calcs']!.byDate;
-  const copyBytes = copy ? copy.bytes + (copy.index?.bytes ?? 0) : 0;
+  // the copy's months this revision made again (the others are the snapshot before's files, kept)
+  const kept = new Set((store.manifest.datasets['nete-volume-calcs']!.byDate ?? []).map((f) => f.path));
+  const remade = (after.datasets['nete-volume-calcs']!.byDate ?? []).filter((f) => !kept.has(f.path));
+  const copyBytes = remade.reduce((n, f) => n + f.bytes + (f.index?.bytes ?? 0), 0);
+  const months = remade.map((f) => f.month ?? `${f.start}..${f.end}`);
   revisions.push(
-    `| ${scale.reservoirs} | ${revision.filesWritten} | ${mib(revision.bytesWritten)} | ${mib(copyBytes)} (${((100 * copyBytes) / revision.bytesWritten).toFixed(0)}%) | ${copy ? `${copy.rows} rows, ${copy.start}..${copy.end}` : 'none'} |`,
+    `| ${scale.reservoirs} | ${revision.filesWritten} | ${mib(revision.bytesWritten)} | ${mib(copyBytes)} (${((100 * copyBytes) / revision.bytesWritten).toFixed(0)}%) | ${remade.length > 0 ? `${remade.reduce((n, f) => n + f.rows, 0)} rows, ${months.join(', ')}` : 'none'} |`,
   );
   log(revisions.at(-1)!);
   await rm(scratch, { recursive: true, force: true });

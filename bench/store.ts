@@ -6,6 +6,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readCurrentManifest } from '../lib/store/history.js';
 import { FORMAT_VERSION, type Manifest, manifestFiles, READ_VERSIONS } from '../lib/store/manifest.js';
+import { vacuumStore } from '../lib/store/vacuum.js';
 import { createStoreWriter } from '../lib/store/write.js';
 
 /** The size of a store to make: the full scale of the real catalogue, or a tiny one for the smoke run. */
@@ -98,10 +99,12 @@ export async function ensureStore(dir: string, scale: StoreScale, log: (line: st
   }
   let manifest = (await readCurrentManifest(dir))!;
   if (manifest.version < FORMAT_VERSION) {
-    // a store of the format before, read as it is by the library: a snapshot of the same files in today's format (its
-    // next commit would write it anyway), so the queries measure what a store written now reads
+    // a store of a format before, read as it is by the library: a snapshot in today's format (its next commit would
+    // write it anyway; format 4 makes the date-major copy's months), so the queries measure what a store written now
+    // reads; the files only the snapshot before named go, so DuckDB's globs read this snapshot's
     log(`publishing ${dir} again in store format ${FORMAT_VERSION} (it was written in format ${manifest.version})`);
     manifest = await createStoreWriter(dir, { base: manifest }).commit();
+    await vacuumStore(dir, { minAgeMs: 0 });
     info = { ...info!, format: FORMAT_VERSION };
     await writeFile(join(dir, INFO), `${JSON.stringify(info, null, 2)}\n`);
   }

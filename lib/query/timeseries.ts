@@ -3,6 +3,7 @@ import { formatDay, yearOfDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
 import { type Block, type DayFlags, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
 import { compareText, partitionPoint, rowsWithin, runEnd, runsOnDay } from '../order.js';
+import { copyOfDay } from '../store/by-date.js';
 import type { DataFile, Extent } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { FileLayout } from '../store/parquet.js';
@@ -173,8 +174,8 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
     const seen = new Uint8Array(names.length);
     const values: (Float64Array | undefined)[] = wanted.map(() => undefined);
     const dayText = formatDay(day);
-    const copy = source.manifest.datasets[dataset]?.byDate;
-    if (copy && copy.start <= dayText && dayText <= copy.end) {
+    const copy = copyOfDay(source.manifest.datasets[dataset]?.byDate, dayText);
+    if (copy) {
       await dayFromCopy(source, copy, day, wanted, seen, values);
       return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
     }

@@ -5,10 +5,13 @@ import { compareText } from '../order.js';
 import { dataKinds, type StoreAbout } from './about.js';
 
 export const MANIFEST_FILE = 'manifest.json';
-/** The format written: 3 keeps the reservoirs' names in a file of their own (names-file.ts), 2 kept them in the manifest. */
-export const FORMAT_VERSION = 3;
-/** The formats read (a store of the format before is read as it is; its next commit writes the format of now). */
-export const READ_VERSIONS: readonly number[] = [2, 3];
+/**
+ * The format written: 4 keeps a dataset's date-major copy a month a file (`byDate`, by-date.ts), 3 as one file of the
+ * last days; 3 and 4 keep the reservoirs' names in a file of their own (names-file.ts), 2 kept them in the manifest.
+ */
+export const FORMAT_VERSION = 4;
+/** The formats read (a store of a format before is read as it is; its next commit writes the format of now). */
+export const READ_VERSIONS: readonly number[] = [2, 3, 4];
 
 /** A file of the snapshot, with what is needed to verify it. */
 export interface FileEntry {
@@ -31,6 +34,11 @@ export interface DataFile extends FileEntry {
 export interface ReservoirFile extends DataFile {
   first: string; // first name held
   last: string; // last name held
+}
+
+/** A file of a dataset's date-major copy (by-date.ts): its rows sorted by date then name. */
+export interface ByDateFile extends ReservoirFile {
+  month?: string; // the month it holds whole, YYYY-MM (absent: a format-3 copy of the last days, never kept by a writer)
 }
 
 /** The files of one dataset and year; their (dates x names) rectangles never overlap. */
@@ -92,7 +100,7 @@ export interface Manifest {
   // names: in memory always; in the file of a format-3 manifest not at all, but in `namesFile` (absent: no names)
   reservoirs: { names: string[]; metadata: FileEntry | null; namesFile?: FileEntry };
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
-  datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[]; byDate?: ReservoirFile }>; // byDate: by-date.ts
+  datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[]; byDate?: ByDateFile[] }>; // byDate: by-date.ts, by month
   forecasts?: ForecastMonth[]; // the forecasts' issue-months, oldest first (absent in stores without forecasts)
   about?: StoreAbout; // provenance and citation, carried from snapshot to snapshot (absent in stores written before it)
 }
@@ -122,7 +130,9 @@ export function parseManifest(text: string): Manifest {
   }
   if (value?.format !== 'evap-store') throw new StoreError('manifest.json is not an evap store manifest (format field)');
   if (!READ_VERSIONS.includes(value.version)) {
-    throw new StoreError(`manifest.json has format version ${value.version}; this library reads versions ${READ_VERSIONS.join(' and ')}`);
+    throw new StoreError(
+      `manifest.json has format version ${value.version}; this library reads versions ${READ_VERSIONS.slice(0, -1).join(', ')} and ${READ_VERSIONS.at(-1)}`,
+    );
   }
   value.sequence ??= 0; // a store written before snapshots were numbered
   checkShape(value);
@@ -181,7 +191,7 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
   };
   for (const dataset of Object.values(manifest.datasets)) {
     for (const p of dataset.partitions) for (const f of p.files) withIndex(f);
-    if (dataset.byDate) withIndex(dataset.byDate);
+    for (const f of dataset.byDate ?? []) withIndex(f);
   }
   for (const p of Object.values(manifest.stations.partitions)) withIndex(p);
   for (const m of manifest.forecasts ?? [])
@@ -247,10 +257,16 @@ function checkShape(m: Manifest): void {
   for (const [dataset, entry] of Object.entries(m.datasets)) {
     if (!isObject(entry) || !Array.isArray(entry.partitions)) return fail(`dataset ${dataset}`);
     names(entry.variables, `dataset ${dataset} variables`);
+    // format 3 wrote one file of the last days where format 4 writes a list of months
+    if (isObject(entry.byDate) && m.version < 4) entry.byDate = [entry.byDate as unknown as ByDateFile];
     if (entry.byDate !== undefined) {
-      file(entry.byDate, `the date-major copy of ${dataset}`, true);
-      if (typeof (entry.byDate as ReservoirFile).first !== 'string' || typeof (entry.byDate as ReservoirFile).last !== 'string')
-        fail(`the date-major copy of ${dataset} needs its first and last names`);
+      if (!Array.isArray(entry.byDate)) return fail(`the date-major copy of ${dataset} is not a list`);
+      for (const f of entry.byDate as unknown[]) {
+        file(f, `the date-major copy of ${dataset}`, true);
+        const { first, last, month } = f as ByDateFile;
+        if (typeof first !== 'string' || typeof last !== 'string') fail(`the date-major copy of ${dataset} needs its first and last names`);
+        if (month !== undefined && !(typeof month === 'string' && /^\d{4}-\d{2}$/.test(month))) fail(`the date-major copy of ${dataset} has a malformed month`);
+      }
     }
     for (const p of entry.partitions as unknown[]) {
       if (!isObject(p) || !Number.isSafeInteger(p.year) || !Array.isArray(p.files)) return fail(`a partition of ${dataset}`);

@@ -11,12 +11,13 @@ import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../t
 import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
 import type { MetadataRow } from '../types.js';
 import type { StoreAbout } from './about.js';
-import { BY_DATE_DAYS, BY_DATE_FOLDER, readLatestDays } from './by-date.js';
+import { BY_DATE_DAYS, BY_DATE_FOLDER, copyMonths, filesOfMonth, readMonthByDate } from './by-date.js';
 import { sha256, storePath } from './disk.js';
 import { fileIndexText, indexPath } from './file-index.js';
 import { publishSnapshot, readManifestFile } from './history.js';
 import { openStorage } from './location.js';
 import {
+  type ByDateFile,
   type DataFile,
   emptyManifest,
   encodePathName,
@@ -266,28 +267,42 @@ export class StoreWriter {
   }
 
   /**
-   * The date-major copy of each dataset whose files this snapshot changed, made again from the snapshot's own files
-   * (by-date.ts); a dataset whose files are unchanged keeps its copy.
+   * The date-major copy of each dataset (by-date.ts), a month a file over its last `byDateDays` days: a month whose
+   * partition files this snapshot kept keeps its file; one whose files changed, or new to the span, is made again from
+   * the snapshot's own files; a month out of the span is dropped.
    */
   private async refreshByDateCopies(): Promise<void> {
-    const paths = (m: Manifest | undefined, dataset: string) => (m?.datasets[dataset]?.partitions ?? []).flatMap((p) => p.files.map((f) => f.path)).join('\n');
+    const paths = (m: Manifest | undefined, dataset: string, month: string) =>
+      m
+        ? filesOfMonth(m, dataset, month)
+            .map((f) => f.path)
+            .join('\n')
+        : undefined;
     for (const [dataset, entry] of Object.entries(this.manifest.datasets)) {
-      if (entry.byDate && paths(this.options.base, dataset) === paths(this.manifest, dataset)) continue;
-      delete entry.byDate;
-      if (this.byDateDays === 0) continue;
-      this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
-      const rows = await readLatestDays(this.readback, dataset, this.byDateDays);
-      if (!rows || rows.days.length === 0) continue;
-      const all = rows.days.map((_, i) => i);
-      const variables = entry.variables.filter((v) => v in rows.values);
-      const flags = reservoirDayAttributes.filter((f) => f in rows.values);
-      const path = storePath('reservoirs', BY_DATE_FOLDER, `dataset=${dataset}`, `part-${this.snapshot}.parquet`);
-      const table = reservoirTable(dataset as DatasetName, rows, Array.from(all), rows.days, variables, flags);
-      const [first, last] = rows.names.reduce(
-        ([lo, hi], n) => [compareText(n, lo) < 0 ? n : lo, compareText(n, hi) > 0 ? n : hi],
-        [rows.names[0]!, rows.names[0]!],
-      );
-      entry.byDate = { ...(await this.writeTable(path, table, rows.days)), first, last };
+      const before = this.options.base?.datasets[dataset]?.byDate ?? [];
+      const copies: ByDateFile[] = [];
+      for (const month of copyMonths(this.manifest, dataset, this.byDateDays)) {
+        const kept = before.find((f) => f.month === month);
+        if (kept && paths(this.options.base, dataset, month) === paths(this.manifest, dataset, month)) {
+          copies.push(kept);
+          continue;
+        }
+        this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
+        const rows = await readMonthByDate(this.readback, dataset, month);
+        if (!rows) continue;
+        const all = rows.days.map((_, i) => i);
+        const variables = entry.variables.filter((v) => v in rows.values);
+        const flags = reservoirDayAttributes.filter((f) => f in rows.values);
+        const path = storePath('reservoirs', BY_DATE_FOLDER, `dataset=${dataset}`, `month=${month}`, `part-${this.snapshot}.parquet`);
+        const table = reservoirTable(dataset as DatasetName, rows, Array.from(all), rows.days, variables, flags);
+        const [first, last] = rows.names.reduce(
+          ([lo, hi], n) => [compareText(n, lo) < 0 ? n : lo, compareText(n, hi) > 0 ? n : hi],
+          [rows.names[0]!, rows.names[0]!],
+        );
+        copies.push({ ...(await this.writeTable(path, table, rows.days)), first, last, month });
+      }
+      if (copies.length > 0) entry.byDate = copies;
+      else delete entry.byDate;
     }
   }
 

@@ -1,6 +1,8 @@
-// The date-major copy of each dataset's latest days: the same rows as the partitions (DuckDB reads both), the same
-// answers on a date with and without it (before and after a revision), and no row counted twice by engines reading
-// the Iceberg tables (ClickHouse) or the partition folders (DuckDB).
+// The date-major copy of each dataset's latest year, a month a file: the same rows as the partitions (DuckDB reads
+// both), the same answers on a date with and without it (before and after a revision), a revision making again only
+// the months whose files it changed, and no row counted twice by engines reading the Iceberg tables (ClickHouse) or
+// the partition folders (DuckDB).
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { query } from 'chdb';
@@ -9,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { reservoirDatasets } from '../../../lib/catalogue.js';
 import { formatDay, parseDay } from '../../../lib/dates.js';
 import { generateStore } from '../../../lib/model/generate.js';
-import { BY_DATE_DAYS } from '../../../lib/store/by-date.js';
+import { BY_DATE_DAYS, copyMonths } from '../../../lib/store/by-date.js';
+import { readCurrentManifest } from '../../../lib/store/history.js';
+import type { ByDateFile, Manifest } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
 import { publishTables } from '../../../lib/tables/publish.js';
@@ -26,19 +30,115 @@ async function rowsOf(sql: string): Promise<Record<string, unknown>[]> {
 }
 
 describe('date-major copy', () => {
-  it('holds the partitions’ rows of the last days, by date then name, as DuckDB reads both', async () => {
+  it('holds the partitions’ rows of every month of the last year, a month a file by date then name, as DuckDB reads both', async () => {
     const dir = await workDir();
     const manifest = await generateStore(dir, options);
-    const copy = manifest.datasets.rtma!.byDate!;
-    expect(copy).toBeDefined();
-    expect([copy.start, copy.end]).toEqual([formatDay(parseDay('2021-01-20', 'end') - BY_DATE_DAYS + 1), '2021-01-20']);
+    const copies = manifest.datasets.rtma!.byDate!;
+    // the store's 51 days lie within the last year: both of their months, each whole as far as it has rows
+    expect(copies.map((f) => [f.month, f.start, f.end])).toEqual([
+      ['2020-12', '2020-12-01', '2020-12-31'],
+      ['2021-01', '2021-01-01', '2021-01-20'],
+    ]);
     const columns = ['RES_NAME', 'date', ...Object.keys(reservoirDatasets.rtma.variables)].join(', ');
-    const fromCopy = await rowsOf(`select ${columns} from read_parquet('${join(dir, copy.path)}')`);
+    const files = copies.map((f) => `'${join(dir, f.path)}'`).join(', ');
+    const fromCopy = await rowsOf(`select ${columns} from read_parquet([${files}])`);
     const fromPartitions = await rowsOf(
-      `select ${columns} from read_parquet('${join(dir, 'reservoirs', 'dataset=rtma', 'year=*', '*.parquet')}') where date >= DATE '${copy.start}' order by date, RES_NAME`,
+      `select ${columns} from read_parquet('${join(dir, 'reservoirs', 'dataset=rtma', 'year=*', '*.parquet')}') order by date, RES_NAME`,
     );
-    expect(fromCopy.length).toBe(9 * BY_DATE_DAYS);
-    expect(fromCopy).toEqual(fromPartitions); // the copy's own order is date then name
+    expect(fromCopy.length).toBe(9 * 51);
+    expect(fromCopy).toEqual(fromPartitions); // the copy's own order is date then name, file after file
+  }, 60_000);
+
+  it('spans the months of the dataset’s last days', () => {
+    // an oracle by the calendar: the month of every day of the span, one by one
+    const monthsByDays = (end: string, days: number) => {
+      const months = new Set<string>();
+      for (let d = parseDay(end, 'end') - days + 1; d <= parseDay(end, 'end'); d++) months.add(formatDay(d).slice(0, 7));
+      return [...months];
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 60_000 }), fc.integer({ min: 0, max: 800 }), (endDay, days) => {
+        const end = formatDay(endDay);
+        const partition = { year: Number(end.slice(0, 4)), start: end, end, files: [] };
+        const manifest = { datasets: { rtma: { variables: [], partitions: [partition] } } } as unknown as Manifest;
+        expect(copyMonths(manifest, 'rtma', days)).toEqual(monthsByDays(end, days));
+      }),
+    );
+    expect(BY_DATE_DAYS).toBeGreaterThanOrEqual(365); // a year of maps
+  });
+
+  it('is made again only for the months whose partition files a commit changed, and follows its span', async () => {
+    const dir = await workDir();
+    const options2 = { ...options, start: '2020-11-01', rowsPerFile: 9 * 31 }; // a month a file: 9 names x 31 days at most
+    const first = await generateStore(dir, options2);
+    const paths = (m: Manifest) => Object.fromEntries((m.datasets.res!.byDate ?? []).map((f) => [f.month, f.path]));
+    expect(Object.keys(paths(first))).toEqual(['2020-11', '2020-12', '2021-01']);
+    // December 2020 rewritten alone (a file a month: November's file of the same year stays)
+    const store = await openStore(dir);
+    const year = (await store.readReservoirPartition('res', 2020))!;
+    await store.close();
+    const december = year.names.flatMap((_, i) => (formatDay(year.days[i]!) >= '2020-12-01' ? [i] : []));
+    const rows = {
+      names: december.map((i) => year.names[i]!),
+      days: Int32Array.from(december, (i) => year.days[i]!),
+      values: Object.fromEntries(Object.entries(year.values).map(([k, v]) => [k, Float64Array.from(december, (i) => v[i]! + (k === 'depth_m' ? 1 : 0))])),
+    };
+    const writer = createStoreWriter(dir, { base: first });
+    const decemberFiles = first.datasets.res!.partitions.find((p) => p.year === 2020)!.files.filter((f) => f.start >= '2020-12-01');
+    writer.removeReservoirFiles(
+      'res',
+      2020,
+      decemberFiles.map((f) => f.path),
+    );
+    await writer.addReservoirRows('res', 2020, rows);
+    const second = await writer.commit();
+    // December's copy made again, November's and January's the files before
+    expect(paths(second)['2020-11']).toBe(paths(first)['2020-11']);
+    expect(paths(second)['2020-12']).not.toBe(paths(first)['2020-12']);
+    expect(paths(second)['2020-12']).toContain(second.snapshot);
+    expect(paths(second)['2021-01']).toBe(paths(first)['2021-01']);
+    const opened = await openStore(dir);
+    const day = await opened.reservoirTimeseriesOnDate({ datasets: ['res'], variables: ['depth_m'], date: '2020-12-05' });
+    expect(day.map((r) => r['depth_m (m)'])).toEqual(
+      rows.names.flatMap((_, i) => (rows.days[i] === parseDay('2020-12-05', 'd') ? [Math.round(rows.values.depth_m![i]! * 1e4) / 1e4] : [])),
+    );
+    expect(opened.readStats().footersRead).toBe(0);
+    await opened.close();
+    // a shorter span drops the months before it, none drops the copy
+    const shorter = await createStoreWriter(dir, { base: second, byDateDays: 20 }).commit();
+    expect(Object.keys(paths(shorter))).toEqual(['2021-01']);
+    expect(paths(shorter)['2021-01']).toBe(paths(first)['2021-01']);
+    const none = await createStoreWriter(dir, { base: shorter, byDateDays: 0 }).commit();
+    expect(none.datasets.res!.byDate).toBeUndefined();
+  }, 120_000);
+
+  it('of a store of format 3 (one file, no month) is read as it is, and made again a month a file by the next commit', async () => {
+    const dir = await workDir();
+    const made = await generateStore(dir, options);
+    const q = { datasets: ['rtma'], variables: ['pr', 'etr'], date: '2021-01-12' };
+    const expected = await (await openStore(dir)).reservoirTimeseriesOnDate(q);
+    // format 3 named one file of the last days: January's file stands for it, without its month
+    const raw = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    for (const d of Object.values(raw.datasets) as { byDate: ByDateFile[] }[]) {
+      const { month, ...january } = d.byDate.at(-1)!;
+      (d as unknown as { byDate: ByDateFile }).byDate = january;
+    }
+    raw.version = 3;
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(raw));
+    await writeFile(join(dir, 'snapshots', `${String(raw.sequence).padStart(10, '0')}.json`), JSON.stringify(raw));
+    const old = await openStore(dir);
+    expect(old.manifest.datasets.rtma!.byDate!.map((f) => f.month)).toEqual([undefined]);
+    expect(await old.reservoirTimeseriesOnDate(q)).toEqual(expected);
+    expect(old.readStats().footersRead).toBe(0);
+    await old.close();
+    const next = await createStoreWriter(dir, { base: await readCurrentManifest(dir) }).commit();
+    expect(next.version).toBe(4);
+    expect(next.datasets.rtma!.byDate!.map((f) => f.month)).toEqual(['2020-12', '2021-01']);
+    expect(next.datasets.rtma!.byDate!.every((f) => f.path.includes(next.snapshot))).toBe(true); // none kept: no month was known
+    expect(made.datasets.rtma!.byDate!.map((f) => f.rows)).toEqual(next.datasets.rtma!.byDate!.map((f) => f.rows));
+    const now = await openStore(dir);
+    expect(await now.reservoirTimeseriesOnDate(q)).toEqual(expected);
+    await now.close();
   }, 60_000);
 
   it('answers every reservoir on a date as the partitions do, before and after a revision', async () => {
@@ -85,7 +185,7 @@ describe('date-major copy', () => {
     await publishTables(dir);
     const rows = manifest.datasets['nete-volume-calcs']!.partitions.reduce((n, p) => n + p.files.reduce((m, f) => m + f.rows, 0), 0);
     expect(rows).toBe(9 * 51);
-    expect(manifest.datasets['nete-volume-calcs']!.byDate!.rows).toBe(9 * BY_DATE_DAYS);
+    expect(manifest.datasets['nete-volume-calcs']!.byDate!.reduce((n, f) => n + f.rows, 0)).toBe(rows); // the year holds every day
     const table = join('.', dir.slice(process.cwd().length + 1), 'tables', 'reservoir_nete_volume_calcs');
     const counted = JSON.parse(query(`SELECT count() AS n, uniqExact(RES_NAME, date) AS u FROM icebergLocal('${table}')`, 'JSON')).data[0];
     expect([Number(counted.n), Number(counted.u)]).toEqual([rows, rows]);

@@ -75,6 +75,21 @@ describe('parseManifest', () => {
     expect(() => parseManifest('{')).toThrow(StoreError);
     expect(() => parseManifest('{"format":"other"}')).toThrow(/not an evap store manifest/);
     expect(() => parseManifest(JSON.stringify({ ...base, version: 99 }))).toThrow(/version 99/);
+    expect(() => parseManifest(JSON.stringify({ ...base, version: 99 }))).toThrow(/reads versions 2, 3 and 4$/);
+  });
+
+  it('reads a format-3 date-major copy (one file) as a list of one, and refuses one file in format 4', () => {
+    const copy = {
+      path: 'reservoirs/by-date/dataset=rtma/part-s.parquet',
+      ...{ rows: 3, bytes: 100, sha256: 'a'.repeat(64), footerBytes: 20, footerSha256: 'b'.repeat(64) },
+      ...{ start: '2021-01-07', end: '2021-01-20', first: 'A', last: 'B' },
+    };
+    const withCopy = (version: number, byDate: unknown) => JSON.stringify({ ...base, version, datasets: { rtma: { variables: [], partitions: [], byDate } } });
+    expect(parseManifest(withCopy(3, copy)).datasets.rtma!.byDate).toEqual([copy]);
+    expect(parseManifest(withCopy(4, [{ ...copy, month: '2021-01' }])).datasets.rtma!.byDate).toEqual([{ ...copy, month: '2021-01' }]);
+    expect(() => parseManifest(withCopy(4, copy))).toThrow(/date-major copy of rtma is not a list/);
+    expect(() => parseManifest(withCopy(4, [{ ...copy, month: '2021-1' }]))).toThrow(/malformed month/);
+    expect(() => parseManifest(withCopy(4, [{ ...copy, first: undefined }]))).toThrow(/needs its first and last names/);
   });
 });
 

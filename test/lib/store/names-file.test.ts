@@ -79,7 +79,7 @@ describe('the names file', () => {
     const dir = await tempDir();
     await writeTinyStore(dir);
     const raw = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest & { reservoirs: { names?: string[] } };
-    expect(raw.version).toBe(3);
+    expect(raw.version).toBe(4);
     expect(raw.reservoirs.names).toBeUndefined();
     const entry = raw.reservoirs.namesFile!;
     const expected = tinyReservoirs.map((r) => r.RES_NAME as string).sort();
@@ -131,7 +131,7 @@ describe('the names file', () => {
     await before.close();
 
     const upgraded = await createStoreWriter(dir, { base: await readCurrentManifest(dir) }).commit();
-    expect(upgraded.version).toBe(3);
+    expect(upgraded.version).toBe(4);
     expect(upgraded.reservoirs.namesFile?.path).toMatch(/^reservoirs\/names\/part-.+\.txt$/);
     const after = await openStore(dir);
     expect(after.manifest.reservoirs.names).toEqual(names);
