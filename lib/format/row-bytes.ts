@@ -374,12 +374,13 @@ function namesText(names: readonly string[], kind: 'json' | 'csv'): NamesText | 
   if (known !== undefined) return known;
   const texts = names.map((n) => (kind === 'json' ? JSON.stringify(n) : csvField(n)));
   if (kind === 'csv' && texts.some((t) => LONE_SURROGATE.test(t))) return (kept.csv = null);
+  // one encoding of them all, not one a name (a fresh process's first answer on a date makes this for every name)
+  const joined = texts.join('');
+  const bytes = encoder.encode(joined);
+  const ascii = bytes.length === joined.length; // UTF-8 is longer than UTF-16 for any code unit past ASCII
   const offsets = new Int32Array(texts.length + 1);
-  const parts = texts.map((t) => encoder.encode(t));
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
-  const bytes = new Uint8Array(offsets[texts.length]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
-  return (kept[kind] = { bytes, words: new DataView(bytes.buffer), offsets, ascii: texts.every(isAscii) });
+  for (let i = 0; i < texts.length; i++) offsets[i + 1] = offsets[i]! + (ascii ? texts[i]!.length : Buffer.byteLength(texts[i]!));
+  return (kept[kind] = { bytes, words: new DataView(bytes.buffer), offsets, ascii });
 }
 
 const decoder = new TextDecoder();

@@ -226,14 +226,19 @@ async function dayFromCopy(
     const days = read[0] as Int32Array;
     const rowNames = read[1] as readonly string[];
     const [first, last] = rowsWithin(days, day, day);
+    // each row's name index once, then each column in one loop (a call a row and value was most of a fresh process's
+    // reading, run before the optimizing compiler)
+    const at = new Int32Array(last - first);
     for (let row = first; row < last; row++) {
-      const nameIndex = source.reservoirIndex.get(rowNames[row]!);
-      if (nameIndex === undefined) continue;
-      seen[nameIndex] = 1;
-      wanted.forEach((_, k) => {
-        const column = read[2 + k] as Float64Array | undefined;
-        if (column) (values[k] ??= new Float64Array(names.length).fill(NaN))[nameIndex] = column[row]!;
-      });
+      const nameIndex = source.reservoirIndex.get(rowNames[row]!) ?? -1;
+      at[row - first] = nameIndex;
+      if (nameIndex >= 0) seen[nameIndex] = 1;
+    }
+    for (let k = 0; k < wanted.length; k++) {
+      const column = read[2 + k] as Float64Array | undefined;
+      if (!column) continue;
+      const into = (values[k] ??= new Float64Array(names.length).fill(NaN));
+      for (let r = 0; r < at.length; r++) if (at[r]! >= 0) into[at[r]!] = column[first + r]!;
     }
   }
 }
