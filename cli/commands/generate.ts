@@ -1,6 +1,7 @@
 // evap generate: a synthetic store of any size from the seeded model (the demo store and the benchmarks' stores).
 
 import { generateStore } from '../../lib/model/generate.js';
+import { BY_DATE_DAYS } from '../../lib/store/by-date.js';
 import { demoOptions } from '../../lib/store/demo.js';
 import { openStorage } from '../../lib/store/location.js';
 import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
@@ -17,6 +18,8 @@ export const usage = `evap generate --out DIR [--reservoirs 67] [--stations 27] 
   --station-start DATE, --station-end DATE   the stations' span (default --start, --end)
   --seed N                the seed (default ${demoOptions.seed}): it fixes every value
   --workers N             threads simulating and writing the reservoirs at once (default 1); the rows are the same
+  --by-date-days N        the days of every reservoir kept date-major for answers on one date (default ${BY_DATE_DAYS}, in
+                          whole months; 0: none); the store keeps the setting for later commits (docs/store.md)
   --force                 publish a new snapshot over a store already in DIR
   --if-missing            do nothing when DIR already holds a store`;
 
@@ -31,6 +34,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     'station-end': { type: 'string' },
     seed: { type: 'string' },
     workers: { type: 'string' },
+    'by-date-days': { type: 'string' },
     force: { type: 'boolean' },
     'if-missing': { type: 'boolean' },
   });
@@ -53,6 +57,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       stationEnd: stringFlag(values, 'station-end'),
       seed: intFlag(values.seed, 'seed', demoOptions.seed),
       workers: intFlag(values.workers, 'workers', 1),
+      byDateDays: values['by-date-days'] === undefined ? undefined : intFlag(values['by-date-days'], 'by-date-days', BY_DATE_DAYS),
       onProgress: bar.update,
     });
   } finally {

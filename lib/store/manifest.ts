@@ -102,6 +102,7 @@ export interface Manifest {
   stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
   datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[]; byDate?: ByDateFile[] }>; // byDate: by-date.ts, by month
   forecasts?: ForecastMonth[]; // the forecasts' issue-months, oldest first (absent in stores without forecasts)
+  byDateDays?: number; // the days of the date-major copy the store keeps, carried from snapshot to snapshot (absent: by-date.ts's default)
   about?: StoreAbout; // provenance and citation, carried from snapshot to snapshot (absent in stores written before it)
 }
 
@@ -248,6 +249,7 @@ function checkShape(m: Manifest): void {
     fail('snapshot, sequence or rowGroupSize');
   if (!isObject(m.reservoirs) || !isObject(m.stations) || !isObject(m.datasets) || !isObject(m.stations.partitions)) fail('reservoirs, stations or datasets');
   if (m.about !== undefined) checkAbout(m.about, fail);
+  if (m.byDateDays !== undefined && !count(m.byDateDays)) fail('byDateDays is not a whole number');
   // format 3 names them in a file, or, written some other way (JSON of a manifest in memory), lists them as format 2 did
   if (m.version < 3 || m.reservoirs.names !== undefined) names(m.reservoirs.names, 'reservoirs.names');
   if (m.version >= 3 && m.reservoirs.namesFile !== undefined) file(m.reservoirs.namesFile, 'reservoirs.namesFile', false);

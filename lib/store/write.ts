@@ -48,7 +48,7 @@ export interface StoreWriterOptions {
   rowGroupSize?: number; // rows per Parquet row group (default 8192)
   rowsPerFile?: number; // bound on the rows of one reservoir file (default ROWS_PER_FILE)
   overwrite?: boolean; // publish even if the store holds a snapshot other than `base` (a generator starting afresh)
-  byDateDays?: number; // days of each dataset's date-major copy (default BY_DATE_DAYS; 0: none)
+  byDateDays?: number; // days of each dataset's date-major copy, kept as the store's setting (default: the base's, else BY_DATE_DAYS; 0: none)
 }
 
 /**
@@ -85,7 +85,9 @@ export class StoreWriter {
     this.manifest = base ? structuredClone(base) : emptyManifest('', options.rowGroupSize ?? 8192);
     this.manifest.snapshot = this.snapshot;
     this.rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE;
-    this.byDateDays = options.byDateDays ?? BY_DATE_DAYS;
+    // the store's own setting, kept in its manifest, unless this commit sets another
+    this.byDateDays = options.byDateDays ?? base?.byDateDays ?? BY_DATE_DAYS;
+    if (options.byDateDays !== undefined) this.manifest.byDateDays = options.byDateDays;
   }
 
   /** The snapshot being built (a copy: callers cannot change what commit() writes). */

@@ -30,4 +30,36 @@ describe('evap generate', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--reservoirs must be a non-negative integer, got "many"');
   });
+
+  it('keeps the date-major copy it is asked for, as the store’s setting', async () => {
+    const dir = await tempDir();
+    const make = (out: string, days?: string) =>
+      evap([
+        'generate',
+        '--out',
+        join(dir, out),
+        '--reservoirs',
+        '2',
+        '--stations',
+        '1',
+        '--start',
+        '2020-01-01',
+        '--end',
+        '2020-03-10',
+        ...(days ? ['--by-date-days', days] : []),
+      ]);
+    const runs = await Promise.all([make('default'), make('none', '0'), make('short', '9'), make('bad', 'week')]);
+    expect(runs.slice(0, 3).map((r) => r.code)).toEqual([0, 0, 0]);
+    const months = async (out: string) => {
+      const store = await openStore(join(dir, out));
+      const found = [store.manifest.byDateDays, store.manifest.datasets.rtma!.byDate?.map((f) => f.month)];
+      await store.close();
+      return found;
+    };
+    expect(await months('default')).toEqual([undefined, ['2020-01', '2020-02', '2020-03']]);
+    expect(await months('none')).toEqual([0, undefined]);
+    expect(await months('short')).toEqual([9, ['2020-03']]);
+    expect(runs[3]!.code).toBe(2);
+    expect(runs[3]!.stderr).toContain('--by-date-days must be a non-negative integer, got "week"');
+  });
 });

@@ -108,8 +108,13 @@ describe('date-major copy', () => {
     const shorter = await createStoreWriter(dir, { base: second, byDateDays: 20 }).commit();
     expect(Object.keys(paths(shorter))).toEqual(['2021-01']);
     expect(paths(shorter)['2021-01']).toBe(paths(first)['2021-01']);
-    const none = await createStoreWriter(dir, { base: shorter, byDateDays: 0 }).commit();
+    // the span is the store's setting: a commit that names none keeps it
+    expect(shorter.byDateDays).toBe(20);
+    const kept = await createStoreWriter(dir, { base: shorter }).commit();
+    expect(Object.keys(paths(kept))).toEqual(['2021-01']);
+    const none = await createStoreWriter(dir, { base: kept, byDateDays: 0 }).commit();
     expect(none.datasets.res!.byDate).toBeUndefined();
+    expect((await createStoreWriter(dir, { base: none }).commit()).datasets.res!.byDate).toBeUndefined();
   }, 120_000);
 
   it('of a store of format 3 (one file, no month) is read as it is, and made again a month a file by the next commit', async () => {

@@ -90,6 +90,9 @@ describe('parseManifest', () => {
     expect(() => parseManifest(withCopy(4, copy))).toThrow(/date-major copy of rtma is not a list/);
     expect(() => parseManifest(withCopy(4, [{ ...copy, month: '2021-1' }]))).toThrow(/malformed month/);
     expect(() => parseManifest(withCopy(4, [{ ...copy, first: undefined }]))).toThrow(/needs its first and last names/);
+    expect(parseManifest(JSON.stringify({ ...base, version: 4, byDateDays: 0 })).byDateDays).toBe(0);
+    expect(() => parseManifest(JSON.stringify({ ...base, version: 4, byDateDays: -1 }))).toThrow(/byDateDays is not a whole number/);
+    expect(() => parseManifest(JSON.stringify({ ...base, version: 4, byDateDays: '14' }))).toThrow(/byDateDays is not a whole number/);
   });
 });
 
