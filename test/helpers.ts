@@ -173,6 +173,7 @@ export async function dropIndexes(dir: string): Promise<void> {
       delete d.byDate;
     }
     for (const p of Object.values(manifest.stations.partitions)) delete p.index;
+    delete manifest.stations.byDate;
     await writeFile(join(dir, path), JSON.stringify(manifest));
   }
 }

@@ -366,7 +366,7 @@ export function overlaps(file: { start: string; end: string }, start: string, en
   return file.start !== '' && file.start <= end && start <= file.end;
 }
 
-function groupHoldsDays(footer: FileLayout, group: number, startDay: number, endDay: number): boolean {
+export function groupHoldsDays(footer: FileLayout, group: number, startDay: number, endDay: number): boolean {
   const days = footer.days[group];
   return !days || (days[0] <= endDay && days[1] >= startDay);
 }

@@ -1,12 +1,15 @@
 // The date-major copy of a dataset's latest year: the same rows as its partition files, a calendar month a file,
 // sorted by date then name, so every reservoir on one of those dates is a few row groups of one file instead of every
-// name's month or year decoded. The writer makes a month's file again only when the partition files holding that month
-// change (a daily revision: the months it touched); it is the manifest's `datasets[d].byDate`, read by the library
-// only: it is no data file of the Iceberg tables (it would count rows twice).
+// name's month or year decoded. The stations have one too: every station's rows of a month in one file, where a date
+// of every station read a row group of each station's file. The writer makes a month's file again only when the
+// partition files holding that month change (a daily revision: the months it touched); it is the manifest's
+// `datasets[d].byDate` and `stations.byDate`, read by the library only: it is no data file of the Iceberg tables (it
+// would count rows twice).
 import { formatDay, parseDay } from '../dates.js';
-import { reservoirDayAttributes } from '../flags.js';
-import type { ByDateFile, Manifest, ReservoirFile } from './manifest.js';
-import { readReservoirFiles, type SnapshotFiles } from './readback.js';
+import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
+import { compareText } from '../order.js';
+import type { ByDateFile, Manifest, ReservoirFile, StationPartition } from './manifest.js';
+import { readReservoirFiles, readStationPartition, type SnapshotFiles } from './readback.js';
 import type { ReservoirRows } from './rows.js';
 
 /**
@@ -20,7 +23,15 @@ export const BY_DATE_FOLDER = 'by-date';
 
 /** The months (YYYY-MM, ascending) a copy of the dataset's last `days` days holds: none without rows or days. */
 export function copyMonths(manifest: Manifest, dataset: string, days: number): string[] {
-  const end = latestDay(manifest, dataset);
+  return monthsEndingAt(latestDay(manifest.datasets[dataset]?.partitions ?? []), days);
+}
+
+/** The months of the stations' copy: their last `days` days. */
+export function stationCopyMonths(manifest: Manifest, days: number): string[] {
+  return monthsEndingAt(latestDay(Object.values(manifest.stations.partitions)), days);
+}
+
+function monthsEndingAt(end: string | undefined, days: number): string[] {
   if (end === undefined || days <= 0) return [];
   const months: string[] = [];
   for (let month = formatDay(parseDay(end, 'end') - days + 1).slice(0, 7); month <= end.slice(0, 7); month = nextMonth(month)) months.push(month);
@@ -33,6 +44,13 @@ export function filesOfMonth(manifest: Manifest, dataset: string, month: string)
   return (manifest.datasets[dataset]?.partitions ?? []).flatMap((p) => p.files).filter((f) => f.start !== '' && f.start <= last && f.end >= first);
 }
 
+/** The stations whose files hold days of the month, by name: the stations' copy of a month is made again when they change. */
+export function stationsOfMonth(manifest: Manifest, month: string): [string, StationPartition][] {
+  const [first, last] = [`${month}-01`, `${month}-31`];
+  const held = Object.entries(manifest.stations.partitions).filter(([, p]) => p.start !== '' && p.start <= last && p.end >= first);
+  return held.sort(([a], [b]) => compareText(a, b));
+}
+
 /** The copy's file holding the day, if any (a format-3 copy of the last days is one such file). */
 export function copyOfDay(files: readonly ByDateFile[] | undefined, dayText: string): ByDateFile | undefined {
   return files?.find((f) => f.start <= dayText && dayText <= f.end);
@@ -43,27 +61,74 @@ export async function readMonthByDate(snapshot: SnapshotFiles, dataset: string, 
   const files = filesOfMonth(snapshot.manifest, dataset, month);
   if (files.length === 0) return undefined;
   const rows = await readReservoirFiles(snapshot, dataset, files);
-  const [first, last] = [parseDay(`${month}-01`, 'start'), parseDay(nextMonth(month) + '-01', 'end') - 1];
-  // rows come sorted by name then date: placed day by day in that order, each day's names stay in order (a stable
-  // counting sort: 31 buckets, one pass, where a comparison sort of 1.4 million rows took a second)
+  const [first, last] = monthDays(month);
+  const order = byDay(rows.days, first, last); // rows come sorted by name then date
+  return pickRows(rows, order, reservoirDayAttributes);
+}
+
+/**
+ * Every station's rows of one month in date then name order, read from the snapshot's station files (each read once
+ * for all the months asked: a station's file holds all its days); a column is every variable some station of the
+ * month has (NaN where a station lacks it), and its day flags.
+ */
+export async function readStationMonthsByDate(snapshot: SnapshotFiles, months: readonly string[]): Promise<Map<string, ReservoirRows>> {
+  const stations = new Map<string, StationPartition>();
+  for (const month of months) for (const [name, p] of stationsOfMonth(snapshot.manifest, month)) stations.set(name, p);
+  const names = [...stations.keys()].sort(compareText);
+  const read = await Promise.all(names.map(async (name) => [name, await readStationPartition(snapshot, name)] as const));
+  const byMonth = new Map<string, ReservoirRows>();
+  for (const month of months) {
+    const held = new Set(stationsOfMonth(snapshot.manifest, month).map(([name]) => name));
+    const [first, last] = monthDays(month);
+    // the month's rows station by station (names ascending), days ascending within each: as a reservoir file's rows
+    const parts = read.flatMap(([name, rows]) => (rows && held.has(name) ? [{ name, rows }] : []));
+    const variables = [...new Set(parts.flatMap(({ rows }) => Object.keys(rows.values)))];
+    const rowNames: string[] = [];
+    const all: ReservoirRows = { names: rowNames, days: new Int32Array(parts.reduce((n, { rows }) => n + rows.days.length, 0)), values: {} };
+    for (const v of variables) all.values[v] = new Float64Array(all.days.length).fill(Number.NaN);
+    let at = 0;
+    for (const { name, rows } of parts) {
+      for (let i = 0; i < rows.days.length; i++) rowNames.push(name);
+      all.days.set(rows.days, at);
+      for (const [v, column] of Object.entries(rows.values)) all.values[v]!.set(column, at);
+      at += rows.days.length;
+    }
+    const order = byDay(all.days, first, last);
+    const picked = pickRows(all, order, stationDayAttributes);
+    if (picked) byMonth.set(month, picked);
+  }
+  return byMonth;
+}
+
+// a stable counting sort of the rows within [first, last] by day: rows sorted by name then date stay in name order
+// within each day (31 buckets, one pass, where a comparison sort of 1.4 million rows took a second)
+function byDay(days: Int32Array, first: number, last: number): Int32Array {
   const starts = new Int32Array(last - first + 2);
-  for (let i = 0; i < rows.days.length; i++) {
-    const day = rows.days[i]!;
+  for (let i = 0; i < days.length; i++) {
+    const day = days[i]!;
     if (day >= first && day <= last) starts[day - first + 1]!++;
   }
   for (let d = 1; d < starts.length; d++) starts[d]! += starts[d - 1]!;
   const order = new Int32Array(starts[starts.length - 1]!);
-  for (let i = 0; i < rows.days.length; i++) {
-    const day = rows.days[i]!;
+  for (let i = 0; i < days.length; i++) {
+    const day = days[i]!;
     if (day >= first && day <= last) order[starts[day - first]!++] = i;
   }
+  return order;
+}
+
+function monthDays(month: string): [number, number] {
+  return [parseDay(`${month}-01`, 'start'), parseDay(`${nextMonth(month)}-01`, 'end') - 1];
+}
+
+// the rows at `order`; a day flag no row holds stays absent, as in the partitions
+function pickRows(rows: ReservoirRows, order: Int32Array, flags: readonly string[]): ReservoirRows | undefined {
   if (order.length === 0) return undefined;
   const values: Record<string, Float64Array> = {};
   for (const [name, column] of Object.entries(rows.values)) {
     const picked = new Float64Array(order.length);
     for (let k = 0; k < order.length; k++) picked[k] = column[order[k]!]!;
-    // a day flag no file of the month holds stays absent, as in the partitions
-    if (!reservoirDayAttributes.includes(name as never) || picked.some((v) => !Number.isNaN(v))) values[name] = picked;
+    if (!flags.includes(name) || picked.some((v) => !Number.isNaN(v))) values[name] = picked;
   }
   const names = Array.from(order, (i) => rows.names[i]!);
   const days = new Int32Array(order.length);
@@ -76,9 +141,9 @@ function nextMonth(month: string): string {
   return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
 }
 
-/** The last date any file of the dataset holds. */
-function latestDay(manifest: Manifest, dataset: string): string | undefined {
+/** The last date any of the files holds. */
+function latestDay(files: readonly { end: string }[]): string | undefined {
   let end: string | undefined;
-  for (const p of manifest.datasets[dataset]?.partitions ?? []) if (p.end !== '' && (end === undefined || p.end > end)) end = p.end;
+  for (const f of files) if (f.end !== '' && (end === undefined || f.end > end)) end = f.end;
   return end;
 }

@@ -99,7 +99,7 @@ export interface Manifest {
   rowGroupSize: number;
   // names: in memory always; in the file of a format-3 manifest not at all, but in `namesFile` (absent: no names)
   reservoirs: { names: string[]; metadata: FileEntry | null; namesFile?: FileEntry };
-  stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition> };
+  stations: { names: string[]; metadata: FileEntry | null; partitions: Record<string, StationPartition>; byDate?: ByDateFile[] }; // byDate: by-date.ts
   datasets: Record<string, { variables: string[]; partitions: ReservoirPartition[]; byDate?: ByDateFile[] }>; // byDate: by-date.ts, by month
   forecasts?: ForecastMonth[]; // the forecasts' issue-months, oldest first (absent in stores without forecasts)
   byDateDays?: number; // the days of the date-major copy the store keeps, carried from snapshot to snapshot (absent: by-date.ts's default)
@@ -195,6 +195,7 @@ export function manifestFiles(manifest: Manifest): FileEntry[] {
     for (const f of dataset.byDate ?? []) withIndex(f);
   }
   for (const p of Object.values(manifest.stations.partitions)) withIndex(p);
+  for (const f of manifest.stations.byDate ?? []) withIndex(f);
   for (const m of manifest.forecasts ?? [])
     for (const f of [m.stats, ...(m.members ? [m.members] : []), ...(m.totals ? [m.totals] : [])]) files.push(f, ...(f.index ? [f.index] : []));
   return files;
@@ -226,6 +227,16 @@ function checkShape(m: Manifest): void {
   const names = (v: unknown, where: string) => {
     if (!Array.isArray(v)) fail(`${where} is not a list`);
     if (!allText(v as unknown[])) fail(`${where} holds a non-text name`);
+  };
+  const copies = (list: unknown, of: string) => {
+    if (list === undefined) return;
+    if (!Array.isArray(list)) return fail(`the date-major copy of ${of} is not a list`);
+    for (const f of list as unknown[]) {
+      file(f, `the date-major copy of ${of}`, true);
+      const { first, last, month } = f as ByDateFile;
+      if (typeof first !== 'string' || typeof last !== 'string') fail(`the date-major copy of ${of} needs its first and last names`);
+      if (month !== undefined && !(typeof month === 'string' && /^\d{4}-\d{2}$/.test(month))) fail(`the date-major copy of ${of} has a malformed month`);
+    }
   };
   const file = (f: unknown, where: string, data: boolean) => {
     if (!isObject(f)) return fail(`${where} is not an object`);
@@ -261,15 +272,7 @@ function checkShape(m: Manifest): void {
     names(entry.variables, `dataset ${dataset} variables`);
     // format 3 wrote one file of the last days where format 4 writes a list of months
     if (isObject(entry.byDate) && m.version < 4) entry.byDate = [entry.byDate as unknown as ByDateFile];
-    if (entry.byDate !== undefined) {
-      if (!Array.isArray(entry.byDate)) return fail(`the date-major copy of ${dataset} is not a list`);
-      for (const f of entry.byDate as unknown[]) {
-        file(f, `the date-major copy of ${dataset}`, true);
-        const { first, last, month } = f as ByDateFile;
-        if (typeof first !== 'string' || typeof last !== 'string') fail(`the date-major copy of ${dataset} needs its first and last names`);
-        if (month !== undefined && !(typeof month === 'string' && /^\d{4}-\d{2}$/.test(month))) fail(`the date-major copy of ${dataset} has a malformed month`);
-      }
-    }
+    copies(entry.byDate, dataset);
     for (const p of entry.partitions as unknown[]) {
       if (!isObject(p) || !Number.isSafeInteger(p.year) || !Array.isArray(p.files)) return fail(`a partition of ${dataset}`);
       for (const f of p.files as unknown[]) {
@@ -283,6 +286,7 @@ function checkShape(m: Manifest): void {
     file(p, `the file of station ${name}`, true);
     names((p as StationPartition).variables, `station ${name} variables`);
   }
+  copies(m.stations.byDate, 'the stations');
   if (m.forecasts !== undefined && !Array.isArray(m.forecasts)) fail('forecasts is not a list');
   const range = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && (r[0] as number) <= (r[1] as number);
   for (const month of (m.forecasts ?? []) as unknown[]) {

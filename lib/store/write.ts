@@ -2,7 +2,7 @@
 // so readers of the previous snapshot keep working and a crash at any point leaves that snapshot whole.
 import { randomBytes } from 'node:crypto';
 import { DateDay, makeVector, Table, type Vector } from 'apache-arrow';
-import { type DatasetName, findReservoirVariable, findStationVariable, reservoirDatasets } from '../catalogue.js';
+import { type DatasetName, findReservoirVariable, findStationVariable, reservoirDatasets, stationVariableNames } from '../catalogue.js';
 import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
 import { type FlagColumn, flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
@@ -11,7 +11,16 @@ import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../t
 import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
 import type { MetadataRow } from '../types.js';
 import type { StoreAbout } from './about.js';
-import { BY_DATE_DAYS, BY_DATE_FOLDER, copyMonths, filesOfMonth, readMonthByDate } from './by-date.js';
+import {
+  BY_DATE_DAYS,
+  BY_DATE_FOLDER,
+  copyMonths,
+  filesOfMonth,
+  readMonthByDate,
+  readStationMonthsByDate,
+  stationCopyMonths,
+  stationsOfMonth,
+} from './by-date.js';
 import { sha256, storePath } from './disk.js';
 import { fileIndexText, indexPath } from './file-index.js';
 import { publishSnapshot, readManifestFile } from './history.js';
@@ -247,6 +256,7 @@ export class StoreWriter {
    */
   async commit(): Promise<Manifest> {
     try {
+      await this.checkWritten(); // before the copies read them: a file gone is said as such (checked again under the lock)
       await this.refreshByDateCopies(); // before the lock: it reads and writes files, as the partitions' writing did
       return await this.storage.withLock(`${MANIFEST_FILE}.lock`, async () => {
         const found = await readManifestFile(this.storage);
@@ -297,15 +307,43 @@ export class StoreWriter {
         const flags = reservoirDayAttributes.filter((f) => f in rows.values);
         const path = storePath('reservoirs', BY_DATE_FOLDER, `dataset=${dataset}`, `month=${month}`, `part-${this.snapshot}.parquet`);
         const table = reservoirTable(dataset as DatasetName, rows, Array.from(all), rows.days, variables, flags);
-        const [first, last] = rows.names.reduce(
-          ([lo, hi], n) => [compareText(n, lo) < 0 ? n : lo, compareText(n, hi) > 0 ? n : hi],
-          [rows.names[0]!, rows.names[0]!],
-        );
-        copies.push({ ...(await this.writeTable(path, table, rows.days)), first, last, month });
+        copies.push({ ...(await this.writeTable(path, table, rows.days)), ...nameRange(rows.names), month });
       }
       if (copies.length > 0) entry.byDate = copies;
       else delete entry.byDate;
     }
+    await this.refreshStationCopy();
+  }
+
+  /** The stations' date-major copy, a month a file, kept or made again as a dataset's (refreshByDateCopies). */
+  private async refreshStationCopy(): Promise<void> {
+    const stations = this.manifest.stations;
+    const before = this.options.base?.stations.byDate ?? [];
+    const paths = (m: Manifest | undefined, month: string) =>
+      m
+        ? stationsOfMonth(m, month)
+            .map(([, p]) => p.path)
+            .join('\n')
+        : undefined;
+    const months = stationCopyMonths(this.manifest, this.byDateDays);
+    const keep = (month: string) => before.find((f) => f.month === month && paths(this.options.base, month) === paths(this.manifest, month));
+    const remade = months.filter((month) => !keep(month));
+    this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
+    const rows = remade.length > 0 ? await readStationMonthsByDate(this.readback, remade) : new Map<string, ReservoirRows>();
+    const copies: ByDateFile[] = [];
+    for (const month of months) {
+      const kept = keep(month);
+      if (kept) copies.push(kept);
+      const made = rows.get(month);
+      if (kept || !made) continue;
+      const columns: Record<string, Vector> = { STA_NAME: utf8Vector(made.names), date: makeVector({ type: new DateDay(), data: made.days }) };
+      for (const v of stationVariableNames) if (v in made.values) columns[v] = floatVector(made.values[v]!);
+      for (const f of stationDayAttributes) if (f in made.values) columns[f] = flagVector(f, made.values[f]!);
+      const path = storePath('stations', BY_DATE_FOLDER, `month=${month}`, `part-${this.snapshot}.parquet`);
+      copies.push({ ...(await this.writeTable(path, new Table(columns), made.days)), ...nameRange(made.names), month });
+    }
+    if (copies.length > 0) stations.byDate = copies;
+    else delete stations.byDate;
   }
 
   private readback: SnapshotFiles | undefined;
@@ -501,4 +539,14 @@ function checkLengths(rows: number, values: Record<string, Float64Array>, where:
   for (const [v, column] of Object.entries(values)) {
     if (column.length !== rows) throw new WriterMisuseError(`${where}: column ${v} has ${column.length} values for ${rows} rows`);
   }
+}
+
+/** The least and greatest of a copy's names (its rows run by date, so its names ascend only within each day). */
+function nameRange(names: readonly string[]): { first: string; last: string } {
+  let [first, last] = [names[0]!, names[0]!];
+  for (const n of names) {
+    if (compareText(n, first) < 0) first = n;
+    if (compareText(n, last) > 0) last = n;
+  }
+  return { first, last };
 }

@@ -123,7 +123,8 @@ describe('a store in a bucket', () => {
     const loser = results[0]!.status === 'fulfilled' ? b : a;
     const storage = bucketStorage(location, process.env);
     const left = (await storage.list('stations')).filter((f) => f.path.includes(loser.snapshot)).map((f) => f.path);
-    expect(left).toHaveLength(2); // the refused writer's file and its index, left for vacuum
+    // the refused writer's file and its index, and its copy of the stations' January (no station holds December now), left for vacuum
+    expect(left).toHaveLength(2 + 2);
     await new Promise((resolve) => setTimeout(resolve, 2100)); // object times are whole seconds, taken as late as they can be
     expect((await vacuumStore(location, { minAgeMs: 0 })).removed).toEqual(expect.arrayContaining(left));
     const retried = await writeStation(location, 33); // the refused writer runs again, over the winner's snapshot
@@ -163,6 +164,7 @@ describe('a store in a bucket', () => {
     await writeTinyStore(location);
     const reader = await openStore(location);
     const old = reader.manifest.stations.partitions.ALPHA_STATION!.path;
+    const oldCopies = (reader.manifest.stations.byDate ?? []).flatMap((f) => [f.path, f.index!.path]); // made again with the station
     const storage = bucketStorage(location, process.env);
     expect((await storage.list('readers')).length).toBe(1);
     await (await writeStation(location, 5)).commit();
@@ -171,7 +173,11 @@ describe('a store in a bucket', () => {
     await reader.close();
     expect(await storage.list('readers')).toEqual([]);
     const summary = await vacuumStore(location, { minAgeMs: 0 });
-    expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual([old, indexPath(old), 'snapshots/0000000001.json'].sort()); // the station's file and its index, and the tables' files of snapshot 1
+    // the station's file and its index, the stations' copy of its months, and the tables' files of snapshot 1
+    expect(oldCopies).toHaveLength(4);
+    expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual(
+      [old, indexPath(old), ...oldCopies, 'snapshots/0000000001.json'].sort(),
+    );
     const store = await openStore(location);
     const kept = new Set((await Promise.all(['reservoirs', 'stations'].map((f) => storage.list(f)))).flat().map((f) => f.path));
     expect(manifestFiles(store.manifest).every((f) => kept.has(f.path))).toBe(true);

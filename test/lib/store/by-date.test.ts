@@ -97,6 +97,7 @@ describe('date-major copy', () => {
     expect(paths(second)['2020-12']).not.toBe(paths(first)['2020-12']);
     expect(paths(second)['2020-12']).toContain(second.snapshot);
     expect(paths(second)['2021-01']).toBe(paths(first)['2021-01']);
+    expect(second.stations.byDate!.map((f) => f.path)).toEqual(first.stations.byDate!.map((f) => f.path)); // no station changed
     const opened = await openStore(dir);
     const day = await opened.reservoirTimeseriesOnDate({ datasets: ['res'], variables: ['depth_m'], date: '2020-12-05' });
     expect(day.map((r) => r['depth_m (m)'])).toEqual(
@@ -182,6 +183,66 @@ describe('date-major copy', () => {
       }),
       { numRuns: 3 },
     );
+  }, 120_000);
+
+  it('of the stations holds their rows a month a file, answers every station on a date as their files do, and follows a revision', async () => {
+    const [dir, plain] = [await workDir(), await workDir()];
+    const stationOptions = { ...options, stations: 5, stationStart: '2020-11-15' };
+    const made = await generateStore(dir, stationOptions);
+    await generateStore(plain, stationOptions);
+    await dropIndexes(plain);
+    const copies = made.stations.byDate!;
+    expect(copies.map((f) => [f.month, f.start, f.end])).toEqual([
+      ['2020-11', '2020-11-15', '2020-11-30'],
+      ['2020-12', '2020-12-01', '2020-12-31'],
+      ['2021-01', '2021-01-01', '2021-01-20'],
+    ]);
+    // DuckDB: the copy's rows are the station files' rows, by date then station
+    const variables = [...new Set(Object.values(made.stations.partitions).flatMap((p) => p.variables))];
+    const columns = ['STA_NAME', 'date', ...variables].map((c) => `"${c}"`).join(', ');
+    const fromCopy = await rowsOf(`select ${columns} from read_parquet([${copies.map((f) => `'${join(dir, f.path)}'`).join(', ')}], union_by_name = true)`);
+    const fromFiles = await rowsOf(
+      `select ${columns} from read_parquet('${join(dir, 'stations', 'station=*', '*.parquet')}', union_by_name = true) order by date, STA_NAME`,
+    );
+    expect(fromCopy.length).toBe(Object.values(made.stations.partitions).reduce((n, p) => n + p.rows, 0));
+    expect(fromCopy).toEqual(fromFiles);
+    const compare = async (dates: [string, number][]) => {
+      const [withCopy, without] = [await openStore(dir), await openStore(plain)];
+      for (const [date, stations] of dates) {
+        const q = { date, alsoReturn: ['status'] };
+        const answer = await withCopy.stationTimeseriesOnDate(q);
+        expect(answer.length, date).toBe(stations);
+        expect(answer, date).toEqual(await without.stationTimeseriesOnDate(q));
+      }
+      await withCopy.close();
+      await without.close();
+    };
+    await compare([
+      ['2020-11-15', 5],
+      ['2020-12-31', 5],
+      ['2021-01-20', 5],
+    ]);
+    // one station revised: its months made again, the answers still its file's
+    const name = made.stations.names[2]!;
+    for (const d of [dir, plain]) {
+      const store = await openStore(d);
+      const rows = (await store.readStationPartition(name))!;
+      await store.close();
+      const writer = createStoreWriter(d, { base: (await openStore(d)).manifest });
+      const values = Object.fromEntries(Object.entries(rows.values).map(([k, v]) => [k, k === 'status' ? v : v.map((x) => x + 2)]));
+      await writer.writeStationPartition(name, {
+        days: rows.days.filter((day) => day >= parseDay('2020-12-10', 'd')),
+        values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.filter((_, i) => rows.days[i]! >= parseDay('2020-12-10', 'd'))])),
+      });
+      const next = await writer.commit();
+      if (d === dir) expect(next.stations.byDate!.map((f) => f.path.includes(next.snapshot))).toEqual([true, true, true]); // its file held every month
+    }
+    await compare([
+      ['2020-11-20', 4], // the revised station begins on 10 December now
+      ['2020-12-09', 4],
+      ['2020-12-10', 5],
+      ['2021-01-20', 5],
+    ]);
   }, 120_000);
 
   it('is no data file of the Iceberg tables: ClickHouse and DuckDB count each row once', async () => {

@@ -2,7 +2,7 @@ import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexPath } from '../../../lib/store/file-index.js';
-import { manifestFiles } from '../../../lib/store/manifest.js';
+import { type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
 import { openStore } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
@@ -21,6 +21,11 @@ async function age(dir: string, paths: string[], minutes: number): Promise<void>
   for (const p of paths) await utimes(join(dir, p), then, then);
 }
 
+/** The files of the stations' date-major copy (lib/store/by-date.ts) and their indexes. */
+function stationCopyFiles(manifest: Manifest): string[] {
+  return (manifest.stations.byDate ?? []).flatMap((f) => [f.path, f.index!.path]);
+}
+
 /** Publishes a new ALPHA_STATION file (ATemp = value) over the store's current snapshot. */
 async function replaceStation(dir: string, value: number): Promise<void> {
   const store = await openStore(dir);
@@ -36,6 +41,8 @@ describe('vacuumStore', () => {
     await writeTinyStore(dir);
     const before = await openStore(dir);
     const replaced = before.manifest.stations.partitions.ALPHA_STATION!.path;
+    const copies = stationCopyFiles(before.manifest); // a station written, the stations' copy of its months is made again
+    expect(copies.length).toBe(4); // two months, a file and an index each
     await before.close();
     await replaceStation(dir, 5);
     await writeFile(join(dir, 'manifest.json.123.456.tmp'), '{');
@@ -44,7 +51,9 @@ describe('vacuumStore', () => {
     await age(dir, await allFiles(dir), 60);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     const [tables, others] = [summary.removed.filter((p) => p.startsWith('tables/')), summary.removed.filter((p) => !p.startsWith('tables/'))];
-    expect(others.sort()).toEqual([replaced, indexPath(replaced), 'manifest.json.123.456.tmp', 'snapshots/0000000001.json', 'writing/deadbeef.pid'].sort());
+    expect(others.sort()).toEqual(
+      [replaced, indexPath(replaced), ...copies, 'manifest.json.123.456.tmp', 'snapshots/0000000001.json', 'writing/deadbeef.pid'].sort(),
+    );
     // the station table's expired snapshot: its manifest list and the manifest of the replaced file
     expect(tables.map((p) => p.replace(/m-\w+-/, 'm-*-')).sort()).toEqual(
       ['tables/station_timeseries/metadata/m-*-1.avro', 'tables/station_timeseries/metadata/snap-1.avro'].sort(),
@@ -63,7 +72,8 @@ describe('vacuumStore', () => {
     await age(dir, await allFiles(dir), 60 * 24 * 7); // files a week old, as in a real store
     await replaceStation(dir, 5); // ... replaced just now
     expect((await vacuumStore(dir)).removed).toEqual([]);
-    expect((await vacuumStore(dir, { minAgeMs: 0, dryRun: true })).removed.length).toBe(3); // the old file, its index and its snapshot
+    // the old file, its index and its snapshot, and the stations' copy of its two months (a file and an index each)
+    expect((await vacuumStore(dir, { minAgeMs: 0, dryRun: true })).removed.length).toBe(3 + 4);
   });
 
   it('keeps every file of a snapshot that an open store still reads, until it is closed', async () => {
@@ -74,11 +84,12 @@ describe('vacuumStore', () => {
     await replaceStation(dir, 6);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     expect(summary.retained).toBe(1);
-    expect(summary.removed.filter((p) => p.endsWith('.parquet'))).toHaveLength(1); // the middle snapshot's station file
+    // the middle snapshot's station file and its copy of January; its December (ALPHA_STATION left it) the last keeps
+    expect(summary.removed.filter((p) => p.endsWith('.parquet'))).toHaveLength(1 + 1);
     const rows = await session.stationTimeseries({ names: ['ALPHA_STATION'], start: '2020-12-30', end: '2021-01-02' });
     expect(rows.map((r) => r['ATemp (degC)'])).toEqual([0, 1, 2, 3]); // its own snapshot, whole
     await session.close();
-    expect((await vacuumStore(dir, { minAgeMs: 0 })).removed.filter((p) => p.endsWith('.parquet'))).toHaveLength(1);
+    expect((await vacuumStore(dir, { minAgeMs: 0 })).removed.filter((p) => p.endsWith('.parquet'))).toHaveLength(1 + 2); // and both months of its copy
   });
 
   it("forgets a dead process's lease", async () => {

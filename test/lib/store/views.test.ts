@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
 import { indexPath } from '../../../lib/store/file-index.js';
 import { openStorage } from '../../../lib/store/location.js';
+import type { Manifest } from '../../../lib/store/manifest.js';
 import type { Storage } from '../../../lib/store/storage.js';
 import { EvapStore, KEPT_VIEWS, openStore, StoreReader, StoreView } from '../../../lib/store/store.js';
 import { vacuumStore } from '../../../lib/store/vacuum.js';
@@ -181,9 +182,13 @@ describe('EvapStore.asOf', () => {
     expect(atemps(await oldest.stationTimeseries(station))).toEqual([0, 1, 2, 3]);
     await oldest.close();
     expect(await readersOf(dir)).toEqual(Array.from({ length: KEPT + 1 }, (_, i) => i + 2));
+    // its stations' copy too (lib/store/by-date.ts): two months, each made again by the next station written
+    const firstSnapshot = JSON.parse(await readFile(join(dir, 'snapshots', '0000000001.json'), 'utf8')) as Manifest;
+    const firstCopies = (firstSnapshot.stations.byDate ?? []).flatMap((f) => [f.path, f.index!.path]);
+    expect(firstCopies).toHaveLength(4);
     const summary = await vacuumStore(dir, { minAgeMs: 0 });
     expect(summary.removed.filter((path) => !path.startsWith(`${TABLES_FOLDER}/`)).sort()).toEqual(
-      [oldestFile, indexPath(oldestFile), 'snapshots/0000000001.json'].sort(),
+      [oldestFile, indexPath(oldestFile), ...firstCopies, 'snapshots/0000000001.json'].sort(),
     );
     expect(
       summary.removed.filter((path) => path.startsWith(`${TABLES_FOLDER}/`)).every((path) => path.startsWith(`${TABLES_FOLDER}/station_timeseries/`)),
