@@ -110,6 +110,7 @@ async function twin(dir: string, manifest: Manifest, name: string, asBefore: boo
       for (const p of d.partitions) for (const f of p.files) delete f.index;
     }
     for (const p of Object.values(m.stations.partitions)) delete p.index;
+    delete m.stations.byDate;
   }
   await mkdir(join(to, 'snapshots'), { recursive: true });
   const text = JSON.stringify(m);
