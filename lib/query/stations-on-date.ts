@@ -4,13 +4,10 @@
 import { formatDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
 import { type Block, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
-import { rowsWithin } from '../order.js';
 import { copyOfDay } from '../store/by-date.js';
-import type { DataFile } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
-
 import type { Plan } from './plan.js';
-import { groupHoldsDays, overlaps, readNameRows, stationRange } from './timeseries.js';
+import { dayFromCopy, overlaps, readNameRows, stationRange } from './timeseries.js';
 
 /** Stations whose records are made and handed on together. */
 const NAMES_PER_BATCH = 1000;
@@ -54,7 +51,8 @@ function stationDay(source: TimeseriesSource, day: number, wanted: readonly stri
     const values: (Float64Array | undefined)[] = wanted.map(() => undefined);
     const copy = copyOfDay(source.manifest.stations.byDate, dayText);
     if (copy) {
-      const single = await dayFromCopy(source, copy, day, wanted, seen, values);
+      const index = new Map(names.map((n, i) => [n, i]));
+      const single = await dayFromCopy(source.reader, copy, 'STA_NAME', (n) => index.get(n), day, wanted, { seen, values });
       return { value: { seen, values, single }, bytes: names.length * (1 + 8 * wanted.length) };
     }
     let single = true;
@@ -77,39 +75,4 @@ function stationDay(source: TimeseriesSource, day: number, wanted: readonly stri
     }
     return { value: { seen, values, single }, bytes: names.length * (1 + 8 * wanted.length) };
   });
-}
-
-/**
- * Every station's values on the day from the stations' date-major copy (lib/store/by-date.ts): the day's rows, by date
- * then name, in a row group or two of one file, where the stations' own files are a row group each. False when a
- * station has two rows on the day (answered station by station, as written).
- */
-async function dayFromCopy(
-  source: TimeseriesSource,
-  copy: DataFile,
-  day: number,
-  wanted: readonly string[],
-  seen: Uint8Array,
-  values: (Float64Array | undefined)[],
-): Promise<boolean> {
-  const names = source.manifest.stations.names;
-  const index = new Map(names.map((n, i) => [n, i]));
-  const layout = await source.reader.layout(copy);
-  const groups = layout.ranges.flatMap((_, g) => (groupHoldsDays(layout, g, day, day) ? [g] : []));
-  const reads = await Promise.all(groups.map((g) => source.reader.columns(copy, g, ['date', 'STA_NAME', ...wanted])));
-  for (const read of reads) {
-    const rowNames = read[1] as readonly string[];
-    const [first, last] = rowsWithin(read[0] as Int32Array, day, day);
-    for (let row = first; row < last; row++) {
-      const i = index.get(rowNames[row]!);
-      if (i === undefined) continue;
-      if (seen[i]) return false;
-      seen[i] = 1;
-      for (let k = 0; k < wanted.length; k++) {
-        const column = read[2 + k] as Float64Array | undefined;
-        if (column) (values[k] ??= new Float64Array(names.length).fill(Number.NaN))[i] = column[row]!;
-      }
-    }
-  }
-  return true;
 }

@@ -176,7 +176,7 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
     const dayText = formatDay(day);
     const copy = copyOfDay(source.manifest.datasets[dataset]?.byDate, dayText);
     if (copy) {
-      await dayFromCopy(source, copy, day, wanted, seen, values);
+      await dayFromCopy(source.reader, copy, 'RES_NAME', (n) => source.reservoirIndex.get(n), day, wanted, { seen, values });
       return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
     }
     const partition = source.partitionsByYear.get(dataset)?.get(yearOfDay(day));
@@ -204,43 +204,6 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
     }
     return { value: { seen, values }, bytes: names.length * (1 + 8 * wanted.length) };
   });
-}
-
-/**
- * One day of every reservoir from a dataset's date-major copy (lib/store/by-date.ts): rows by date then name, so the
- * day is one run of rows in the few row groups that hold it, not every name's month.
- */
-async function dayFromCopy(
-  source: TimeseriesSource,
-  copy: DataFile,
-  day: number,
-  wanted: readonly string[],
-  seen: Uint8Array,
-  values: (Float64Array | undefined)[],
-): Promise<void> {
-  const layout = await source.reader.layout(copy);
-  const groups = layout.ranges.flatMap((_, g) => (groupHoldsDays(layout, g, day, day) ? [g] : []));
-  const reads = await Promise.all(groups.map((g) => source.reader.columns(copy, g, ['date', 'RES_NAME', ...wanted])));
-  const names = source.manifest.reservoirs.names;
-  for (const read of reads) {
-    const days = read[0] as Int32Array;
-    const rowNames = read[1] as readonly string[];
-    const [first, last] = rowsWithin(days, day, day);
-    // each row's name index once, then each column in one loop (a call a row and value was most of a fresh process's
-    // reading, run before the optimizing compiler)
-    const at = new Int32Array(last - first);
-    for (let row = first; row < last; row++) {
-      const nameIndex = source.reservoirIndex.get(rowNames[row]!) ?? -1;
-      at[row - first] = nameIndex;
-      if (nameIndex >= 0) seen[nameIndex] = 1;
-    }
-    for (let k = 0; k < wanted.length; k++) {
-      const column = read[2 + k] as Float64Array | undefined;
-      if (!column) continue;
-      const into = (values[k] ??= new Float64Array(names.length).fill(NaN));
-      for (let r = 0; r < at.length; r++) if (at[r]! >= 0) into[at[r]!] = column[first + r]!;
-    }
-  }
 }
 
 /** Station records over [startDay, endDay], one batch per station, in name then date order. */
@@ -366,8 +329,9 @@ export function overlaps(file: { start: string; end: string }, start: string, en
   return file.start !== '' && file.start <= end && start <= file.end;
 }
 
-export function groupHoldsDays(footer: FileLayout, group: number, startDay: number, endDay: number): boolean {
-  const days = footer.days[group];
+/** Whether a row group's date statistics allow days in [startDay, endDay] (without statistics, it may hold any). */
+export function groupHoldsDays(layout: FileLayout, group: number, startDay: number, endDay: number): boolean {
+  const days = layout.days[group];
   return !days || (days[0] <= endDay && days[1] >= startDay);
 }
 
@@ -467,4 +431,53 @@ function sameDays(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Where the day's values go: by name index, NaN where not held; `seen` marks the names with a row on the day. */
+export interface DayColumns {
+  seen: Uint8Array;
+  values: (Float64Array | undefined)[]; // by wanted column
+}
+
+/**
+ * One day of every name from a date-major copy's file (lib/store/by-date.ts), into `into` (name column `nameColumn`,
+ * looked up with `indexOf`): rows by date then name, so the day is one run of rows in the few row groups holding it,
+ * where the partitions needed every name's month or every station's file. False when a name has two rows on the day
+ * (a station written so: the caller answers it as written).
+ */
+export async function dayFromCopy(
+  reader: PartitionReader,
+  copy: DataFile,
+  nameColumn: 'RES_NAME' | 'STA_NAME',
+  indexOf: (name: string) => number | undefined,
+  day: number,
+  wanted: readonly string[],
+  into: DayColumns,
+): Promise<boolean> {
+  const layout = await reader.layout(copy);
+  const groups = layout.ranges.flatMap((_, g) => (groupHoldsDays(layout, g, day, day) ? [g] : []));
+  const reads = await Promise.all(groups.map((g) => reader.columns(copy, g, ['date', nameColumn, ...wanted])));
+  const { seen, values } = into;
+  let single = true;
+  for (const read of reads) {
+    const rowNames = read[1] as readonly string[];
+    const [first, last] = rowsWithin(read[0] as Int32Array, day, day);
+    // each row's name index once, then a loop a column (a call a row and value was most of a fresh process's reading,
+    // run before the optimizing compiler)
+    const at = new Int32Array(last - first);
+    for (let row = first; row < last; row++) {
+      const i = indexOf(rowNames[row]!) ?? -1;
+      at[row - first] = i;
+      if (i < 0) continue;
+      if (seen[i]) single = false;
+      seen[i] = 1;
+    }
+    for (let k = 0; k < wanted.length; k++) {
+      const column = read[2 + k] as Float64Array | undefined;
+      if (!column) continue;
+      const to = (values[k] ??= new Float64Array(seen.length).fill(Number.NaN));
+      for (let r = 0; r < at.length; r++) if (at[r]! >= 0) to[at[r]!] = column[first + r]!;
+    }
+  }
+  return single;
 }
