@@ -330,7 +330,7 @@ export function overlaps(file: { start: string; end: string }, start: string, en
 }
 
 /** Whether a row group's date statistics allow days in [startDay, endDay] (without statistics, it may hold any). */
-export function groupHoldsDays(layout: FileLayout, group: number, startDay: number, endDay: number): boolean {
+function groupHoldsDays(layout: FileLayout, group: number, startDay: number, endDay: number): boolean {
   const days = layout.days[group];
   return !days || (days[0] <= endDay && days[1] >= startDay);
 }
@@ -434,7 +434,7 @@ function sameDays(a: Int32Array, b: Int32Array): boolean {
 }
 
 /** Where the day's values go: by name index, NaN where not held; `seen` marks the names with a row on the day. */
-export interface DayColumns {
+interface DayColumns {
   seen: Uint8Array;
   values: (Float64Array | undefined)[]; // by wanted column
 }
