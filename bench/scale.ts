@@ -236,7 +236,9 @@ export async function reviseLastDays(
   const lines = [header.join(',')];
   manifest.reservoirs.names.forEach((name, n) => {
     const quoted = /[",\n]/.test(name) ? JSON.stringify(name) : name;
-    for (const [d, date] of dates.entries()) lines.push(`${quoted},${date},${date},${variables.map((_, v) => ((n + d + v) % 97) / 10).join(',')}`);
+    // values of this snapshot's number: each run revises the days to new values (the same values again change no row)
+    const shift = manifest.sequence;
+    for (const [d, date] of dates.entries()) lines.push(`${quoted},${date},${date},${variables.map((_, v) => ((n + d + v + shift) % 97) / 10).join(',')}`);
   });
   const file = join(dir, '..', `evap-revision-${manifest.reservoirs.names.length}.csv`);
   await writeFile(file, `${lines.join('\n')}\n`);

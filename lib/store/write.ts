@@ -40,7 +40,7 @@ import {
 import { type FileLayout, parseFooter } from './parquet.js';
 import { encodeParquet } from './parquet-encode.js';
 import { createReaderCaches, PartitionReader } from './partitions.js';
-import type { SnapshotFiles } from './readback.js';
+import { readFileRows, type SnapshotFiles } from './readback.js';
 import type { ReservoirRows, StationRows } from './rows.js';
 import type { Storage } from './storage.js';
 import { flagVector, floatVector, metadataColumnTypes, metadataTable, utf8Vector, withFieldIds } from './vectors.js';
@@ -280,8 +280,8 @@ export class StoreWriter {
 
   /**
    * The date-major copy of each dataset (by-date.ts), a month a file over its last `byDateDays` days: a month whose
-   * partition files this snapshot kept keeps its file; one whose files changed, or new to the span, is made again from
-   * the snapshot's own files; a month out of the span is dropped.
+   * partition files this snapshot kept, or whose rows in the files it rewrote are the same, keeps its file; one whose
+   * rows changed, or new to the span, is made again from the snapshot's own files; a month out of the span is dropped.
    */
   private async refreshByDateCopies(): Promise<void> {
     const paths = (m: Manifest | undefined, dataset: string, month: string) =>
@@ -302,6 +302,11 @@ export class StoreWriter {
         this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
         const rows = await readMonthByDate(this.readback, dataset, month);
         if (!rows) continue;
+        // files rewritten, the month's rows the same (a year a file: a revision of the last weeks rewrites the year)
+        if (kept && (await sameRows(this.readback, kept, rows))) {
+          copies.push(kept);
+          continue;
+        }
         const all = rows.days.map((_, i) => i);
         const variables = entry.variables.filter((v) => v in rows.values);
         const flags = reservoirDayAttributes.filter((f) => f in rows.values);
@@ -549,4 +554,19 @@ function nameRange(names: readonly string[]): { first: string; last: string } {
     if (compareText(n, last) > 0) last = n;
   }
   return { first, last };
+}
+
+/** Whether a copy's file holds exactly these rows: the same names, days and columns, each value the same (NaN as NaN). */
+async function sameRows(snapshot: SnapshotFiles, copy: ByDateFile, rows: ReservoirRows): Promise<boolean> {
+  if (copy.rows !== rows.days.length) return false;
+  const layout = await snapshot.reader.layout(copy);
+  const columns = Object.keys(rows.values);
+  if (layout.columns.size !== columns.length + 2 || columns.some((c) => !layout.columns.has(c))) return false; // + name, date
+  const held = await readFileRows(snapshot, copy, 'RES_NAME', columns);
+  for (let i = 0; i < rows.days.length; i++) if (held.days[i] !== rows.days[i] || held.names[i] !== rows.names[i]) return false;
+  for (const c of columns) {
+    const [a, b] = [held.values[c]!, rows.values[c]!];
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !(a[i] !== a[i] && b[i] !== b[i])) return false;
+  }
+  return true;
 }

@@ -118,6 +118,37 @@ describe('date-major copy', () => {
     expect((await createStoreWriter(dir, { base: none }).commit()).datasets.res!.byDate).toBeUndefined();
   }, 120_000);
 
+  it('keeps a month whose rows are the same when a file of the year was rewritten, and makes again the month that changed', async () => {
+    const dir = await workDir();
+    // a file a year (few names): a revision of one day rewrites the year's file, which holds every month
+    const first = await generateStore(dir, { reservoirs: 4, stations: 1, start: '2021-01-01', end: '2021-03-10', seed: 3 });
+    const paths = (m: Manifest) => Object.fromEntries((m.datasets.res!.byDate ?? []).map((f) => [f.month, f.path]));
+    expect(first.datasets.res!.partitions.flatMap((p) => p.files)).toHaveLength(1);
+    const store = await openStore(dir);
+    const rows = (await store.readReservoirPartition('res', 2021))!;
+    await store.close();
+    const revise = async (base: Manifest, change: (day: number) => number) => {
+      const writer = createStoreWriter(dir, { base });
+      const depth = rows.values.depth_m!.map((v, i) => v + change(rows.days[i]!));
+      await writer.writeReservoirPartition('res', 2021, { ...rows, values: { ...rows.values, depth_m: depth } });
+      return writer.commit();
+    };
+    const same = await revise(first, () => 0);
+    expect(same.datasets.res!.partitions[0]!.files[0]!.path).not.toBe(first.datasets.res!.partitions[0]!.files[0]!.path);
+    expect(paths(same)).toEqual(paths(first)); // every month's rows the same
+    const march = await revise(same, (day) => (day === parseDay('2021-03-05', 'd') ? 1 : 0));
+    expect(paths(march)['2021-01']).toBe(paths(first)['2021-01']);
+    expect(paths(march)['2021-02']).toBe(paths(first)['2021-02']);
+    expect(paths(march)['2021-03']).toContain(march.snapshot);
+    const opened = await openStore(dir);
+    const answer = await opened.reservoirTimeseriesOnDate({ datasets: ['res'], variables: ['depth_m'], date: '2021-03-05' });
+    const expected = rows.names.flatMap((_, i) =>
+      rows.days[i] === parseDay('2021-03-05', 'd') ? [Math.round((rows.values.depth_m![i]! + 1) * 1e4) / 1e4] : [],
+    );
+    expect(answer.map((r) => r['depth_m (m)'])).toEqual(expected);
+    await opened.close();
+  }, 60_000);
+
   it('of a store of format 3 (one file, no month) is read as it is, and made again a month a file by the next commit', async () => {
     const dir = await workDir();
     const made = await generateStore(dir, options);
