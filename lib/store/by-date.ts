@@ -1,8 +1,8 @@
 // The date-major copy of a dataset's latest year: the same rows as its partition files, a calendar month a file,
 // sorted by date then name, so every reservoir on one of those dates is a few row groups of one file instead of every
 // name's month or year decoded. The stations have one too: every station's rows of a month in one file, where a date
-// of every station read a row group of each station's file. The writer makes a month's file again only when the
-// partition files holding that month change (a daily revision: the months it touched); it is the manifest's
+// of every station read a row group of each station's file. The writer makes a month's file again only when its
+// rows change (a daily revision: the months it touched); it is the manifest's
 // `datasets[d].byDate` and `stations.byDate`, read by the library only: it is no data file of the Iceberg tables (it
 // would count rows twice).
 import { formatDay, parseDay } from '../dates.js';
