@@ -7,7 +7,7 @@
 // would count rows twice).
 import { formatDay, parseDay } from '../dates.js';
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
-import { compareText } from '../order.js';
+import { compareText, rowsWithin } from '../order.js';
 import type { ByDateFile, Manifest, ReservoirFile, StationPartition } from './manifest.js';
 import { readReservoirFiles, readStationPartition, type SnapshotFiles } from './readback.js';
 import type { ReservoirRows } from './rows.js';
@@ -80,18 +80,20 @@ export async function readStationMonthsByDate(snapshot: SnapshotFiles, months: r
   for (const month of months) {
     const held = new Set(stationsOfMonth(snapshot.manifest, month).map(([name]) => name));
     const [first, last] = monthDays(month);
-    // the month's rows station by station (names ascending), days ascending within each: as a reservoir file's rows
-    const parts = read.flatMap(([name, rows]) => (rows && held.has(name) ? [{ name, rows }] : []));
+    // the month's rows station by station (names ascending), days ascending within each: as a reservoir file's rows;
+    // each station's own days of the month only (its file holds every day it has: decades, at 247 reservoirs)
+    const parts = read.flatMap(([name, rows]) => (rows && held.has(name) ? [{ name, rows, span: rowsWithin(rows.days, first, last) }] : []));
     const variables = [...new Set(parts.flatMap(({ rows }) => Object.keys(rows.values)))];
     const rowNames: string[] = [];
-    const all: ReservoirRows = { names: rowNames, days: new Int32Array(parts.reduce((n, { rows }) => n + rows.days.length, 0)), values: {} };
+    const all: ReservoirRows = { names: rowNames, days: new Int32Array(parts.reduce((n, { span }) => n + span[1] - span[0], 0)), values: {} };
     for (const v of variables) all.values[v] = new Float64Array(all.days.length).fill(Number.NaN);
     let at = 0;
-    for (const { name, rows } of parts) {
-      for (let i = 0; i < rows.days.length; i++) rowNames.push(name);
-      all.days.set(rows.days, at);
-      for (const [v, column] of Object.entries(rows.values)) all.values[v]!.set(column, at);
-      at += rows.days.length;
+    for (const { name, rows, span } of parts) {
+      const [from, to] = span;
+      for (let i = from; i < to; i++) rowNames.push(name);
+      all.days.set(rows.days.subarray(from, to), at);
+      for (const [v, column] of Object.entries(rows.values)) all.values[v]!.set(column.subarray(from, to), at);
+      at += to - from;
     }
     const order = byDay(all.days, first, last);
     const picked = pickRows(all, order, stationDayAttributes);
