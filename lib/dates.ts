@@ -152,3 +152,8 @@ export function resolveRange(
   }
   return { startDay, endDay };
 }
+
+/** Whether a file's dates overlap [start, end] (ISO dates compare as text: no parsing per file and name). */
+export function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
+  return file.start !== '' && file.start <= end && start <= file.end;
+}

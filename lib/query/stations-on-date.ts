@@ -1,13 +1,13 @@
 // Every station's records on one date, from the day's values of every station gathered once and kept: answered again,
 // the records are made straight from those vectors, where reading station by station cost a footer lookup, a row-group
 // scan and a search per station (47 stations: fifteen times the time of JSON.stringify of the answer).
-import { formatDay } from '../dates.js';
+import { formatDay, overlaps } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
 import { type Block, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
 import { copyOfDay } from '../store/by-date.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { Plan } from './plan.js';
-import { dayFromCopy, overlaps, readNameRows, stationRange } from './timeseries.js';
+import { dayFromCopy, readNameRows, stationRange } from './timeseries.js';
 
 /** Stations whose records are made and handed on together. */
 const NAMES_PER_BATCH = 1000;

@@ -1,5 +1,5 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
-import { formatDay, yearOfDay } from '../dates.js';
+import { formatDay, overlaps, yearOfDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
 import { type Block, type DayFlags, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
 import { compareText, partitionPoint, rowsWithin, runEnd, runsOnDay } from '../order.js';
@@ -322,11 +322,6 @@ export async function readNameRows(
     cuts.add(read, first, last);
   }
   return joinCuts(cuts, skip, columns);
-}
-
-/** Whether a file's dates overlap [start, end] (ISO dates compare as text: no parsing per file and name). */
-export function overlaps(file: { start: string; end: string }, start: string, end: string): boolean {
-  return file.start !== '' && file.start <= end && start <= file.end;
 }
 
 /** Whether a row group's date statistics allow days in [startDay, endDay] (without statistics, it may hold any). */

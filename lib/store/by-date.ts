@@ -5,7 +5,7 @@
 // rows change (a daily revision: the months it touched); it is the manifest's
 // `datasets[d].byDate` and `stations.byDate`, read by the library only: it is no data file of the Iceberg tables (it
 // would count rows twice).
-import { formatDay, parseDay } from '../dates.js';
+import { formatDay, overlaps, parseDay } from '../dates.js';
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { compareText, rowsWithin } from '../order.js';
 import type { ByDateFile, Manifest, ReservoirFile, StationPartition } from './manifest.js';
@@ -40,20 +40,20 @@ function monthsEndingAt(end: string | undefined, days: number): string[] {
 
 /** The partition files holding days of the month: a month's copy is made again when they change. */
 export function filesOfMonth(manifest: Manifest, dataset: string, month: string): ReservoirFile[] {
-  const [first, last] = [`${month}-01`, `${month}-31`]; // dates as text: the 31st bounds every month
-  return (manifest.datasets[dataset]?.partitions ?? []).flatMap((p) => p.files).filter((f) => f.start !== '' && f.start <= last && f.end >= first);
+  const [first, last] = monthText(month);
+  return (manifest.datasets[dataset]?.partitions ?? []).flatMap((p) => p.files).filter((f) => overlaps(f, first, last));
 }
 
 /** The stations whose files hold days of the month, by name: the stations' copy of a month is made again when they change. */
 export function stationsOfMonth(manifest: Manifest, month: string): [string, StationPartition][] {
-  const [first, last] = [`${month}-01`, `${month}-31`];
-  const held = Object.entries(manifest.stations.partitions).filter(([, p]) => p.start !== '' && p.start <= last && p.end >= first);
+  const [first, last] = monthText(month);
+  const held = Object.entries(manifest.stations.partitions).filter(([, p]) => overlaps(p, first, last));
   return held.sort(([a], [b]) => compareText(a, b));
 }
 
 /** The copy's file holding the day, if any (a format-3 copy of the last days is one such file). */
 export function copyOfDay(files: readonly ByDateFile[] | undefined, dayText: string): ByDateFile | undefined {
-  return files?.find((f) => f.start <= dayText && dayText <= f.end);
+  return files?.find((f) => overlaps(f, dayText, dayText));
 }
 
 /** The rows of one month of the dataset in date then name order, read from the snapshot's files; undefined if none. */
@@ -117,6 +117,11 @@ function byDay(days: Int32Array, first: number, last: number): Int32Array {
     if (day >= first && day <= last) order[starts[day - first]!++] = i;
   }
   return order;
+}
+
+// a month's first and last dates as text (the 31st bounds every month: dates compare as text)
+function monthText(month: string): [string, string] {
+  return [`${month}-01`, `${month}-31`];
 }
 
 function monthDays(month: string): [number, number] {

@@ -1,9 +1,10 @@
 // The read path's helpers against plain oracles: date and name overlap by enumerating days and names.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { overlaps } from '../../../lib/dates.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
 import { generateStore } from '../../../lib/model/generate.js';
-import { fileHoldsNames, overlaps } from '../../../lib/query/timeseries.js';
+import { fileHoldsNames } from '../../../lib/query/timeseries.js';
 import type { ReaderCaches } from '../../../lib/store/partitions.js';
 import { openStore } from '../../../lib/store/store.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
