@@ -284,34 +284,34 @@ export class StoreWriter {
    * rows changed, or new to the span, is made again from the snapshot's own files; a month out of the span is dropped.
    */
   private async refreshByDateCopies(): Promise<void> {
-    const paths = (m: Manifest | undefined, dataset: string, month: string) =>
-      m
-        ? filesOfMonth(m, dataset, month)
-            .map((f) => f.path)
-            .join('\n')
-        : undefined;
+    const base = this.options.base;
     for (const [dataset, entry] of Object.entries(this.manifest.datasets)) {
-      const before = this.options.base?.datasets[dataset]?.byDate ?? [];
+      const before = base?.datasets[dataset]?.byDate ?? [];
       const copies: ByDateFile[] = [];
       for (const month of copyMonths(this.manifest, dataset, this.byDateDays)) {
         const kept = before.find((f) => f.month === month);
-        if (kept && paths(this.options.base, dataset, month) === paths(this.manifest, dataset, month)) {
+        if (kept && samePaths(filesOfMonth(base!, dataset, month), filesOfMonth(this.manifest, dataset, month))) {
           copies.push(kept);
           continue;
         }
-        this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
-        const rows = await readMonthByDate(this.readback, dataset, month);
+        const rows = await readMonthByDate(this.snapshotFiles, dataset, month);
         if (!rows) continue;
         // files rewritten, the month's rows the same (a year a file: a revision of the last weeks rewrites the year)
-        if (kept && (await sameRows(this.readback, kept, rows))) {
+        if (kept && (await sameRows(this.snapshotFiles, kept, rows))) {
           copies.push(kept);
           continue;
         }
-        const all = rows.days.map((_, i) => i);
         const variables = entry.variables.filter((v) => v in rows.values);
         const flags = reservoirDayAttributes.filter((f) => f in rows.values);
         const path = storePath('reservoirs', BY_DATE_FOLDER, `dataset=${dataset}`, `month=${month}`, `part-${this.snapshot}.parquet`);
-        const table = reservoirTable(dataset as DatasetName, rows, Array.from(all), rows.days, variables, flags);
+        const table = reservoirTable(
+          dataset as DatasetName,
+          rows,
+          Array.from(rows.days, (_, i) => i),
+          rows.days,
+          variables,
+          flags,
+        );
         copies.push({ ...(await this.writeTable(path, table, rows.days)), ...nameRange(rows.names), month });
       }
       if (copies.length > 0) entry.byDate = copies;
@@ -323,24 +323,20 @@ export class StoreWriter {
   /** The stations' date-major copy, a month a file, kept or made again as a dataset's (refreshByDateCopies). */
   private async refreshStationCopy(): Promise<void> {
     const stations = this.manifest.stations;
-    const before = this.options.base?.stations.byDate ?? [];
-    const paths = (m: Manifest | undefined, month: string) =>
-      m
-        ? stationsOfMonth(m, month)
-            .map(([, p]) => p.path)
-            .join('\n')
-        : undefined;
+    const base = this.options.base;
+    const filesOf = (m: Manifest, month: string) => stationsOfMonth(m, month).map(([, p]) => p);
     const months = stationCopyMonths(this.manifest, this.byDateDays);
-    const keep = (month: string) => before.find((f) => f.month === month && paths(this.options.base, month) === paths(this.manifest, month));
-    const remade = months.filter((month) => !keep(month));
-    this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
-    const rows = remade.length > 0 ? await readStationMonthsByDate(this.readback, remade) : new Map<string, ReservoirRows>();
+    const kept = new Map<string, ByDateFile>();
+    for (const f of base?.stations.byDate ?? [])
+      if (f.month !== undefined && samePaths(filesOf(base!, f.month), filesOf(this.manifest, f.month))) kept.set(f.month, f);
+    const remade = months.filter((month) => !kept.has(month));
+    const rows = remade.length > 0 ? await readStationMonthsByDate(this.snapshotFiles, remade) : new Map<string, ReservoirRows>();
     const copies: ByDateFile[] = [];
     for (const month of months) {
-      const kept = keep(month);
-      if (kept) copies.push(kept);
+      const same = kept.get(month);
+      if (same) copies.push(same);
       const made = rows.get(month);
-      if (kept || !made) continue;
+      if (same || !made) continue;
       const columns: Record<string, Vector> = { STA_NAME: utf8Vector(made.names), date: makeVector({ type: new DateDay(), data: made.days }) };
       for (const v of stationVariableNames) if (v in made.values) columns[v] = floatVector(made.values[v]!);
       for (const f of stationDayAttributes) if (f in made.values) columns[f] = flagVector(f, made.values[f]!);
@@ -352,6 +348,12 @@ export class StoreWriter {
   }
 
   private readback: SnapshotFiles | undefined;
+
+  // this snapshot's files, read back through a reader of their own (the copies are made from them)
+  private get snapshotFiles(): SnapshotFiles {
+    this.readback ??= { manifest: this.manifest, reader: new PartitionReader(this.storage, createReaderCaches(0, 16 * 2 ** 20)) };
+    return this.readback;
+  }
 
   // every file this snapshot names and wrote must still be there (a vacuum judging its writer dead could have taken it)
   private async checkWritten(): Promise<void> {
@@ -554,6 +556,11 @@ function nameRange(names: readonly string[]): { first: string; last: string } {
     if (compareText(n, last) > 0) last = n;
   }
   return { first, last };
+}
+
+/** Whether two lists name the same files in the same order. */
+function samePaths(a: readonly { path: string }[], b: readonly { path: string }[]): boolean {
+  return a.length === b.length && a.every((f, i) => f.path === b[i]!.path);
 }
 
 /** Whether a copy's file holds exactly these rows: the same names, days and columns, each value the same (NaN as NaN). */
