@@ -26,6 +26,7 @@ const FIRST_DAY = -36_525;
 const DAY_SPAN = 109_575;
 const DAY_WORDS = new Uint32Array(3 * DAY_SPAN);
 const DAY_FILLED = new Uint8Array(DAY_SPAN);
+const digit = (n: number) => 48 + (Math.floor(n) % 10); // the ASCII code of the units digit of n (n >= 0)
 
 // one buffer reused by every block (its text is copied out into a string before the next block), and a view of it that
 // writes four bytes at once at any offset (DataView's accessors are inlined by the optimizing compiler)
@@ -34,19 +35,21 @@ let scratch = new Uint8Array(1 << 16);
 let scratchView = new DataView(scratch.buffer);
 let scratchText = Buffer.from(scratch.buffer); // the same bytes, for their text
 
-/** Constant bytes as little-endian 32-bit words and the 0-3 bytes left over, to copy a word at a time. */
+/**
+ * Constant bytes as little-endian 32-bit words, the last padded with zeros: written a word at a time, up to 3 bytes past
+ * their end that the next write covers (every buffer written keeps WORD_SLACK bytes spare past its rows).
+ */
 interface Segment {
   words: Uint32Array;
-  rest: Uint8Array;
   length: number;
 }
 
+const WORD_SLACK = 4;
+
 function segmentOf(bytes: Uint8Array): Segment {
-  const whole = bytes.length >> 2;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  const words = new Uint32Array(whole);
-  for (let w = 0; w < whole; w++) words[w] = view.getUint32(4 * w, true);
-  return { words, rest: bytes.slice(4 * whole), length: bytes.length };
+  const words = new Uint32Array(Math.ceil(bytes.length / 4));
+  for (let k = 0; k < bytes.length; k++) words[k >> 2]! += bytes[k]! * 2 ** (8 * (k & 3));
+  return { words, length: bytes.length };
 }
 
 function putBytes(buf: Uint8Array, at: number, bytes: Uint8Array): number {
@@ -54,19 +57,16 @@ function putBytes(buf: Uint8Array, at: number, bytes: Uint8Array): number {
   return at + bytes.length;
 }
 
-// bytes [from, to) of `source` (`words` a view of it) into `buf` at `at`, four at a time; returns the end
-function copyBytes(view: DataView, buf: Uint8Array, at: number, source: Uint8Array, words: DataView, from: number, to: number): number {
-  let k = from;
-  for (; k + 4 <= to; k += 4, at += 4) view.setUint32(at, words.getUint32(k, true), true);
-  for (; k < to; k++) buf[at++] = source[k]!;
-  return at;
+// bytes [from, to) of `words` (readable 3 bytes past `to`) into `view`'s buffer at `at`, four at a time, up to 3 bytes
+// past their end as a segment is written (put); returns the end
+function copyBytes(view: DataView, at: number, words: DataView, from: number, to: number): number {
+  for (let k = from, into = at; k < to; k += 4, into += 4) view.setUint32(into, words.getUint32(k, true), true);
+  return at + to - from;
 }
 
-function put(view: DataView, buf: Uint8Array, at: number, segment: Segment): number {
-  const { words, rest } = segment;
+function put(view: DataView, at: number, segment: Segment): number {
+  const words = segment.words;
   for (let w = 0; w < words.length; w++) view.setUint32(at + 4 * w, words[w]!, true);
-  const end = at + 4 * words.length;
-  for (let k = 0; k < rest.length; k++) buf[end + k] = rest[k]!;
   return at + segment.length;
 }
 
@@ -113,7 +113,8 @@ function writeRounded(view: DataView, buf: Uint8Array, at: number, value: number
   if (!(magnitude < 1e11)) return writeNumber(view, buf, at, roundValue(value));
   const digits = Math.round(magnitude * 1e4);
   if (value < 0 && digits !== 0) buf[at++] = 45; // '-'
-  let whole = Math.floor(digits / 1e4);
+  // in 32-bit integers when they hold the digits (values below 214,748): a division by a constant is then a multiply
+  let whole = digits < 2 ** 31 ? ((digits | 0) / 10_000) | 0 : Math.floor(digits / 1e4);
   const fraction = digits - whole * 1e4;
   if (whole < 10) buf[at++] = 48 + whole;
   else {
@@ -144,20 +145,12 @@ function writeDay(view: DataView, buf: Uint8Array, at: number, day: number): num
   const slot = day - FIRST_DAY;
   if (slot >= 0 && slot < DAY_SPAN && (day | 0) === day) {
     if (DAY_FILLED[slot] === 0) {
-      // the digits straight from the calendar date (years 1870-2170 here: four digits), no string made per day
+      // the digits straight from the calendar date (years 1870-2170 here: four digits) into the words, nothing made per
+      // day: a fresh process's answer of decades (16,802 days) filled one slot a day
       const [year, month, date] = civilOfDay(day);
-      const bytes = new Uint8Array(12);
-      const twoDigits = (k: number, n: number) => {
-        bytes[k] = 48 + Math.floor(n / 10);
-        bytes[k + 1] = 48 + (n % 10);
-      };
-      twoDigits(0, Math.floor(year / 100));
-      twoDigits(2, year % 100);
-      twoDigits(5, month);
-      twoDigits(8, date);
-      bytes[4] = bytes[7] = 45; // '-'
-      const words = new DataView(bytes.buffer);
-      for (let w = 0; w < 3; w++) DAY_WORDS[3 * slot + w] = words.getUint32(4 * w, true);
+      DAY_WORDS[3 * slot] = digit(year / 1000) + 256 * digit(year / 100) + 65_536 * digit(year / 10) + 16_777_216 * digit(year);
+      DAY_WORDS[3 * slot + 1] = 45 + 256 * digit(month / 10) + 65_536 * digit(month) + 16_777_216 * 45; // '-MM-'
+      DAY_WORDS[3 * slot + 2] = digit(date / 10) + 256 * digit(date);
       DAY_FILLED[slot] = 1;
     }
     view.setUint32(at, DAY_WORDS[3 * slot]!, true);
@@ -270,13 +263,13 @@ export function byteEmitter(
       let at = 0;
       for (let i = start; i < end; i++) {
         if (json && i > start) buf[at++] = 44; // ','
-        at = headWords ? put(view, buf, at, headWords) : putBytes(buf, at, head);
+        at = headWords ? put(view, at, headWords) : putBytes(buf, at, head);
         const day = days[i]!;
         at = writeDay(view, buf, at, day);
-        at = put(view, buf, at, endText);
+        at = put(view, at, endText);
         at = writeDay(view, buf, at, day);
         for (let h = 0; h < values; h++) {
-          at = put(view, buf, at, middleSegments[h]!);
+          at = put(view, at, middleSegments[h]!);
           const column = h === 0 ? c0 : h === 1 ? c1 : h === 2 ? c2 : h === 3 ? c3 : columns[columnOf[h]!];
           const factor = factors[h]!;
           const raw = column![i]!;
@@ -285,7 +278,7 @@ export function byteEmitter(
             if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
           } else at = writeRounded(view, buf, at, value);
         }
-        at = tailWords ? put(view, buf, at, tailWords) : putBytes(buf, at, tail);
+        at = tailWords ? put(view, at, tailWords) : putBytes(buf, at, tail);
       }
       out.push(textOf(buf, at, asciiText));
     }
@@ -297,11 +290,12 @@ export function byteEmitter(
   // took 2-3% longer: 6 runs alternating)
   const tailAscii = isAscii(plainTail!);
   const [headKeyWords, startKeyWords, tailWords] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
+  const converted = factors.map((f, h) => f !== 1 || offsets[h] !== 0); // a unit other than the store's
   const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
   emit.names = (out, names, seen, days, columns, from, to) => {
     const text = namesText(names, kind);
     if (!text) return false;
-    const { bytes, words, offsets: starts } = text;
+    const { words, offsets: starts } = text;
     const asciiText = ascii && tailAscii && text.ascii;
     let need = 0;
     let widest = 0;
@@ -313,6 +307,7 @@ export function byteEmitter(
     }
     if (need === 0) return true;
     const [buf, view] = bufferOf(Math.min(need, TEXT_PIECE_CHARS + widest));
+    const vectors = columnOf.map((c) => columns[c]!);
     let at = 0;
     for (let i = from; i < to; i++) {
       if (!seen[i]) continue;
@@ -321,22 +316,22 @@ export function byteEmitter(
         at = 0;
       }
       if (json && at > 0) buf[at++] = 44; // ','
-      at = put(view, buf, at, headKeyWords);
-      at = copyBytes(view, buf, at, bytes, words, starts[i]!, starts[i + 1]!);
-      at = put(view, buf, at, startKeyWords);
+      at = put(view, at, headKeyWords);
+      at = copyBytes(view, at, words, starts[i]!, starts[i + 1]!);
+      at = put(view, at, startKeyWords);
       const day = days[i]!;
       at = writeDay(view, buf, at, day);
-      at = put(view, buf, at, endText);
+      at = put(view, at, endText);
       at = writeDay(view, buf, at, day);
       for (let h = 0; h < values; h++) {
-        at = put(view, buf, at, middleSegments[h]!);
-        const raw = columns[columnOf[h]!]![i]!;
-        const value = factors[h] === 1 && offsets[h] === 0 ? raw : raw * factors[h]! + offsets[h]!;
+        at = put(view, at, middleSegments[h]!);
+        const raw = vectors[h]![i]!;
+        const value = converted[h] ? raw * factors[h]! + offsets[h]! : raw;
         if (value !== value || (json && !Number.isFinite(value))) {
           if (json) at = writeAscii(buf, at, 'null');
         } else at = writeRounded(view, buf, at, value);
       }
-      at = put(view, buf, at, tailWords);
+      at = put(view, at, tailWords);
     }
     out.push(textOf(buf, at, asciiText));
     return true;
@@ -347,8 +342,8 @@ export function byteEmitter(
 // the scratch buffer when it holds `need` bytes, else a larger one (kept as the scratch up to KEPT_SCRATCH; a larger
 // block, decades of many variables, has its own)
 function bufferOf(need: number): [Uint8Array, DataView] {
-  if (scratch.length >= need) return [scratch, scratchView];
-  const buf = new Uint8Array(Math.max(need, 2 * scratch.length));
+  if (scratch.length >= need + WORD_SLACK) return [scratch, scratchView];
+  const buf = new Uint8Array(Math.max(need + WORD_SLACK, 2 * scratch.length));
   const view = new DataView(buf.buffer);
   if (buf.length <= KEPT_SCRATCH) [scratch, scratchView, scratchText] = [buf, view, Buffer.from(buf.buffer)];
   return [buf, view];
@@ -356,8 +351,7 @@ function bufferOf(need: number): [Uint8Array, DataView] {
 
 /** The names' JSON strings (or CSV fields) as UTF-8, end to end, and where each begins. */
 interface NamesText {
-  bytes: Uint8Array;
-  words: DataView; // the same bytes, read four at a time
+  words: DataView; // their bytes, read four at a time (WORD_SLACK bytes spare past the last)
   offsets: Int32Array; // name i is bytes [offsets[i], offsets[i + 1])
   ascii: boolean;
 }
@@ -376,11 +370,13 @@ function namesText(names: readonly string[], kind: 'json' | 'csv'): NamesText | 
   if (kind === 'csv' && texts.some((t) => LONE_SURROGATE.test(t))) return (kept.csv = null);
   // one encoding of them all, not one a name (a fresh process's first answer on a date makes this for every name)
   const joined = texts.join('');
-  const bytes = encoder.encode(joined);
-  const ascii = bytes.length === joined.length; // UTF-8 is longer than UTF-16 for any code unit past ASCII
+  const encoded = encoder.encode(joined);
+  const ascii = encoded.length === joined.length; // UTF-8 is longer than UTF-16 for any code unit past ASCII
   const offsets = new Int32Array(texts.length + 1);
   for (let i = 0; i < texts.length; i++) offsets[i + 1] = offsets[i]! + (ascii ? texts[i]!.length : Buffer.byteLength(texts[i]!));
-  return (kept[kind] = { bytes, words: new DataView(bytes.buffer), offsets, ascii });
+  const bytes = new Uint8Array(encoded.length + WORD_SLACK);
+  bytes.set(encoded);
+  return (kept[kind] = { words: new DataView(bytes.buffer), offsets, ascii });
 }
 
 const decoder = new TextDecoder();
