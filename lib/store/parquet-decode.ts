@@ -93,16 +93,18 @@ const BATCH_BYTES = 512 * 1024;
  */
 export async function decodeChunksAsync(chunks: readonly ChunkToDecode[]): Promise<ColumnValues[]> {
   const decoders = chunks.map((c) => decoderOf(c.shape));
-  const pages = chunks.map((c) => (numeric(c.shape) && c.shape.codec === 'GZIP' ? plainPages(c.bytes, c.rows) : undefined));
-  const batches: PlainPage[][] = [];
+  const gzip = chunks.map((c) => c.shape.codec === 'GZIP');
+  const pages = chunks.map((c, i) => (gzip[i] && numeric(c.shape) ? plainPages(c.bytes, c.rows) : undefined));
+  const texts = chunks.map((c, i) => (gzip[i] && c.shape.text ? textPages(c.bytes, c.rows) : undefined));
+  const batches: Page[][] = [];
   let size = BATCH_BYTES;
-  for (const page of pages.flat()) {
+  for (const page of [...pages.flat(), ...texts.flatMap((t) => (t ? [t.dictionary, ...t.pages] : []))]) {
     if (!page) continue;
     if (size + page.size > BATCH_BYTES) batches.push([]);
     size = size + page.size > BATCH_BYTES ? page.size : size + page.size;
     batches[batches.length - 1]!.push(page);
   }
-  const inflated = new Map<PlainPage, Uint8Array>();
+  const inflated = new Map<Page, Uint8Array>();
   await Promise.all(
     batches.map(async (batch) => {
       const total = batch.reduce((n, p) => n + p.size, 0);
@@ -116,49 +118,70 @@ export async function decodeChunksAsync(chunks: readonly ChunkToDecode[]): Promi
       }
     }),
   );
+  const inflatedPage = (p: Page) => inflated.get(p)!;
   return chunks.map((c, i) => {
-    const own = pages[i];
-    const direct = own && numbersOf(decoders[i]!, own, (p) => inflated.get(p)!, c.rows, true);
-    return direct ?? decodeInline(decoders[i]!, c.shape, c.rows, c.bytes);
+    const [own, text] = [pages[i], texts[i]];
+    const direct = (own && numbersOf(decoders[i]!, own, inflatedPage, c.rows, true)) || (text && textOf(text, inflatedPage, c.rows, c.shape.optional));
+    return direct || decodeInline(decoders[i]!, c.shape, c.rows, c.bytes);
   });
 }
 
 const utf8 = new TextDecoder();
 
-/**
- * A flat text chunk of a dictionary page and dictionary-encoded v1 data pages without nulls (the store's names) as its
- * strings, each row the dictionary's string itself: hyparquet's general path assembles every page through nested
- * lists and a converted copy, which was a fifth of a cold one-reservoir answer (8,192 names decoded a row group to
- * find one name's rows). Undefined for anything else: the general path decodes it or says what is wrong.
- */
-function textOf(decoder: ColumnDecoder, bytes: Uint8Array, rows: number): string[] | undefined {
+/** A dictionary-encoded text chunk's pages: its dictionary (`count` strings), then its data pages. */
+interface TextPages {
+  dictionary: Page & { count: number };
+  pages: PlainPage[];
+}
+
+// the pages of a chunk that is a dictionary page and dictionary-encoded v1 data pages covering `rows` (the store's
+// names); else undefined
+function textPages(bytes: Uint8Array, rows: number): TextPages | undefined {
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
-  const out = new Array<string>(rows);
-  let dictionary: string[] | undefined;
+  let dictionary: TextPages['dictionary'] | undefined;
+  const pages: PlainPage[] = [];
   for (let row = 0; row < rows; ) {
     if (reader.offset >= bytes.byteLength - 1) return undefined;
     const header = parquetHeader(reader);
     const compressed = bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
     reader.offset += header.compressed_page_size;
-    const page = () => decompressPage(compressed, header.uncompressed_page_size, decoder.codec, decoder.compressors);
     if (header.type === 'DICTIONARY_PAGE' && dictionary === undefined && header.dictionary_page_header) {
-      dictionary = plainText(page(), header.dictionary_page_header.num_values);
-      if (!dictionary) return undefined;
+      dictionary = { count: header.dictionary_page_header.num_values, size: header.uncompressed_page_size, compressed };
       continue;
     }
     const data = header.data_page_header;
     if (header.type !== 'DATA_PAGE' || !data || !dictionary || !/^(RLE|PLAIN)_DICTIONARY$/.test(data.encoding)) return undefined;
     if (row + data.num_values > rows) return undefined;
-    const inflated = page();
-    const start = valuesStart(inflated, data.num_values, decoder.element.repetition_type === 'OPTIONAL');
+    pages.push({ header: data, size: header.uncompressed_page_size, compressed });
+    row += data.num_values;
+  }
+  return dictionary && { dictionary, pages };
+}
+
+/**
+ * A flat text chunk's pages (textPages), inflated by `inflate`, as its strings, each row the dictionary's string
+ * itself: hyparquet's general path assembles every page through nested lists and a converted copy, which was a fifth
+ * of a cold one-reservoir answer (8,192 names decoded a row group to find one name's rows). Undefined for what it
+ * cannot read (nulls, a bad run): the general path decodes it or says what is wrong.
+ */
+function textOf(text: TextPages, inflate: (page: Page) => Uint8Array, rows: number, optional: boolean): string[] | undefined {
+  const dictionary = plainText(inflate(text.dictionary), text.dictionary.count);
+  if (!dictionary) return undefined;
+  const out = new Array<string>(rows);
+  let row = 0;
+  for (let i = 0; i < text.pages.length; i++) {
+    const page = text.pages[i]!;
+    const count = page.header.num_values;
+    const inflated = inflate(page);
+    const start = valuesStart(inflated, count, optional);
     if (start === undefined || start >= inflated.byteLength) return undefined; // nulls
     // the dictionary indices: a bit width, then runs
     const width = inflated[start]!;
     if (width === 0) {
       if (dictionary[0] === undefined) return undefined;
-      out.fill(dictionary[0], row, row + data.num_values);
-    } else if (width > 24 || !namesOfRuns(inflated, start + 1, width, data.num_values, dictionary, out, row)) return undefined;
-    row += data.num_values;
+      out.fill(dictionary[0], row, row + count);
+    } else if (width > 24 || !namesOfRuns(inflated, start + 1, width, count, dictionary, out, row)) return undefined;
+    row += count;
   }
   return out;
 }
@@ -277,9 +300,9 @@ const numeric = (shape: ChunkShape) => shape.type === 'DOUBLE' || shape.date;
 // straight into strings, anything else by hyparquet
 function decodeInline(decoder: ColumnDecoder, shape: ChunkShape, rows: number, bytes: Uint8Array): ColumnValues {
   const pages = numeric(shape) ? plainPages(bytes, rows) : undefined;
-  const direct =
-    (pages && numbersOf(decoder, pages, (p) => decompressPage(p.compressed, p.size, decoder.codec, decoder.compressors), rows)) ||
-    (shape.text ? textOf(decoder, bytes, rows) : undefined);
+  const text = shape.text ? textPages(bytes, rows) : undefined;
+  const inflate = (p: Page) => decompressPage(p.compressed, p.size, decoder.codec, decoder.compressors);
+  const direct = (pages && numbersOf(decoder, pages, inflate, rows)) || (text && textOf(text, inflate, rows, shape.optional));
   if (direct) return direct;
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
   const { data } = readColumn(reader, { groupStart: 0, groupRows: rows, selectStart: 0, selectEnd: rows }, decoder);
@@ -312,10 +335,15 @@ function decoderOf(shape: ChunkShape): ColumnDecoder {
   };
 }
 
-interface PlainPage {
-  header: DataPageHeader;
-  size: number; // uncompressed
+/** A page's compressed bytes and its size inflated. */
+interface Page {
+  size: number;
   compressed: Uint8Array;
+}
+
+/** A v1 data page. */
+interface PlainPage extends Page {
+  header: DataPageHeader;
 }
 
 // the data pages of a chunk when all are PLAIN v1 pages (what the store writes) covering `rows`; else undefined
