@@ -253,7 +253,7 @@ export function byteEmitter(
     const head = encodeHead(headKeyBytes, nameText, startKeyBytes, asciiText);
     const tail = plainTail === undefined ? encodeSide(1, tailText, asciiText) : plainTailBytes!;
     // as segments when the block has rows enough to repay making them (one date of every name: a row a block)
-    const [headWords, tailWords] = to - from > 4 ? [segmentOf(head), segmentOf(tail)] : [undefined, undefined];
+    const [headSegment, tailSegment] = to - from > 4 ? [segmentOf(head), segmentOf(tail)] : [undefined, undefined];
     const c0 = values > 0 ? columns[columnOf[0]!] : undefined;
     const c1 = values > 1 ? columns[columnOf[1]!] : undefined;
     const c2 = values > 2 ? columns[columnOf[2]!] : undefined;
@@ -269,7 +269,7 @@ export function byteEmitter(
       let at = 0;
       for (let i = start; i < end; i++) {
         if (json && i > start) buf[at++] = 44; // ','
-        at = headWords ? put(view, at, headWords) : putBytes(buf, at, head);
+        at = headSegment ? put(view, at, headSegment) : putBytes(buf, at, head);
         const day = days[i]!;
         at = writeDay(view, buf, at, day);
         at = put(view, at, endText);
@@ -284,7 +284,7 @@ export function byteEmitter(
             if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
           } else at = writeRounded(view, buf, at, value);
         }
-        at = tailWords ? put(view, at, tailWords) : putBytes(buf, at, tail);
+        at = tailSegment ? put(view, at, tailSegment) : putBytes(buf, at, tail);
       }
       out.push(textOf(buf, at, asciiText));
     }
@@ -295,7 +295,7 @@ export function byteEmitter(
   // a row's dates and values are written as emit writes them, inline (through shared helpers, a year of every reservoir
   // took 2-3% longer: 6 runs alternating)
   const tailAscii = isAscii(plainTail!);
-  const [headKeyWords, startKeyWords, tailWords] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
+  const [headKeySegment, startKeySegment, tailSegment] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
   const converted = factors.map((f, h) => f !== 1 || offsets[h] !== 0); // a unit other than the store's
   const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
   emit.names = (out, names, seen, days, columns, from, to) => {
@@ -322,9 +322,9 @@ export function byteEmitter(
         at = 0;
       }
       if (json && at > 0) buf[at++] = 44; // ','
-      at = put(view, at, headKeyWords);
+      at = put(view, at, headKeySegment);
       at = copyBytes(view, at, source, starts[i]!, starts[i + 1]!);
-      at = put(view, at, startKeyWords);
+      at = put(view, at, startKeySegment);
       const day = days[i]!;
       at = writeDay(view, buf, at, day);
       at = put(view, at, endText);
@@ -337,7 +337,7 @@ export function byteEmitter(
           if (json) at = writeAscii(buf, at, 'null');
         } else at = writeRounded(view, buf, at, value);
       }
-      at = put(view, at, tailWords);
+      at = put(view, at, tailSegment);
     }
     out.push(textOf(buf, at, asciiText));
     return true;
