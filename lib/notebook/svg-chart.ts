@@ -19,15 +19,21 @@ export function niceTicks(low: number, high: number, count = 5): number[] {
   const raw = (high - low) / count;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
-  // whole multiples of the step, counted (adding steps up would drift)
-  const [first, last] = [Math.floor(low / step + 1e-9), Math.ceil(high / step - 1e-9)];
+  // whole multiples of the step, counted (adding steps up would drift); an end that is a multiple of the step stays
+  // the first or last tick despite the division's rounding (0.3 / 0.1 is 2.9999999999999996)
+  let [first, last] = [Math.floor(low / step + 1e-9), Math.ceil(high / step - 1e-9)];
   // a range of subnormal width underflows the step to 0, and one a few units wide in the last digits of large values
   // (999999.9999999999 to 1e6) counts its steps past 2^53, where n + 1 is n: the loop below would never end (a random
   // chart test hung the suite so); a range narrower than the ticks' 15 digits cannot be covered by them. The two ends will do.
   const narrow = high - low < Math.max(Math.abs(low), Math.abs(high)) * 1e-12;
   if (narrow || !(step > 0) || !Number.isSafeInteger(first) || !Number.isSafeInteger(last) || last - first > 4 * count) return [low, high];
+  const tick = (n: number) => Number((n * step).toPrecision(15));
+  // millions of steps from zero, that allowance and the ticks' 15 digits can put an end tick a rounding inside the
+  // range (999999999.9999998 to 1000000249.9999999 began at 1e9, a random chart test found): one step more covers it
+  if (tick(first) > low) first--;
+  if (tick(last) < high) last++;
   const ticks: number[] = [];
-  for (let n = first; n <= last; n++) ticks.push(Number((n * step).toPrecision(15)));
+  for (let n = first; n <= last; n++) ticks.push(tick(n));
   return ticks;
 }
 
