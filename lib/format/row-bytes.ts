@@ -295,7 +295,7 @@ export function byteEmitter(
   // a row's dates and values are written as emit writes them, inline (through shared helpers, a year of every reservoir
   // took 2-3% longer: 6 runs alternating)
   const tailAscii = isAscii(plainTail!);
-  const [headKeySegment, startKeySegment, tailSegment] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
+  const [headKeySegment, startKeySegment, plainTailSegment] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
   const converted = factors.map((f, h) => f !== 1 || offsets[h] !== 0); // a unit other than the store's
   const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
   emit.names = (out, names, seen, days, columns, from, to) => {
@@ -337,7 +337,7 @@ export function byteEmitter(
           if (json) at = writeAscii(buf, at, 'null');
         } else at = writeRounded(view, buf, at, value);
       }
-      at = put(view, at, tailSegment);
+      at = put(view, at, plainTailSegment);
     }
     out.push(textOf(buf, at, asciiText));
     return true;
