@@ -7,7 +7,7 @@ import { type Block, emitWithFlags, type OutputKind, RecordBuilder } from '../fo
 import { copyOfDay } from '../store/by-date.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { Plan } from './plan.js';
-import { dayFromCopy, readNameRows, stationRange } from './timeseries.js';
+import { type DayColumns, dayFromCopy, readNameRows, stationRange } from './timeseries.js';
 
 /** Stations whose records are made and handed on together. */
 const NAMES_PER_BATCH = 1000;
@@ -50,29 +50,42 @@ function stationDay(source: TimeseriesSource, day: number, wanted: readonly stri
     const seen = new Uint8Array(names.length);
     const values: (Float64Array | undefined)[] = wanted.map(() => undefined);
     const copy = copyOfDay(source.manifest.stations.byDate, dayText);
+    let single: boolean;
     if (copy) {
       const index = new Map(names.map((n, i) => [n, i]));
-      const single = await dayFromCopy(source.reader, copy, 'STA_NAME', (n) => index.get(n), day, wanted, { seen, values });
-      return { value: { seen, values, single }, bytes: names.length * (1 + 8 * wanted.length) };
-    }
-    let single = true;
-    // every station's file asked at once: their reads overlap and their pages inflate on every core (one after another,
-    // the event loop waited on each station's reads: 40% of a cold answer at 47 stations)
-    const spans = await Promise.all(
-      names.map((name) => {
-        const partition = source.manifest.stations.partitions[name];
-        return partition && overlaps(partition, dayText, dayText) ? readNameRows(source.reader, [partition], undefined, day, day, wanted) : undefined;
-      }),
-    );
-    for (const [i, span] of spans.entries()) {
-      if (!span || span.days.length === 0) continue;
-      if (span.days.length > 1) single = false;
-      seen[i] = 1;
-      wanted.forEach((column, k) => {
-        const held = span.column(column);
-        if (held) (values[k] ??= new Float64Array(names.length).fill(Number.NaN))[i] = held[0]!;
-      });
-    }
+      single = await dayFromCopy(source.reader, copy, 'STA_NAME', (n) => index.get(n), day, wanted, { seen, values });
+    } else single = await dayFromStationFiles(source, day, dayText, wanted, { seen, values });
     return { value: { seen, values, single }, bytes: names.length * (1 + 8 * wanted.length) };
   });
+}
+
+// the day from each station's own file (a day outside the stations' date-major copy); false when a station has two
+// rows on the day, as dayFromCopy says
+async function dayFromStationFiles(
+  source: TimeseriesSource,
+  day: number,
+  dayText: string,
+  wanted: readonly string[],
+  { seen, values }: DayColumns,
+): Promise<boolean> {
+  const names = source.manifest.stations.names;
+  let single = true;
+  // every station's file asked at once: their reads overlap and their pages inflate on every core (one after another,
+  // the event loop waited on each station's reads: 40% of a cold answer at 47 stations)
+  const spans = await Promise.all(
+    names.map((name) => {
+      const partition = source.manifest.stations.partitions[name];
+      return partition && overlaps(partition, dayText, dayText) ? readNameRows(source.reader, [partition], undefined, day, day, wanted) : undefined;
+    }),
+  );
+  for (const [i, span] of spans.entries()) {
+    if (!span || span.days.length === 0) continue;
+    if (span.days.length > 1) single = false;
+    seen[i] = 1;
+    wanted.forEach((column, k) => {
+      const held = span.column(column);
+      if (held) (values[k] ??= new Float64Array(names.length).fill(Number.NaN))[i] = held[0]!;
+    });
+  }
+  return single;
 }

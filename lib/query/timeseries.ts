@@ -429,7 +429,7 @@ function sameDays(a: Int32Array, b: Int32Array): boolean {
 }
 
 /** Where the day's values go: by name index, NaN where not held; `seen` marks the names with a row on the day. */
-interface DayColumns {
+export interface DayColumns {
   seen: Uint8Array;
   values: (Float64Array | undefined)[]; // by wanted column
 }

@@ -72,13 +72,12 @@ export async function readMonthByDate(snapshot: SnapshotFiles, dataset: string, 
  * month has (NaN where a station lacks it), and its day flags.
  */
 export async function readStationMonthsByDate(snapshot: SnapshotFiles, months: readonly string[]): Promise<Map<string, ReservoirRows>> {
-  const stations = new Map<string, StationPartition>();
-  for (const month of months) for (const [name, p] of stationsOfMonth(snapshot.manifest, month)) stations.set(name, p);
-  const names = [...stations.keys()].sort(compareText);
+  const heldByMonth = months.map((month) => new Set(stationsOfMonth(snapshot.manifest, month).map(([name]) => name)));
+  const names = [...new Set(heldByMonth.flatMap((held) => [...held]))].sort(compareText);
   const read = await Promise.all(names.map(async (name) => [name, await readStationPartition(snapshot, name)] as const));
   const byMonth = new Map<string, ReservoirRows>();
-  for (const month of months) {
-    const held = new Set(stationsOfMonth(snapshot.manifest, month).map(([name]) => name));
+  for (const [m, month] of months.entries()) {
+    const held = heldByMonth[m]!;
     const [first, last] = monthDays(month);
     // the month's rows station by station (names ascending), days ascending within each: as a reservoir file's rows;
     // each station's own days of the month only (its file holds every day it has: decades, at 247 reservoirs)

@@ -221,14 +221,15 @@ export class StoreWriter {
     }
     checkAscending(rows.days, `station ${name}`);
     checkLengths(rows.days.length, rows.values, `station ${name}`);
-    const columns: Record<string, Vector> = {
-      STA_NAME: utf8Vector(Array.from(rows.days, () => name)), // for engines: the library knows it from the path
-      date: makeVector({ type: new DateDay(), data: rows.days }),
-    };
-    for (const v of variables) columns[v] = floatVector(rows.values[v]!);
-    for (const f of flags) columns[f] = flagVector(f, rows.values[f]!);
+    // STA_NAME for engines: the library knows it from the path
+    const table = stationTable(
+      Array.from(rows.days, () => name),
+      rows.days,
+      rows.values,
+      variables,
+      flags,
+    );
     const path = storePath('stations', `station=${encodePathName(name)}`, `part-${this.snapshot}.parquet`);
-    const table = new Table(columns);
     const ids = fieldIdsOf(stationFields(), table.schema.names as string[]);
     this.manifest.stations.partitions[name] = { ...(await this.writeTable(path, withFieldIds(table, ids), rows.days)), variables };
   }
@@ -334,14 +335,16 @@ export class StoreWriter {
     const copies: ByDateFile[] = [];
     for (const month of months) {
       const same = kept.get(month);
-      if (same) copies.push(same);
+      if (same) {
+        copies.push(same);
+        continue;
+      }
       const made = rows.get(month);
-      if (same || !made) continue;
-      const columns: Record<string, Vector> = { STA_NAME: utf8Vector(made.names), date: makeVector({ type: new DateDay(), data: made.days }) };
-      for (const v of stationVariableNames) if (v in made.values) columns[v] = floatVector(made.values[v]!);
-      for (const f of stationDayAttributes) if (f in made.values) columns[f] = flagVector(f, made.values[f]!);
+      if (!made) continue;
+      const held = <T extends string>(names: readonly T[]) => names.filter((n) => n in made.values);
+      const table = stationTable(made.names, made.days, made.values, held(stationVariableNames), held(stationDayAttributes));
       const path = storePath('stations', BY_DATE_FOLDER, `month=${month}`, `part-${this.snapshot}.parquet`);
-      copies.push({ ...(await this.writeTable(path, new Table(columns), made.days)), ...nameRange(made.names), month });
+      copies.push({ ...(await this.writeTable(path, table, made.days)), ...nameRange(made.names), month });
     }
     if (copies.length > 0) stations.byDate = copies;
     else delete stations.byDate;
@@ -546,6 +549,20 @@ function checkLengths(rows: number, values: Record<string, Float64Array>, where:
   for (const [v, column] of Object.entries(values)) {
     if (column.length !== rows) throw new WriterMisuseError(`${where}: column ${v} has ${column.length} values for ${rows} rows`);
   }
+}
+
+/** A table of stations' rows: each row's station, its date, the variables' values and the day flags' codes. */
+function stationTable(
+  names: readonly string[],
+  days: Int32Array,
+  values: Record<string, Float64Array>,
+  variables: readonly string[],
+  flags: readonly FlagColumn[],
+): Table {
+  const columns: Record<string, Vector> = { STA_NAME: utf8Vector(names), date: makeVector({ type: new DateDay(), data: days }) };
+  for (const v of variables) columns[v] = floatVector(values[v]!);
+  for (const f of flags) columns[f] = flagVector(f, values[f]!);
+  return new Table(columns);
 }
 
 /** The least and greatest of a copy's names (its rows run by date, so its names ascend only within each day). */
