@@ -298,6 +298,24 @@ export function byteEmitter(
   const [headKeySegment, startKeySegment, plainTailSegment] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
   const converted = factors.map((f, h) => f !== 1 || offsets[h] !== 0); // a unit other than the store's
   const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
+  // the segment of oneDayText, kept for the day it was made for (a date's answer is many batches of names)
+  let datedDay = Number.NaN;
+  let datedSegment: Segment | undefined;
+  const oneDayText = (days: ArrayLike<number>, from: number, to: number): Segment | undefined => {
+    const day = days[from]!;
+    for (let i = from + 1; i < to; i++) if (days[i] !== day) return undefined;
+    if (day !== datedDay || !datedSegment) {
+      const bytes = new Uint8Array(startKeyBytes.length + 2 * 16 + endText.length + (middle[0]?.length ?? 0) + SLACK);
+      const into = new DataView(bytes.buffer);
+      let at = putBytes(bytes, 0, startKeyBytes);
+      at = writeDay(into, bytes, at, day);
+      at = put(into, at, endText);
+      at = writeDay(into, bytes, at, day);
+      if (middle.length > 0) at = putBytes(bytes, at, middle[0]!);
+      [datedDay, datedSegment] = [day, segmentOf(bytes.subarray(0, at))];
+    }
+    return datedSegment;
+  };
   emit.names = (out, names, seen, days, columns, from, to) => {
     const text = namesText(names, kind);
     if (!text) return false;
@@ -314,6 +332,9 @@ export function byteEmitter(
     if (need === 0) return true;
     const [buf, view] = bufferOf(Math.min(need, TEXT_PIECE_CHARS + widest));
     const vectors = columnOf.map((c) => columns[c]!);
+    // every name on one date (the caller's case): the text from the start date's key to the first value is the same in
+    // every row, written as one segment
+    const dated = oneDayText(days, from, to);
     let at = 0;
     for (let i = from; i < to; i++) {
       if (!seen[i]) continue;
@@ -324,13 +345,17 @@ export function byteEmitter(
       if (json && at > 0) buf[at++] = 44; // ','
       at = put(view, at, headKeySegment);
       at = copyBytes(view, at, source, starts[i]!, starts[i + 1]!);
-      at = put(view, at, startKeySegment);
-      const day = days[i]!;
-      at = writeDay(view, buf, at, day);
-      at = put(view, at, endText);
-      at = writeDay(view, buf, at, day);
+      if (dated) at = put(view, at, dated);
+      else {
+        at = put(view, at, startKeySegment);
+        const day = days[i]!;
+        at = writeDay(view, buf, at, day);
+        at = put(view, at, endText);
+        at = writeDay(view, buf, at, day);
+        if (values > 0) at = put(view, at, middleSegments[0]!);
+      }
       for (let h = 0; h < values; h++) {
-        at = put(view, at, middleSegments[h]!);
+        if (h > 0) at = put(view, at, middleSegments[h]!);
         const raw = vectors[h]![i]!;
         const value = converted[h] ? raw * factors[h]! + offsets[h]! : raw;
         if (value !== value || (json && !Number.isFinite(value))) {

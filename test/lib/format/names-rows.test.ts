@@ -26,6 +26,9 @@ const shape = fc.record({
   system: fc.constantFrom('metric' as const, 'english' as const),
   held: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
   day: fc.integer({ min: -40_000, max: 80_000 }),
+  // a second date asked of the same builder after the first, and rows on dates of their own (not one date a batch)
+  nextDay: fc.integer({ min: -40_000, max: 80_000 }),
+  mixed: fc.boolean(),
   rows: fc.array(fc.record({ name, seen: fc.boolean(), values: fc.array(value, { minLength: 6, maxLength: 6 }) }), { minLength: 1, maxLength: 30 }),
   cut: fc.tuple(fc.nat(), fc.nat()),
 });
@@ -33,51 +36,62 @@ const shape = fc.record({
 const isoDay = (day: number) => new Date(day * 864e5).toISOString().slice(0, 10);
 
 describe('one date of every name as one string', () => {
-  it('is JSON.stringify of the records and csv-stringify of the rows, asked once and again', () => {
+  it('is JSON.stringify of the records and csv-stringify of the rows, asked once, again and on another date', () => {
     fc.assert(
-      fc.property(shape, ({ variables: checked, system, held, day, rows, cut }) => {
+      fc.property(shape, ({ variables: checked, system, held, day: firstDay, nextDay, mixed, rows, cut }) => {
         const variables = withKeys(checked, system);
         const from = cut[0] % rows.length;
         const to = from + (cut[1] % (rows.length - from + 1));
         const names = rows.map((r) => r.name);
         const seen = Uint8Array.from(rows, (r) => (r.seen ? 1 : 0));
-        const block = {
-          days: new Int32Array(rows.length).fill(day),
-          columns: variables.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r.values[j]!) : undefined)),
-        };
-        // the records, made independently: one object per seen row, keys in order, values converted and rounded
-        const records = rows.slice(from, to).flatMap((row) => {
-          if (!row.seen) return [];
-          const fields: [string, WireValue][] = [
-            ['RES_NAME', row.name],
-            ['start_date', isoDay(day)],
-            ['end_date', isoDay(day)],
-            ...variables.map((v, j): [string, WireValue] => {
-              const converted = held[j] ? convert(row.values[j]!, v) : NaN;
-              return [v.key, converted !== converted ? null : roundValue(converted)];
-            }),
-          ];
-          return [{ record: Object.fromEntries(fields), csv: fields.map(([, v]) => v) }];
-        });
-        const expectedJson = JSON.stringify(records.map((r) => r.record)).slice(1, -1);
-        const expectedCsv =
-          records.length === 0
-            ? ''
-            : stringify(
-                records.map((r) => r.csv),
-                { cast: { number: String } },
-              );
+        const columns = variables.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r.values[j]!) : undefined));
         const [json, csv] = [new RecordBuilder('RES_NAME', variables, 'json'), new RecordBuilder('RES_NAME', variables, 'csv')];
-        for (let again = 0; again < 2; again++) {
+        for (const [ask, day] of [firstDay, firstDay, nextDay].entries()) {
+          const days = Int32Array.from(rows, (_, i) => (mixed && ask === 2 ? day + (i % 3) : day));
           const [jsonOut, csvOut]: unknown[][] = [[], []];
-          json.emitNames(jsonOut, names, seen, block, from, to);
-          csv.emitNames(csvOut, names, seen, block, from, to);
-          expect(jsonOut.join(',')).toBe(expectedJson);
-          expect(csvOut.join('')).toBe(expectedCsv);
+          json.emitNames(jsonOut, names, seen, { days, columns }, from, to);
+          csv.emitNames(csvOut, names, seen, { days, columns }, from, to);
+          const expected = expectedText(variables, held, rows, days, from, to);
+          expect(jsonOut.join(',')).toBe(expected.json);
+          expect(csvOut.join('')).toBe(expected.csv);
         }
       }),
       { numRuns: 600 },
     );
+
+    // the records, made independently: one object per seen row, keys in order, values converted and rounded
+    function expectedText(
+      variables: ReturnType<typeof withKeys>,
+      held: boolean[],
+      rows: { name: string; seen: boolean; values: number[] }[],
+      days: Int32Array,
+      from: number,
+      to: number,
+    ): { json: string; csv: string } {
+      const records = rows.slice(from, to).flatMap((row, k) => {
+        if (!row.seen) return [];
+        const day = days[from + k]!;
+        const fields: [string, WireValue][] = [
+          ['RES_NAME', row.name],
+          ['start_date', isoDay(day)],
+          ['end_date', isoDay(day)],
+          ...variables.map((v, j): [string, WireValue] => {
+            const converted = held[j] ? convert(row.values[j]!, v) : NaN;
+            return [v.key, converted !== converted ? null : roundValue(converted)];
+          }),
+        ];
+        return [{ record: Object.fromEntries(fields), csv: fields.map(([, v]) => v) }];
+      });
+      const json = JSON.stringify(records.map((r) => r.record)).slice(1, -1);
+      const csv =
+        records.length === 0
+          ? ''
+          : stringify(
+              records.map((r) => r.csv),
+              { cast: { number: String } },
+            );
+      return { json, csv };
+    }
   });
 
   it('makes one string of a batch of names, not one a name', () => {
