@@ -341,6 +341,7 @@ export function byteEmitter(
     if (need === 0) return true;
     const [buf, view] = bufferOf(Math.min(need, TEXT_PIECE_CHARS + widest));
     const vectors = columnOf.map((c) => columns[c]!);
+    const rows = rowsOf(vectors, from);
     // every name on one date (the caller's case): the text from the start date's key to the first value is the same in
     // every row, written as one segment
     const dated = oneDayText(days, from, to);
@@ -369,7 +370,7 @@ export function byteEmitter(
           for (let w = keyFirst[h]!, into = at; w < end; w++, into += 8) view.setFloat64(into, keyWords[w]!, true);
           at += keyLength[h]!;
         }
-        const raw = vectors[h]![i]!;
+        const raw = rows ? rows[i * values + h]! : vectors[h]![i]!;
         const value = converted[h] ? raw * factors[h]! + offsets[h]! : raw;
         if (value !== value || (json && !Number.isFinite(value))) {
           if (json) at = writeAscii(buf, at, 'null');
@@ -381,6 +382,34 @@ export function byteEmitter(
     return true;
   };
   return emit;
+}
+
+// A date's held columns laid row by row (a row's values side by side), made when the same columns begin a second
+// answer and kept while their first column lives (a day of every reservoir is kept by the reader's derived
+// cache): the rows' loop then reads one run of memory, where 14 columns of 44,000 names were 14 streams read a value
+// at a time (warm Q3 at 44,000: least of 40 runs 21.4-21.8 -> 19.1-20.0 ms). Not on the first answer: a fresh
+// process answering once would pay for laying them out (cold Q3 at 44,000: 5% more CPU). Undefined for fewer than two
+// columns, columns of different lengths, and the first answer.
+const rowMajor = new WeakMap<ArrayLike<number>, { vectors: readonly ArrayLike<number>[]; rows?: Float64Array }>();
+
+function rowsOf(vectors: readonly ArrayLike<number>[], from: number): Float64Array | undefined {
+  const width = vectors.length;
+  if (width < 2) return undefined;
+  const first = vectors[0]!;
+  const length = first.length;
+  const kept = rowMajor.get(first);
+  if (!kept || kept.vectors.length !== width || !kept.vectors.every((v, h) => v === vectors[h])) {
+    rowMajor.set(first, { vectors: [...vectors] });
+    return undefined;
+  }
+  // an answer's batches of names come in order: one from the first name begins another answer
+  if (kept.rows || from > 0 || vectors.some((v) => v.length !== length)) return kept.rows;
+  const rows = new Float64Array(width * length);
+  for (let h = 0; h < width; h++) {
+    const column = vectors[h]!;
+    for (let i = 0, at = h; i < length; i++, at += width) rows[at] = column[i]!;
+  }
+  return (kept.rows = rows);
 }
 
 // the scratch buffer when it holds `need` bytes, else a larger one (kept as the scratch up to KEPT_SCRATCH; a larger
