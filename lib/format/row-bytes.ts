@@ -388,8 +388,9 @@ export function byteEmitter(
 // answer and kept while their first column lives (a day of every reservoir is kept by the reader's derived
 // cache): the rows' loop then reads one run of memory, where 14 columns of 44,000 names were 14 streams read a value
 // at a time (warm Q3 at 44,000: least of 40 runs 21.4-21.8 -> 19.1-20.0 ms). Not on the first answer: a fresh
-// process answering once would pay for laying them out (cold Q3 at 44,000: 5% more CPU). Undefined for fewer than two
-// columns, columns of different lengths, and the first answer.
+// process answering once would pay for laying them out (cold Q3 at 44,000: 5% more CPU). They take as many bytes again
+// as the columns, outside the derived cache's count. Undefined for fewer than two columns, columns of different
+// lengths, and the first answer.
 const rowMajor = new WeakMap<ArrayLike<number>, { vectors: readonly ArrayLike<number>[]; rows?: Float64Array }>();
 
 function rowsOf(vectors: readonly ArrayLike<number>[], from: number): Float64Array | undefined {
