@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { openStore } from '../lib/store/store.js';
 import { streamOurs } from './queries.js';
 import { tableQueries } from './scale.js';
-import { median } from './timing.js';
+import { timeRepeated } from './timing.js';
 
 const { values } = parseArgs({ options: { store: { type: 'string' }, query: { type: 'string' }, runs: { type: 'string', default: '60' } } });
 if (!values.store || !values.query) {
@@ -24,13 +24,9 @@ try {
     return length;
   };
   const length = await answer(); // the first run fills what can be kept
-  const times: number[] = [];
-  for (let i = 0; i < Number(values.runs); i++) {
-    const began = performance.now();
-    await answer();
-    times.push(performance.now() - began);
-  }
-  console.log(`${query.id}: median ${median(times).toFixed(2)} ms, least ${Math.min(...times).toFixed(2)} ms (${times.length} runs, ${length} characters)`);
+  const runs = Number(values.runs);
+  const { medianMs, minMs } = await timeRepeated(answer, { minRuns: runs, maxRuns: runs, budgetMs: 0 });
+  console.log(`${query.id}: median ${medianMs.toFixed(2)} ms, least ${minMs.toFixed(2)} ms (${runs} runs, ${length} characters)`);
 } finally {
   await store.close();
 }

@@ -241,7 +241,8 @@ export function byteEmitter(
 
   // the values' keys' doubles end to end (keyFirst: where each begins), read in the rows' loops without a segment
   // object a value (a put() of each: warm Q3 at 44,000 26 -> 22 ms)
-  const keyFirst = Int32Array.from({ length: values + 1 }, (_, h) => middleSegments.slice(0, h).reduce((n, m) => n + m.doubles.length, 0));
+  const keyFirst = new Int32Array(values + 1);
+  for (let h = 0; h < values; h++) keyFirst[h + 1] = keyFirst[h]! + middleSegments[h]!.doubles.length;
   const keyWords = new Float64Array(keyFirst[values]!);
   middleSegments.forEach((m, h) => keyWords.set(m.doubles, keyFirst[h]!));
   const keyLength = Int32Array.from(middleSegments, (m) => m.length);
@@ -307,23 +308,19 @@ export function byteEmitter(
   const [headKeySegment, startKeySegment, plainTailSegment] = [segmentOf(headKeyBytes), segmentOf(startKeyBytes), segmentOf(plainTailBytes)];
   const converted = factors.map((f, h) => f !== 1 || offsets[h] !== 0); // a unit other than the store's
   const perRow = headKeyBytes.length + startKeyBytes.length + plainTailBytes.length + constantBytes + 20 + 25 * values + 1;
-  // the segment of oneDayText, kept for the day it was made for (a date's answer is many batches of names)
-  let datedDay = Number.NaN;
-  let datedSegment: Segment | undefined;
+  // the text from the start date's key to the first value's key when every row of [from, to) has one date (made per
+  // batch of names: a few dozen bytes); else undefined
   const oneDayText = (days: ArrayLike<number>, from: number, to: number): Segment | undefined => {
     const day = days[from]!;
     for (let i = from + 1; i < to; i++) if (days[i] !== day) return undefined;
-    if (day !== datedDay || !datedSegment) {
-      const bytes = new Uint8Array(startKeyBytes.length + 2 * 16 + endText.length + (middle[0]?.length ?? 0) + SLACK);
-      const into = new DataView(bytes.buffer);
-      let at = putBytes(bytes, 0, startKeyBytes);
-      at = writeDay(into, bytes, at, day);
-      at = put(into, at, endText);
-      at = writeDay(into, bytes, at, day);
-      if (middle.length > 0) at = putBytes(bytes, at, middle[0]!);
-      [datedDay, datedSegment] = [day, segmentOf(bytes.subarray(0, at))];
-    }
-    return datedSegment;
+    const bytes = new Uint8Array(startKeyBytes.length + 2 * 16 + endText.length + (middle[0]?.length ?? 0) + SLACK);
+    const into = new DataView(bytes.buffer);
+    let at = putBytes(bytes, 0, startKeyBytes);
+    at = writeDay(into, bytes, at, day);
+    at = put(into, at, endText);
+    at = writeDay(into, bytes, at, day);
+    if (middle.length > 0) at = putBytes(bytes, at, middle[0]!);
+    return segmentOf(bytes.subarray(0, at));
   };
   emit.names = (out, names, seen, days, columns, from, to) => {
     const text = namesText(names, kind);
