@@ -12,6 +12,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   demo: { summary: 'write the demo store into a folder', load: () => import('./commands/demo.js') },
   serve: { summary: 'serve a store over HTTP (the OperEvap API)', load: () => import('./commands/serve.js') },
   query: { summary: 'reservoir or station timeseries, from a store or a server', load: () => import('./commands/query.js') },
+  model: { summary: 'compute evaporation with the DLEM: a forcing file, a store, a what-if', load: () => import('./commands/model.js') },
   forecast: { summary: 'ensemble evaporation forecasts: an issue, a lead, totals, verification', load: () => import('./commands/forecast.js') },
   info: { summary: 'datasets, variables, dates, names', load: () => import('./commands/info.js') },
   about: { summary: "a store's title, source, citation, licence: shown or set", load: () => import('./commands/about.js') },
