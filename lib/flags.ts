@@ -5,7 +5,8 @@
 export const qflagValues = ['O', 'M', 'S', 'R'] as const;
 export type QFlag = (typeof qflagValues)[number];
 
-export const statusValues = ['Early', 'Provisional', 'Final'] as const;
+// Computed: evap's own DLEM made the day's lem and nete-volume-calcs from the store's forcing (evap model --store)
+export const statusValues = ['Early', 'Provisional', 'Final', 'Computed'] as const;
 export type Status = (typeof statusValues)[number];
 
 /** The per-day columns a data file may hold, with the values each may take. */

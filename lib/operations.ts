@@ -9,6 +9,8 @@ import { ALL_NAMES, attributeUnit, datasetNames, defaults, outputFormats, reserv
 import { InvalidParameterError } from './errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
 import { defaultStatistics, forecastAttributes, forecastVariables, MAX_LEAD, statisticValues } from './forecast/variables.js';
+import { modelDatasets } from './model/run.js';
+import { scenarioParameters } from './model/scenario.js';
 import { statistics } from './query/aggregate.js';
 import { normalPeriods } from './query/normals.js';
 import { intervals } from './query/periods.js';
@@ -72,6 +74,13 @@ const attributeUnitsNote = (values: readonly string[]) =>
     .filter((v) => attributeUnit(v) !== undefined)
     .map((v) => `${v} ${attributeUnit(v)}`)
     .join(', ')}.`;
+
+// a what-if scenario's parameter, described from lib/model/scenario.ts's table
+const scenario = <const N extends string, const O extends string>(name: N, option: O) => {
+  const entry = scenarioParameters.find((q) => q.name === name)!;
+  const range = `${'openMin' in entry ? 'above' : 'from'} ${entry.min} to ${entry.max}${entry.unit ? ` ${entry.unit}` : ''}`;
+  return { name, option, kind: 'one', side: 'library', description: `Scenario: ${entry.description} (${range})` } as const;
+};
 
 /** Every parameter entry, by an id the operations list them by. */
 export const parameters = {
@@ -154,7 +163,10 @@ export const parameters = {
     side: 'library',
     description: 'Date (yyyy-mm-dd), or latest: the last day held for the requested datasets or stations',
   },
-  also_return: alsoReturn(reservoirAlso, "qflag is the day's quality flag (O, M, S, R), status the day's status (Early, Provisional, Final)"),
+  also_return: alsoReturn(
+    reservoirAlso,
+    "qflag is the day's quality flag (O, M, S, R), status the day's status (Early, Provisional, Final; Computed where evap's model made it)",
+  ),
   stationAlsoReturn: alsoReturn(stationAlso, "status is the day's status (Early, Provisional, Final); qflag the station's"),
   summaryAlsoReturn: alsoReturn(
     withoutStatus(reservoirAlso),
@@ -322,6 +334,36 @@ export const parameters = {
     description: 'Last issue date verified (yyyy-mm-dd); default: the last held',
   },
   forecastAlsoReturn: alsoReturn(forecastAttributes, "the reservoir's metadata attributes"),
+  // the model's what-if (docs/model.md)
+  modelDatasets: {
+    name: 'datasets',
+    option: 'datasets',
+    kind: 'list',
+    limit: 'values',
+    default: modelDatasets,
+    values: modelDatasets,
+    side: 'library',
+    description: `The datasets the model computes (comma-separated): ${joined(modelDatasets)}`,
+  },
+  modelInterval: {
+    name: 'interval',
+    option: 'interval',
+    kind: 'one',
+    default: 'daily',
+    values: ['daily', ...intervals],
+    side: 'library',
+    description: 'daily: a record per day, as /timeseries/daily; monthly, annual or water-year: totals per period, as the aggregates',
+  },
+  modelAlsoReturn: alsoReturn(
+    reservoirAttributes.slice(1).filter((a) => a !== 'qflag'),
+    'a computed day has no qflag or status of its own',
+  ),
+  ta_delta: scenario('ta_delta', 'taDelta'),
+  depth_m: scenario('depth_m', 'depthM'),
+  stage_delta: scenario('stage_delta', 'stageDelta'),
+  area_scale: scenario('area_scale', 'areaScale'),
+  wind_scale: scenario('wind_scale', 'windScale'),
+  tds: scenario('tds', 'tds'),
 } as const satisfies Record<string, Parameter>;
 
 const p = parameters;
@@ -452,6 +494,30 @@ export const operations = {
   listForecastIssues: { method: 'GET', path: '/forecast/info/list_issues', answer: 'list', parameters: [p.output_format, p.RES_NAMES] },
   listForecastVariables: { method: 'GET', path: '/forecast/info/list_variables', answer: 'list', parameters: [p.output_format, p.RES_NAMES] },
   about: { method: 'GET', path: '/info/about', answer: 'list', parameters: [p.output_format] },
+  reservoirModel: {
+    method: 'GET',
+    path: '/model/reservoirs/daterange',
+    answer: 'records',
+    parameters: [
+      p.RES_NAMES,
+      p.modelDatasets,
+      p.variables,
+      p.units,
+      p.start_date,
+      p.end_date,
+      p.modelInterval,
+      p.statistic,
+      p.ta_delta,
+      p.depth_m,
+      p.stage_delta,
+      p.area_scale,
+      p.wind_scale,
+      p.tds,
+      p.modelAlsoReturn,
+      p.seriesFormat,
+      p.as_of,
+    ],
+  },
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof operations;

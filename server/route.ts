@@ -104,7 +104,7 @@ interface RouteContext {
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
-  tag: 'Info' | 'Metadata' | 'Timeseries' | 'Forecast';
+  tag: 'Info' | 'Metadata' | 'Timeseries' | 'Forecast' | 'Model';
   summary: string;
   operation: OperationName; // the operation of the table it answers
   parameters: readonly Parameter[]; // those /openapi.json lists: the operation's query parameters (an annual aggregate leaves out the monthly-only ones)

@@ -6,6 +6,7 @@ import type { WireRecord } from '../lib/types.js';
 import { listResponse, metadataAnswer, type ListFormat as Places } from './answers.js';
 import { readShapefileParts } from './body.js';
 import { forecastRoutes } from './forecast-routes.js';
+import { modelRoutes } from './model-routes.js';
 import { withPostTwins } from './post-routes.js';
 import { aboutResponse } from './provenance.js';
 import { type Route, recordsRoute, tableRoute } from './route.js';
@@ -90,6 +91,7 @@ export const routes: readonly Route[] = withPostTwins([
   }),
   ...summaryRoutes(),
   ...forecastRoutes(),
+  ...modelRoutes(),
   tableRoute(
     'listSnapshots',
     { tag: 'Info', summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added' },

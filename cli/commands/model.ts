@@ -14,7 +14,8 @@ import { pathIn } from '../paths.js';
 
 export const usage = `evap model --forcing FILE.csv --lat DEG --elev M (--fetch-m F | F1,...,F12 | --polygon FILE) [--tw0 C] [--tds PPM] [--out FILE]
 evap model --store DIR [--names N,...] [--start D --end D] [--dry-run]
-evap model --store DIR --names N,... --start D --end D --scenario ta_delta=2,stage_delta=-10,... [--out FILE]
+evap model --store DIR --names N,... --start D --end D --scenario ta_delta=2,stage_delta=-10,... [--variables V,...]
+    [--interval monthly|annual|water-year] [--units english] [--out FILE]
   The Daily Lake Evaporation Model (DLEM) that OWEN publishes its estimates with (docs/model.md).
 
   On a forcing file: one row per date of FILE.csv, with date then E_hs, E_nhs, Rn, Tw, Tw0, Fetch, Lerr, NetE,
@@ -54,9 +55,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     end: { type: 'string' },
     scenario: { type: 'string' },
     'dry-run': { type: 'boolean' },
+    interval: { type: 'string' },
+    units: { type: 'string' },
+    datasets: { type: 'string' },
+    variables: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   if (stringFlag(values, 'forcing') !== undefined && stringFlag(values, 'store') !== undefined) throw new UsageError('give --forcing or --store, not both');
+  if (stringFlag(values, 'store') !== undefined) return (await import('./model-store.js')).runOnStore(values, io);
   const forcingFile = stringFlag(values, 'forcing');
   if (forcingFile === undefined) throw new UsageError('--forcing FILE.csv or --store DIR is required');
   const lake = await lakeOf(values, io);

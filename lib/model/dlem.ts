@@ -23,6 +23,9 @@ import {
   windFunction,
 } from './dlem-terms.js';
 
+/** This implementation's version, named in the provenance of what it computes; a change of its numbers changes it. */
+export const DLEM_VERSION = '1';
+
 /** Directions of the fetch table: 12 sectors of 30° centred on 0°, 30°, …, 330°. */
 export const fetchSectors = 12;
 

@@ -15,6 +15,9 @@ export type ForcingColumns = { date: readonly string[] } & Partial<Record<Forcin
 /** One day of forcing; null or absent where missing. */
 export type ForcingRecord = { date: string } & Partial<Record<ForcingVariable, number | null>>;
 
+/** The datasets the model computes. */
+export const modelDatasets = ['lem', 'nete-volume-calcs'] as const;
+
 /** The outputs, by the wire's names: the lem variables, then nete-volume-calcs. */
 export const modelVariables = [...outputNames, 'NetE', 'E_volume', 'NetE_volume'] as const;
 export type ModelVariable = (typeof modelVariables)[number];

@@ -82,6 +82,22 @@ export function streamReservoirAggregates(s: Snapshot, query: ReservoirAggregate
   return aggregates(resolveReservoirs(s, query), query);
 }
 
+/**
+ * Reservoir aggregates of blocks made elsewhere (the model's what-if): `seriesMany` gives each name's block of the
+ * variables asked (columns in that order), in place of the stored values.
+ */
+export function streamReservoirAggregatesOf(
+  s: Snapshot,
+  query: ReservoirAggregateQuery,
+  seriesMany: (names: readonly string[], variables: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>,
+): RecordStream {
+  const r = resolveReservoirs(s, query);
+  const variables = r.columns.map((v) => v.name);
+  const many = (group: readonly string[], a: number, b: number) => seriesMany(group, variables, a, b);
+  const one = async (name: string, a: number, b: number) => (await many([name], a, b)).get(name)!;
+  return aggregates({ ...r, series: one, seriesMany: many, dayFlags: false }, query);
+}
+
 /** Station aggregates: one record per station and period. */
 export function streamStationAggregates(s: Snapshot, query: StationAggregateQuery = {}): RecordStream {
   return aggregates(resolveStations(s, query), query);

@@ -6,6 +6,7 @@ import { InvalidParameterError, StoreError } from '../errors.js';
 import * as forecast from '../forecast/store-methods.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
+import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
@@ -24,6 +25,7 @@ import {
 import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
+import { type ReservoirModelQuery, streamReservoirModel } from '../query/what-if.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -289,6 +291,19 @@ export abstract class StoreReader {
     return this.answer('stationAggregates', query, (store, q) => store.streamStationAggregates(q));
   }
 
+  /**
+   * What if: lem and nete-volume-calcs computed by the DLEM from the store's own forcing under a scenario (ta_delta,
+   * depth_m, stage_delta, area_scale, wind_scale, tds), daily or as `interval` totals: see docs/model.md.
+   */
+  streamReservoirModel(options: ReservoirModelQuery = {}): RecordStream {
+    return this.streamOf('reservoirModel', options, streamReservoirModel);
+  }
+
+  /** The what-if answer as an array (`asOf` allowed: the forcing as it was then). */
+  reservoirModel(query: ReservoirModelQuery = {}): Promise<WireRecord[]> {
+    return this.answer('reservoirModel', query, (store, q) => store.streamReservoirModel(q));
+  }
+
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
   streamReservoirNormals(options: summaries.ReservoirNormalsQuery = {}): RecordStream {
     return this.streamOf('reservoirNormals', options, summaries.streamReservoirNormals);
@@ -470,6 +485,17 @@ export class EvapStore extends StoreReader {
   /** What the store has read so far (reads, bytes, footers, column chunks decoded) and what its caches hold. */
   readStats(): ReaderCaches['counts'] & { cachedColumnBytes: number; cachedFooterBytes: number } {
     return { ...this.caches.counts, cachedColumnBytes: this.caches.columns.size, cachedFooterBytes: this.caches.footers.size };
+  }
+
+  /**
+   * Recomputes lem and nete-volume-calcs with the DLEM from this store's rtma and res and publishes them as a new
+   * snapshot (a dry run only counts what would change), then moves to it: see docs/model.md.
+   */
+  async recomputeModel(options: RecomputeOptions = {}): Promise<RecomputeSummary> {
+    const { recomputeStore } = await import('../ingest/recompute.js'); // the writer: loaded by a recompute only
+    const summary = await recomputeStore(this.storage, this.snapshot, options);
+    if (summary.snapshot) await this.refresh();
+    return summary;
   }
 
   /**

@@ -1,0 +1,118 @@
+// The what-if answer: lem and nete-volume-calcs computed on the fly by the DLEM from the store's own forcing, under a
+// scenario, in the daily records' shape (or an interval's totals, as the aggregates give them).
+import { InvalidParameterError } from '../errors.js';
+import { type Block, emitWithFlags, RecordBuilder } from '../format/emit.js';
+import type { RecordStream } from '../format/stream.js';
+import { recordStream } from '../format/stream.js';
+import { type ModelVariable, modelDatasets } from '../model/run.js';
+import { checkScenario, type Scenario, type ScenarioOptions } from '../model/scenario.js';
+import type { Snapshot } from '../store/open-snapshot.js';
+import type { ReservoirRangeQuery } from '../types.js';
+import { firstReservoirDay, latestReservoirDay } from './latest.js';
+import { modelReservoirs, SPIN_UP_DAYS } from './modelled.js';
+import type { Interval } from './periods.js';
+import { type Plan, planReservoirRange } from './plan.js';
+import { type AggregateOptions, streamReservoirAggregatesOf } from './summaries.js';
+import { VALUES_PER_GROUP } from './timeseries.js';
+
+/** A what-if query: the daily range query's options, a scenario, and optionally an interval for totals. */
+export type ReservoirModelQuery = ReservoirRangeQuery & ScenarioOptions & Pick<AggregateOptions, 'statistic'> & { interval?: string };
+
+// kernel cells a run of names holds at once: inputs and outputs are about 20 doubles a body-day
+const CELLS_PER_GROUP = VALUES_PER_GROUP / 5;
+
+/** Stored rows a what-if reads and computes per reservoir-day, counted against the heavy-answer gate as stored rows are. */
+export const MODEL_ROW_WEIGHT = 2;
+
+/** The what-if answer as a RecordStream, planned (and refused) before the first batch. */
+export function streamReservoirModel(s: Snapshot, query: ReservoirModelQuery): RecordStream {
+  const scenario = checkScenario(query);
+  const datasets = query.datasets ?? [...modelDatasets];
+  for (const dataset of datasets)
+    if (!(modelDatasets as readonly string[]).includes(dataset))
+      throw new InvalidParameterError(
+        'datasets',
+        `the model computes ${modelDatasets.join(' and ')}; ${dataset} is its input, read it with /timeseries`,
+        'not-allowed',
+        dataset,
+      );
+  const forcing = ['rtma', 'res'];
+  const [first, last] = [firstReservoirDay(s.manifest, forcing), latestReservoirDay(s.manifest, forcing)];
+  const run: Run = (names, variables, startDay, endDay) => blocksOf(s, names, variables, clip(startDay, endDay, first, last), scenario);
+  if (query.interval !== undefined && query.interval !== 'daily') {
+    return streamReservoirAggregatesOf(s, { ...query, datasets, interval: query.interval as Interval }, run); // checked there
+  }
+  const plan = planReservoirRange(s, { ...query, datasets });
+  if (plan.flags.length > 0)
+    throw new InvalidParameterError(
+      'also_return',
+      `a computed day has no ${plan.flags.join(' or ')} of its own: leave it out of also_return`,
+      'not-allowed',
+      plan.flags[0],
+    );
+  const [startDay, endDay] = clip(plan.startDay, plan.endDay, first, last);
+  const days = Math.max(0, endDay - startDay + 1);
+  const cells = plan.names.length * days;
+  return recordStream(plan.header, (kind) => modelRecords(plan, run, startDay, endDay, kind, s.codegen), cells * MODEL_ROW_WEIGHT, cells);
+}
+
+// each name's block of the variables over the days, computed for a group of names at once
+type Run = (names: readonly string[], variables: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>;
+
+// the answer's records: names in groups that fit CELLS_PER_GROUP, each group's blocks computed at once
+async function* modelRecords(
+  plan: Plan,
+  run: Run,
+  startDay: number,
+  endDay: number,
+  kind: 'records' | 'json' | 'csv',
+  codegen: boolean,
+): AsyncGenerator<unknown[]> {
+  if (endDay < startDay) return;
+  const builder = new RecordBuilder('RES_NAME', plan.columns, kind, codegen);
+  const group = Math.max(1, Math.floor(CELLS_PER_GROUP / (endDay - startDay + 1 + SPIN_UP_DAYS)));
+  for (let g = 0; g < plan.names.length; g += group) {
+    const blocks = await run(
+      plan.names.slice(g, g + group),
+      plan.columns.map((v) => v.name),
+      startDay,
+      endDay,
+    );
+    for (const [name, block] of blocks) {
+      const out: unknown[] = [];
+      emitWithFlags(builder, out, name, block, plan.attach(name), new Map());
+      yield out;
+    }
+  }
+}
+
+// each name's outputs over the days the forcing holds, as a block of the variables
+async function blocksOf(
+  s: Snapshot,
+  names: readonly string[],
+  variables: readonly string[],
+  [startDay, endDay]: [number, number],
+  scenario: Scenario,
+): Promise<Map<string, Block>> {
+  const blocks = new Map<string, Block>();
+  if (endDay < startDay) {
+    for (const name of names) blocks.set(name, { days: [], columns: [] });
+    return blocks;
+  }
+  const days = Int32Array.from({ length: endDay - startDay + 1 }, (_, t) => startDay + t);
+  const group = Math.max(1, Math.floor(CELLS_PER_GROUP / (days.length + SPIN_UP_DAYS)));
+  for (let g = 0; g < names.length; g += group) {
+    const run = await modelReservoirs(s, names.slice(g, g + group), startDay, endDay, scenario);
+    run.names.forEach((name, b) => {
+      const slice = (column: Float64Array) => column.subarray(b * run.days, (b + 1) * run.days);
+      blocks.set(name, { days, columns: variables.map((v) => slice(run.values[v as ModelVariable])) });
+    });
+  }
+  return blocks;
+}
+
+// the days asked that the forcing holds
+function clip(startDay: number, endDay: number, first: number | undefined, last: number | undefined): [number, number] {
+  if (first === undefined || last === undefined) return [startDay, startDay - 1];
+  return [Math.max(startDay, first), Math.min(endDay, last)];
+}
