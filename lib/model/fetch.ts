@@ -26,7 +26,7 @@ export function fetchFromPolygons(polygons: Polygons): Float64Array {
     east = Math.max(east, bbox[2]);
     north = Math.max(north, bbox[3]);
   }
-  const plane = proj4('WGS84', `+proj=laea +lat_0=${(south + north) / 2} +lon_0=${(west + east) / 2} +datum=WGS84 +units=m`);
+  const plane = proj4('WGS84', `+proj=laea +lat_0=${(south + north) / 2} +lon_0=${(west + east) / 2} +x_0=0 +y_0=0 +ellps=WGS84 +units=m`);
   const rings = polygons.flatMap((polygon) =>
     polygon.rings.map((ring) => {
       const xy = new Float64Array(ring.length);
