@@ -85,8 +85,9 @@ export async function readBody(request: BodyOf, maxBytes: number): Promise<Uint8
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      throw new HttpError(400, 'the request body was cut off before its end');
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      // the adapter's own refusals (a body too slow, no slot once it arrived) keep their status
+      throw error instanceof HttpError ? error : new HttpError(400, 'the request body was cut off before its end');
     });
     if (done) break;
     total += value.byteLength;

@@ -8,13 +8,14 @@ import type { Handler } from '../app.js';
 import { detailBody, detailResponse } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
 import { settingDefault } from './config.js';
+import { bodyComing, Intake, type IntakeOptions, intakeOptions } from './intake.js';
 import { formatAccess, type Logger } from './log.js';
 import { type Replay, Replays } from './replays.js';
 
-export interface ServeOptions {
+export interface ServeOptions extends Partial<IntakeOptions> {
   port: number; // 0 picks a free port
   host: string;
-  maxConcurrent: number; // requests in flight (streams included) before new ones get 503 with Retry-After
+  maxConcurrent: number; // requests in flight (streams included) before new ones get 503 with Retry-After; a body still arriving holds none (intake.ts)
   maxPerClient?: number; // requests in flight from one client address (default: all of maxConcurrent)
   stallTimeoutMs?: number; // a connection with no read or write progress this long is closed (default: never)
   headersTimeoutMs: number; // time to receive the request headers
@@ -40,6 +41,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   const { logger } = options;
 
   const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
+  const intake = new Intake(intakeOptions(options));
   const release = (client: string) => {
     const left = perClient.get(client)! - 1;
     if (left > 0) perClient.set(client, left);
@@ -88,20 +90,25 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     const cancel = () => outgoing.writableFinished || gone.abort();
     outgoing.once('close', cancel);
     socket.once('close', cancel);
-    active++;
-    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    let holding = false; // a query slot: taken at once, or for a body once it has arrived
+    const hold = () => {
+      holding = true;
+      active++;
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+      return active > options.maxConcurrent
+        ? `server busy: more than ${options.maxConcurrent} requests in flight; retry later`
+        : perClient.get(client)! > maxPerClient
+          ? `too many requests in flight from this client: more than ${maxPerClient}; retry later`
+          : undefined;
+    };
+    const arrival = bodyComing(incoming) ? intake.arrive(incoming, client, hold) : undefined;
     try {
-      const refusal =
-        active > options.maxConcurrent
-          ? `server busy: more than ${options.maxConcurrent} requests in flight; retry later`
-          : perClient.get(client)! > maxPerClient
-            ? `too many requests in flight from this client: more than ${maxPerClient}; retry later`
-            : undefined;
+      const refusal = arrival ? arrival.refusal : hold();
       let response: Response;
       if (refusal) response = detailResponse(503, refusal, { 'retry-after': '1' });
       else {
         try {
-          response = await handler(toIncoming(incoming, gone));
+          response = await handler(toIncoming(incoming, gone, arrival?.body));
         } catch (error) {
           logger.error(`request failed before the handler: ${error instanceof Error ? error.message : String(error)}`);
           response = detailResponse(400, 'malformed request');
@@ -115,8 +122,11 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       });
     } finally {
       // given back only when the work is over: freed at the socket's close, pipelined resets ran 100 handlers at once under a bound of 4
-      active--;
-      release(client);
+      if (holding) {
+        active--;
+        release(client);
+      }
+      arrival?.release();
       socket.removeListener('close', cancel); // keep-alive sockets serve many requests: no listener may pile up
       const entry = { method: incoming.method ?? '', target: incoming.url ?? '', status: outgoing.statusCode, ms: performance.now() - started, bytes };
       logger.info(formatAccess({ ...entry, aborted: !outgoing.writableFinished }));
@@ -171,6 +181,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     close: (graceMs = 30_000) => {
       closing = true;
       stopSweeping();
+      intake.stop();
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
@@ -244,7 +255,7 @@ function hasHost(req: IncomingMessage): boolean {
 
 // The request target as it came (`//info/...` stays a path, never a host), parsed here once; the handler reads only
 // path, query and headers. What fetch's Request refuses (TRACE, TRACK, a URL with credentials) stays refused (400).
-function toIncoming(incoming: IncomingMessage, gone: Departure): IncomingRequest {
+function toIncoming(incoming: IncomingMessage, gone: Departure, arriving?: ReadableStream<Uint8Array>): IncomingRequest {
   const target = incoming.url ?? '/';
   const url = target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target);
   const method = incoming.method ?? 'GET';
@@ -253,7 +264,7 @@ function toIncoming(incoming: IncomingMessage, gone: Departure): IncomingRequest
   const headers = new Headers();
   for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const body = hasBody ? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>) : null;
+  const body = hasBody ? (arriving ?? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>)) : null;
   return {
     method,
     url,

@@ -25,6 +25,11 @@ export interface Config {
   maxVariables: number;
   maxConcurrent: number;
   maxPerClient: number; // requests in flight from one client address
+  maxBodies: number; // requests whose bodies are still arriving (they hold no query slot until then)
+  maxBodiesPerClient: number; // the same from one client address
+  bodyMinRate: number; // bytes a second a body must keep up once its grace is over, else 408
+  bodyGraceMs: number;
+  bodyTimeoutMs: number; // a whole body, else 408
   maxHeavy: number; // answers decoding millions of rows built at once; the rest wait (admission.ts)
   stallTimeoutMs: number; // a connection making no progress this long is closed (a client that stops reading)
   headersTimeoutMs: number;
@@ -48,6 +53,15 @@ const numbers = {
     'a quarter of --max-concurrent, at least 1',
     'requests in flight from one client address before 503 with Retry-After',
   ],
+  'max-bodies': [
+    'EVAP_MAX_BODIES',
+    'a quarter of --max-concurrent, at least 1',
+    'requests whose bodies are still arriving, before 503; they take a query slot only once arrived',
+  ],
+  'max-bodies-per-client': ['EVAP_MAX_BODIES_PER_CLIENT', 'a quarter of --max-bodies, at least 1', 'the same from one client address'],
+  'body-min-rate': ['EVAP_BODY_MIN_RATE', 1024, 'bytes a second a request body must keep up after its grace, else 408'],
+  'body-grace-ms': ['EVAP_BODY_GRACE_MS', 10_000, 'time a request body has before --body-min-rate counts'],
+  'body-timeout-ms': ['EVAP_BODY_TIMEOUT_MS', 30_000, 'time allowed to send a whole request body, else 408'],
   'stall-timeout-ms': ['EVAP_STALL_TIMEOUT_MS', 30_000, 'a connection with no progress this long is closed (a client that stops reading)'],
   'headers-timeout-ms': ['EVAP_HEADERS_TIMEOUT_MS', 10_000, 'time allowed to send the request headers'],
   'request-timeout-ms': ['EVAP_REQUEST_TIMEOUT_MS', 60_000, 'time allowed to send the whole request'],
@@ -108,6 +122,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     return parseCount(`--${flag} / ${name}`, flags[flag] ?? env[name], typeof fallback === 'number' ? fallback : derived, min);
   };
   const maxConcurrent = number('max-concurrent');
+  const maxBodies = number('max-bodies', Math.max(1, Math.floor(maxConcurrent / 4)));
   const keysFile = flags['keys-file'] ?? (env.EVAP_KEYS_FILE || undefined);
   return {
     port: parseCount('--port / PORT', flags.port ?? env.PORT, 8080, 0, 65535),
@@ -123,6 +138,11 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxConcurrent,
     maxHeavy: number('max-heavy'),
     maxPerClient: number('max-per-client', Math.max(1, Math.floor(maxConcurrent / 4))), // scales with the total: a fixed 16 was no bound at all under --max-concurrent 16 or less
+    maxBodies,
+    maxBodiesPerClient: number('max-bodies-per-client', Math.max(1, Math.floor(maxBodies / 4))),
+    bodyMinRate: number('body-min-rate'),
+    bodyGraceMs: number('body-grace-ms'),
+    bodyTimeoutMs: number('body-timeout-ms'),
     stallTimeoutMs: number('stall-timeout-ms'),
     headersTimeoutMs: number('headers-timeout-ms'),
     requestTimeoutMs: number('request-timeout-ms'),

@@ -16,6 +16,11 @@ const counts: [flag: string, env: string, field: keyof Config, fallback: number,
   ['max-variables', 'EVAP_MAX_VARIABLES', 'maxVariables', 100, 1],
   ['max-concurrent', 'EVAP_MAX_CONCURRENT', 'maxConcurrent', 64, 1],
   ['max-per-client', 'EVAP_MAX_PER_CLIENT', 'maxPerClient', 16, 1],
+  ['max-bodies', 'EVAP_MAX_BODIES', 'maxBodies', 16, 1],
+  ['max-bodies-per-client', 'EVAP_MAX_BODIES_PER_CLIENT', 'maxBodiesPerClient', 4, 1],
+  ['body-min-rate', 'EVAP_BODY_MIN_RATE', 'bodyMinRate', 1024, 1],
+  ['body-grace-ms', 'EVAP_BODY_GRACE_MS', 'bodyGraceMs', 10_000, 1],
+  ['body-timeout-ms', 'EVAP_BODY_TIMEOUT_MS', 'bodyTimeoutMs', 30_000, 1],
   ['stall-timeout-ms', 'EVAP_STALL_TIMEOUT_MS', 'stallTimeoutMs', 30_000, 1],
   ['headers-timeout-ms', 'EVAP_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', 10_000, 1],
   ['request-timeout-ms', 'EVAP_REQUEST_TIMEOUT_MS', 'requestTimeoutMs', 60_000, 1],
@@ -104,6 +109,13 @@ describe('readConfig', () => {
     );
     expect(readConfig(['--max-concurrent', '8', '--max-per-client', '5'], {}).maxPerClient).toBe(5);
     expect(readConfig(['--max-concurrent', '8'], { EVAP_MAX_PER_CLIENT: '3' }).maxPerClient).toBe(3);
+  });
+
+  it('allows bodies arriving a quarter of --max-concurrent, and one client a quarter of those (each at least 1)', () => {
+    expect(readConfig(['--max-concurrent', '100'], {})).toMatchObject({ maxBodies: 25, maxBodiesPerClient: 6 });
+    expect(readConfig(['--max-concurrent', '3'], {})).toMatchObject({ maxBodies: 1, maxBodiesPerClient: 1 });
+    expect(readConfig(['--max-concurrent', '100', '--max-bodies', '8'], {})).toMatchObject({ maxBodies: 8, maxBodiesPerClient: 2 });
+    expect(readConfig([], { EVAP_MAX_BODIES_PER_CLIENT: '5' }).maxBodiesPerClient).toBe(5);
   });
 
   it('takes auto workers as the cores this process may use', () => {
