@@ -2,15 +2,17 @@
 // that leaves the process free for other requests while it is made, streams in bounded memory, and is admitted as a
 // heavy answer by the rows it reads (weighted by its format's cost).
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordStream } from '../../../lib/format/stream.js';
 import { compareText } from '../../../lib/order.js';
 import { openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { AnswerGate } from '../../../server/admission.js';
 import { byPlace, EDR_WEIGHT } from '../../../server/ogc/series.js';
-import { tempDir } from '../../helpers.js';
 import { makeWideStore } from '../../support/wide-store.js';
 import { spawnMain, startTestServer, testApp } from '../harness.js';
 
@@ -93,9 +95,10 @@ describe('admission', () => {
 describe('an area answer over every place', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await tempDir('evap-edr-');
+    dir = await mkdtemp(join(tmpdir(), 'evap-edr-'));
     await makeWideStore(dir, 600, 730); // 438,000 values of NetE, two years
   }, 60_000);
+  afterAll(() => rm(dir, { recursive: true, force: true })); // made with tempDir in this hook, the folder was left behind
 
   it('leaves the process free: a small request beside it answers in a fraction of its time', async () => {
     const server = await startTestServer({ store: await openStore(dir) });
