@@ -111,8 +111,12 @@ const WHOLE_ANSWER_CHARS = 1 << 20;
  * whole, a longer one is streamed from where it got to. Errors before then (bad partitions included) get a clean status.
  */
 export async function streamResponse(format: OutputFormat, stream: RecordStream): Promise<Response> {
-  const chunks = (format === 'csv' ? stream.csv() : stream.json())[Symbol.asyncIterator]();
-  const type = format === 'csv' ? csvType : jsonType;
+  return textResponse(format === 'csv' ? stream.csv() : stream.json(), format === 'csv' ? csvType : jsonType);
+}
+
+/** Text made in chunks as a Response of `type`: whole up to WHOLE_ANSWER_CHARS, else streamed as the socket asks (streamResponse). */
+export async function textResponse(text: AsyncIterable<string>, type: string): Promise<Response> {
+  const chunks = text[Symbol.asyncIterator]();
   const head: string[] = [];
   let length = 0;
   while (length <= WHOLE_ANSWER_CHARS) {

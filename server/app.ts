@@ -97,7 +97,7 @@ export function createHandler(options: HandlerOptions): Handler {
         if (page) return page;
         if (path === '/ogc' || path.startsWith('/ogc/')) {
           await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
-          return compress(request, await ogcAnswer(options.store, request, path, (stream) => gate.admit(stream, request.signal), basePath));
+          return compress(request, await ogcAnswer(options.store, request, path, (stream, weight) => gate.admit(stream, request.signal, weight), basePath));
         }
         throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
       }

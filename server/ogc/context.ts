@@ -17,7 +17,7 @@ export interface OgcContext {
   base: string; // e.g. http://host:8080/ogc
   html: boolean; // f=html, or a browser's Accept without f=json
   params: URLSearchParams;
-  admit: (stream: RecordStream) => RecordStream; // the server's admission of heavy answers (admission.ts)
+  admit: (stream: RecordStream, weight?: number) => RecordStream; // the server's admission of heavy answers (admission.ts); weight: a stored row's cost against daily JSON's
   /** An absolute link to `path` (under the prefix) with the carried parameters and `extra` ones. */
   href(path: string, extra?: Record<string, string | undefined>): string;
 }
@@ -25,7 +25,7 @@ export interface OgcContext {
 // a Host header names a host and port only: anything else would be written into every link
 const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-export function contextOf(request: IncomingRequest, admit: (stream: RecordStream) => RecordStream = (stream) => stream, basePath = ''): OgcContext {
+export function contextOf(request: IncomingRequest, admit: OgcContext['admit'] = (stream) => stream, basePath = ''): OgcContext {
   const params = request.url.searchParams;
   const host = request.headers.get('host') ?? request.url.host;
   if (!hostPattern.test(host)) throw new HttpError(400, 'the Host header is not a host name and port');

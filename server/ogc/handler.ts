@@ -1,17 +1,18 @@
 // The OGC paths under /ogc, one function per path; the key is checked (header or api_key) by the caller's check.
-import type { RecordStream } from '../../lib/format/stream.js';
 import type { StoreReader } from '../../lib/store/store.js';
+import type { WireRecord } from '../../lib/types.js';
 import { WholeResponse } from '../answers.js';
 import { HttpError } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
 import { findCollection, queryables, schemaOf } from './collections.js';
 import { contextOf, KEY_PARAMETER, link, OGC_PREFIX, type OgcContext } from './context.js';
 import { collectionDocument, collectionList, conformance, landing } from './documents.js';
-import { locations, nearestPlace, placesIn, series } from './edr.js';
+import { locations, nearestPlace, placesIn } from './edr.js';
 import { htmlPage } from './html.js';
 import { GEOJSON, items, oneItem, selectPlaces } from './items.js';
 import { ogcOpenApi } from './openapi.js';
 import { readUnits } from './parameters.js';
+import { seriesAnswer } from './series.js';
 
 /** The request with a key given as `api_key` moved into the api-key header (for the one key check of the server). */
 export function withQueryKey(request: IncomingRequest): IncomingRequest {
@@ -32,7 +33,7 @@ export async function ogcAnswer(
   store: StoreReader,
   request: IncomingRequest,
   path: string,
-  admit?: (stream: RecordStream) => RecordStream,
+  admit?: OgcContext['admit'],
   basePath = '', // the database's prefix (`/twdb`) when the server serves several: every link names it
 ): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD')
@@ -42,7 +43,7 @@ export async function ogcAnswer(
   if (asOf === null) return route(store, ctx, path.slice(OGC_PREFIX.length));
   const view = await store.asOf(asOf);
   try {
-    return await route(view, ctx, path.slice(OGC_PREFIX.length)); // every answer is whole here, so the view closes after it
+    return await route(view, ctx, path.slice(OGC_PREFIX.length)); // a streamed answer holds the view's lease until read (as runAsOf's do)
   } finally {
     await view.close();
   }
@@ -70,19 +71,20 @@ async function route(store: StoreReader, ctx: OgcContext, rest: string): Promise
   if (sub === 'items' && id === undefined) return answer(ctx, `${collection.title}: features`, await items(store, collection, ctx), GEOJSON);
   if (sub === 'items') return answer(ctx, `${collection.title}: ${id}`, { ...(await oneItem(store, collection, id!, ctx)) }, GEOJSON);
   if (collection.observations) {
-    const edr = (result: { body: Record<string, unknown>; type: string }) =>
-      answer(ctx, collection.title, { ...result.body, links: [link(ctx.href(path), 'collection', 'application/json')] }, result.type);
+    // the places' series, then what the answer adds after them
+    const edr = (places: WireRecord[], extra: Record<string, unknown> = {}) =>
+      seriesAnswer(store, collection, places, ctx, collection.title, { ...extra, links: [link(ctx.href(path), 'collection', 'application/json')] });
     if (sub === 'locations' && id === undefined) return answer(ctx, `${collection.title}: locations`, locations(store, collection, ctx), GEOJSON);
     if (sub === 'locations') {
       const place = selectPlaces(store, collection, new URLSearchParams()).find((row) => String(row[collection.nameKey]) === id);
       if (!place) throw new HttpError(404, `no location ${JSON.stringify(id!.slice(0, 120))} in ${collection.id}`);
-      return edr(await series(store, collection, [place], ctx));
+      return edr([place]);
     }
     if (sub === 'position' && id === undefined) {
       const { place, metres } = nearestPlace(store, collection, ctx);
-      return edr(await series(store, collection, [place], ctx, { nearest: { name: place[collection.nameKey], distance_m: Math.round(metres * 10) / 10 } }));
+      return edr([place], { nearest: { name: place[collection.nameKey], distance_m: Math.round(metres * 10) / 10 } });
     }
-    if (sub === 'area' && id === undefined) return edr(await series(store, collection, placesIn(store, collection, ctx), ctx));
+    if (sub === 'area' && id === undefined) return edr(placesIn(store, collection, ctx));
   }
   throw new HttpError(404, `no such path: ${OGC_PREFIX}${rest.slice(0, 200)}; the OGC paths are listed at ${OGC_PREFIX}/openapi`);
 }

@@ -12,7 +12,7 @@ import { DEFAULT_LIMIT, inBbox, MAX_LIMIT, passes, readBbox, readCount, readDate
 
 export const GEOJSON = 'application/geo+json';
 
-export interface Feature {
+interface Feature {
   type: 'Feature';
   id: string;
   geometry: { type: 'Point'; coordinates: [number, number] } | null;

@@ -3,13 +3,14 @@
 // generator's model would cost 25 s of CPU at 44,000 reservoirs even for one day (its 90-day spin-up), and its
 // catalogue of names 4 s; the explorer needs names, positions, sizes and values, not physics.
 
+import { yearOfDay } from '../../lib/dates.js';
 import { stationMetadata } from '../../lib/model/generate.js';
 import { referenceReservoirs, referenceStations } from '../../lib/model/index.js';
 import { compareText } from '../../lib/order.js';
 import { createStoreWriter } from '../../lib/store/write.js';
 import type { MetadataRow } from '../../lib/types.js';
 
-/** Writes `reservoirs` reservoirs (at least the 67 reference ones) and the 27 reference stations, with NetE on `days` days ending 2025-12-31, into `dir`. */
+/** Writes `reservoirs` reservoirs (at least the 67 reference ones) and the 27 reference stations, with NetE on `days` days ending 2025-12-31 (a file per year), into `dir`. */
 export async function makeWideStore(dir: string, reservoirs: number, days = 3): Promise<void> {
   let state = 20240501;
   const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32; // a seeded LCG: the same store every time
@@ -37,18 +38,26 @@ export async function makeWideStore(dir: string, reservoirs: number, days = 3): 
   await writer.writeReservoirMetadata(rows);
   await writer.writeStationMetadata(referenceStations.map(stationMetadata));
   const last = Date.UTC(2025, 11, 31) / 86_400_000;
-  const n = rows.length * days;
-  const names: string[] = new Array(n);
-  const dayColumn = new Int32Array(n);
-  const nete = new Float64Array(n);
-  rows.forEach((r, i) => {
-    for (let d = 0; d < days; d++) {
-      const row = i * days + d;
-      names[row] = String(r.RES_NAME);
-      dayColumn[row] = last - days + 1 + d;
-      nete[row] = Math.round((1.5 + 0.08 * (40 - Number(r.LAT)) + 0.4 * Math.sin(i + d)) * 1e4) / 1e4; // warmer south, some spread
-    }
-  });
-  await writer.addReservoirRows('nete-volume-calcs', 2025, { names, days: dayColumn, values: { NetE: nete } });
+  const first = last - days + 1;
+  // a file per year, as the store keeps them; a year's rows in name then day order
+  for (let year = yearOfDay(first); year <= 2025; year++) {
+    const from = Math.max(first, Date.UTC(year, 0, 1) / 86_400_000);
+    const to = Math.min(last, Date.UTC(year, 11, 31) / 86_400_000);
+    const span = to - from + 1;
+    const n = rows.length * span;
+    const names: string[] = new Array(n);
+    const dayColumn = new Int32Array(n);
+    const nete = new Float64Array(n);
+    rows.forEach((r, i) => {
+      for (let k = 0; k < span; k++) {
+        const row = i * span + k;
+        const d = from + k - first;
+        names[row] = String(r.RES_NAME);
+        dayColumn[row] = from + k;
+        nete[row] = Math.round((1.5 + 0.08 * (40 - Number(r.LAT)) + 0.4 * Math.sin(i + d)) * 1e4) / 1e4; // warmer south, some spread
+      }
+    });
+    await writer.addReservoirRows('nete-volume-calcs', year, { names, days: dayColumn, values: { NetE: nete } });
+  }
   await writer.commit();
 }
