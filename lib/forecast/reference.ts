@@ -1,4 +1,6 @@
-// The reference forecast a variable's skill is measured against: the day-of-year normal of its estimates.
+// The reference forecast a variable's skill is measured against: the day-of-year normal of its estimates, and for a
+// volume the normal of its depth times the issue day's area, the area the forecast holds too (docs/forecasts.md): other
+// years' volumes are of other years' areas, a handicap of the reference that made volume forecasts look skilful.
 import { formatDay } from '../dates.js';
 import type { ForecastVariable } from './variables.js';
 
@@ -10,15 +12,26 @@ export type DailyEstimates = ReadonlyMap<EstimateVariable, ReadonlyMap<number, n
 
 const none: ReadonlyMap<number, number> = new Map();
 
+/** The depth of each volume: volume (m3) = depth (mm) / 1000 x area (m2), in the estimates and the forecasts alike. */
+export const depthOf: Readonly<Partial<Record<ForecastVariable, ForecastVariable>>> = { E_volume: 'E_hs', NetE_volume: 'NetE' };
+
 /** The estimates a variable's reference is made of. */
 export function referenceInputs(variable: ForecastVariable): EstimateVariable[] {
-  return [variable];
+  const depth = depthOf[variable];
+  return depth === undefined ? [variable] : [depth, 'area_m2'];
 }
 
 /** The reference forecast of a variable for a valid day, from an issue day; undefined where none can be made. */
 export function referenceOf(variable: ForecastVariable, estimates: DailyEstimates): (issued: number, valid: number) => number | undefined {
-  const normal = normalsOf(estimates.get(variable) ?? none);
-  return (_issued, valid) => normal(valid);
+  const depth = depthOf[variable];
+  const normal = normalsOf(estimates.get(depth ?? variable) ?? none);
+  if (depth === undefined) return (_issued, valid) => normal(valid);
+  const areas = estimates.get('area_m2') ?? none;
+  return (issued, valid) => {
+    const n = normal(valid);
+    const area = areas.get(issued);
+    return n === undefined || area === undefined || Number.isNaN(area) ? undefined : (n / 1000) * area;
+  };
 }
 
 /**
