@@ -22,6 +22,25 @@ export function keyOf(record: WireRecord | undefined, variable: string): string 
   return record ? Object.keys(record).find((k) => k.startsWith(`${variable} (`)) : undefined;
 }
 
+let measure: CanvasRenderingContext2D | null | undefined; // a canvas of its own: uPlot caches the font it set on its own
+
+/**
+ * The width of a y axis that holds its widest tick label, for an axis's `size`: a fixed width let "1,000,000" run into
+ * the unit's label beside the ticks. uPlot asks again while the widths change; after two rounds the width stands.
+ */
+export function fitTicks(self: uPlot, values: string[] | null, axisIdx: number, cycleNum: number): number {
+  // the axis as uPlot resolved it (its font a [css, size] pair), which its types do not say
+  const axis = self.axes[axisIdx] as unknown as { _size?: number; font: [string, number]; ticks: { show: boolean; size: number }; gap: number };
+  if (cycleNum > 1 && axis._size !== undefined) return axis._size;
+  measure ??= document.createElement('canvas').getContext('2d');
+  let widest = 0;
+  if (measure) {
+    measure.font = axis.font[0]; // in device pixels
+    for (const v of values ?? []) widest = Math.max(widest, measure.measureText(v).width / uPlot.pxRatio);
+  }
+  return Math.ceil((axis.ticks.show ? axis.ticks.size : 0) + axis.gap + widest) + 2;
+}
+
 const unitOf = (key: string) => /\(([^)]*)\)$/.exec(key)?.[1] ?? '';
 const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
@@ -102,7 +121,7 @@ export class Chart {
       },
     ];
     [...scales].forEach(([unit, scale], n) =>
-      axes.push({ scale, label: unit, side: n % 2 === 0 ? 3 : 1, stroke: '#333', grid: { show: n === 0, stroke: '#eee' }, size: 60 }),
+      axes.push({ scale, label: unit, side: n % 2 === 0 ? 3 : 1, stroke: '#333', grid: { show: n === 0, stroke: '#eee' }, size: fitTicks }),
     );
     this.plot = new uPlot(
       {

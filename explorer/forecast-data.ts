@@ -49,3 +49,37 @@ export function readSkill(records: readonly WireRecord[], variable: string): { l
     coverage: own.map((r) => number(r.coverage_80)),
   };
 }
+
+/** The total of a forecast over its leads: the median and the members' 10th-90th percentile range, in its unit. */
+export interface Total {
+  start: string; // the first and last valid date the total is over
+  end: string;
+  unit: string;
+  p10: number | null;
+  p50: number | null;
+  p90: number | null;
+}
+
+/** The total of one variable from one reservoir's /forecast/total/reservoirs answer; undefined when it has none. */
+export function readTotal(records: readonly WireRecord[], variable: string): Total | undefined {
+  const record = records[0];
+  const median = statisticKey(record, variable, 'p50');
+  if (!record || !median) return undefined;
+  const at = (statistic: string) => {
+    const v = record[statisticKey(record, variable, statistic)?.key ?? ''];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+  return { start: String(record.start_date), end: String(record.end_date), unit: median.unit, p10: at('p10'), p50: at('p50'), p90: at('p90') };
+}
+
+// three significant digits: the ensemble's range is wider than the fourth
+const figure = (x: number | null) => (x === null ? 'none' : x.toLocaleString('en-US', { maximumSignificantDigits: 3 }));
+
+/** The line a water manager plans with: "28-day total, 2022-01-01 to 2022-01-28: median 16,500 acre-ft (10th–90th percentile 15,000–18,600)". */
+export function describeTotal(total: Total): string {
+  const days = Math.round((Date.parse(total.end) - Date.parse(total.start)) / 86_400_000) + 1;
+  return (
+    `${days}-day total, ${total.start} to ${total.end}: median ${figure(total.p50)} ${total.unit} ` +
+    `(10th–90th percentile of the members ${figure(total.p10)}–${figure(total.p90)})`
+  );
+}

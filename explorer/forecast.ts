@@ -1,9 +1,9 @@
-// The selected reservoir's forecast: its recent estimates, then the latest issue as a fan (p05-p95, p25-p75, median),
-// and below it the skill of the past issues by lead. Shown when the server lists the forecast paths.
+// The selected reservoir's forecast: the 28-day total with its range (what a water manager plans with), its recent
+// estimates, then the latest issue as a fan (p05-p95, p25-p75, median), and below it the skill of past issues by lead. Shown when the server lists the forecast paths.
 import uPlot from 'uplot';
 import { ApiError, apiUrl, getJson } from './api.js';
-import { keyOf } from './chart.js';
-import { type Fan, readFan, readSkill, type WireRecord } from './forecast-data.js';
+import { fitTicks, keyOf } from './chart.js';
+import { describeTotal, type Fan, readFan, readSkill, readTotal, type WireRecord } from './forecast-data.js';
 import { renderRequest } from './request.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -41,15 +41,20 @@ export class ForecastPanel {
     const variable = $<HTMLSelectElement>('forecast-variable').value;
     const units = this.units();
     const status = $('forecast-status');
+    const total = $('forecast-total');
     status.classList.remove('error');
     status.textContent = 'loading…';
+    total.textContent = '';
     try {
       const url = apiUrl('/forecast/daily/reservoirs', { RES_NAMES: name, variables: variable, statistics: 'p05,p25,p50,p75,p95', units });
       const verificationUrl = apiUrl('/forecast/verification/reservoirs', { RES_NAMES: name, variables: variable, units });
-      const [forecast, verification, dataset] = await Promise.all([
+      const totalUrl = apiUrl('/forecast/total/reservoirs', { RES_NAMES: name, variables: variable, statistics: 'p10,p50,p90', units });
+      const [forecast, verification, dataset, totals] = await Promise.all([
         getJson<WireRecord[]>(url),
         getJson<WireRecord[]>(verificationUrl),
         this.datasetFor(variable),
+        // a forecast loaded without members has no totals (a 422 saying so): the rest of the view still stands
+        getJson<WireRecord[]>(totalUrl).catch((e: unknown) => (e instanceof ApiError ? e : Promise.reject(e))),
       ]);
       const fan = readFan(forecast, variable);
       if (sequence !== this.sequence) return;
@@ -75,10 +80,10 @@ export class ForecastPanel {
       this.drawFan(fan, observed, variable);
       const skill = readSkill(verification, variable);
       this.drawSkill(skill);
-      const last = fan.days.length - 1;
+      const sum = totals instanceof ApiError ? undefined : readTotal(totals, variable);
+      total.textContent = sum ? describeTotal(sum) : `no total of the next ${fan.days.length} days${totals instanceof ApiError ? `: ${totals.detail}` : ''}`;
       status.textContent =
-        `issued ${fan.issued}, ${fan.days.length} lead days; median on ${fan.days[last]}: ` +
-        `${fan.values.p50[last]?.toLocaleString('en-US', { maximumSignificantDigits: 3 }) ?? 'none'} ${fan.unit}` +
+        `issued ${fan.issued}, ${fan.days.length} lead days` +
         (skill.leads.length ? `; skill from ${skill.leads.length} leads of the archive` : '; no verification yet');
       renderRequest($('forecast-request'), `${name}: the latest ${variable} forecast`, url, `evap-forecast-${variable}-${fan.issued}`);
     } catch (error) {
@@ -130,7 +135,7 @@ export class ForecastPanel {
         ],
         axes: [
           { stroke: '#333', grid: { stroke: '#eee' } },
-          { label: fan.unit, stroke: '#333', grid: { stroke: '#eee' }, size: 60 },
+          { label: fan.unit, stroke: '#333', grid: { stroke: '#eee' }, size: fitTicks },
         ],
         scales: { x: { time: true } },
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
@@ -150,15 +155,15 @@ export class ForecastPanel {
     if (box.hidden) return;
     this.skillPlot = new uPlot(
       {
-        ...this.size(box, 160),
+        ...this.size(box, 200),
         series: [
           { label: 'lead (days)' },
-          { label: 'skill (1 − MAE / MAE of the normal)', stroke: '#2b8a3e', width: 2 },
+          { label: 'skill (1 − MAE / MAE of the reference)', stroke: '#2b8a3e', width: 2 },
           { label: 'share within p10–p90', stroke: '#e8a202', width: 1.5, dash: [6, 3] },
         ],
         axes: [
           { label: 'lead (days)', stroke: '#333', grid: { stroke: '#eee' } },
-          { stroke: '#333', grid: { stroke: '#eee' }, size: 50 },
+          { label: 'skill, share', stroke: '#333', grid: { stroke: '#eee' }, size: fitTicks },
         ],
         scales: { x: { time: false } },
         legend: { live: true },
@@ -179,5 +184,6 @@ export class ForecastPanel {
     this.fanPlot = this.skillPlot = undefined;
     $('skill-chart').hidden = true;
     $('forecast-request').hidden = true;
+    $('forecast-total').textContent = '';
   }
 }

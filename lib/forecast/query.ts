@@ -16,6 +16,7 @@ import type { WireRecord, WireValue } from '../types.js';
 import { conversionOf, convert, roundValue } from '../units.js';
 import { issueHolds, issuesOf, readIssue } from './files.js';
 import type { Issue, ReservoirForecast } from './issue.js';
+import { type EstimateVariable, referenceInputs, referenceOf } from './reference.js';
 import { type EnsembleStatistic, ensembleStatistics, totalStats, type VerificationCase, verify } from './stats.js';
 import { readTotals, TOTAL_WINDOWS } from './totals.js';
 import {
@@ -35,11 +36,11 @@ export interface ForecastSource {
   snapshot: Snapshot;
   bytes: ByteSource;
   where: string; // the store's location (caches are keyed by it)
-  estimates(names: readonly string[], variables: readonly ForecastVariable[], start: number, end: number): Promise<Estimates>;
+  estimates(names: readonly string[], variables: readonly EstimateVariable[], start: number, end: number): Promise<Estimates>;
 }
 
 /** Estimates by name, variable and day (NaN where none). */
-export type Estimates = Map<string, Map<ForecastVariable, Map<number, number>>>;
+export type Estimates = Map<string, Map<EstimateVariable, Map<number, number>>>;
 
 type Held = { month: ForecastMonth; issue: ForecastIssue };
 
@@ -350,19 +351,19 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
     if (held.length === 0) return;
     const issues: Issue[] = [];
     for (const h of held) issues.push(await readIssue(source.bytes, source.where, h.month, h.issue, true, { names, variables, totals: false }));
-    // every estimate held: the verified days, and the other years' same days of the year that make their normal
+    // every estimate held: the verified days, and the other years' same days of the year that make their reference
     const dates = s.manifest.datasets;
     const spans = Object.values(dates).flatMap((d) => d.partitions.map((p) => [p.start, p.end]));
     if (spans.length === 0) return;
     const first = Math.min(...spans.map(([a]) => parseDay(a!, 'start_date')));
     const last = Math.max(...spans.map(([, b]) => parseDay(b!, 'end_date')));
-    const observed = await source.estimates(names, variables, first, last);
+    const observed = await source.estimates(names, [...new Set(variables.flatMap((v) => [v, ...referenceInputs(v)]))], first, last);
     for (const name of names) {
       if (!issues.some((i) => i.byName.has(name))) continue;
       const batch: WireRecord[] = [];
       for (const variable of variables) {
         const days = observed.get(name)?.get(variable) ?? new Map<number, number>();
-        const normals = normalsOf(days);
+        const reference = referenceOf(variable, observed.get(name) ?? new Map());
         const conversion = conversionOf(forecastVariableInfo(variable).unit, system);
         const c = (x: number) => convert(x, conversion);
         for (let lead = from; lead <= to; lead++) {
@@ -373,7 +374,7 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
             const y = days.get(day);
             if (!f || y === undefined || Number.isNaN(y)) continue;
             const at = (st: EnsembleStatistic) => f.stats[variable][ensembleStatistics.indexOf(st) * MAX_LEAD + lead - 1]!;
-            const normal = normals(day);
+            const normal = reference(issue.issued, day);
             cases.push({
               mean: c(at('mean')),
               p10: c(at('p10')),
@@ -405,27 +406,6 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
       yield batch;
     }
   });
-}
-
-/**
- * The day-of-year normal of a day: the mean of the estimates on the same month and day in the other years held
- * (the verified year left out, so the normal never knows the day it is judged on); undefined when no other year has it.
- */
-function normalsOf(days: ReadonlyMap<number, number>): (day: number) => number | undefined {
-  const byMonthDay = new Map<string, { year: string; value: number }[]>();
-  for (const [day, v] of days) {
-    if (Number.isNaN(v)) continue;
-    const date = formatDay(day);
-    const key = date.slice(5);
-    let list = byMonthDay.get(key);
-    if (!list) byMonthDay.set(key, (list = []));
-    list.push({ year: date.slice(0, 4), value: v });
-  }
-  return (day) => {
-    const date = formatDay(day);
-    const others = (byMonthDay.get(date.slice(5)) ?? []).filter((e) => e.year !== date.slice(0, 4));
-    return others.length === 0 ? undefined : others.reduce((sum, e) => sum + e.value, 0) / others.length;
-  };
 }
 
 /** One record of /forecast/info/list_issues: a reservoir's first and last issue date. */

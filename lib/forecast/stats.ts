@@ -71,7 +71,7 @@ export interface VerificationCase {
   p90: number;
   members?: ArrayLike<number>; // undefined where the members were not kept
   observed: number;
-  normal?: number; // the day-of-year normal, undefined where none could be made
+  normal?: number; // the reference forecast (reference.ts), undefined where none could be made
 }
 
 /** The verification metrics of a set of cases; null where a metric has no case to be computed from. */

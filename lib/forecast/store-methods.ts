@@ -1,12 +1,12 @@
 // What the store's forecast methods need, in one module: the queries, their option types, and the estimates read
 // through the store's own timeseries method.
-import { variableKey } from '../catalogue.js';
+import { findReservoirVariable, variableKey } from '../catalogue.js';
 import { formatDay } from '../dates.js';
 import type { RecordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
 import type { Manifest } from '../store/manifest.js';
 import type { Estimates } from './query.js';
-import { type ForecastVariable, forecastVariableInfo } from './variables.js';
+import type { EstimateVariable } from './reference.js';
 
 export {
   checkForecastNames,
@@ -37,14 +37,15 @@ interface EstimatesReader {
 export async function readEstimates(
   store: EstimatesReader,
   names: readonly string[],
-  variables: readonly ForecastVariable[],
+  variables: readonly EstimateVariable[],
   start: number,
   end: number,
 ): Promise<Estimates> {
   const out: Estimates = new Map();
-  const datasets = [...new Set(variables.map((v) => forecastVariableInfo(v).dataset))];
+  const entry = (v: EstimateVariable) => findReservoirVariable(v)!;
+  const datasets = [...new Set(variables.map((v) => entry(v).dataset))];
   const held = datasets.filter((d) => store.manifest.datasets[d] !== undefined);
-  const asked = variables.filter((v) => held.includes(forecastVariableInfo(v).dataset));
+  const asked = variables.filter((v) => held.includes(entry(v).dataset));
   for (const name of names) out.set(name, new Map(variables.map((v) => [v, new Map<number, number>()])));
   if (asked.length === 0 || end < start) return out;
   const stream = store.streamReservoirTimeseries({
@@ -55,7 +56,7 @@ export async function readEstimates(
     end: formatDay(end),
     units: 'metric',
   });
-  const keys = asked.map((v) => [v, variableKey(v, forecastVariableInfo(v).unit, 'metric')] as const);
+  const keys = asked.map((v) => [v, variableKey(v, entry(v).spec.unit, 'metric')] as const);
   for await (const batch of stream.batches) {
     for (const record of batch) {
       const byVariable = out.get(record.RES_NAME as string)!;

@@ -17,7 +17,19 @@ const missing = chromiumMissing('the explorer forecast browser test');
 const shots = process.env.EVAP_SCREENSHOTS ?? join(tmpdir(), 'evap-explorer-screenshots');
 const key = 'explorer-forecast-key';
 type Records = Record<string, string | number | null>[];
-type Plotted = { uplot?: { data: (number | null)[][]; series: { label?: string }[] } };
+type Axis = { label?: string; font: [string, number]; labelFont: [string, number]; _values: string[]; _size: number; gap: number; ticks: { size: number } };
+type Plotted = { uplot?: { data: (number | null)[][]; series: { label?: string }[]; axes: Axis[]; bbox: { height: number } } };
+const type7 = (values: number[], p: number) => {
+  const x = [...values].sort((a, b) => a - b);
+  const h = (x.length - 1) * p;
+  const lo = Math.floor(h);
+  return x[lo]! + (h - lo) * (x[Math.min(lo + 1, x.length - 1)]! - x[lo]!);
+};
+// the numbers of "... median 16,500 m3 (10th–90th percentile of the members 15,000–18,600)"
+const totalIn = (text: string, unit: string) => {
+  const m = new RegExp(`median ([\\d,.]+) ${unit} \\(10th–90th percentile of the members ([\\d,.]+)–([\\d,.]+)\\)`).exec(text);
+  return m ? m.slice(1).map((x) => Number(x.replaceAll(',', ''))) : undefined;
+};
 
 describe.skipIf(missing)('the explorer forecast in Chromium', () => {
   let url: string;
@@ -85,11 +97,66 @@ describe.skipIf(missing)('the explorer forecast in Chromium', () => {
 
     // English units: the fan's numbers follow the page's units, as the API converts them
     await page.locator('input[name=units][value=english]').check();
-    await page.locator('#forecast-status', { hasText: /acre-ft/ }).waitFor();
+    await page.locator('#forecast-total', { hasText: /acre-ft/ }).waitFor();
     const english = await api(`/forecast/daily/reservoirs?RES_NAMES=${name}&variables=E_volume&statistics=p50&units=english`);
     const fanEnglish = await page.evaluate(() => (document.getElementById('forecast-chart') as HTMLElement & Plotted).uplot!.data);
     const englishDays = fanEnglish[0]!.map((s) => new Date(s! * 1000).toISOString().slice(0, 10));
     for (const r of english) expect(fanEnglish[6]![englishDays.indexOf(String(r.valid_date))]).toBe(r['E_volume (acre-ft) p50']);
+    await page.close();
+  }, 90_000);
+
+  it("shows the 28-day total, its median and the members' 10th-90th percentile, and y axes whose ticks fit", async () => {
+    // the reservoir of the largest volumes: the widest ticks
+    const totals = await api('/forecast/total/reservoirs?RES_NAMES=ALL&variables=E_volume&statistics=p50');
+    const largest = totals.reduce((a, b) => ((b['E_volume (m3) p50'] as number) > (a['E_volume (m3) p50'] as number) ? b : a));
+    const name = encodeURIComponent(String(largest.RES_NAME));
+    const { page, errors } = await openAt(`#reservoir=${name}`);
+    const text = String(await page.locator('#forecast-total', { hasText: /total/ }).textContent());
+    // each member's sum over the 28 days, then their quantiles: not the sum of the daily percentiles
+    const daily = await api(`/forecast/daily/reservoirs?RES_NAMES=${name}&variables=E_volume&statistics=members`);
+    const members = Object.keys(daily[0]!).filter((k) => / m\d\d$/.test(k));
+    expect(members.length).toBeGreaterThan(1);
+    const sums = members.map((k) => daily.reduce((s, r) => s + (r[k] as number), 0));
+    const shown = totalIn(text, 'm3');
+    expect(shown, text).toBeDefined();
+    const [median, low, high] = shown!;
+    for (const [got, want] of [
+      [median, type7(sums, 0.5)],
+      [low, type7(sums, 0.1)],
+      [high, type7(sums, 0.9)],
+    ] as const)
+      expect(Math.abs(got! / want - 1), text).toBeLessThanOrEqual(0.005); // three significant digits
+    expect(text).toContain(`${daily[0]!.valid_date} to ${daily.at(-1)!.valid_date}`);
+
+    // every tick label of the y axes fits beside its ticks, clear of the axis label drawn beyond them; the label, drawn
+    // along the axis, fits the plot's height
+    const axes = await page.evaluate(() =>
+      ['forecast-chart', 'skill-chart'].map((id) => {
+        const plot = (document.getElementById(id) as HTMLElement & Plotted).uplot!;
+        const axis = plot.axes[1]!;
+        const measure = document.createElement('canvas').getContext('2d')!;
+        measure.font = axis.font[0];
+        const widest = Math.max(...axis._values.map((v) => measure.measureText(v).width / devicePixelRatio));
+        measure.font = axis.labelFont[0];
+        const label = measure.measureText(axis.label ?? '').width / devicePixelRatio;
+        const height = plot.bbox.height / devicePixelRatio;
+        return { id, label: axis.label, values: axis._values, needed: widest + axis.ticks.size + axis.gap, size: axis._size, labelWidth: label, height };
+      }),
+    );
+    for (const a of axes) {
+      expect(a.needed, JSON.stringify(a)).toBeLessThanOrEqual(a.size);
+      expect(a.labelWidth, JSON.stringify(a)).toBeLessThanOrEqual(a.height);
+    }
+    expect(axes[1]!.label).toMatch(/skill/);
+
+    // in English units, the total is the API's English total
+    await page.locator('input[name=units][value=english]').check();
+    const english = String(await page.locator('#forecast-total', { hasText: /acre-ft/ }).textContent());
+    const [total] = await api(`/forecast/total/reservoirs?RES_NAMES=${name}&variables=E_volume&statistics=p10,p50,p90&units=english`);
+    const englishShown = totalIn(english, 'acre-ft');
+    expect(englishShown, english).toBeDefined();
+    ['p50', 'p10', 'p90'].forEach((s, i) => expect(Math.abs(englishShown![i]! / (total![`E_volume (acre-ft) ${s}`] as number) - 1)).toBeLessThanOrEqual(0.005));
+    expect(errors).toEqual([]);
     await page.close();
   }, 90_000);
 
