@@ -25,14 +25,19 @@ export class WhatIfPanel {
       event.preventDefault();
       void this.load();
     });
-    $('what-if-year').addEventListener('change', () => void this.load());
   }
 
-  /** Computes the what-if of a reservoir, or hides the panel (a station, or nothing selected). */
+  /** Offers the what-if of a reservoir, computed on *Compare* (not on every selection: four model runs), or hides the panel. */
   show(name: string | undefined): void {
     this.name = name;
+    this.sequence++; // an answer still coming is for the previous reservoir
+    this.clear();
     $('what-if').hidden = name === undefined;
-    if (name !== undefined) void this.load();
+    if (name === undefined) return;
+    const status = $('what-if-status');
+    status.classList.remove('error');
+    status.textContent = `${name}: choose a year and changes, then Compare`;
+    this.fillYears().catch((error: unknown) => this.fail(error));
   }
 
   // the years of the stored E_volume, newest first (the model runs on the forcing of the same days)
@@ -101,11 +106,15 @@ export class WhatIfPanel {
       const file = `evap-what-if-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${option.value}`;
       renderRequest($('what-if-request'), `${name}: ${VARIABLE} in ${option.value}, ${echoed}`, url('monthly', true), file);
     } catch (error) {
-      if (sequence !== this.sequence) return;
-      this.clear();
-      status.classList.add('error');
-      status.textContent = error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error);
+      if (sequence === this.sequence) this.fail(error);
     }
+  }
+
+  private fail(error: unknown): void {
+    this.clear();
+    const status = $('what-if-status');
+    status.classList.add('error');
+    status.textContent = error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error);
   }
 
   private showTotals(baseline: number, scenario: number, unit: string, echoed: string): void {

@@ -80,7 +80,7 @@ describe.skipIf(missing)('the explorer what-if panel in Chromium', () => {
 
   it("shows the baseline and +2 °C totals and their difference as the model's path computes them", async () => {
     const { page, errors } = await openAt(`#reservoir=${encodeURIComponent(lake)}`);
-    await page.locator('#what-if-status', { hasText: 'computed by the model' }).waitFor();
+    await page.locator('#what-if-status', { hasText: 'then Compare' }).waitFor();
     await page.locator('#what-if-year').selectOption(year);
     await page.locator('#what-if-form input[name=ta_delta]').fill('2');
     await page.locator('#what-if-form button[type=submit]').click();
@@ -129,7 +129,7 @@ describe.skipIf(missing)('the explorer what-if panel in Chromium', () => {
 
   it("shows a refused scenario's 422 detail in the panel, and no totals", async () => {
     const { page, errors } = await openAt(`#reservoir=${encodeURIComponent(lake)}`);
-    await page.locator('#what-if-status', { hasText: 'computed by the model' }).waitFor();
+    await page.locator('#what-if-status', { hasText: 'then Compare' }).waitFor();
     await page.locator('#what-if-form input[name=ta_delta]').fill('99');
     await page.locator('#what-if-form button[type=submit]').click();
     await page.locator('#what-if-status.error').waitFor();
