@@ -3,7 +3,7 @@
 import { keyOf, type WireRecord } from './chart.js';
 
 /** The scenario parameters the panel offers, by wire name (docs/model.md gives their ranges; the server checks them). */
-export const scenarioInputs = ['ta_delta', 'stage_delta', 'wind_scale', 'area_scale', 'tds'] as const;
+const scenarioInputs = ['ta_delta', 'stage_delta', 'wind_scale', 'area_scale', 'tds'] as const;
 
 /** The scenario as query parameters: each input's trimmed text, left out when empty (the baseline's value). */
 export function scenarioParams(value: (name: string) => string): Record<string, string | undefined> {
