@@ -6,6 +6,7 @@ export interface Capabilities {
   normals: { reservoir: boolean; station: boolean };
   geojson: { reservoir: boolean; station: boolean }; // the name listings answer output_format=geojson: every name's metadata in one request
   forecast: boolean; // the reservoirs' 28-day forecasts, their totals and verification
+  model: boolean; // the model's what-if path: evaporation computed under a scenario
 }
 
 interface Operation {
@@ -31,6 +32,7 @@ export function readCapabilities(openapi: { paths?: Record<string, unknown> }): 
     normals: { reservoir: paths.includes('/timeseries/normals/reservoirs'), station: paths.includes('/timeseries/normals/stations') },
     geojson: { reservoir: geojson('/info/list_RES_NAMES'), station: geojson('/info/list_STA_NAMES') },
     forecast: ['/forecast/daily/reservoirs', '/forecast/total/reservoirs', '/forecast/verification/reservoirs'].every((p) => paths.includes(p)),
+    model: paths.includes('/model/reservoirs/daterange'),
   };
 }
 

@@ -14,6 +14,7 @@ import { ForecastPanel } from './forecast.js';
 import { MapView } from './map.js';
 import { setupSearch } from './search.js';
 import { filterByShapefile, setupDrop } from './shapefile.js';
+import { WhatIfPanel } from './what-if.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $('map-status');
@@ -137,6 +138,7 @@ async function start(): Promise<void> {
   const units = () => (document.querySelector('input[name=units]:checked') as HTMLInputElement).value;
   const colouring = new Colouring(bodies, map, units);
   const forecast = capabilities.forecast ? new ForecastPanel(datasets, units) : undefined;
+  const whatIf = capabilities.model ? new WhatIfPanel() : undefined;
   for (const input of document.querySelectorAll('input[name=units]'))
     input.addEventListener('change', () => {
       void colouring.load();
@@ -148,7 +150,9 @@ async function start(): Promise<void> {
     map.reveal(i);
     history.replaceState(null, '', `#${bodies.kinds[i]}=${encodeURIComponent(bodies.names[i]!)}`);
     void detail.select(i);
-    forecast?.show(bodies.kinds[i] === 'reservoir' ? bodies.names[i] : undefined);
+    const reservoir = bodies.kinds[i] === 'reservoir' ? bodies.names[i] : undefined;
+    forecast?.show(reservoir);
+    whatIf?.show(reservoir);
   };
   detail.onMarked = (marked) => {
     map.marked = marked;

@@ -1,8 +1,8 @@
 // docs/notebooks/ run as a reader runs them: every notebook executed with nbclient under the Deno and the tslab
 // Jupyter kernels (kernelspecs written into a temporary Jupyter path, nothing into the user's), no cell failing but
 // the ones tagged to show an error; answer cells display HTML and chart cells SVG whose series, point counts and axis
-// labels are those of the same query answered here in-process. UPDATE_NOTEBOOKS=1 saves the Deno run's outputs
-// into docs/notebooks/.
+// labels are those of the same query answered here in-process, as are the numbers of what-if.ipynb's table.
+// UPDATE_NOTEBOOKS=1 saves the Deno run's outputs into docs/notebooks/.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -83,7 +83,37 @@ const charts: Record<string, Ask[]> = {
     (s) => s.reservoirNormals({ ...losses, variables: ['E_volume'] }),
     (s) => s.reservoirAggregates({ ...losses, variables: ['E_volume'], start: '2021-01-01', end: '2021-12-31' }),
   ],
+  'what-if.ipynb': [],
 };
+
+// the numbers a notebook's table shows, asked again here: each row's label and the cells after it
+type Rows = (store: EvapStore) => Promise<Record<string, string[]>>;
+const whatIf2020: Rows = async (s) => {
+  const year = { names: ['LAKE MEAD'], variables: ['E_volume'], units: 'english', start: '2020-01-01', end: '2020-12-31', interval: 'annual' };
+  const total = async (scenario: object) => (await s.reservoirModel({ ...year, ...scenario }))[0]!['E_volume (acre-ft)'] as number;
+  const base = await total({});
+  const row = async (scenario: object) => {
+    const t = await total(scenario);
+    return [String(Math.round(t)), String(Math.round(t - base))];
+  };
+  return {
+    baseline: await row({}),
+    '+2 °C': await row({ taDelta: 2 }),
+    '10 m lower stage': await row({ stageDelta: -10 }),
+    '+2 °C and 10 m lower stage': await row({ taDelta: 2, stageDelta: -10 }),
+  };
+};
+const tables: Record<string, Rows> = { 'what-if.ipynb': whatIf2020 };
+
+/** The rows of the HTML tables of `view` (label, then the other cells' text). */
+function readRows(html: string): Record<string, string[]> {
+  const rows: Record<string, string[]> = {};
+  for (const [, row] of html.matchAll(/<tr>(.*?)<\/tr>/g)) {
+    const cells = [...row!.matchAll(/<td>(.*?)<\/td>/g)].map((m) => m[1]!);
+    if (cells.length) rows[cells[0]!] = cells.slice(1);
+  }
+  return rows;
+}
 
 interface SvgSeries {
   name: string;
@@ -157,8 +187,8 @@ describe.skipIf('missing' in tools)('docs/notebooks', () => {
     store = await openStore(defaultStoreDir());
   });
 
-  it('finds both notebooks, and the build they import is not older than the library', async () => {
-    expect(notebooks).toEqual(['examples.ipynb', 'losses.ipynb']);
+  it('finds the three notebooks, and the build they import is not older than the library', async () => {
+    expect(notebooks).toEqual(['examples.ipynb', 'losses.ipynb', 'what-if.ipynb']);
     // the notebooks import dist/ (tslab cannot import TypeScript files): a stale build would test old code
     const built = (await stat(join(root, 'dist', 'lib', 'index.js'))).mtimeMs;
     const sources = (await readdir(join(root, 'lib'), { recursive: true })).filter((f) => f.endsWith('.ts'));
@@ -179,6 +209,7 @@ describe.skipIf('missing' in tools)('docs/notebooks', () => {
         const cells = (JSON.parse(await readFile(out, 'utf8')) as { cells: Cell[] }).cells.filter((c) => c.cell_type === 'code');
         const asked = charts[notebook]!;
         let chartCount = 0;
+        let html = '';
         for (const cell of cells) {
           const source = joined(cell.source);
           const outputs = cell.outputs ?? [];
@@ -205,12 +236,15 @@ describe.skipIf('missing' in tools)('docs/notebooks', () => {
               ).toBe(true);
             expect(svg.title).toContain('demo store (synthetic values)');
           } else if (/\bview\(/.test(source) || cell.metadata.tags?.includes('answer')) {
-            const html = data('text/html');
-            expect(html.length, source).toBeGreaterThanOrEqual(1);
-            expect(html.join(''), source).toContain('<table>');
+            const shown = data('text/html');
+            expect(shown.length, source).toBeGreaterThanOrEqual(1);
+            expect(shown.join(''), source).toContain('<table>');
+            html += shown.join('');
           }
         }
         expect(chartCount).toBe(asked.length);
+        const rows = tables[notebook];
+        if (rows) expect(readRows(html)).toEqual(await rows(store));
         if (process.env.UPDATE_NOTEBOOKS && kernel === 'deno') await copyFile(out, join(folder, notebook));
       });
     }
