@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseForcingCsv } from '../../lib/model/forcing-csv.js';
 import { type Lake, type ModelResult, modelVariables, runModel } from '../../lib/model/run.js';
-import { parseShapefile } from '../../lib/spatial/within.js';
+import { type Polygons, parseShapefile } from '../../lib/spatial/within.js';
 import type { WireRecord } from '../../lib/types.js';
 import { type Flags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
@@ -100,15 +100,18 @@ async function lakeOf(values: Flags, io: CliIo): Promise<Lake> {
       throw new UsageError(`--fetch-m takes one positive number of metres or 12 of them, got ${JSON.stringify(fetch)}`);
     lake.fetch = parts.length === 1 ? parts[0]! : parts;
   }
-  if (polygon !== undefined) lake.polygons = await readOutline(pathIn(io, polygon));
+  if (polygon !== undefined) {
+    const { fetchFromPolygons } = await import('../../lib/model/outline.js'); // proj4: loaded for an outline only
+    lake.fetch = fetchFromPolygons(await readOutline(pathIn(io, polygon)));
+  }
   return lake;
 }
 
 // a shapefile (its parts beside it) or a GeoJSON file
-async function readOutline(path: string): Promise<Lake['polygons']> {
+async function readOutline(path: string): Promise<Polygons> {
   const extension = extname(path).toLowerCase();
   if (extension !== '.shp') {
-    const { polygonsFromGeoJson } = await import('../../lib/model/fetch.js');
+    const { polygonsFromGeoJson } = await import('../../lib/model/outline.js');
     return polygonsFromGeoJson(JSON.parse(await readFile(path, 'utf8')));
   }
   const base = path.slice(0, -extension.length);

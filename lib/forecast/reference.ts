@@ -8,12 +8,12 @@ import type { ForecastVariable } from './variables.js';
 export type EstimateVariable = ForecastVariable | 'area_m2';
 
 /** One reservoir's estimates (metric) by variable and day (NaN where none). */
-export type DailyEstimates = ReadonlyMap<EstimateVariable, ReadonlyMap<number, number>>;
+type DailyEstimates = ReadonlyMap<EstimateVariable, ReadonlyMap<number, number>>;
 
 const none: ReadonlyMap<number, number> = new Map();
 
 /** The depth of each volume: volume (m3) = depth (mm) / 1000 x area (m2), in the estimates and the forecasts alike. */
-export const depthOf: Readonly<Partial<Record<ForecastVariable, ForecastVariable>>> = { E_volume: 'E_hs', NetE_volume: 'NetE' };
+const depthOf: Readonly<Partial<Record<ForecastVariable, ForecastVariable>>> = { E_volume: 'E_hs', NetE_volume: 'NetE' };
 
 /** The estimates a variable's reference is made of. */
 export function referenceInputs(variable: ForecastVariable): EstimateVariable[] {
@@ -38,7 +38,7 @@ export function referenceOf(variable: ForecastVariable, estimates: DailyEstimate
  * The day-of-year normal of a day: the mean of the estimates on the same month and day in the other years held
  * (the verified year left out, so the normal never knows the day it is judged on); undefined when no other year has it.
  */
-export function normalsOf(days: ReadonlyMap<number, number>): (day: number) => number | undefined {
+function normalsOf(days: ReadonlyMap<number, number>): (day: number) => number | undefined {
   const byMonthDay = new Map<string, { year: string; value: number }[]>();
   for (const [day, v] of days) {
     if (Number.isNaN(v)) continue;

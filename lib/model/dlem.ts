@@ -70,7 +70,7 @@ export interface DlemForcing {
 }
 
 /** The outputs, laid out as the forcing. */
-export interface DlemOutputs {
+interface DlemOutputs {
   E_hs: Float64Array; // evaporation with heat storage, mm day-1
   E_nhs: Float64Array; // evaporation without heat storage, mm day-1
   Rn: Float64Array; // net radiation, W m-2

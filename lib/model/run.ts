@@ -2,9 +2,8 @@
 // names in and out (lem and nete-volume-calcs).
 import { parseDay, ymd } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
-import type { Polygons } from '../spatial/within.js';
 import { allocateOutputs, type DlemForcing, fetchSectors, outputNames, runDlem } from './dlem.js';
-import { fetchFromArea, fetchFromPolygons } from './fetch.js';
+import { fetchFromArea } from './fetch.js';
 
 /** The forcing's columns, by the API's variable names (metric units). */
 export const forcingVariables = ['srad', 'vpd_kpa', 'vs2m', 'th', 'ta_c', 'tmmx_c', 'tmmn_c', 'pres_pa', 'pr', 'depth_m', 'area_m2', 'stage_m'] as const;
@@ -13,7 +12,7 @@ export type ForcingVariable = (typeof forcingVariables)[number];
 /** Daily forcing as columns: `date` (YYYY-MM-DD, consecutive days) and any of the forcing variables; NaN where missing. */
 export type ForcingColumns = { date: readonly string[] } & Partial<Record<ForcingVariable, ArrayLike<number>>>;
 /** One day of forcing; null or absent where missing. */
-export type ForcingRecord = { date: string } & Partial<Record<ForcingVariable, number | null>>;
+type ForcingRecord = { date: string } & Partial<Record<ForcingVariable, number | null>>;
 
 /** The datasets the model computes. */
 export const modelDatasets = ['lem', 'nete-volume-calcs'] as const;
@@ -26,8 +25,7 @@ export type ModelVariable = (typeof modelVariables)[number];
 export interface Lake {
   lat: number; // degrees
   elev: number; // m
-  fetch?: number | ArrayLike<number>; // m: one for every direction, or 12 (sectors centred on 0°, 30°, …, 330°)
-  polygons?: Polygons; // the outline, in WGS84, for the fetch when none is given
+  fetch?: number | ArrayLike<number>; // m: one for every direction, or 12 (sectors centred on 0°, 30°, …, 330°; outline.ts makes them from an outline)
   depth?: number; // m, where the forcing has no depth_m
   area?: number; // m2, where the forcing has no area_m2
   tds?: number; // total dissolved solids, ppm
@@ -71,7 +69,7 @@ export function runModel(forcing: ForcingColumns | readonly ForcingRecord[], lak
   };
   const table = fetchTable(lake);
   if (!table) {
-    if (!columns.area_m2 && lake.area === undefined) throw missing('fetch', 'no fetch: give --fetch-m, a polygon, or an area_m2 column');
+    if (!columns.area_m2 && lake.area === undefined) throw missing('fetch', 'no fetch: give one (--fetch-m), an outline (--polygon), or an area_m2 column');
     dlem.fetch = area.map(fetchFromArea);
   } else if (!columns.th) {
     if (table.some((value) => value !== table[0])) throw missing('th', 'the forcing has no th column (wind direction), which picks the fetch of the day');
@@ -113,7 +111,7 @@ function fetchTable(lake: Lake): Float64Array | undefined {
     if (lake.fetch.length !== fetchSectors) throw missing('fetch', `a fetch table has ${fetchSectors} values (0°, 30°, …, 330°), not ${lake.fetch.length}`);
     return Float64Array.from(lake.fetch);
   }
-  return lake.polygons ? fetchFromPolygons(lake.polygons) : undefined;
+  return undefined;
 }
 
 // each date's month, checking that the dates are consecutive days (the heat storage steps one day at a time)

@@ -51,11 +51,6 @@ export function checkScenario(given: ScenarioOptions): Scenario {
   return scenario as Scenario;
 }
 
-/** Whether the scenario changes anything. */
-export function isBaseline(scenario: Scenario): boolean {
-  return Object.values(scenario).every((value) => value === undefined);
-}
-
 /** The scenario as `name=value` pairs in the table's order (an answer's header echoes it). */
 export function describeScenario(scenario: Scenario): string {
   return scenarioParameters
@@ -65,7 +60,7 @@ export function describeScenario(scenario: Scenario): string {
 }
 
 /** Columns a scenario changes, in place (any layout: each cell is one day of one body). */
-export interface ScenarioColumns {
+interface ScenarioColumns {
   ta: Float64Array;
   vpd: Float64Array;
   u2: Float64Array;

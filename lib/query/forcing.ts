@@ -10,7 +10,7 @@ const read = ['srad', 'tmmx_c', 'tmmn_c', 'vpd_kpa', 'vs2m', 'th', 'pres_pa', 'p
 const variables = withKeys(resolveReservoirVariables(read, ['rtma', 'res']), 'metric');
 
 /** Forcing of `names` over [startDay, startDay + days): body b's day t at b × days + t. */
-export interface StoreForcing {
+interface StoreForcing {
   names: readonly string[];
   startDay: number;
   days: number;

@@ -11,7 +11,7 @@ import { readStoreForcing } from './forcing.js';
 export const SPIN_UP_DAYS = 365;
 
 /** The outputs of `names` over [startDay, startDay + days): body b's day t at b × days + t. */
-export interface ModelledReservoirs {
+interface ModelledReservoirs {
   names: readonly string[];
   startDay: number;
   days: number;

@@ -22,7 +22,7 @@ export type ReservoirModelQuery = ReservoirRangeQuery & ScenarioOptions & Pick<A
 const CELLS_PER_GROUP = VALUES_PER_GROUP / 5;
 
 /** Stored rows a what-if reads and computes per reservoir-day, counted against the heavy-answer gate as stored rows are. */
-export const MODEL_ROW_WEIGHT = 2;
+const MODEL_ROW_WEIGHT = 2;
 
 /** The what-if answer as a RecordStream, planned (and refused) before the first batch. */
 export function streamReservoirModel(s: Snapshot, query: ReservoirModelQuery): RecordStream {

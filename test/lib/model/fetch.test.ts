@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fetchFromArea, fetchFromPolygons, polygonsFromGeoJson } from '../../../lib/model/fetch.js';
+import { fetchFromArea } from '../../../lib/model/fetch.js';
+import { fetchFromPolygons, polygonsFromGeoJson } from '../../../lib/model/outline.js';
 import { parseShapefile } from '../../../lib/spatial/within.js';
 
 const shapefiles = join(import.meta.dirname, '../../fixtures/shapefiles');
