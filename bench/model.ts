@@ -96,9 +96,13 @@ const model = (await timeRepeated(() => drain(store.streamReservoirModel(query).
 const stored = (await timeRepeated(() => drain(store.streamReservoirTimeseries(query).json()), budget)).medianMs;
 console.log(`what-if, one reservoir-year, warm (median): ${model.toFixed(1)} ms; the stored answer ${stored.toFixed(1)} ms: ${(model / stored).toFixed(2)}x`);
 const cold = (kind: string) =>
-  median(Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['--import', 'tsx', 'bench/model.ts', '--child', `${kind}:${dir}`]).toString())));
+  median(
+    Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['--import', 'tsx', 'bench/model.ts', '--child', `${kind}:${dir}`]).toString())),
+  );
 const [coldModel, coldStored] = [cold('model'), cold('stored')];
-console.log(`what-if, one reservoir-year, cold (fresh process, median of 5): ${coldModel.toFixed(0)} ms; stored ${coldStored.toFixed(0)} ms: ${(coldModel / coldStored).toFixed(2)}x`);
+console.log(
+  `what-if, one reservoir-year, cold (fresh process, median of 5): ${coldModel.toFixed(0)} ms; stored ${coldStored.toFixed(0)} ms: ${(coldModel / coldStored).toFixed(2)}x`,
+);
 await store.close();
 
 if (values.recompute) {
