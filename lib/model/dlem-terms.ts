@@ -38,20 +38,25 @@ export function saturation(t: number): number {
 
 /** Slope of the saturation curve, kPa K-1. */
 export function saturationSlope(t: number): number {
+  return slopeOf(saturation(t), t);
+}
+
+/** The slope at t from the saturation vapour pressure there, es (kPa), known already. */
+export function slopeOf(es: number, t: number): number {
   const d = t + 237.3;
-  return (4098 * saturation(t)) / (d * d);
+  return (4098 * es) / (d * d);
 }
 
 /**
- * Wet-bulb temperature, degC, from the air temperature and the vapour pressure deficit: the dew point from the actual
+ * Wet-bulb temperature, degC, from the air temperature and the actual vapour pressure (kPa): the dew point from the
  * vapour pressure, then the wet bulb between air and dew point weighted by the psychrometer constant at 100 kPa and
  * the saturation slope at the dew point (McMahon et al. 2013, S2.2-S2.3).
  */
-export function wetBulb(ta: number, vpd: number): number {
-  const lnEa = Math.log(saturation(ta) - vpd);
+export function wetBulbOf(ta: number, ea: number): number {
+  const lnEa = Math.log(ea);
   const dew = (116.9 + 237.3 * lnEa) / (16.78 - lnEa);
   const d = dew + 237.3;
-  const slope = (4098 * (saturation(ta) - vpd)) / (d * d);
+  const slope = (4098 * ea) / (d * d);
   return (0.066 * ta + slope * dew) / (0.066 + slope);
 }
 
@@ -72,12 +77,8 @@ export function clearSkyShortwave(month: number, latDeg: number, elevM: number):
 
 /** Emissivity of the air (Satterlund 1979) with a cloud factor (1 − measured / clear-sky shortwave, in [0, 1]). */
 export function airEmissivity(ta: number, ea: number, cloud: number): number {
-  return 1.08 * (1 - Math.exp(-((10 * ea) ** ((ta + kelvin) / 2016)))) * (1 + 0.22 * cloud ** 2.75);
-}
-
-/** McJannet et al. (2012)'s area-dependent wind function, MJ m-2 day-1 kPa-1, for wind at 2 m (m s-1) over a fetch (m). */
-export function windFunction(u2: number, fetchM: number, lambda: number): number {
-  return (2.33 + 1.65 * u2) * fetchM ** -0.1 * lambda;
+  const clouds = cloud > 0 ? 1 + 0.22 * cloud ** 2.75 : 1;
+  return 1.08 * (1 - Math.exp(-Math.exp(((ta + kelvin) / 2016) * Math.log(10 * ea)))) * clouds;
 }
 
 /**

@@ -16,11 +16,11 @@ import {
   saturation,
   saturationSlope,
   sigma,
+  slopeOf,
   waterEmissivity,
   waterHeatCapacity,
   wattsToDaily,
-  wetBulb,
-  windFunction,
+  wetBulbOf,
 } from './dlem-terms.js';
 
 /** This implementation's version, named in the provenance of what it computes; a change of its numbers changes it. */
@@ -96,29 +96,40 @@ export function allocateOutputs(cells: number): DlemOutputs {
  */
 export function runDlem(lakes: DlemLakes, forcing: DlemForcing, months: Uint8Array, water: Float64Array, out: DlemOutputs, bodies: number, days: number): void {
   const clearSky = new Float64Array(13);
+  const windReach = new Float64Array(fetchSectors); // fetch^-0.1 of each sector of the body
   for (let b = 0; b < bodies; b++) {
     const lat = lakes.lat[b]!;
     const elev = lakes.elev[b]!;
     for (let m = 1; m <= 12; m++) clearSky[m] = clearSkyShortwave(m, lat, elev);
+    if (lakes.fetch) for (let k = 0; k < fetchSectors; k++) windReach[k] = lakes.fetch[b * fetchSectors + k]! ** -0.1;
     const salinity = lakes.tds ? salinityFactor(lakes.tds[b]!) : 1;
     let tw0 = water[b]!;
     for (let t = 0, i = b * days; t < days; t++, i++) {
-      tw0 = day(lakes, forcing, out, b, i, elev, clearSky[months[t]!]!, salinity, tw0);
+      let fetch: number;
+      let reach: number;
+      if (forcing.fetch) {
+        fetch = forcing.fetch[i]!;
+        reach = fetch ** -0.1;
+      } else {
+        const th = forcing.th[i]!;
+        const k = Number.isNaN(th) || !lakes.fetch ? -1 : sectorOf(th);
+        fetch = k < 0 ? Number.NaN : lakes.fetch![b * fetchSectors + k]!;
+        reach = k < 0 ? Number.NaN : windReach[k]!;
+      }
+      tw0 = day(forcing, out, i, elev, clearSky[months[t]!]!, salinity, fetch, reach, tw0);
     }
     water[b] = tw0;
   }
 }
 
-// One body-day: writes its outputs at i and returns the water temperature at the day's end.
-function day(lakes: DlemLakes, f: DlemForcing, out: DlemOutputs, b: number, i: number, elev: number, clearSky: number, salinity: number, tw0: number): number {
+// One body-day: writes its outputs at i and returns the water temperature at the day's end. `reach` is fetch^-0.1.
+function day(f: DlemForcing, out: DlemOutputs, i: number, elev: number, clearSky: number, salinity: number, fetch: number, reach: number, tw0: number): number {
   const ta = f.ta[i]!;
   const srad = f.srad[i]!;
-  const th = f.th[i]!;
   let vpd = f.vpd[i]!;
   let u2 = f.u2[i]!;
   let depth = f.depth[i]!;
   const given = f.pressure ? f.pressure[i]! : Number.NaN;
-  const fetch = f.fetch ? f.fetch[i]! : Number.isNaN(th) || !lakes.fetch ? Number.NaN : lakes.fetch[b * fetchSectors + sectorOf(th)]!;
   out.Tw0[i] = tw0;
   out.Fetch[i] = fetch;
   if (Number.isNaN(ta + srad + vpd + u2 + depth + fetch)) {
@@ -141,14 +152,14 @@ function day(lakes: DlemLakes, f: DlemForcing, out: DlemOutputs, b: number, i: n
   }
   const lambda = latentHeat(ta);
   const gamma = psychrometric(Number.isNaN(given) ? pressureFromElevation(ta, elev) : given, lambda);
-  const slopeAir = saturationSlope(ta);
   const es = saturation(ta);
+  const slopeAir = slopeOf(es, ta);
   const ea = Math.max(es - vpd, 0.01); // from the deficit as given, before it is capped below
   if (es < vpd) {
     code = Lerr.deficitAboveSaturation;
     vpd = 0.99 * es;
   }
-  let twb = wetBulb(ta, vpd);
+  let twb = wetBulbOf(ta, es - vpd);
   if (twb > ta) {
     code = Lerr.wetBulb;
     twb = ta;
@@ -157,8 +168,10 @@ function day(lakes: DlemLakes, f: DlemForcing, out: DlemOutputs, b: number, i: n
   const shortwave = srad * wattsToDaily;
   const cloud = Math.min(1, Math.max(0, 1 - shortwave / clearSky));
   const emAir = airEmissivity(ta, ea, cloud);
-  const airLong = sigma * (ta + kelvin) ** 4;
-  const windF = windFunction(u2, fetch, lambda);
+  const tk = ta + kelvin;
+  const tk2 = tk * tk;
+  const airLong = sigma * tk2 * tk2;
+  const windF = (2.33 + 1.65 * u2) * reach * lambda; // McJannet et al. (2012), MJ m-2 day-1 kPa-1, over the fetch
   // equilibrium temperature: the water temperature at which the surface exchanges no heat (linearised balance)
   const exchange = windF * (slopeAir + gamma);
   const denominator = 0.46 * waterEmissivity + exchange;
@@ -167,7 +180,8 @@ function day(lakes: DlemLakes, f: DlemForcing, out: DlemOutputs, b: number, i: n
     ((1 - albedo) * shortwave - 28.38 * (waterEmissivity - emAir)) / denominator -
     (windF / denominator) * (es - ea);
   // the water relaxes toward it with a time constant set by its heat capacity and the exchange at the wet bulb
-  const tau = (waterHeatCapacity * depth) / (4 * sigma * (twb + kelvin) ** 3 + windF * (slopeWet + gamma));
+  const wk = twb + kelvin;
+  const tau = (waterHeatCapacity * depth) / (4 * sigma * wk * wk * wk + windF * (slopeWet + gamma));
   const tw = Math.max(0, te + (tw0 - te) * Math.exp(-1 / tau)); // no colder than ice
   const stored = waterHeatCapacity * depth * (tw - tw0);
   const rn = shortwave * (1 - albedo) + emAir * airLong - waterEmissivity * airLong;
