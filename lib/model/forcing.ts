@@ -61,13 +61,20 @@ export function runPublished(
   return out;
 }
 
-/** The lem and nete-volume-calcs values as stored: each rounded, NetE and the volumes from the rounded E_hs, pr and area. */
+/**
+ * The lem and nete-volume-calcs values as stored: each rounded, NetE and the volumes from the rounded E_hs, pr and area.
+ * Rounds the kernel's outputs in place.
+ */
 export function publishEvaporation(out: DlemOutputs, pr: Float64Array, area: Float64Array): Record<ModelVariable, Float64Array> {
-  const values = {} as Record<ModelVariable, Float64Array>;
-  for (const name of outputNames) values[name] = out[name].map(round4);
-  const net = netEvaporation(values.E_hs, pr, area);
-  values.NetE = net.NetE.map(round4);
-  values.E_volume = net.E_volume.map(round4);
-  values.NetE_volume = values.NetE.map((e, i) => round4((e / 1000) * area[i]!)); // of the rounded NetE
-  return values;
+  for (const name of outputNames) roundInPlace(out[name]);
+  const net = netEvaporation(out.E_hs, pr, area);
+  roundInPlace(net.NetE);
+  roundInPlace(net.E_volume);
+  const volume = net.NetE_volume;
+  for (let i = 0; i < volume.length; i++) volume[i] = round4((net.NetE[i]! / 1000) * area[i]!); // of the rounded NetE
+  return { ...out, ...net };
+}
+
+function roundInPlace(values: Float64Array): void {
+  for (let i = 0; i < values.length; i++) values[i] = round4(values[i]!);
 }
