@@ -1,7 +1,8 @@
 // Station series: the associated reservoir's weather and lake terms as seen by an instrument, with noise and gaps.
 import type { StationVariable } from '../catalogue.js';
 import { stationVariableNames } from '../catalogue.js';
-import { pressureAtElevation, saturationVaporPressure, waterHeatCapacity } from './physics.js';
+import { maxStorageDepth, waterHeatCapacity } from './dlem-terms.js';
+import { pressureAtElevation, saturationVaporPressure } from './physics.js';
 import { Random } from './random.js';
 import type { ReservoirSpec, StationSpec } from './reference.js';
 import { createReservoirModel } from './reservoir.js';
@@ -162,7 +163,7 @@ export function simulateStation(
     out('SpecConduct', i, conductance * (1 + 0.05 * condAnom));
 
     const nr = r.Rn[j]! + 5 * n[18]!;
-    const stored = (waterHeatCapacity * 1e6 * Math.min(20, r.depth_m[j]!) * (r.Tw[j]! - r.Tw[j - 1]!)) / 86400; // W m-2
+    const stored = (waterHeatCapacity * 1e6 * Math.min(maxStorageDepth, r.depth_m[j]!) * (r.Tw[j]! - r.Tw[j - 1]!)) / 86400; // W m-2
     const available = nr - stored;
     const latent = (eHs * lambda) / 86400;
     const sensible = available - latent + 5 * n[19]!; // energy balance closure

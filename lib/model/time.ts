@@ -21,9 +21,13 @@ function yearOfDay(epochDay: number): number {
   return year;
 }
 
-/** Walks epoch days forward one at a time, keeping year and day of year (1-based) without division. */
+// days of a common year before each month (1-12); a leap year adds one from March
+const daysBefore = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+
+/** Walks epoch days forward one at a time, keeping year, month and day of year (1-based) without division. */
 export class Calendar {
   year = 0;
+  month = 1;
   doy = 0;
   yearLength = 365;
   private nextYearStart = 0;
@@ -39,6 +43,7 @@ export class Calendar {
     this.nextYearStart = dayFromCivil(this.year + 1, 1, 1);
     this.yearLength = this.nextYearStart - start;
     this.doy = epochDay - start + 1;
+    this.setMonth();
   }
 
   /** Moves to the next day. */
@@ -51,5 +56,13 @@ export class Calendar {
       this.yearLength = this.nextYearStart - start;
       this.doy = 1;
     }
+    this.setMonth();
+  }
+
+  private setMonth(): void {
+    const leap = this.yearLength - 365;
+    let m = 1;
+    while (m < 12 && this.doy > daysBefore[m + 1]! + (m + 1 > 2 ? leap : 0)) m++;
+    this.month = m;
   }
 }

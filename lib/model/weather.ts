@@ -1,4 +1,5 @@
-// Daily gridded-style weather for one place: seasonal climatology by latitude and elevation plus AR(1) anomalies.
+// Daily gridded-style weather for one place: a seasonal climatology by region, latitude and elevation, plus AR(1)
+// anomalies.
 import {
   extraterrestrialRadiation,
   netLongwave,
@@ -13,6 +14,52 @@ import type { Random } from './random.js';
 
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 const season = (doy: number, peakDoy: number) => Math.cos((2 * Math.PI * (doy - peakDoy)) / 365.25);
+
+// The precipitation regimes of the West, in this order, and each one's share of the months (mean 1), from NOAA's
+// 1991-2020 monthly normals of a station typical of it, rounded: Las Vegas (winter storms, a dry May-June, the
+// monsoon's fringe), Tucson (the July-September monsoon), Sacramento (wet winters, dry summers), Salt Lake City
+// (winter and spring, a dry July-August) and North Platte (the plains' May-August maximum).
+const [desert, monsoon, pacific, interior, plains] = [0, 1, 2, 3, 4];
+const regimes = 5;
+const precipitationShape = [
+  [1.71, 2.36, 1.35, 0.46, 0.24, 0.12, 1.13, 0.98, 0.58, 0.83, 0.89, 1.35],
+  [1.0, 0.89, 0.82, 0.28, 0.24, 0.2, 2.1, 2.34, 1.47, 1.07, 0.64, 0.94],
+  [2.35, 2.29, 1.83, 0.78, 0.39, 0.13, 0.01, 0.03, 0.13, 0.59, 1.31, 2.16],
+  [1.06, 0.99, 1.44, 1.52, 1.44, 0.68, 0.46, 0.46, 0.84, 1.06, 0.99, 1.06],
+  [0.24, 0.3, 0.67, 1.21, 1.94, 2.0, 1.82, 1.39, 0.91, 0.85, 0.36, 0.3],
+];
+
+/** How much of each regime a place has (they add up to 1): by longitude and latitude across the western US. */
+function regimeWeights(lat: number, lon: number): number[] {
+  const p = clamp((-117 - lon) / 3, 0, 1);
+  const q = clamp((lon + 106) / 3, 0, 1) * (1 - p);
+  const m = clamp((38 - lat) / 3, 0, 1) * clamp((lon + 116) / 4, 0, 1) * (1 - p - q);
+  const rest = 1 - p - q - m;
+  const d = clamp((40 - lat) / 3, 0, 1);
+  return [rest * d, m, p, rest * (1 - d), q];
+}
+
+/**
+ * Each regime's annual precipitation at a place, mm: wetter with elevation in the deserts and mountains, northward on
+ * the Pacific side (Sacramento ~460, Redding ~860), eastward on the plains (Scottsbluff ~400, Dallas ~950).
+ */
+function annualPrecipitation(lat: number, lon: number, elevM: number): number[] {
+  const mm = new Array<number>(regimes);
+  mm[desert] = 90 + 0.07 * elevM;
+  mm[monsoon] = 200 + 0.05 * elevM;
+  mm[pacific] = 450 + 180 * clamp(lat - 38, 0, 4);
+  mm[interior] = 220 + 0.1 * elevM;
+  mm[plains] = 380 + 60 * Math.max(0, lon + 104) + 100 * Math.max(0, lon + 98);
+  return mm;
+}
+
+/** A monthly table's value on a day of the year, linear between the months' middles. */
+function monthly(table: readonly number[], doy: number): number {
+  const x = (doy - 15.5) / 30.44; // 0 in mid-January
+  const k = Math.floor(x);
+  const t = x - k;
+  return table[(k + 12) % 12]! * (1 - t) + table[(k + 13) % 12]! * t;
+}
 
 /** A place's weather, advanced one day at a time; the public fields hold the current day. */
 export class Weather {
@@ -55,33 +102,35 @@ export class Weather {
     elevM: number,
     private readonly rng: Random,
   ) {
-    // Climate of the western US, roughly: sea-level annual mean falls with latitude, 6.5 K/km lapse rate.
-    const tAnnual = 27 - 0.85 * (lat - 33) - 0.0065 * elevM + 0.7 * rng.normal();
-    const amplitude = 9 + 0.2 * (lat - 33) + 3 * clamp((lon + 122) / 6, 0, 1) + 0.5 * rng.normal();
-    const desert = clamp((39 - lat) / 5, 0, 1) * (lon > -118.5 ? 1 : 0.4);
-    const aridity = 0.3 + 0.6 * desert;
-    const pacific = clamp((-117 - lon) / 3, 0, 1);
-    const monsoon = clamp((38 - lat) / 3, 0, 1) * clamp((lon + 116) / 4, 0, 1);
-    const plains = clamp((lon + 106) / 3, 0, 1);
-    const pMean = clamp(0.06 + 0.22 * (1 - aridity) + 3e-5 * elevM + 0.02 * rng.normal(), 0.05, 0.4);
-    const wetAmount = Math.max(2, 3 + 2.5 * (1 - aridity) + 0.5 * rng.normal());
-    this.dtr = 12 + 6 * aridity + rng.normal();
+    const w = regimeWeights(lat, lon);
+    const annual = annualPrecipitation(lat, lon, elevM);
+    const total = annual.reduce((sum, x, k) => sum + w[k]! * x, 0); // mm a year
+    const aridity = clamp((600 - total) / 500, 0, 1);
+    // sea-level annual mean falls with latitude (27 degC at 33 N in the desert), 6.5 K/km lapse rate; the plains and
+    // the Pacific side are cooler than the desert at the same latitude
+    const tAnnual = 27 - 0.85 * (lat - 33) - 0.0065 * elevM - 5.5 * w[plains]! - 4 * w[pacific]! + 0.4 * rng.normal();
+    const amplitude = 9 + 0.2 * (lat - 33) + 3 * clamp((lon + 122) / 6, 0, 1) + 0.3 * rng.normal();
+    const wetAmount = Math.max(2, 3 + total / 200 + 0.3 * rng.normal());
+    const convective = w[plains]! + w[monsoon]!;
+    const humidPlains = clamp((lon + 103) / 6, 0, 1);
+    this.dtr = 10 + 5 * aridity + 4 * w[plains]! * (1 - humidPlains) + rng.normal();
     this.windDir = 225 + 30 * rng.normal();
-    const windMean = Math.max(1.5, 2.6 + 1.2 * plains + 0.4 * rng.normal());
+    const windMean = Math.max(1.5, 2.6 + 1.2 * aridity + 1.0 * w[plains]! + 0.4 * rng.normal());
     for (let doy = 1; doy <= 366; doy++) {
-      const winter = season(doy, 15);
-      const summer = 0.65 + 0.35 * season(doy, 190); // 0.3 in winter, 1 in summer
+      const summer = (1 + season(doy, 180)) / 2; // 0 at the end of December, 1 at the end of June
       const monsoonBump = Math.exp(-(((doy - 215) / 25) ** 2));
       this.tClim[doy] = tAnnual + amplitude * season(doy, 200);
-      this.tSigma[doy] = (2.2 + 0.08 * (lat - 33)) * (1 + 0.35 * winter);
-      const shape =
-        1 + 0.85 * pacific * winter + monsoon * (1.8 * monsoonBump - 0.3) + 0.5 * plains * season(doy, 160) + 0.25 * (1 - pacific - plains) * winter;
-      this.pWet[doy] = clamp(pMean * shape, 0.01, 0.75);
-      // convective summer storms on the plains are heavier than winter snowfall
-      this.wetAmount[doy] = wetAmount * (1 + 0.4 * plains * season(doy, 190) + 0.3 * (1 - pacific - plains) * season(doy, 190));
-      this.dtrSeason[doy] = this.dtr * (1 + 0.12 * season(doy, 190));
-      this.dewDepression[doy] = (1 + 22 * aridity * aridity * summer) * (1 - 0.6 * monsoon * monsoonBump);
-      this.windClim[doy] = windMean * (1 + 0.2 * season(doy, 100));
+      this.tSigma[doy] = (2.2 + 0.08 * (lat - 33)) * (1 + 0.35 * season(doy, 15));
+      let mm = 0;
+      for (let k = 0; k < regimes; k++) mm += w[k]! * annual[k]! * monthly(precipitationShape[k]!, doy);
+      // convective summer storms are heavier and fewer than winter rain and snow
+      this.wetAmount[doy] = wetAmount * (1 + 0.5 * convective * summer);
+      this.pWet[doy] = clamp(mm / 365.25 / this.wetAmount[doy]!, 0.005, 0.75);
+      this.dtrSeason[doy] = (this.dtr + 7 * w[pacific]! * summer) * (1 + 0.12 * season(doy, 190)); // the Pacific side's clear, dry summers
+      // dew point below the minimum temperature, K: the desert's June is the driest, the monsoon moistens July-September
+      const depression = [7 + 15 * summer, (8 + 16 * summer) * (1 - 0.55 * monsoonBump), 2 + 8 * summer, 4 + 11 * summer, 3 + (5 - 3 * humidPlains) * summer];
+      this.dewDepression[doy] = depression.reduce((sum, x, k) => sum + w[k]! * x, 0);
+      this.windClim[doy] = windMean * (1 + 0.2 * season(doy, 140)); // the West's windy spring and early summer
       this.ra[doy] = extraterrestrialRadiation(lat, doy);
     }
     this.rsoFactor = 0.75 + 2e-5 * elevM; // FAO-56 eq. 37
@@ -113,7 +162,7 @@ export class Weather {
     this.wet = rng.uniform() < (this.wet ? p11 : p01);
     this.pr = this.wet ? Math.max(0.1, rng.exponential(this.wetAmount[doy]!)) : 0;
 
-    const transmittance = this.wet ? 0.25 + 0.45 * rng.uniform() : 1 - 0.3 * rng.uniform() ** 3;
+    const transmittance = this.wet ? 0.25 + 0.45 * rng.uniform() : 1 - 0.25 * rng.uniform() ** 3;
     this.rso = this.rsoFactor * this.ra[doy]!;
     this.rs = transmittance * this.rso;
 
