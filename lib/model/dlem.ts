@@ -70,7 +70,7 @@ export interface DlemForcing {
 }
 
 /** The outputs, laid out as the forcing. */
-interface DlemOutputs {
+export interface DlemOutputs {
   E_hs: Float64Array; // evaporation with heat storage, mm day-1
   E_nhs: Float64Array; // evaporation without heat storage, mm day-1
   Rn: Float64Array; // net radiation, W m-2
@@ -155,7 +155,8 @@ function day(f: DlemForcing, out: DlemOutputs, i: number, elev: number, clearSky
   const es = saturation(ta);
   const slopeAir = slopeOf(es, ta);
   const ea = Math.max(es - vpd, 0.01); // from the deficit as given, before it is capped below
-  if (es < vpd) {
+  if (es <= vpd) {
+    // the reference tests es < vpd; at equality its wet bulb takes the log of zero and fails, so equality joins here
     code = Lerr.deficitAboveSaturation;
     vpd = 0.99 * es;
   }
@@ -183,6 +184,11 @@ function day(f: DlemForcing, out: DlemOutputs, i: number, elev: number, clearSky
   const wk = twb + kelvin;
   const tau = (waterHeatCapacity * depth) / (4 * sigma * wk * wk * wk + windF * (slopeWet + gamma));
   const tw = Math.max(0, te + (tw0 - te) * Math.exp(-1 / tau)); // no colder than ice
+  if (Number.isNaN(tw)) {
+    // inputs finite but outside what the formulas take (a vapour pressure of zero): no outputs, the water kept
+    out.E_hs[i] = out.E_nhs[i] = out.Rn[i] = out.Tw[i] = out.Lerr[i] = Number.NaN;
+    return tw0;
+  }
   const stored = waterHeatCapacity * depth * (tw - tw0);
   const rn = shortwave * (1 - albedo) + emAir * airLong - waterEmissivity * airLong;
   const aerodynamic = gamma * windF * vpd;

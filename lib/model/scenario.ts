@@ -74,10 +74,11 @@ export function applyScenario(scenario: Scenario, columns: ScenarioColumns): voi
   const { taDelta, depthM, stageDelta, areaScale, windScale } = scenario;
   for (let i = 0; i < ta.length; i++) {
     if (taDelta !== undefined) {
-      const es = saturation(ta[i]!);
-      const humidity = Math.min(1, Math.max(0, (es - vpd[i]!) / es)); // relative humidity of the day as it was
+      // the same relative humidity: the deficit grows with the saturation vapour pressure (a deficit above
+      // saturation, which a daily mean of tmax and tmin can give, scales the same way)
+      const before = saturation(ta[i]!);
       ta[i]! += taDelta;
-      vpd[i] = saturation(ta[i]!) * (1 - humidity);
+      vpd[i]! *= saturation(ta[i]!) / before;
     }
     if (depthM !== undefined) depth[i] = depthM;
     if (stageDelta !== undefined) depth[i] = Math.max(0, depth[i]! + stageDelta);

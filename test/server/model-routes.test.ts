@@ -93,6 +93,10 @@ describe('GET /model/reservoirs/daterange', () => {
       return { sum: answer.reduce((s, r) => s + (r['E_volume (m3)'] as number), 0), scenario: response.headers.get('x-evap-scenario') };
     };
     const baseline = await total({});
+    // scenarios that change nothing answer the baseline itself, whatever the days' humidity
+    for (const identity of [{ ta_delta: '0' }, { wind_scale: '1' }, { area_scale: '1', stage_delta: '0' }]) {
+      expect((await total(identity)).sum, JSON.stringify(identity)).toBe(baseline.sum);
+    }
     const warmer = await total({ ta_delta: '3' });
     expect(warmer.scenario).toBe('ta_delta=3');
     expect(warmer.sum).toBeGreaterThan(baseline.sum);

@@ -190,6 +190,14 @@ describe('the DLEM kernel', () => {
     expect(day({ srad: -1, vpd_kpa: -1 }).Lerr[0]).toBe(5);
     // a clamped wind computes as the clamp: the same outputs as 0.01 m/s itself
     expect(day({ vs2m: 0 }).E_hs[0]).toBe(day({ vs2m: 0.01 }).E_hs[0]);
+    // a deficit equal to the saturation vapour pressure (air with no vapour at all) is out of range too, and the days
+    // after it compute as ever
+    const dry = runModel(
+      { date: ['2001-06-01', '2001-06-02'], srad: [250, 250], ta_c: [20, 20], vpd_kpa: [tetens(20), 1], vs2m: [3, 3], th: [0, 0], depth_m: [10, 10] },
+      lake,
+    ).values;
+    expect(Array.from(dry.Lerr)).toEqual([6, 0]);
+    expect(Number.isFinite(dry.E_hs[1]!)).toBe(true);
     // a day with a missing input has no outputs and leaves the water as it was
     const gap = runModel(
       { date: ['2001-06-01', '2001-06-02'], srad: [Number.NaN, 250], ta_c: [20, 20], vpd_kpa: [1, 1], vs2m: [3, 3], th: [0, 0], depth_m: [10, 10] },
