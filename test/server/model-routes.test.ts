@@ -94,7 +94,8 @@ describe('GET /model/reservoirs/daterange', () => {
     };
     const baseline = await total({});
     // scenarios that change nothing answer the baseline itself, whatever the days' humidity
-    for (const identity of [{ ta_delta: '0' }, { wind_scale: '1' }, { area_scale: '1', stage_delta: '0' }]) {
+    const identities: Record<string, string>[] = [{ ta_delta: '0' }, { wind_scale: '1' }, { area_scale: '1', stage_delta: '0' }];
+    for (const identity of identities) {
       expect((await total(identity)).sum, JSON.stringify(identity)).toBe(baseline.sum);
     }
     const warmer = await total({ ta_delta: '3' });
