@@ -9,7 +9,7 @@ import { ALL_NAMES, attributeUnit, datasetNames, defaults, outputFormats, reserv
 import { InvalidParameterError } from './errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
 import { defaultStatistics, forecastAttributes, forecastVariables, MAX_LEAD, statisticValues } from './forecast/variables.js';
-import { modelDatasets } from './model/run.js';
+import { modelDatasets, modelVariables } from './model/run.js';
 import { scenarioParameters } from './model/scenario.js';
 import { statistics } from './query/aggregate.js';
 import { normalPeriods } from './query/normals.js';
@@ -345,6 +345,15 @@ export const parameters = {
     side: 'library',
     description: `The datasets the model computes (comma-separated): ${joined(modelDatasets)}`,
   },
+  modelVariables: {
+    name: 'variables',
+    option: 'variables',
+    kind: 'list',
+    limit: 'values',
+    default: modelVariables,
+    side: 'library',
+    description: `One or more of the variables the model computes (comma-separated): ${joined(modelVariables)}`,
+  },
   modelInterval: {
     name: 'interval',
     option: 'interval',
@@ -501,7 +510,7 @@ export const operations = {
     parameters: [
       p.RES_NAMES,
       p.modelDatasets,
-      p.variables,
+      p.modelVariables,
       p.units,
       p.start_date,
       p.end_date,

@@ -6,11 +6,11 @@ import { round4 } from './round.js';
 import { type ModelVariable, netEvaporation } from './run.js';
 import type { Weather } from './weather.js';
 
-export const weatherVariables = ['pr', 'tmmx_c', 'tmmn_c', 'vpd_kpa', 'vs2m', 'srad', 'etr', 'eto', 'th', 'sph_kgkg', 'pres_pa'] as const;
+const weatherVariables = ['pr', 'tmmx_c', 'tmmn_c', 'vpd_kpa', 'vs2m', 'srad', 'etr', 'eto', 'th', 'sph_kgkg', 'pres_pa'] as const;
 /** The rtma variables of a block of body-days, metric, rounded to 4 decimals. */
-export type WeatherColumns = Record<(typeof weatherVariables)[number], Float64Array>;
+type WeatherColumns = Record<(typeof weatherVariables)[number], Float64Array>;
 /** The forcing's columns: the weather and the published state the DLEM needs. */
-export type PublishedColumns = WeatherColumns & { depth_m: Float64Array; area_m2: Float64Array };
+type PublishedColumns = WeatherColumns & { depth_m: Float64Array; area_m2: Float64Array };
 
 /** Columns of the weather variables for `cells` body-days. */
 export function allocateWeather(cells: number): WeatherColumns {

@@ -1,7 +1,7 @@
 // Textbook formulas shared by the weather and station models; units as in FAO-56 unless stated.
 
 /** Stefan-Boltzmann constant in MJ m-2 K-4 day-1 (FAO-56). */
-export const stefanBoltzmann = 4.903e-9;
+const stefanBoltzmann = 4.903e-9;
 
 /** Saturation vapour pressure in kPa at a temperature in degC (Tetens, FAO-56 eq. 11). */
 export function saturationVaporPressure(t: number): number {

@@ -1,5 +1,6 @@
 // The what-if answer: lem and nete-volume-calcs computed on the fly by the DLEM from the store's own forcing, under a
 // scenario, in the daily records' shape (or an interval's totals, as the aggregates give them).
+import { clip as clipText } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
 import { type Block, emitWithFlags, RecordBuilder } from '../format/emit.js';
 import type { RecordStream } from '../format/stream.js';
@@ -10,8 +11,9 @@ import type { Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirRangeQuery } from '../types.js';
 import { firstReservoirDay, latestReservoirDay } from './latest.js';
 import { modelReservoirs, SPIN_UP_DAYS } from './modelled.js';
-import type { Interval } from './periods.js';
-import { type Plan, planReservoirRange } from './plan.js';
+import { resolveStatistic } from './aggregate.js';
+import { type Interval, intervals } from './periods.js';
+import { type Plan, planReservoirRange, resolveDatasets } from './plan.js';
 import { type AggregateOptions, streamReservoirAggregatesOf } from './summaries.js';
 import { VALUES_PER_GROUP } from './timeseries.js';
 
@@ -27,21 +29,18 @@ const MODEL_ROW_WEIGHT = 2;
 /** The what-if answer as a RecordStream, planned (and refused) before the first batch. */
 export function streamReservoirModel(s: Snapshot, query: ReservoirModelQuery): RecordStream {
   const scenario = checkScenario(query);
-  const datasets = query.datasets ?? [...modelDatasets];
+  resolveStatistic(query.statistic); // refused on a daily answer too, where it has nothing to do
+  const interval = query.interval ?? 'daily';
+  if (interval !== 'daily' && !(intervals as readonly string[]).includes(interval))
+    throw new InvalidParameterError('interval', `interval must be one of daily, ${intervals.join(', ')}; got ${JSON.stringify(clipText(interval))}`, 'not-allowed', interval);
+  const datasets = query.datasets === undefined ? [...modelDatasets] : resolveDatasets(query.datasets);
   for (const dataset of datasets)
     if (!(modelDatasets as readonly string[]).includes(dataset))
-      throw new InvalidParameterError(
-        'datasets',
-        `the model computes ${modelDatasets.join(' and ')}; ${dataset} is its input, read it with /timeseries`,
-        'not-allowed',
-        dataset,
-      );
+      throw new InvalidParameterError('datasets', `the model computes ${modelDatasets.join(' and ')}; ${dataset} is its input, read it with /timeseries`, 'not-allowed', dataset);
   const forcing = ['rtma', 'res'];
   const [first, last] = [firstReservoirDay(s.manifest, forcing), latestReservoirDay(s.manifest, forcing)];
   const run: Run = (names, variables, startDay, endDay) => blocksOf(s, names, variables, clip(startDay, endDay, first, last), scenario);
-  if (query.interval !== undefined && query.interval !== 'daily') {
-    return streamReservoirAggregatesOf(s, { ...query, datasets, interval: query.interval as Interval }, run); // checked there
-  }
+  if (interval !== 'daily') return streamReservoirAggregatesOf(s, { ...query, datasets, interval: interval as Interval }, run);
   const plan = planReservoirRange(s, { ...query, datasets });
   if (plan.flags.length > 0)
     throw new InvalidParameterError(

@@ -73,7 +73,7 @@ describe('/openapi.json', () => {
 
   it('gives the closed sets of the public service and the library (written here by hand)', () => {
     const formats = (path: string) =>
-      path.startsWith('/timeseries/') || /^\/forecast\/(daily|total|verification)\//.test(path)
+      path.startsWith('/timeseries/') || path.startsWith('/model/') || /^\/forecast\/(daily|total|verification)\//.test(path)
         ? ['json', 'csv', 'parquet', 'arrow']
         : /^\/(metadata\/|info\/list_(RES|STA)_NAMES)/.test(path)
           ? ['json', 'csv', 'geojson']
@@ -84,6 +84,7 @@ describe('/openapi.json', () => {
       compare_to: ['normal'],
       period: ['month', 'day'],
       dataset: ['rtma', 'res', 'lem', 'nete-volume-calcs'],
+      interval: ['daily', 'monthly', 'annual', 'water-year'], // the what-if's, a query parameter there
     };
     for (const [path, methods] of Object.entries(spec.paths)) {
       for (const operation of Object.values(methods)) {

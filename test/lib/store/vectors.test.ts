@@ -61,8 +61,9 @@ describe('flagVector', () => {
         );
       }),
     );
-    expect(readBack(flagVector('status', Float64Array.of(2, 0, 1)))).toEqual(['Final', 'Early', 'Provisional']);
-    expect(() => flagVector('status', Float64Array.of(3))).toThrow(WriterMisuseError);
+    // the FAQ's three statuses, and Computed where evap's model made the day (docs/model.md)
+    expect(readBack(flagVector('status', Float64Array.of(2, 0, 1, 3)))).toEqual(['Final', 'Early', 'Provisional', 'Computed']);
+    expect(() => flagVector('status', Float64Array.of(4))).toThrow(WriterMisuseError);
   });
 });
 
