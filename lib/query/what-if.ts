@@ -9,9 +9,9 @@ import { type ModelVariable, modelDatasets } from '../model/run.js';
 import { checkScenario, type Scenario, type ScenarioOptions } from '../model/scenario.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirRangeQuery } from '../types.js';
+import { resolveStatistic } from './aggregate.js';
 import { firstReservoirDay, latestReservoirDay } from './latest.js';
 import { modelReservoirs, SPIN_UP_DAYS } from './modelled.js';
-import { resolveStatistic } from './aggregate.js';
 import { type Interval, intervals } from './periods.js';
 import { type Plan, planReservoirRange, resolveDatasets } from './plan.js';
 import { type AggregateOptions, streamReservoirAggregatesOf } from './summaries.js';
@@ -32,11 +32,21 @@ export function streamReservoirModel(s: Snapshot, query: ReservoirModelQuery): R
   resolveStatistic(query.statistic); // refused on a daily answer too, where it has nothing to do
   const interval = query.interval ?? 'daily';
   if (interval !== 'daily' && !(intervals as readonly string[]).includes(interval))
-    throw new InvalidParameterError('interval', `interval must be one of daily, ${intervals.join(', ')}; got ${JSON.stringify(clipText(interval))}`, 'not-allowed', interval);
+    throw new InvalidParameterError(
+      'interval',
+      `interval must be one of daily, ${intervals.join(', ')}; got ${JSON.stringify(clipText(interval))}`,
+      'not-allowed',
+      interval,
+    );
   const datasets = query.datasets === undefined ? [...modelDatasets] : resolveDatasets(query.datasets);
   for (const dataset of datasets)
     if (!(modelDatasets as readonly string[]).includes(dataset))
-      throw new InvalidParameterError('datasets', `the model computes ${modelDatasets.join(' and ')}; ${dataset} is its input, read it with /timeseries`, 'not-allowed', dataset);
+      throw new InvalidParameterError(
+        'datasets',
+        `the model computes ${modelDatasets.join(' and ')}; ${dataset} is its input, read it with /timeseries`,
+        'not-allowed',
+        dataset,
+      );
   const forcing = ['rtma', 'res'];
   const [first, last] = [firstReservoirDay(s.manifest, forcing), latestReservoirDay(s.manifest, forcing)];
   const run: Run = (names, variables, startDay, endDay) => blocksOf(s, names, variables, clip(startDay, endDay, first, last), scenario);
