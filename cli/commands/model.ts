@@ -69,7 +69,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const forcing = parseForcingCsv(await readFile(pathIn(io, forcingFile), 'utf8'));
   const result = runModel(forcing, lake, { tw0: numberFlag(values, 'tw0') });
   const out = stringFlag(values, 'out');
-  await writeRecords(io, resultRecords(result), ['date', ...modelVariables], chooseFormat(io, stringFlag(values, 'format') ?? 'csv', out), out);
+  await writeRecords(
+    io,
+    resultRecords(result),
+    ['date', ...modelVariables],
+    chooseFormat(io, stringFlag(values, 'format') ?? (out === undefined ? 'csv' : undefined), out),
+    out,
+  );
   return 0;
 }
 
