@@ -15,7 +15,9 @@ describe('the published Lake Powell run (Texas A&M DLEM, from its first day, 201
 
   it('is reproduced day by day: evaporation with heat storage and the error code', () => {
     const { values } = runModel(forcing, { ...powellLake, fetch: powellFetch() });
-    expect(forcing.date.length).toBe(351);
+    expect(forcing.date[0]).toBe('2016-01-01');
+    expect(forcing.date.length).toBe(published.size);
+    expect(forcing.date.length).toBeGreaterThanOrEqual(351);
     let worst = 0;
     forcing.date.forEach((date, t) => {
       const expected = published.get(date)!;

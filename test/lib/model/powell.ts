@@ -7,6 +7,7 @@ const folder = join(import.meta.dirname, '../../fixtures/dlem-powell');
 
 // M/D/YY (meteo, output) and YYYYMMDD (area and depth) as the files have them, to YYYY-MM-DD
 function isoDate(text: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
   const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{2})$/.exec(text);
   if (slashed) return `20${slashed[3]}-${slashed[1]!.padStart(2, '0')}-${slashed[2]!.padStart(2, '0')}`;
   return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
