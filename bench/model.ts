@@ -66,7 +66,7 @@ if (values.child) {
   process.exit(0);
 }
 
-console.log('kernel throughput, water-body-days per second on one core (median of 7):');
+console.log('kernel throughput, water-body-days per second on one core (median):');
 for (const [bodies, days] of [
   [1, 730],
   [100, 730],
