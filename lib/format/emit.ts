@@ -2,11 +2,10 @@
 
 import { formatDay } from '../dates.js';
 import { decodeFlag, type FlagColumn } from '../flags.js';
-import type { ResolvedVariable } from '../query/plan.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
 import { csvField, formatNumber } from './csv.js';
-import type { Emitter } from './emitter.js';
+import type { Emitter, ResolvedVariable } from './emitter.js';
 import { byteEmitter } from './row-bytes.js';
 
 /** Rows of several columns for one name, aligned on `days`. */

@@ -1,5 +1,20 @@
-// The shape of a record emitter, which emit.ts generates and row-bytes.ts writes as bytes (neither imports the other).
+// The shape of a record emitter, which emit.ts generates and row-bytes.ts writes as bytes (neither imports the other),
+// and of the variables it is made for.
+import type { DatasetName, UnitName } from '../catalogue.js';
 import type { WireValue } from '../types.js';
+
+/** A requested variable, resolved: its wire key and where its values come from. */
+export interface ResolvedVariable {
+  name: string;
+  dataset: DatasetName | null; // null for station variables
+  unit: UnitName;
+  key: string; // `<name> (<unit label>)` in the requested unit system
+  factor: number; // the conversion from the stored metric value into the requested unit system
+  offset: number;
+}
+
+/** A variable checked against the catalogue, before the unit system gives it a key and a conversion. */
+export type CheckedVariable = Omit<ResolvedVariable, 'key' | 'factor' | 'offset'>;
 
 /**
  * Appends rows [from, to) of one name to `out`: `(out, name, days, columns, from, to, extra)`. Generated per shape

@@ -3,10 +3,9 @@
 // every reservoir for a year (16 million rows at 44,000 water bodies) making a string per row and joining them spent
 // most of the time in the garbage collector; this writes the same text with one reused buffer.
 import { civilOfDay, formatDay } from '../dates.js';
-import type { ResolvedVariable } from '../query/plan.js';
 import { roundValue } from '../units.js';
 import { csvField, FRACTIONS } from './csv.js';
-import type { Emitter } from './emitter.js';
+import type { Emitter, ResolvedVariable } from './emitter.js';
 import { TEXT_PIECE_CHARS } from './text-pieces.js';
 
 const encoder = new TextEncoder();

@@ -3,9 +3,9 @@ import { aggregationOf, findReservoirVariable, findStationVariable } from '../ca
 import { clip } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
 import type { Block } from '../format/emit.js';
+import type { ResolvedVariable } from '../format/emitter.js';
 import { type Conversion, convert } from '../units.js';
 import type { Period } from './periods.js';
-import type { ResolvedVariable } from './plan.js';
 
 /** A statistic asked for with `statistic=`, overriding every variable's default. */
 export type Statistic = 'sum' | 'mean' | 'min' | 'max';

@@ -11,7 +11,6 @@ import {
   findStationVariable,
   reservoirDatasets,
   stationVariableNames,
-  type UnitName,
   type UnitSystem,
   unitSystems,
   variableKey,
@@ -19,6 +18,7 @@ import {
 import { clip, parseDay, resolveDay, resolveRange, yearOfDay } from '../dates.js';
 import { InvalidParameterError, NotFoundError } from '../errors.js';
 import { dayAttributesOf, type FlagColumn, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
+import type { CheckedVariable, ResolvedVariable } from '../format/emitter.js';
 import { type MetadataTable, pickAttributes } from '../store/metadata.js';
 import { heldBy, type Snapshot } from '../store/open-snapshot.js';
 import { didYouMean } from '../suggest.js';
@@ -27,19 +27,6 @@ import { conversionOf } from '../units.js';
 import { firstReservoirDay, latestReservoirDay, latestStationDay } from './latest.js';
 
 // The checks of the options, each against the catalogue or the names the store holds
-
-/** A requested variable, resolved: its wire key and where its values come from. */
-export interface ResolvedVariable {
-  name: string;
-  dataset: DatasetName | null; // null for station variables
-  unit: UnitName;
-  key: string; // `<name> (<unit label>)` in the requested unit system
-  factor: number; // the conversion from the stored metric value into the requested unit system
-  offset: number;
-}
-
-/** A variable checked against the catalogue, before the unit system gives it a key and a conversion. */
-export type CheckedVariable = Omit<ResolvedVariable, 'key' | 'factor' | 'offset'>;
 
 const MAX_LISTED = 12;
 

@@ -1,8 +1,8 @@
 // One name's daily values over a range, as aligned columns: what aggregates and normals are computed from.
 import { formatDay, overlaps } from '../dates.js';
 import type { Block } from '../format/emit.js';
+import type { ResolvedVariable } from '../format/emitter.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
-import type { ResolvedVariable } from './plan.js';
 import { alignSpans, readNameRows, readNamesRows, readReservoirSpans } from './timeseries.js';
 
 /** A reservoir's days in [startDay, endDay] with one column per variable (NaN for a gap), all years at once. */

@@ -2,13 +2,14 @@
 import { formatDay, overlaps, yearOfDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
 import { type Block, type DayFlags, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
+import type { ResolvedVariable } from '../format/emitter.js';
 import { compareText, partitionPoint, rowsWithin, runEnd, runsOnDay } from '../order.js';
 import { copyOfDay } from '../store/by-date.js';
 import type { DataFile, Extent } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { FileLayout } from '../store/parquet.js';
 import type { PartitionReader } from '../store/partitions.js';
-import type { Plan, ResolvedVariable } from './plan.js';
+import type { Plan } from './plan.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
 interface RowSpan {

@@ -1,14 +1,14 @@
 // Inside a notebook kernel the library's errors are one line; outside one they keep their stack.
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidParameterError, NotFoundError, StoreError } from '../../../lib/errors.js';
+import { InvalidParameterError, NotFoundError, StoreError } from '../../lib/errors.js';
 
 const kernelGlobal = globalThis as { __tslab__?: unknown };
 afterEach(() => {
   delete kernelGlobal.__tslab__;
 });
 
-describe('shortenInNotebook', () => {
+describe('the errors of lib/errors.ts', () => {
   it('makes stack and inspect one line in a kernel', () => {
     kernelGlobal.__tslab__ = {}; // what tslab's kernel defines
     for (const error of [
