@@ -84,16 +84,16 @@ export const consoleLogger: Logger = {
 interface AccessEntry {
   method: string;
   target: string; // the request target as received: path and query
-  status: number;
+  status: number | undefined; // undefined: no status line was sent (the client went away first), written `-`
   ms: number;
   bytes: number; // body bytes written (after compression)
   aborted: boolean; // the response did not finish (client went away, or a stream failed mid-way)
 }
 
-/** `<ISO time> <method> <path?query> <status> <ms>ms <bytes>B [aborted]`, with secret-looking query values redacted. */
+/** `<ISO time> <method> <path?query> <status or -> <ms>ms <bytes>B [aborted]`, with secret-looking query values redacted. */
 export function formatAccess(entry: AccessEntry, now?: Date): string {
   const method = entry.method === 'GET' ? 'GET' : clean(entry.method, 16);
-  const line = `${now ? now.toISOString() : isoNow()} ${method} ${redactedTarget(entry.target)} ${entry.status} ${entry.ms.toFixed(1)}ms ${entry.bytes}B`;
+  const line = `${now ? now.toISOString() : isoNow()} ${method} ${redactedTarget(entry.target)} ${entry.status ?? '-'} ${entry.ms.toFixed(1)}ms ${entry.bytes}B`;
   return entry.aborted ? `${line} aborted` : line;
 }
 

@@ -67,6 +67,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     logError: consoleLogger.error,
     keyRequests,
     maxHeavy,
+    heavyWaitMs: Math.ceil(config.stallTimeoutMs / 2), // a waiting client hears its 503 long before a silence this long would be cut
     answerCacheBytes: config.answerCacheMib * 2 ** 20,
   });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
