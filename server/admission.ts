@@ -16,8 +16,11 @@ const HEAVY_READ_ROWS = 2_000_000;
  */
 export const WHOLE_ANSWER_WEIGHT = 16;
 
-/** Heavy answers that may wait for a slot, per slot; more get 503 at once (a longer line would outlast the stall timeout, which closes a silent connection). */
+/** Heavy answers that may wait for a slot, per slot; more get 503 at once. */
 export const WAITING_PER_SLOT = 8;
+
+/** How long a heavy answer may wait for a slot before its 503 with Retry-After: half the stall timeout's default. */
+export const HEAVY_WAIT_MS = 15_000;
 
 /** Lets at most `slots` heavy answers be produced at once; the others wait in arrival order, up to WAITING_PER_SLOT per slot. */
 export class AnswerGate {
@@ -27,6 +30,7 @@ export class AnswerGate {
   constructor(
     readonly slots: number,
     readonly heavyRows = HEAVY_READ_ROWS,
+    readonly maxWaitMs = HEAVY_WAIT_MS, // then 503 with Retry-After: every waiting client gets an answer, never a silence
   ) {}
 
   /**
@@ -51,16 +55,29 @@ export class AnswerGate {
         });
       }
       await new Promise<void>((resolve, reject) => {
-        const turn = () => {
+        let timer: NodeJS.Timeout | undefined;
+        const leaveLine = () => {
+          clearTimeout(timer);
           signal?.removeEventListener('abort', gone);
+          const at = this.waiting.indexOf(turn);
+          if (at >= 0) this.waiting.splice(at, 1);
+        };
+        const turn = () => {
+          leaveLine();
           resolve();
         };
         const gone = () => {
-          const at = this.waiting.indexOf(turn);
-          if (at >= 0) this.waiting.splice(at, 1);
+          leaveLine();
           reject(new HttpError(503, 'the client went away while its answer waited for its turn'));
         };
+        const late = () => {
+          leaveLine();
+          reject(
+            new HttpError(503, `server busy: no turn within ${this.maxWaitMs / 1000} s among answers of millions of rows; retry later`, { 'retry-after': '1' }),
+          );
+        };
         if (signal?.aborted) return gone();
+        timer = setTimeout(late, this.maxWaitMs);
         signal?.addEventListener('abort', gone, { once: true });
         this.waiting.push(turn);
       });

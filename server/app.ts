@@ -35,6 +35,7 @@ export interface HandlerOptions {
   explorerDir?: string; // the built explorer page (default dist/explorer)
   maxHeavy?: number; // answers decoding millions of rows produced at once (admission.ts); default the max-heavy setting
   heavyRows?: number; // stored rows an answer may decode and start at once (default HEAVY_READ_ROWS)
+  heavyWaitMs?: number; // how long a heavy answer may wait for its turn, then 503 with Retry-After (default HEAVY_WAIT_MS)
   gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
   basePath?: string; // the path this store is served under when the server serves several (`/twdb`; default '': the root)
   answerCacheBytes?: number; // bytes of recent whole answers kept (answer-cache.ts); 0: none; default ANSWER_CACHE_BYTES
@@ -72,7 +73,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const perMinute = options.rateLimitPerMinute ?? 0;
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
-  const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
+  const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows, options.heavyWaitMs);
   const cachedAnswer = createCachedAnswers(options.store, answerCacheOf(options));
 
   const admitKey = async (request: IncomingRequest) => {

@@ -77,7 +77,7 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
   checkDatabaseNames(options.databases.map((d) => d.name));
   const perMinute = options.rateLimitPerMinute ?? 0;
   const rateLimiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
-  const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows);
+  const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows, options.heavyWaitMs);
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const logError = options.logError ?? ((message: string) => console.error(message));
   // one bound for the server's memory: the answers of every database in one cache (keyed by snapshot: a store's own),

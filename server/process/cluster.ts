@@ -5,8 +5,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { digestKey, generateKey, readKeysFile } from '../keys/auth.js';
 import { createRateLimiter } from '../keys/rate.js';
 import { KEY_REQUESTS_PER_MINUTE } from '../keys/requests.js';
-import type { Config } from './config.js';
-import { announce, consoleLogger } from './log.js';
+import { type Config, LOG_LOSS_EXIT } from './config.js';
+import { announce, consoleLogger, keepServingWithoutLog } from './log.js';
 
 // The one key made by the primary when none is configured, as its digest, for the workers (never the key itself).
 const keyDigestVariable = 'EVAP_CLUSTER_KEY_SHA256';
@@ -56,6 +56,7 @@ async function runPrimary(config: Config): Promise<void> {
   };
   let stopping = false;
   let failed = false; // a worker that did not drain cleanly makes the cluster's exit status 1
+  let logLost = false; // a worker stopped by --exit-on-log-loss: the cluster stops with its status
   let ready = false;
   let crashes: number[] = []; // times of recent deaths, to slow down a worker that dies at once every time
   const listening = new Set<Worker>();
@@ -85,8 +86,13 @@ async function runPrimary(config: Config): Promise<void> {
     listening.delete(worker);
     if (stopping) {
       failed ||= signal ? signal !== 'SIGTERM' : code !== 0; // killed by our SIGTERM before it could drain: it had nothing to drain
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(logLost ? LOG_LOSS_EXIT : failed ? 1 : 0);
       return;
+    }
+    // the workers share stdout: one that lost the log stops the cluster, which exits as it did (a new one would too)
+    if (code === LOG_LOSS_EXIT) {
+      logLost = true;
+      return stop(`worker ${worker.process.pid} lost the access log (--exit-on-log-loss)`);
     }
     // a worker that never listened at start-up (a bad store, a port in use) would fail the same way again
     if (!ready) {
@@ -106,16 +112,21 @@ async function runPrimary(config: Config): Promise<void> {
     }, delay);
   });
 
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: every worker finishes its in-flight requests`);
+    console.log(`${why}: every worker finishes its in-flight requests`);
     const workers = Object.values(cluster.workers ?? {});
-    if (workers.length === 0) process.exit(0);
+    if (workers.length === 0) process.exit(logLost ? LOG_LOSS_EXIT : 0);
     for (const worker of workers) worker?.process.kill('SIGTERM'); // each drains as a single server does, then exits
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // the primary writes to stdout too (its ready and stop lines): its loss is the cluster's, as a worker's is
+  keepServingWithoutLog(() => {
+    logLost = config.exitOnLogLoss;
+    if (logLost) stop('--exit-on-log-loss');
+  });
   process.on('SIGHUP', () => Object.values(cluster.workers ?? {}).forEach((worker) => worker?.process.kill('SIGHUP')));
   for (let i = 0; i < config.workers; i++) fork();
 }

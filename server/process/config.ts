@@ -39,7 +39,11 @@ export interface Config {
   refreshMs: number; // how often to look for a newer snapshot of the store; 0: never
   workers: number; // processes serving the port (node:cluster); 1: this process alone
   answerCacheMib: number; // MiB of recent whole answers kept per process (server/answer-cache.ts); 0: none
+  exitOnLogLoss: boolean; // stop (exit LOG_LOSS_EXIT) when stdout, the access log, cannot be written; default: serve on, counting the lines lost
 }
+
+/** The exit status of a server stopped by --exit-on-log-loss: EX_IOERR of sysexits.h, a failure to systemd's Restart=on-failure. */
+export const LOG_LOSS_EXIT = 74;
 
 // flag name -> [environment variable, default, what it is, smallest value allowed (default 1)]
 const numbers = {
@@ -95,6 +99,8 @@ export const usage = `usage: evap serve [options]   (in a clone: npm start -- [o
                           plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
   --requests-file PATH    where GET /auth/request_key appends key requests (env EVAP_REQUESTS_FILE;
                           default <keys-file>.requests; without either, key requests are refused)
+  --exit-on-log-loss      stop (exit 74) when stdout, the access log, can no longer be written (env
+                          EVAP_EXIT_ON_LOG_LOSS=1); default: serve on, say so once on stderr and count the lines lost
 ${Object.entries(numbers)
   .map(([flag, [env, value, what]]) => `  --${flag} N`.padEnd(28) + `${what} (env ${env}; default ${value})`)
   .join('\n')}`;
@@ -110,6 +116,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
       'keys-file': { type: 'string' },
       'requests-file': { type: 'string' },
       workers: { type: 'string' },
+      'exit-on-log-loss': { type: 'boolean' },
       ...Object.fromEntries(Object.keys(numbers).map((flag) => [flag, { type: 'string' as const }])),
     },
     strict: true,
@@ -151,6 +158,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     refreshMs: number('refresh-ms'),
     workers: parseWorkers(flags.workers ?? env.EVAP_WORKERS),
     answerCacheMib: number('answer-cache-mib'),
+    exitOnLogLoss: values['exit-on-log-loss'] === true || parseSwitch('EVAP_EXIT_ON_LOG_LOSS', env.EVAP_EXIT_ON_LOG_LOSS),
   };
 }
 
@@ -174,6 +182,14 @@ export function parseDatabaseSettings(flags: readonly string[] | undefined, env:
   const names = settings.flatMap((s) => (s.name === undefined ? [] : [s.name]));
   if (names.length > 0) checkDatabaseNames(names);
   return settings;
+}
+
+// an on/off variable: 1 or true is on, 0, false or empty off; anything else is a mistake, not a silent off
+function parseSwitch(name: string, text: string | undefined): boolean {
+  const value = text?.trim().toLowerCase() ?? '';
+  if (value === '1' || value === 'true') return true;
+  if (value === '' || value === '0' || value === 'false') return false;
+  throw new Error(`${name} must be 1, true, 0 or false; got ${JSON.stringify(text)}`);
 }
 
 // `auto` is one process per core this process may use

@@ -11,7 +11,7 @@ export interface Logger {
  * exit: stdout to a file or a pipe is written synchronously, and a write call per request was 6% of the server's
  * time on a cached answer. A line waits at most one turn; none is lost when the process exits, even by process.exit.
  */
-function batchedLines(write: (text: string) => void, maxChars = 1 << 16): (line: string) => void {
+function batchedLines(write: (text: string, lines: number) => void, maxChars = 1 << 16): (line: string) => void {
   let waiting: string[] = [];
   let chars = 0;
   let scheduled = false;
@@ -19,9 +19,10 @@ function batchedLines(write: (text: string) => void, maxChars = 1 << 16): (line:
     scheduled = false;
     if (waiting.length === 0) return;
     const text = waiting.join('');
+    const lines = waiting.length;
     waiting = [];
     chars = 0;
-    write(text);
+    write(text, lines);
   };
   process.on('exit', flush);
   return (line) => {
@@ -35,9 +36,47 @@ function batchedLines(write: (text: string) => void, maxChars = 1 << 16): (line:
   };
 }
 
-/** Access lines to stdout (a batch per turn of the event loop), errors to stderr at once. */
+// The access log's stdout, once its reader is gone (a `| tee` or `| logger` killed: EPIPE): a pipe's reader does not
+// come back, so later lines are counted, not written
+const stdoutLog = { broken: false, lost: 0, onBroken: (): void => {} };
+
+function writeStdout(text: string, lines: number): void {
+  if (stdoutLog.broken) stdoutLog.lost += lines;
+  else
+    process.stdout.write(text, (error) => {
+      if (!error) return;
+      stdoutLog.lost += lines;
+      stdoutBroken(error);
+    });
+}
+
+function stdoutBroken(error: NodeJS.ErrnoException): void {
+  if (stdoutLog.broken) return;
+  stdoutLog.broken = true;
+  process.stderr.write(`access log: stdout cannot be written (${error.code ?? error.message}); serving on, counting the lines lost\n`);
+  stdoutLog.onBroken();
+}
+
+/**
+ * Keeps a server serving when stdout, its access log, cannot be written: stdout's error (without a listener, the end
+ * of the process) says so once on stderr and calls `onBroken` (--exit-on-log-loss stops the server there). Called
+ * again, it only replaces `onBroken`, called at once if stdout is already gone.
+ */
+export function keepServingWithoutLog(onBroken: () => void = () => {}): void {
+  stdoutLog.onBroken = onBroken;
+  if (process.stdout.listeners('error').includes(stdoutBroken)) {
+    if (stdoutLog.broken) onBroken();
+  } else process.stdout.on('error', stdoutBroken);
+}
+
+/** Access lines not written since the start because stdout could not take them (keepServingWithoutLog). */
+export function lostLogLines(): number {
+  return stdoutLog.lost;
+}
+
+/** Access lines to stdout (a batch per turn of the event loop; counted, not written, once stdout is gone), errors to stderr at once. */
 export const consoleLogger: Logger = {
-  info: batchedLines((text) => process.stdout.write(text)),
+  info: batchedLines(writeStdout),
   error: (line) => process.stderr.write(`${line}\n`),
 };
 
@@ -45,16 +84,16 @@ export const consoleLogger: Logger = {
 interface AccessEntry {
   method: string;
   target: string; // the request target as received: path and query
-  status: number;
+  status: number | undefined; // undefined: no status line was sent (the client went away first), written `-`
   ms: number;
   bytes: number; // body bytes written (after compression)
   aborted: boolean; // the response did not finish (client went away, or a stream failed mid-way)
 }
 
-/** `<ISO time> <method> <path?query> <status> <ms>ms <bytes>B [aborted]`, with secret-looking query values redacted. */
+/** `<ISO time> <method> <path?query> <status or -> <ms>ms <bytes>B [aborted]`, with secret-looking query values redacted. */
 export function formatAccess(entry: AccessEntry, now?: Date): string {
   const method = entry.method === 'GET' ? 'GET' : clean(entry.method, 16);
-  const line = `${now ? now.toISOString() : isoNow()} ${method} ${redactedTarget(entry.target)} ${entry.status} ${entry.ms.toFixed(1)}ms ${entry.bytes}B`;
+  const line = `${now ? now.toISOString() : isoNow()} ${method} ${redactedTarget(entry.target)} ${entry.status ?? '-'} ${entry.ms.toFixed(1)}ms ${entry.bytes}B`;
   return entry.aborted ? `${line} aborted` : line;
 }
 

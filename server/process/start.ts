@@ -8,8 +8,8 @@ import { generateKey, KeyRing, readKeysFile } from '../keys/auth.js';
 import type { RateLimiter } from '../keys/rate.js';
 import { createKeyRequests } from '../keys/requests.js';
 import { serve } from './adapter.js';
-import type { Config } from './config.js';
-import { announce, consoleLogger } from './log.js';
+import { type Config, LOG_LOSS_EXIT } from './config.js';
+import { announce, consoleLogger, keepServingWithoutLog, lostLogLines } from './log.js';
 
 interface ProcessOptions {
   keyDigests?: Buffer[]; // accepted as well (a cluster's generated key, made once by the primary); none configured and none given: a key is made and printed
@@ -43,6 +43,7 @@ async function openDatabases(config: Config): Promise<ServedDatabase[]> {
 
 /** Serves the store in this process until SIGTERM or SIGINT, then finishes the requests under way and exits. */
 export async function startProcess(config: Config, options: ProcessOptions = {}): Promise<{ url: string }> {
+  keepServingWithoutLog(); // from the first line written: the stop for --exit-on-log-loss is given below
   const databases = await openDatabases(config);
   const stores = databases.map((d) => d.store);
   const fromFile = config.keysFile ? await readKeysFile(config.keysFile) : { digests: [], problems: [] };
@@ -66,6 +67,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     logError: consoleLogger.error,
     keyRequests,
     maxHeavy,
+    heavyWaitMs: Math.ceil(config.stallTimeoutMs / 2), // a waiting client hears its 503 long before a silence this long would be cut
     answerCacheBytes: config.answerCacheMib * 2 ** 20,
   });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
@@ -107,12 +109,18 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
   };
   let stopping = false;
   const exit = options.onStopped ?? ((code: number) => process.exit(code));
-  const stop = (signal: string) => {
+  const stop = (why: string, code = 0) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing in-flight requests`);
-    void drainThenClose().then(exit);
+    console.log(`${why}: finishing in-flight requests`);
+    void drainThenClose().then((status) => {
+      // on stderr: stdout is the log that lost them
+      if (lostLogLines() > 0) consoleLogger.error(`${why}: ${lostLogLines()} access log lines were lost: stdout could not be written`);
+      exit(status || code);
+    });
   };
+  // stdout's reader gone: serve on (the log's loss is not the service's), unless asked to stop for it
+  keepServingWithoutLog(() => config.exitOnLogLoss && stop('--exit-on-log-loss', LOG_LOSS_EXIT));
   // the keys file is read again on SIGHUP and whenever it changes: a revoked key stops working without a restart
   if (config.keysFile) {
     const keysFile = config.keysFile;

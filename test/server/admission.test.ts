@@ -1,12 +1,17 @@
-// The gate for heavy answers against a plain model (at most `slots` inside at once, first come first served), and
-// through the app: answers admitted one at a time are the answers of an app without the gate.
+// The gate for heavy answers against a plain model (at most `slots` inside at once, first come first served), through
+// the app: answers admitted one at a time are the answers of an app without the gate, and through a server on a real
+// socket: every waiting answer gets its data or a 503, and a slot is the server's work, not a slow reader's.
+import { get } from 'node:http';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type RecordStream, recordStream } from '../../lib/format/stream.js';
 import { AnswerGate, WAITING_PER_SLOT } from '../../server/admission.js';
+import { createHandler } from '../../server/app.js';
 import { HttpError } from '../../server/errors.js';
+import { KeyRing } from '../../server/keys/auth.js';
 import { openSmallStore, smallStoreRange } from '../helpers.js';
-import { type TestApp, testApp } from './harness.js';
+import { demoStore, startTestServer, type TestApp, testApp } from './harness.js';
 
 // a stream of `steps` one-record batches whose production is watched: `inside` counts streams between first and last batch
 function watched(id: number, steps: number, readRows: number, log: { inside: number; most: number; order: number[] }): RecordStream {
@@ -177,5 +182,63 @@ describe('an app admitting every answer one at a time', () => {
     const many = Array.from({ length: 1 + WAITING_PER_SLOT }, (_, i) => i % paths.length);
     const answers = await Promise.all(many.map((i) => body(gated, paths[i]!)));
     expect(answers).toEqual(many.map((i) => expected[i]));
+  });
+});
+
+describe('heavy answers over a socket', () => {
+  // every answer heavy, one slot: the demo's every reservoir over three years is 17 MB of CSV, 44 MB of JSON
+  async function gatedServer(serve: { stallTimeoutMs?: number } = {}, heavyWaitMs?: number) {
+    const store = await demoStore();
+    const key = 'heavy-key';
+    const logs: string[] = [];
+    const handler = createHandler({
+      store,
+      keys: KeyRing.fromKeys([key]),
+      maxHeavy: 1,
+      heavyRows: 0,
+      heavyWaitMs,
+      answerCacheBytes: 0,
+      logError: (l) => logs.push(l),
+    });
+    const server = await startTestServer({ handler, serve: { ...serve, logger: { info: (l) => logs.push(l), error: (l) => logs.push(l) } } });
+    const every = `/timeseries/daily/reservoirs/daterange?RES_NAMES=${encodeURIComponent(store.manifest.reservoirs.names.join(','))}&start_date=2019-01-01&end_date=2021-12-31`;
+    return { url: server.url, key, logs, every };
+  }
+
+  // one request on its own connection: its status, Retry-After and body length, or the error that ended it
+  const ask = (url: string, key: string) =>
+    new Promise<{ status?: number; retryAfter?: string; bytes?: number; error?: string }>((resolve) => {
+      get(url, { agent: false, headers: { 'api-key': key } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'], bytes }));
+        res.on('error', (error) => resolve({ error: error.message }));
+      }).on('error', (error) => resolve({ error: error.message }));
+    });
+
+  it('answers every heavy request waiting for its turn, with its data or a 503 with Retry-After, under a stall timeout shorter than the wait', async () => {
+    const { url, key, every } = await gatedServer({ stallTimeoutMs: 1000 }, 500);
+    // one producing, 8 in line, 5 refused at once; each answer takes most of a second, so the line lasts several
+    const outcomes = await Promise.all(Array.from({ length: 14 }, () => ask(`${url}${every}&output_format=csv`, key)));
+    const cut = outcomes.filter((o) => o.error !== undefined);
+    expect(cut, JSON.stringify(cut)).toEqual([]); // none closed without a response
+    for (const o of outcomes) {
+      if (o.status === 200) expect(o.bytes).toBeGreaterThan(10_000_000);
+      else expect(o, JSON.stringify(o)).toMatchObject({ status: 503, retryAfter: '1' });
+    }
+    expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('logs the answer of a client that left while waiting for its turn as not sent, not as a 503', async () => {
+    const { url, key, logs, every } = await gatedServer();
+    const first = ask(`${url}${every}&output_format=csv`, key); // takes the slot for most of a second, read at once
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write(`GET ${every}&output_format=json HTTP/1.1\r\nHost: x\r\napi-key: ${key}\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    socket.destroy(); // gone while its answer waits
+    expect((await first).status).toBe(200);
+    await expect.poll(() => logs.find((l) => l.includes('output_format=json'))).toMatch(/ GET \S+output_format=json - [\d.]+ms 0B aborted$/);
   });
 });

@@ -1,5 +1,6 @@
 // evap serve takes every flag of npm start; npm start is evap serve, and SIGTERM to npm stops the server.
 import { existsSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeSmallStore } from '../../helpers.js';
@@ -28,6 +29,48 @@ describe('evap serve', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^evap serve: .*none/);
     expect(missing.stderr).not.toContain('usage');
+  });
+});
+
+describe('evap serve with stdout a pipe whose reader goes away', () => {
+  // a new connection each time (no keep-alive), so the requests of a cluster reach every worker
+  const status = (url: string) =>
+    new Promise<number>((resolve, reject) =>
+      get(`${url}/info/list_datasets`, { agent: false, headers: { 'api-key': 'log-key' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      }).on('error', reject),
+    );
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+  it('serves on, says so once on stderr, and reports the access lines lost when it stops: one process and two workers', async () => {
+    for (const workers of ['1', '2']) {
+      const server = await evapServe(['--workers', workers], { EVAP_API_KEYS: 'log-key' });
+      server.child.stdout!.destroy(); // the log's reader is gone: the next access line meets EPIPE
+      for (let i = 0; i < 8; i++) {
+        expect(await status(server.url), `request ${i}, ${workers} workers`).toBe(200);
+        await pause();
+      }
+      expect(server.child.exitCode, `${workers} workers`).toBe(null);
+      const output = server.output();
+      expect(output).toMatch(/access log: stdout cannot be written \(EPIPE\); serving on, counting the lines lost/);
+      expect(output).not.toMatch(/exited \(code/); // no worker was lost and forked again
+      server.child.kill('SIGTERM');
+      expect(await server.exited, `${workers} workers`).toBe(0);
+      const lost = [...server.output().matchAll(/SIGTERM: (\d+) access log lines were lost/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+      expect(lost, `${workers} workers`).toBeGreaterThanOrEqual(8); // each worker counts its own
+    }
+  });
+
+  it('stops with status 74 once stdout is gone under --exit-on-log-loss, so that Restart=on-failure restarts it', async () => {
+    for (const workers of ['1', '2']) {
+      const server = await evapServe(['--workers', workers, '--exit-on-log-loss'], { EVAP_API_KEYS: 'log-key' });
+      server.child.stdout!.destroy();
+      // an access line to lose (unless a start-up line already was lost, and the server is already stopping)
+      await status(server.url).catch(() => 0);
+      expect(await server.exited, `${workers} workers`).toBe(74);
+      expect(server.output()).toContain('access log: stdout cannot be written (EPIPE)');
+    }
   });
 });
 

@@ -49,6 +49,15 @@ describe('readConfig', () => {
     }
   });
 
+  it('stops on a lost access log only when asked: --exit-on-log-loss or EVAP_EXIT_ON_LOG_LOSS 1 / true, and no other text', () => {
+    expect(readConfig([], {}).exitOnLogLoss).toBe(false);
+    expect(readConfig(['--exit-on-log-loss'], {}).exitOnLogLoss).toBe(true);
+    for (const text of ['1', 'true', 'TRUE']) expect(readConfig([], { EVAP_EXIT_ON_LOG_LOSS: text }).exitOnLogLoss, text).toBe(true);
+    for (const text of ['', '0', 'false']) expect(readConfig([], { EVAP_EXIT_ON_LOG_LOSS: text }).exitOnLogLoss, text).toBe(false);
+    expect(() => readConfig([], { EVAP_EXIT_ON_LOG_LOSS: 'yes' })).toThrow(/EVAP_EXIT_ON_LOG_LOSS must be 1, true, 0 or false; got "yes"/);
+    expect(usage).toContain('--exit-on-log-loss');
+  });
+
   it('round-trips any integer in range written as decimal, from flag or environment', () => {
     fc.assert(
       fc.property(fc.constantFrom(...counts), fc.nat({ max: Number.MAX_SAFE_INTEGER }), fc.boolean(), ([flag, env, field, , min], n, fromEnv) => {
