@@ -20,7 +20,7 @@ export const WHOLE_ANSWER_WEIGHT = 16;
 export const WAITING_PER_SLOT = 8;
 
 /** How long a heavy answer may wait for a slot before its 503 with Retry-After: half the stall timeout's default. */
-export const HEAVY_WAIT_MS = 15_000;
+const HEAVY_WAIT_MS = 15_000;
 
 /** Lets at most `slots` heavy answers be produced at once; the others wait in arrival order, up to WAITING_PER_SLOT per slot. */
 export class AnswerGate {
