@@ -39,6 +39,8 @@ export interface Config {
   refreshMs: number; // how often to look for a newer snapshot of the store; 0: never
   workers: number; // processes serving the port (node:cluster); 1: this process alone
   answerCacheMib: number; // MiB of recent whole answers kept per process (server/answer-cache.ts); 0: none
+  publicUrl: string | undefined; // the server's URL as clients reach it, for the links of OGC answers; undefined: the request's Host
+  trustProxy: boolean; // take X-Forwarded-Proto and X-Forwarded-Host from the proxy in front
 }
 
 // flag name -> [environment variable, default, what it is, smallest value allowed (default 1)]
@@ -95,6 +97,10 @@ export const usage = `usage: evap serve [options]   (in a clone: npm start -- [o
                           plain keys: env EVAP_API_KEYS=key1,key2; none at all: a random key is printed
   --requests-file PATH    where GET /auth/request_key appends key requests (env EVAP_REQUESTS_FILE;
                           default <keys-file>.requests; without either, key requests are refused)
+  --public-url URL        the server's URL as clients reach it, written in the links of OGC answers
+                          (env EVAP_PUBLIC_URL; default: the Host header of each request)
+  --trust-proxy           without --public-url, links take X-Forwarded-Proto and X-Forwarded-Host
+                          from the proxy in front (env EVAP_TRUST_PROXY=1; default: ignored)
 ${Object.entries(numbers)
   .map(([flag, [env, value, what]]) => `  --${flag} N`.padEnd(28) + `${what} (env ${env}; default ${value})`)
   .join('\n')}`;
@@ -110,6 +116,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
       'keys-file': { type: 'string' },
       'requests-file': { type: 'string' },
       workers: { type: 'string' },
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
       ...Object.fromEntries(Object.keys(numbers).map((flag) => [flag, { type: 'string' as const }])),
     },
     strict: true,
@@ -151,7 +159,21 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     refreshMs: number('refresh-ms'),
     workers: parseWorkers(flags.workers ?? env.EVAP_WORKERS),
     answerCacheMib: number('answer-cache-mib'),
+    publicUrl: parsePublicUrl(flags['public-url'] ?? (env.EVAP_PUBLIC_URL || undefined)),
+    trustProxy: (values as { 'trust-proxy'?: boolean })['trust-proxy'] === true || env.EVAP_TRUST_PROXY === '1',
   };
+}
+
+// an http(s) URL with at most a path: links append /ogc/... to it
+function parsePublicUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash)
+    throw new Error(`--public-url / EVAP_PUBLIC_URL must be an http or https URL with no query, fragment or credentials; got ${JSON.stringify(text)}`);
+  return url.href.replace(/\/+$/, '');
 }
 
 /**
