@@ -4,7 +4,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from './store.js';
 
 /** The parts of a V8 CPU profile (inspector's Profiler.stop) used here. */
@@ -63,10 +64,11 @@ export function summarizeProfile(profile: CpuProfile, top = 5): string[] {
   ];
 }
 
-// a file of the repository by its path in it, a package by its name, node's own modules as they are
+// a file of the repository by its path in it (the whole root's prefix: its folder's name alone also ends other
+// folders' names, as `p` ends `tmp`), a package by its name, node's own modules as they are
 function shortUrl(url: string): string {
   const packaged = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (packaged) return packaged[1]!;
-  const at = url.indexOf(`${basename(repoRoot)}/`);
-  return at >= 0 ? url.slice(at + basename(repoRoot).length + 1) : url.replace(/^file:\/\//, '');
+  const prefix = [`${pathToFileURL(repoRoot).href}/`, `file://${repoRoot}/`].find((p) => url.startsWith(p));
+  return prefix ? url.slice(prefix.length) : url.replace(/^file:\/\//, '');
 }

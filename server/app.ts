@@ -13,6 +13,7 @@ import { fromFetchRequest, type IncomingRequest } from './incoming.js';
 import type { KeyRing } from './keys/auth.js';
 import { createRateLimiter, type RateLimiter } from './keys/rate.js';
 import { createKeyRequests, REQUEST_KEY_PATH } from './keys/requests.js';
+import type { LinkBase } from './ogc/context.js';
 import { ogcAnswer, withQueryKey } from './ogc/handler.js';
 import { buildOpenApi } from './openapi.js';
 import { bodyQuery } from './post-routes.js';
@@ -38,6 +39,7 @@ export interface HandlerOptions {
   heavyWaitMs?: number; // how long a heavy answer may wait for its turn, then 503 with Retry-After (default HEAVY_WAIT_MS)
   gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
   basePath?: string; // the path this store is served under when the server serves several (`/twdb`; default '': the root)
+  links?: LinkBase; // where the OGC answers' links point (--public-url, --trust-proxy); default: the request's Host
   answerCacheBytes?: number; // bytes of recent whole answers kept (answer-cache.ts); 0: none; default ANSWER_CACHE_BYTES
   answerCache?: AnswerCache | null; // the cache of recent answers, when given (shared by several databases; null: none); answerCacheBytes is then its own
 }
@@ -98,7 +100,10 @@ export function createHandler(options: HandlerOptions): Handler {
         if (page) return page;
         if (path === '/ogc' || path.startsWith('/ogc/')) {
           await admitKey(withQueryKey(request)); // the OGC paths also take the key as api_key, for a QGIS layer URL
-          return compress(request, await ogcAnswer(options.store, request, path, (stream, weight) => gate.admit(stream, request.signal, weight), basePath));
+          return compress(
+            request,
+            await ogcAnswer(options.store, request, path, (stream, weight) => gate.admit(stream, request.signal, weight), basePath, options.links),
+          );
         }
         throw new HttpError(404, `no such path: ${path.slice(0, 200)}; every path is listed at /docs and /openapi.json`);
       }

@@ -7,7 +7,7 @@ import { variablesOf } from './summary.js';
 export type ChartKind = 'daily' | 'periods' | 'normals';
 
 /** One point of a series: its position on the x axis, its value, and the normal's band there when there is one. */
-interface ChartPoint {
+export interface ChartPoint {
   x: number; // daily: days since 1970-01-01; periods and normals: the category's index
   value: number | null;
   band?: { low: number; high: number }; // p10..p90 of the normal
@@ -67,7 +67,13 @@ export function chartModel(
   const kind = chartKind(columns);
   let variables = variablesOf(columns);
   if (options.variables) variables = variables.filter((v) => options.variables!.some((w) => v === w || v.startsWith(`${w} (`)));
-  const names = [...new Set(records.map(nameOf))];
+  const rowsOf = new Map<string, WireRecord[]>(); // one pass: filtering the records once per name is names × records
+  for (const r of records) {
+    const name = nameOf(r);
+    const rows = rowsOf.get(name);
+    if (rows) rows.push(r);
+    else rowsOf.set(name, [r]);
+  }
   const categories: string[] = [];
   const categoryIndex = new Map<string, number>();
   const xOf = (r: WireRecord): number => {
@@ -95,8 +101,7 @@ export function chartModel(
   const normalOf = new Map<string, WireRecord>(); // name and month -> normals record
   for (const r of options.normals ?? []) normalOf.set(`${nameOf(r)}\u0000${r.month}`, r);
   const series: ChartSeries[] = [];
-  for (const name of names) {
-    const rows = records.filter((r) => nameOf(r) === name);
+  for (const [name, rows] of rowsOf) {
     for (const variable of variables) {
       const points = rows.map((r): ChartPoint => {
         const point: ChartPoint = { x: xOf(r), value: numberOr(kind === 'normals' ? r[`${variable} mean`] : r[variable]) };

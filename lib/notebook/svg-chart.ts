@@ -2,6 +2,7 @@
 // with one colour per series, and one panel per unit with its own value axis; the x axis is dates or categories.
 import type { ChartModel, ChartSeries } from './chart-data.js';
 import { escapeMarkup } from './render.js';
+import { extent, thinPoints } from './thin.js';
 
 /** The colours of the series, in order (Okabe and Ito's palette, readable by colour-blind readers), then repeated. */
 export const seriesColours = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
@@ -67,12 +68,27 @@ export function renderSvg(model: ChartModel, title: string): string {
   const cut = title.lastIndexOf(' · ');
   const [heading, subtitle] = cut > 0 ? [title.slice(0, cut), title.slice(cut + 3)] : [title, ''];
   const labels = model.series.map((s) => `${s.name} · ${s.variable}`);
-  const longest = Math.max(0, ...labels.map((l) => l.length));
+  const longest = extent(labels.map((l) => l.length))?.high ?? 0;
   const columns = Math.max(1, Math.min(4, Math.floor(plotWidth / (longest * 6.2 + 28))));
   const legendTop = subtitle ? 50 : 34;
   const banded = model.series.some((s) => s.points.some((p) => p.band));
+  // x positions shared by every panel
+  const xs = extent(model.series.flatMap((s) => s.points.map((p) => p.x))) ?? { low: 0, high: 1 };
+  const [first, last] = [xs.low, xs.high];
+  const slots = Math.max(model.categories.length, 1);
+  const slot = plotWidth / slots;
+  const xOf =
+    model.kind === 'daily'
+      ? (x: number) => left + (last > first ? ((x - first) / (last - first)) * plotWidth : plotWidth / 2)
+      : (x: number) => left + (x + 0.5) * slot;
+  // lines keep what a pixel column can show; bars are drawn as they are
+  const drawn = model.kind === 'periods' ? model.series : model.series.map((s) => ({ ...s, points: thinPoints(s.points, (x) => Math.floor(xOf(x))) }));
+  const [shown, total] = [drawn, model.series].map((list) => list.reduce((n, s) => n + s.points.filter((p) => p.value !== null).length, 0));
+  const notes: string[] = [];
+  if (banded) notes.push(`${model.kind === 'normals' ? 'line: the mean; shaded' : 'dashed boxes'}: the normal's 10th to 90th percentile`);
+  if (shown! < total!) notes.push(`thinned to ${shown} points of ${total} (each pixel column keeps its lowest and highest value)`);
   const legendBottom = legendTop + Math.ceil(model.series.length / columns) * 16;
-  const top = legendBottom + (banded ? 16 : 0) + 10;
+  const top = legendBottom + notes.length * 16 + 10;
   const height = top + units.length * (panelHeight + panelGap);
   const colour = (i: number) => seriesColours[i % seriesColours.length]!;
   const out: string[] = [
@@ -88,28 +104,16 @@ export function renderSvg(model: ChartModel, title: string): string {
       `<g class="legend-item"><rect x="${x}" y="${y}" width="12" height="10" fill="${colour(i)}"/><text x="${x + 16}" y="${y + 9}">${escapeMarkup(label)}</text></g>`,
     );
   });
-  if (banded) {
-    const what = model.kind === 'normals' ? 'line: the mean; shaded' : 'dashed boxes';
-    out.push(`<text class="note" x="${left}" y="${legendBottom + 9}" fill="#666">${what}: the normal's 10th to 90th percentile</text>`);
-  }
-  // x positions shared by every panel
-  const xs = model.series.flatMap((s) => s.points.map((p) => p.x));
-  const first = xs.length ? Math.min(...xs) : 0;
-  const last = xs.length ? Math.max(...xs) : 1;
-  const slots = Math.max(model.categories.length, 1);
-  const slot = plotWidth / slots;
-  const xOf =
-    model.kind === 'daily'
-      ? (x: number) => left + (last > first ? ((x - first) / (last - first)) * plotWidth : plotWidth / 2)
-      : (x: number) => left + (x + 0.5) * slot;
+  notes.forEach((note, n) => out.push(`<text class="note" x="${left}" y="${legendBottom + 9 + n * 16}" fill="#666">${note}</text>`));
   units.forEach((unit, u) => {
     const y0 = top + u * (panelHeight + panelGap);
-    const inPanel = model.series.map((s, i) => ({ s, i })).filter(({ s }) => s.unit === unit);
+    const inPanel = drawn.map((s, i) => ({ s, i })).filter(({ s }) => s.unit === unit);
     const values = inPanel.flatMap(({ s }) => s.points.flatMap((p) => [p.value, p.band?.low, p.band?.high])).filter((v): v is number => typeof v === 'number');
     if (model.kind === 'periods') values.push(0); // bars start at zero
-    const ticks = niceTicks(Math.min(...values, values.length ? Infinity : 0), Math.max(...values, values.length ? -Infinity : 1));
-    const low = Math.min(ticks[0]!, ...values);
-    const high = Math.max(ticks.at(-1)!, ...values);
+    const range = extent(values) ?? { low: 0, high: 1 };
+    const ticks = niceTicks(range.low, range.high);
+    const low = Math.min(ticks[0]!, range.low);
+    const high = Math.max(ticks.at(-1)!, range.high);
     const yOf = (v: number) => y0 + panelHeight - (high > low ? ((v - low) / (high - low)) * panelHeight : panelHeight / 2);
     const variables = [...new Set(inPanel.map(({ s }) => s.variable.replace(/ \([^)]*\)$/, '')))];
     out.push(`<g class="panel" data-unit="${escapeMarkup(unit)}">`);

@@ -5,7 +5,7 @@ import { WholeResponse } from '../answers.js';
 import { HttpError } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
 import { findCollection, queryables, schemaOf } from './collections.js';
-import { contextOf, KEY_PARAMETER, link, OGC_PREFIX, type OgcContext } from './context.js';
+import { contextOf, KEY_PARAMETER, type LinkBase, link, OGC_PREFIX, type OgcContext } from './context.js';
 import { collectionDocument, collectionList, conformance, landing } from './documents.js';
 import { locations, nearestPlace, placesIn } from './edr.js';
 import { htmlPage } from './html.js';
@@ -35,10 +35,11 @@ export async function ogcAnswer(
   path: string,
   admit?: OgcContext['admit'],
   basePath = '', // the database's prefix (`/twdb`) when the server serves several: every link names it
+  links: LinkBase = {},
 ): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     throw new HttpError(405, `method ${request.method} is not allowed on ${path.slice(0, 200)}; allowed: GET`, { allow: 'GET' });
-  const ctx = contextOf(request, admit, basePath);
+  const ctx = contextOf(request, admit, basePath, links);
   const asOf = ctx.params.get('as_of');
   if (asOf === null) return route(store, ctx, path.slice(OGC_PREFIX.length));
   const view = await store.asOf(asOf);

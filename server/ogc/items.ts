@@ -1,6 +1,7 @@
 // /collections/{id}/items and /items/{featureId}: GeoJSON features, places or (name, day) observations, paged by
 // offset in bounded memory (lib/query/page.ts reads the answer batch by batch and holds one page).
 import type { UnitSystem } from '../../lib/catalogue.js';
+import { parseDay } from '../../lib/dates.js';
 import type { RecordStream } from '../../lib/format/stream.js';
 import { pageOf } from '../../lib/query/page.js';
 import type { StoreReader } from '../../lib/store/store.js';
@@ -168,7 +169,7 @@ export async function oneItem(store: StoreReader, collection: Collection, featur
     const at = featureId.lastIndexOf('@');
     const name = featureId.slice(0, at);
     const day = featureId.slice(at + 1);
-    if (at < 0 || !byName.has(name) || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw missing();
+    if (at < 0 || !byName.has(name) || !isCalendarDay(day)) throw missing(); // 2020-02-30 names no feature: 404, not the query's 422
     const held = dayRange(store, collection);
     if (!held || day < held.start || day > held.end) throw missing();
     const records = await observationStream(store, collection, [name], day, day, units).records();
@@ -180,4 +181,13 @@ export async function oneItem(store: StoreReader, collection: Collection, featur
     ...feature,
     links: [...selfLinks(ctx, path, GEOJSON), link(ctx.href(`/collections/${encodeURIComponent(collection.id)}`), 'collection', 'application/json')],
   };
+}
+
+function isCalendarDay(text: string): boolean {
+  try {
+    parseDay(text, 'day');
+    return true;
+  } catch {
+    return false;
+  }
 }

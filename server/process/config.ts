@@ -40,6 +40,8 @@ export interface Config {
   workers: number; // processes serving the port (node:cluster); 1: this process alone
   answerCacheMib: number; // MiB of recent whole answers kept per process (server/answer-cache.ts); 0: none
   exitOnLogLoss: boolean; // stop (exit LOG_LOSS_EXIT) when stdout, the access log, cannot be written; default: serve on, counting the lines lost
+  publicUrl: string | undefined; // the server's URL as clients reach it, for the links of OGC answers; undefined: the request's Host
+  trustProxy: boolean; // take X-Forwarded-Proto and X-Forwarded-Host from the proxy in front
 }
 
 /** The exit status of a server stopped by --exit-on-log-loss: EX_IOERR of sysexits.h, a failure to systemd's Restart=on-failure. */
@@ -101,6 +103,10 @@ export const usage = `usage: evap serve [options]   (in a clone: npm start -- [o
                           default <keys-file>.requests; without either, key requests are refused)
   --exit-on-log-loss      stop (exit 74) when stdout, the access log, can no longer be written (env
                           EVAP_EXIT_ON_LOG_LOSS=1); default: serve on, say so once on stderr and count the lines lost
+  --public-url URL        the server's URL as clients reach it, written in the links of OGC answers
+                          (env EVAP_PUBLIC_URL; default: the Host header of each request)
+  --trust-proxy           without --public-url, links take X-Forwarded-Proto and X-Forwarded-Host
+                          from the proxy in front (env EVAP_TRUST_PROXY=1; default: ignored)
 ${Object.entries(numbers)
   .map(([flag, [env, value, what]]) => `  --${flag} N`.padEnd(28) + `${what} (env ${env}; default ${value})`)
   .join('\n')}`;
@@ -117,6 +123,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
       'requests-file': { type: 'string' },
       workers: { type: 'string' },
       'exit-on-log-loss': { type: 'boolean' },
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
       ...Object.fromEntries(Object.keys(numbers).map((flag) => [flag, { type: 'string' as const }])),
     },
     strict: true,
@@ -159,7 +167,21 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     workers: parseWorkers(flags.workers ?? env.EVAP_WORKERS),
     answerCacheMib: number('answer-cache-mib'),
     exitOnLogLoss: values['exit-on-log-loss'] === true || parseSwitch('EVAP_EXIT_ON_LOG_LOSS', env.EVAP_EXIT_ON_LOG_LOSS),
+    publicUrl: parsePublicUrl(flags['public-url'] ?? (env.EVAP_PUBLIC_URL || undefined)),
+    trustProxy: (values as { 'trust-proxy'?: boolean })['trust-proxy'] === true || env.EVAP_TRUST_PROXY === '1',
   };
+}
+
+// an http(s) URL with at most a path: links append /ogc/... to it
+function parsePublicUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash)
+    throw new Error(`--public-url / EVAP_PUBLIC_URL must be an http or https URL with no query, fragment or credentials; got ${JSON.stringify(text)}`);
+  return url.href.replace(/\/+$/, '');
 }
 
 /**

@@ -69,6 +69,7 @@ export async function startProcess(config: Config, options: ProcessOptions = {})
     maxHeavy,
     heavyWaitMs: Math.ceil(config.stallTimeoutMs / 2), // a waiting client hears its 503 long before a silence this long would be cut
     answerCacheBytes: config.answerCacheMib * 2 ** 20,
+    links: { publicUrl: config.publicUrl, trustProxy: config.trustProxy },
   });
   const serving = await serve(handler, { ...config, logger: consoleLogger });
   // a snapshot published by `evap ingest` or `evap mirror` is served from the next request on; requests under way finish on theirs

@@ -1,9 +1,14 @@
 // Debian's chromium for the page tests (playwright-core drives it): where it is, and a fresh headless context.
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { tempDir } from '../helpers.js';
 
 export const chromiumPath = '/usr/bin/chromium';
+
+/** Where the page tests leave pictures for a person, unless EVAP_SCREENSHOTS says: one folder per user (another user's is not writable). */
+export const scratchShots = join(tmpdir(), `evap-explorer-screenshots-${process.getuid?.() ?? 'user'}`);
 
 /** Whether chromium is absent here; when it is, says which test skips and how to run it. */
 export function chromiumMissing(what: string): boolean {

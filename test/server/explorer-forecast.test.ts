@@ -2,7 +2,6 @@
 // the latest issue drawn with the API's own numbers, the skill by lead as the verification path gives it, and the map
 // coloured by every reservoir's forecast 28-day total. `EVAP_SCREENSHOTS=docs/screenshots` writes the fan's picture.
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +9,11 @@ import { buildExplorer } from '../../scripts/build-explorer.js';
 import { createHandler } from '../../server/app.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { tempDir } from '../helpers.js';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, scratchShots } from './browser.js';
 import { demoStore, startTestServer } from './harness.js';
 
 const missing = chromiumMissing('the explorer forecast browser test');
-const shots = process.env.EVAP_SCREENSHOTS ?? join(tmpdir(), 'evap-explorer-screenshots');
+const shots = process.env.EVAP_SCREENSHOTS ?? scratchShots;
 const key = 'explorer-forecast-key';
 type Records = Record<string, string | number | null>[];
 type Axis = { label?: string; font: [string, number]; labelFont: [string, number]; _values: string[]; _size: number; gap: number; ticks: { size: number } };

@@ -3,7 +3,6 @@
 // the path's monthly answers, a refused scenario's 422 detail, and the panel absent where the server has no model.
 // `EVAP_SCREENSHOTS=docs/screenshots` writes the panel's picture.
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,11 +11,11 @@ import { createHandler } from '../../server/app.js';
 import type { IncomingRequest } from '../../server/incoming.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { tempDir } from '../helpers.js';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, scratchShots } from './browser.js';
 import { demoStore, startTestServer } from './harness.js';
 
 const missing = chromiumMissing('the explorer what-if browser test');
-const shots = process.env.EVAP_SCREENSHOTS ?? join(tmpdir(), 'evap-explorer-screenshots');
+const shots = process.env.EVAP_SCREENSHOTS ?? scratchShots;
 const key = 'explorer-what-if-key';
 const lake = 'LAKE MEAD';
 const year = '2020';

@@ -1,7 +1,6 @@
 // The explorer at / in headless Chromium (Debian's chromium, playwright-core), over a real server on loopback: the page
 // is built as `npm ci` builds it, and everything it shows is compared with the API's own answers.
 import { mkdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +11,13 @@ import type { IncomingRequest } from '../../server/incoming.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { tempDir } from '../helpers.js';
 import { makeWideStore } from '../support/wide-store.js';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, scratchShots } from './browser.js';
 import { demoStore, parseCsv, startTestServer } from './harness.js';
 
 const missing = chromiumMissing('the explorer browser test');
 
 // screenshots for a person to look at; `npm run screenshots` writes the two that docs/explorer.md shows into docs/
-const scratch = join(tmpdir(), 'evap-explorer-screenshots');
+const scratch = scratchShots;
 const shots = process.env.EVAP_SCREENSHOTS ?? scratch;
 const key = 'explorer-test-key';
 const shapefiles = join(import.meta.dirname, '..', 'fixtures', 'shapefiles');

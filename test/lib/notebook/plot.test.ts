@@ -62,6 +62,17 @@ describe('plot', () => {
     expect(chart.title).toBe('normals');
   });
 
+  it("draws every demo reservoir's E_hs and Tw over three years, every value (146,864 points once overflowed the stack)", async () => {
+    const names = await store.listReservoirNames();
+    const records = await store.reservoirTimeseries({ names, datasets: ['lem'], variables: ['E_hs', 'Tw'], start: '2019-01-01', end: '2021-12-31' });
+    const chart = plot(records);
+    expect(chart.series).toHaveLength(names.length * 2);
+    const path = /d="([^"]*)"/.exec(groupOf(chart.svg, 'LAKE MEAD', 'Tw (degC)'))![1]!;
+    // 1,096 days in 680 pixel columns: at most two a column, so none is thinned
+    expect(path.match(/[ML]/g)).toHaveLength(records.filter((r) => r.RES_NAME === 'LAKE MEAD' && r['Tw (degC)'] !== null).length);
+    expect(chart.svg).not.toContain('thinned');
+  });
+
   it('reads a stream afresh, which stays readable, and names its store', async () => {
     const stream = store.streamReservoirTimeseries({ ...mead, variables: ['NetE'] });
     const chart = await plot(stream);

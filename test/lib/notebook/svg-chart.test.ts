@@ -4,6 +4,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { chartModel, periodLabel } from '../../../lib/notebook/chart-data.js';
 import { niceTicks, renderSvg, seriesColours } from '../../../lib/notebook/svg-chart.js';
+import { thinPoints } from '../../../lib/notebook/thin.js';
 import type { WireRecord } from '../../../lib/types.js';
 
 describe('niceTicks', () => {
@@ -107,6 +108,62 @@ describe('renderSvg', () => {
         }
       }),
       { numRuns: 50 },
+    );
+  });
+});
+
+describe('renderSvg of long series', () => {
+  // 40 years of a daily wave with one spike, one trough and a month missing: far more days than the 680 pixel columns
+  const days = 40 * 365;
+  const day = (i: number) => new Date(Date.UTC(1980, 0, 1 + i)).toISOString().slice(0, 10);
+  const netE = (i: number) => (i === 7000 ? 90 : i === 9000 ? -70 : i >= 12000 && i < 12030 ? null : 10 * Math.sin(i / 58));
+  const records: WireRecord[] = Array.from({ length: days }, (_, i) => ({ RES_NAME: 'LAKE', start_date: day(i), end_date: day(i), 'NetE (mm)': netE(i) }));
+  const svg = renderSvg(chartModel(records, Object.keys(records[0]!)), 'long');
+  const points = [.../d="([^"]*)"/.exec(svg)![1]!.matchAll(/([ML])([\d.]+),([\d.]+)/g)].map((m) => ({ pen: m[1], x: Number(m[2]), y: Number(m[3]) }));
+
+  it('thins the line to what the width shows, and says so', () => {
+    expect(points.length).toBeLessThanOrEqual(2 * 680 + 1);
+    expect(svg).toContain(`thinned to ${points.length} points of ${days - 30}`);
+    expect(XMLValidator.validate(svg)).toBe(true);
+  });
+
+  it('keeps the peaks and the gap', () => {
+    const ys = points.map((p) => p.y);
+    const [top, bottom] = [Math.min(...ys), Math.max(...ys)];
+    const xOf = (i: number) => 64 + (i / (days - 1)) * 680;
+    expect(Math.abs(points.find((p) => p.y === top)!.x - xOf(7000))).toBeLessThan(0.1);
+    expect(Math.abs(points.find((p) => p.y === bottom)!.x - xOf(9000))).toBeLessThan(0.1);
+    expect(points.filter((p) => p.pen === 'M')).toHaveLength(2);
+  });
+});
+
+describe('thinPoints', () => {
+  it("keeps each column's lowest and highest value and first gap, in order, at most three a column, and columns of three as they are", () => {
+    const point = fc.record({ x: fc.integer({ min: 0, max: 400 }), value: fc.option(fc.integer({ min: -50, max: 50 }), { nil: null }) });
+    fc.assert(
+      fc.property(fc.array(point, { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (unsorted, width) => {
+        const points = [...unsorted].sort((a, b) => a.x - b.x);
+        const column = (x: number) => Math.floor(x / width);
+        const kept = thinPoints(points, column);
+        let at = 0; // kept is a subsequence of points
+        for (const k of kept) at = points.indexOf(k, at) + 1;
+        expect(at).toBeGreaterThan(kept.length ? 0 : -1);
+        expect(kept.every((k) => points.includes(k))).toBe(true);
+        const columns = [...new Set(points.map((p) => column(p.x)))];
+        for (const c of columns) {
+          const all = points.filter((p) => column(p.x) === c);
+          const mine = kept.filter((p) => column(p.x) === c);
+          expect(mine.length).toBeLessThanOrEqual(3);
+          if (all.length <= 3) expect(mine).toEqual(all);
+          const values = all.flatMap((p) => (p.value === null ? [] : [p.value]));
+          const keptValues = mine.flatMap((p) => (p.value === null ? [] : [p.value]));
+          if (values.length) {
+            expect(keptValues).toContain(Math.min(...values));
+            expect(keptValues).toContain(Math.max(...values));
+          }
+          expect(mine.some((p) => p.value === null)).toBe(all.some((p) => p.value === null));
+        }
+      }),
     );
   });
 });

@@ -1,12 +1,14 @@
 // @camptocamp/ogc-client (what web maps use to read OGC APIs) in Node against the server over loopback: the landing
-// page, conformance, the collections, one collection's queryables and its items, with the key in the URL.
-import { OgcApiEndpoint } from '@camptocamp/ogc-client';
+// page, conformance, the collections, one collection's queryables and its items, with the key in its header (links
+// carry no key, so a client following them sends it itself).
+import { OgcApiEndpoint, setFetchOptions } from '@camptocamp/ogc-client';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../harness.js';
 
 describe('@camptocamp/ogc-client', async () => {
   const server = await startTestServer();
-  const api = new OgcApiEndpoint(`${server.url}/ogc?api_key=${server.key}`);
+  setFetchOptions({ headers: { 'api-key': server.key } });
+  const api = new OgcApiEndpoint(`${server.url}/ogc`);
   const reservoirs = server.store.metadataRows('reservoirs').sort((a, b) => String(a.RES_NAME).localeCompare(String(b.RES_NAME)));
 
   it('reads the landing page, the conformance classes and the collections', async () => {
@@ -27,7 +29,7 @@ describe('@camptocamp/ogc-client', async () => {
     expect(items.map((f) => f.properties)).toEqual(reservoirs);
     expect(items.map((f) => (f.geometry as { coordinates: number[] }).coordinates)).toEqual(reservoirs.map((r) => [r.LON, r.LAT]));
     const url = await api.getCollectionItemsUrl('lem', { limit: 5, query: 'RES_NAME=LAKE MEAD&datetime=2020-01-01/2020-01-05' });
-    const page = (await (await fetch(url)).json()) as { features: { properties: Record<string, unknown> }[] };
+    const page = (await (await fetch(url, { headers: { 'api-key': server.key } })).json()) as { features: { properties: Record<string, unknown> }[] };
     const expected = await server.store.reservoirTimeseries({ names: ['LAKE MEAD'], datasets: ['lem'], start: '2020-01-01', end: '2020-01-05' });
     expect(page.features.map((f) => f.properties['E_hs (mm)'])).toEqual(expected.map((r) => r['E_hs (mm)']));
   });
