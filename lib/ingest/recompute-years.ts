@@ -12,8 +12,8 @@ import type { ReservoirRows, StoreWriter } from '../store/write.js';
 import { roundValue } from '../units.js';
 import type { ChangeTally } from './tally.js';
 
-/** Rows (names × days) held at once, both datasets: years are computed together up to this, else one at a time. */
-const ROWS_PER_PASS = 4_000_000;
+/** Values (rows × columns) held at once: dataset-years are built together up to this (512 MB), else one at a time. */
+const VALUES_PER_PASS = 64_000_000;
 
 const flags = ['qflag', 'status'] as const;
 const datasetColumns = new Map<string, string[]>(modelDatasets.map((d) => [d, Object.keys(reservoirDatasets[d].variables)]));
@@ -40,7 +40,7 @@ interface YearRows {
 export async function recomputeYears(
   snapshot: Snapshot,
   names: readonly string[],
-  passes: readonly (readonly number[])[],
+  passes: readonly (readonly Unit[])[],
   startDay: number,
   endDay: number,
   group: number,
@@ -49,17 +49,15 @@ export async function recomputeYears(
   onGroup: () => void,
 ): Promise<void> {
   for (const pass of passes) {
-    const from = Math.max(startDay, firstDayOfYear(pass[0]!));
-    const to = Math.min(endDay, firstDayOfYear(pass[pass.length - 1]! + 1) - 1);
-    const built = pass.flatMap((year) => {
-      const span = Math.min(to, firstDayOfYear(year + 1) - 1) - Math.max(from, firstDayOfYear(year)) + 1;
-      return modelDatasets.map((dataset) => allocateYear(dataset, year, names.length * span));
-    });
+    const from = Math.max(startDay, firstDayOfYear(pass[0]!.year));
+    const to = Math.min(endDay, firstDayOfYear(pass[pass.length - 1]!.year + 1) - 1);
+    const built = pass.map(({ dataset, year }) => allocateYear(dataset, year, names.length * daysOf(year, startDay, endDay)));
+    const columns = new Map([...storedColumns].filter(([d]) => d === 'res' || pass.some((u) => u.dataset === d)));
     for (let g = 0; g < names.length; g += group) {
       // the run starts where a full recompute's does (the model looks only back): the same values whatever the pass
       const members = names.slice(g, g + group);
       const run = await modelReservoirs(snapshot, members, startDay, to);
-      const held = await readNamesRows(snapshot, members, storedColumns, from, to);
+      const held = await readNamesRows(snapshot, members, columns, from, to);
       members.forEach((name, b) => {
         const spans = held.get(name)!;
         const res = spans.get('res');
@@ -76,22 +74,34 @@ export async function recomputeYears(
   }
 }
 
-/** Runs of consecutive years computed together: as many as ROWS_PER_PASS holds, at least one. */
-export function yearPasses(names: number, years: readonly number[], startDay: number, endDay: number): number[][] {
-  const out: number[][] = [];
-  let rows = Infinity;
+/** One dataset-year built as columns. */
+export interface Unit {
+  dataset: DatasetName;
+  year: number;
+}
+
+/** The whole years' dataset-years in passes: as many together as VALUES_PER_PASS holds, at least one. */
+export function yearPasses(names: number, years: readonly number[], startDay: number, endDay: number): Unit[][] {
+  const out: Unit[][] = [];
+  let held = Infinity;
   for (const year of years) {
-    const days = Math.min(endDay, firstDayOfYear(year + 1) - 1) - Math.max(startDay, firstDayOfYear(year)) + 1;
-    const last = out[out.length - 1];
-    if (last && last[last.length - 1] === year - 1 && rows + names * days <= ROWS_PER_PASS) {
-      last.push(year);
-      rows += names * days;
-    } else {
-      out.push([year]);
-      rows = names * days;
+    for (const dataset of modelDatasets) {
+      const values = names * daysOf(year, startDay, endDay) * (datasetColumns.get(dataset)!.length + flags.length);
+      if (held + values <= VALUES_PER_PASS) {
+        out[out.length - 1]!.push({ dataset, year });
+        held += values;
+      } else {
+        out.push([{ dataset, year }]);
+        held = values;
+      }
     }
   }
   return out;
+}
+
+/** The days of a year within [startDay, endDay]. */
+function daysOf(year: number, startDay: number, endDay: number): number {
+  return Math.min(endDay, firstDayOfYear(year + 1) - 1) - Math.max(startDay, firstDayOfYear(year)) + 1;
 }
 
 function allocateYear(dataset: DatasetName, year: number, capacity: number): YearRows {
