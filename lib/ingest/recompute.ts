@@ -81,7 +81,8 @@ export async function recomputeStore(location: string | Storage, snapshot: Snaps
 /** The years of [startDay, endDay] whose every partition of lem and nete-volume-calcs lies inside it, when every reservoir is recomputed. */
 function wholeYears(snapshot: Snapshot, names: readonly string[], startDay: number, endDay: number): number[] {
   const all = snapshot.manifest.reservoirs.names;
-  if (names.length !== new Set(all).size || !all.every((n) => names.includes(n))) return [];
+  const asked = new Set(names);
+  if (asked.size !== names.length || asked.size !== new Set(all).size || !all.every((n) => asked.has(n))) return [];
   const [start, end] = [formatDay(startDay), formatDay(endDay)];
   const years: number[] = [];
   for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++) {
