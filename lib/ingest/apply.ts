@@ -5,7 +5,7 @@ import type { StoreAbout } from '../store/about.js';
 import { overlapsExtent, type ReservoirFile } from '../store/manifest.js';
 import { type Readback, readMetadataRows, readReservoirFiles, readStationPartition } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
-import { createStoreWriter } from '../store/write.js';
+import { createStoreWriter, type StoreWriter } from '../store/write.js';
 import type { MetadataRow } from '../types.js';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
 
@@ -39,6 +39,22 @@ export async function applyStaging(
   if (about) writer.setAbout(about);
   if (metadata.reservoirs.size > 0) await writer.writeReservoirMetadata(await upsertMetadata(base, 'reservoirs', metadata.reservoirs, 'RES_NAME'));
   if (metadata.stations.size > 0) await writer.writeStationMetadata(await upsertMetadata(base, 'stations', metadata.stations, 'STA_NAME'));
+  const written = await writeStaging(writer, base, staging, onPartition);
+  applied.added = written.added;
+  applied.replaced = written.replaced;
+  applied.partitions = written.partitions;
+  applied.snapshot = (await writer.commit()).snapshot;
+  return applied;
+}
+
+/** Writes the staged rows over `base` with `writer` (not committed), each touched partition merged with what it holds. */
+export async function writeStaging(
+  writer: StoreWriter,
+  base: Readback | undefined,
+  staging: Staging,
+  onPartition?: (what: string) => void,
+): Promise<{ added: number; replaced: number; partitions: number }> {
+  const counts = { added: 0, replaced: 0, partitions: 0 };
   for (const [key, part] of [...staging.partitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     staging.partitions.delete(key); // let the staged rows go once written
     const target = part.target;
@@ -60,15 +76,14 @@ export async function applyStaging(
       if (old || m.rows.days.length > 0) await writer.writeStationPartition(target.name, (merged = m).rows);
     }
     if (merged) {
-      applied.added += merged.added;
-      applied.replaced += merged.replaced;
-      applied.partitions++;
+      counts.added += merged.added;
+      counts.replaced += merged.replaced;
+      counts.partitions++;
     }
     const what = target.kind === 'reservoirs' ? `${target.dataset} ${target.year}` : target.name;
     onPartition?.(what);
   }
-  applied.snapshot = (await writer.commit()).snapshot;
-  return applied;
+  return counts;
 }
 
 /**

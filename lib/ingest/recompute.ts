@@ -1,7 +1,7 @@
 // A store's lem and nete-volume-calcs recomputed by the DLEM from its own rtma and res, written as one new snapshot
 // through the ingest path (revisions, as_of and the Iceberg tables as for any ingest), each day's status saying evap
 // computed it and its qflag the res day's (OWEN's meaning: the storage input's quality).
-import { formatDay, parseDay } from '../dates.js';
+import { formatDay, parseDay, yearOfDay } from '../dates.js';
 import { encodeFlags } from '../flags.js';
 import { DLEM_VERSION } from '../model/dlem.js';
 import { modelDatasets, modelVariables } from '../model/run.js';
@@ -13,9 +13,12 @@ import { openStorage } from '../store/location.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import { openReadback } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
+import { createStoreWriter } from '../store/write.js';
 import { roundValue } from '../units.js';
-import { applyStaging } from './apply.js';
+import { writeStaging } from './apply.js';
+import { recomputeYears, yearPasses } from './recompute-years.js';
 import { Staging } from './stage.js';
+import { ChangeTally, type LargestChange } from './tally.js';
 
 export interface RecomputeOptions {
   names?: readonly string[]; // default: every reservoir of the snapshot
@@ -23,6 +26,7 @@ export interface RecomputeOptions {
   end?: string; // default: the last day of the forcing
   dryRun?: boolean; // compute and compare, write nothing
   onProgress?: (done: number, total: number) => void; // reservoirs computed so far
+  columnar?: boolean; // false: every day through Staging, as a partial recompute (tests compare the two)
 }
 
 export interface RecomputeSummary {
@@ -30,11 +34,11 @@ export interface RecomputeSummary {
   days: number;
   values: number; // values computed (reservoir-days × variables)
   changed: number; // of them, those that differ from the stored value at the wire's rounding (or were not stored)
-  largestChange: { name: string; date: string; variable: string; stored: number | null; computed: number } | null;
+  largestChange: LargestChange | null;
   snapshot: string | null; // the snapshot published (null on a dry run)
 }
 
-// reservoirs computed and staged at a time
+// reservoirs computed at a time
 const GROUP = 256;
 
 /** Recomputes lem and nete-volume-calcs of `snapshot` (the store at `location`) and publishes them as a new snapshot. */
@@ -46,21 +50,78 @@ export async function recomputeStore(location: string | Storage, snapshot: Snaps
   const summary: RecomputeSummary = { reservoirs: names.length, days: 0, values: 0, changed: 0, largestChange: null, snapshot: null };
   if (startDay === undefined || endDay === undefined || endDay < startDay || names.length === 0) return summary;
   summary.days = endDay - startDay + 1;
+  const tally = new ChangeTally();
+  const whole = options.columnar === false ? [] : wholeYears(snapshot, names, startDay, endDay);
+  const storage = options.dryRun ? undefined : openStorage(location);
+  const base = storage && (await openReadback(storage));
+  try {
+    const writer = storage && createStoreWriter(storage, { base: base?.manifest });
+    const about = base?.manifest.about;
+    const model = `evap DLEM ${DLEM_VERSION} (Zhao & Gao 2019; Zhao et al. 2024): lem and nete-volume-calcs computed by evap from the store's rtma and res, ${formatDay(startDay)} to ${formatDay(endDay)}`;
+    if (writer && about) writer.setAbout({ ...about, model });
+    const passes = yearPasses(names.length, whole, startDay, endDay);
+    const staged = whole.length < yearOfDay(endDay) - yearOfDay(startDay) + 1;
+    const groups = Math.ceil(names.length / GROUP) * (passes.length + (staged ? 1 : 0));
+    let done = 0;
+    // reservoirs computed so far, counted over every pass of the names
+    const onGroup = () => options.onProgress?.(Math.min(names.length, Math.round((++done / groups) * names.length)), names.length);
+    await recomputeYears(snapshot, names, passes, startDay, endDay, GROUP, tally, writer, onGroup);
+    const staging = await stageRecompute(snapshot, names, startDay, endDay, new Set(whole), tally, onGroup);
+    const written = writer ? (await writeStaging(writer, base, staging)).partitions + whole.length : 0;
+    if (writer && written > 0) summary.snapshot = (await writer.commit()).snapshot;
+  } finally {
+    await base?.close();
+  }
+  summary.values = tally.values;
+  summary.changed = tally.changed;
+  summary.largestChange = tally.largest;
+  return summary;
+}
+
+/** The years of [startDay, endDay] whose every partition of lem and nete-volume-calcs lies inside it, when every reservoir is recomputed. */
+function wholeYears(snapshot: Snapshot, names: readonly string[], startDay: number, endDay: number): number[] {
+  const all = snapshot.manifest.reservoirs.names;
+  const asked = new Set(names);
+  if (asked.size !== names.length || asked.size !== new Set(all).size || !all.every((n) => asked.has(n))) return [];
+  const [start, end] = [formatDay(startDay), formatDay(endDay)];
+  const years: number[] = [];
+  for (let year = yearOfDay(startDay); year <= yearOfDay(endDay); year++) {
+    const partitions = modelDatasets.map((d) => snapshot.manifest.datasets[d]?.partitions.find((p) => p.year === year));
+    if (partitions.every((p) => !p || (p.start >= start && p.end <= end))) years.push(year);
+  }
+  return years;
+}
+
+/** Stages the recomputed values of the days outside the `whole` years (those are written as columns). */
+async function stageRecompute(
+  snapshot: Snapshot,
+  names: readonly string[],
+  startDay: number,
+  endDay: number,
+  whole: ReadonlySet<number>,
+  tally: ChangeTally,
+  onGroup: () => void,
+): Promise<Staging> {
   const staging = new Staging();
+  let [first, last] = [startDay, endDay];
+  while (first <= last && whole.has(yearOfDay(first))) first++;
+  while (last >= first && whole.has(yearOfDay(last))) last--;
+  if (first > last) return staging;
   const stored = withKeys(resolveReservoirVariables([...modelVariables], [...modelDatasets]), 'metric');
   const qflagOfRes = { ...withKeys(resolveReservoirVariables(['depth_m'], ['res']), 'metric')[0]!, name: 'qflag', key: 'qflag' };
   const computed = encodeFlags('status', ['Computed'])[0]!;
-  let largest = -1;
+  const order = stored.map((v) => (modelVariables as readonly string[]).indexOf(v.name));
   for (let g = 0; g < names.length; g += GROUP) {
     const group = names.slice(g, g + GROUP);
-    const run = await modelReservoirs(snapshot, group, startDay, endDay);
-    const before = await reservoirSeriesMany(snapshot, group, [...stored, qflagOfRes], startDay, endDay);
+    const run = await modelReservoirs(snapshot, group, startDay, last);
+    const before = await reservoirSeriesMany(snapshot, group, [...stored, qflagOfRes], first, last);
     group.forEach((name, b) => {
       const held = before.get(name);
       const at = new Map<number, number>();
       if (held) for (let i = 0; i < held.days.length; i++) at.set(held.days[i]!, i);
-      for (let t = 0; t < run.days; t++) {
-        const day = startDay + t;
+      for (let day = first; day <= last; day++) {
+        if (whole.has(yearOfDay(day))) continue;
+        const t = day - startDay;
         const row = at.get(day);
         if (Number.isNaN(run.values.E_hs[b * run.days + t]!)) continue; // no forcing that day: the stored row stays
         for (const dataset of modelDatasets) {
@@ -69,15 +130,7 @@ export async function recomputeStore(location: string | Storage, snapshot: Snaps
             if (variable.dataset !== dataset) return;
             const value = roundValue(run.values[variable.name as (typeof modelVariables)[number]][b * run.days + t]!);
             const old = row === undefined ? Number.NaN : (held!.columns[j]?.[row] ?? Number.NaN);
-            summary.values++;
-            if (!(old === value)) {
-              summary.changed++;
-              const change = Number.isNaN(old) ? Infinity : Math.abs(value - old);
-              if (change > largest) {
-                largest = change;
-                summary.largestChange = { name, date: formatDay(day), variable: variable.name, stored: Number.isNaN(old) ? null : old, computed: value };
-              }
-            }
+            tally.add(name, day, order[j]!, variable.name, old, value);
             part.set(name, day, part.variables.indexOf(variable.name), value);
           });
           const qflag = row === undefined ? Number.NaN : (held!.columns[stored.length]?.[row] ?? Number.NaN);
@@ -86,25 +139,7 @@ export async function recomputeStore(location: string | Storage, snapshot: Snaps
         }
       }
     });
-    options.onProgress?.(Math.min(names.length, g + GROUP), names.length);
+    onGroup();
   }
-  if (options.dryRun) return summary;
-  const storage = openStorage(location);
-  const base = await openReadback(storage);
-  try {
-    const about = base?.manifest.about;
-    const model = `evap DLEM ${DLEM_VERSION} (Zhao & Gao 2019; Zhao et al. 2024): lem and nete-volume-calcs computed by evap from the store's rtma and res, ${formatDay(startDay)} to ${formatDay(endDay)}`;
-    const applied = await applyStaging(
-      storage,
-      base,
-      staging,
-      { reservoirs: new Map(), stations: new Map() },
-      undefined,
-      about ? { ...about, model } : undefined,
-    );
-    summary.snapshot = applied.snapshot;
-  } finally {
-    await base?.close();
-  }
-  return summary;
+  return staging;
 }

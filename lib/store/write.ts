@@ -141,7 +141,7 @@ export class StoreWriter {
       const days =
         piece[piece.length - 1]! - piece[0]! === piece.length - 1
           ? rows.days.slice(piece[0]!, piece[0]! + piece.length)
-          : Int32Array.from(piece, (i) => rows.days[i]!);
+          : gather(rows.days, piece, new Int32Array(piece.length));
       const extent = { first, last, start: formatDay(minOf(days)), end: formatDay(maxOf(days)) }; // days ascend per name, not overall
       const clash = partition.files.find((f) => overlapsExtent(f, extent));
       if (clash) throw new WriterMisuseError(`${dataset} ${year}: rows ${first}..${last} overlap ${clash.path}; remove it first`);
@@ -441,7 +441,7 @@ function reservoirTable(
   // a piece of consecutive rows (a generator's chunk of names over one period always is) is a view, not a gather
   const from = piece[0] ?? 0;
   const run = piece.length === 0 || piece[piece.length - 1]! - from === piece.length - 1;
-  const pick = (values: Float64Array) => (run ? values.subarray(from, from + piece.length) : Float64Array.from(piece, (i) => values[i]!));
+  const pick = (values: Float64Array) => (run ? values.subarray(from, from + piece.length) : gather(values, piece, new Float64Array(piece.length)));
   const columns: Record<string, Vector> = {
     RES_NAME: utf8Vector(run ? rows.names.slice(from, from + piece.length) : piece.map((i) => rows.names[i]!)),
     date: makeVector({ type: new DateDay(), data: days }),
@@ -492,6 +492,12 @@ function sortFiles(partition: ReservoirPartition): void {
   partition.files.sort((a, b) => compareText(a.start, b.start) || compareText(a.first, b.first));
   partition.start = partition.files.reduce((m, f) => (m === '' || f.start < m ? f.start : m), '');
   partition.end = partition.files.reduce((m, f) => (f.end > m ? f.end : m), '');
+}
+
+// a plain loop: a month's rows of a year sorted by name are scattered, and `from(piece, fn)` calls a closure per row
+function gather<T extends Float64Array | Int32Array>(values: T, piece: readonly number[], into: T): T {
+  for (let k = 0; k < piece.length; k++) into[k] = values[piece[k]!]!;
+  return into;
 }
 
 function minOf(days: Int32Array): number {

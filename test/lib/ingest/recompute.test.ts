@@ -1,7 +1,10 @@
 // Recomputing a store's lem and nete-volume-calcs: a new snapshot through the ingest path, the old one still readable
 // with asOf, only the names asked touched, each day's status Computed and its qflag the res day's, the provenance naming
-// the model; a dry run writes nothing and counts what would change.
-import { describe, expect, it } from 'vitest';
+// the model; a dry run writes nothing and counts what would change. A full recompute builds whole partitions as columns:
+// the same stored answers as through Staging, the partitions outside the range untouched.
+import { cp } from 'node:fs/promises';
+import { describe, expect, it, vi } from 'vitest';
+import { Staging } from '../../../lib/ingest/stage.js';
 import { openStore } from '../../../lib/store/store.js';
 import { cleanUp, smallStoreRange, tempDir, writeSmallStore } from '../../helpers.js';
 
@@ -47,5 +50,45 @@ describe('recomputeModel', () => {
 
     // computing again changes nothing
     expect((await store.recomputeModel({ names: [first!], dryRun: true })).changed).toBe(0);
+  });
+
+  it('builds whole partitions as columns, answering as the Staging path does', async () => {
+    for (const range of [{}, { start: '2021-01-01', end: '2021-01-05' }]) {
+      const dir = await tempDir();
+      await writeSmallStore(dir);
+      const copy = await tempDir();
+      await cp(dir, copy, { recursive: true });
+      const [columnar, staged] = [await openStore(dir), await openStore(copy)];
+      cleanUp(() => Promise.all([columnar.close(), staged.close()]));
+      const names = columnar.manifest.reservoirs.names;
+      const filesOf = (store: typeof columnar, year: number) =>
+        ['lem', 'nete-volume-calcs'].map((d) => store.manifest.datasets[d]!.partitions.find((p) => p.year === year)!.files.map((f) => f.path));
+      const answers = (store: typeof columnar) => store.reservoirTimeseries({ names, ...lemAndNet, alsoReturn: ['status', 'qflag'] });
+      const before = await answers(columnar);
+      const files2020 = filesOf(columnar, 2020);
+
+      const staging = vi.spyOn(Staging.prototype, 'reservoir');
+      const summary = await columnar.recomputeModel(range);
+      expect(staging).not.toHaveBeenCalled(); // every day went as columns
+      const reference = await staged.recomputeModel({ ...range, columnar: false });
+      expect(staging).toHaveBeenCalled();
+      staging.mockRestore();
+      expect({ ...summary, snapshot: null }).toEqual({ ...reference, snapshot: null });
+      expect(summary.changed).toBeGreaterThan(0);
+      expect(await answers(columnar)).toEqual(await answers(staged));
+      // 2021 lies inside both ranges: its files all replaced by the new snapshot's
+      expect(
+        filesOf(columnar, 2021)
+          .flat()
+          .every((path) => path.includes(summary.snapshot!)),
+      ).toBe(true);
+      if ('start' in range) {
+        // 2020 lies outside: its files and answers as they were
+        expect(filesOf(columnar, 2020)).toEqual(files2020);
+        const in2020 = (records: typeof before) => records.filter((r) => String(r.date) < '2021-01-01');
+        expect(in2020(await answers(columnar))).toEqual(in2020(before));
+      }
+      expect((await columnar.recomputeModel({ ...range, dryRun: true })).changed).toBe(0);
+    }
   });
 });
