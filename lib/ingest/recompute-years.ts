@@ -75,7 +75,7 @@ export async function recomputeYears(
 }
 
 /** One dataset-year built as columns. */
-export interface Unit {
+interface Unit {
   dataset: DatasetName;
   year: number;
 }
