@@ -53,7 +53,9 @@ describe('recomputeModel', () => {
   });
 
   it('builds whole partitions as columns, answering as the Staging path does', async () => {
-    for (const range of [{}, { start: '2021-01-01', end: '2021-01-05' }]) {
+    // the whole store; 2021 alone (2020 outside); 2021 whole and 2020 cut (its days staged, 2021's as columns)
+    for (const range of [{}, { start: '2021-01-01', end: '2021-01-05' }, { start: '2020-12-28', end: '2021-01-05' }]) {
+      const cut = range.start === '2020-12-28';
       const dir = await tempDir();
       await writeSmallStore(dir);
       const copy = await tempDir();
@@ -69,7 +71,10 @@ describe('recomputeModel', () => {
 
       const staging = vi.spyOn(Staging.prototype, 'reservoir');
       const summary = await columnar.recomputeModel(range);
-      expect(staging).not.toHaveBeenCalled(); // every day went as columns
+      // a cut partition's days staged (only 2020's: 18628 is 2021-01-01), every other day as columns
+      expect(staging.mock.calls.length > 0).toBe(cut);
+      expect(staging.mock.calls.every(([, day]) => day < 18628)).toBe(true);
+      staging.mockClear();
       const reference = await staged.recomputeModel({ ...range, columnar: false });
       expect(staging).toHaveBeenCalled();
       staging.mockRestore();
@@ -82,7 +87,7 @@ describe('recomputeModel', () => {
           .flat()
           .every((path) => path.includes(summary.snapshot!)),
       ).toBe(true);
-      if ('start' in range) {
+      if (range.start === '2021-01-01') {
         // 2020 lies outside: its files and answers as they were
         expect(filesOf(columnar, 2020)).toEqual(files2020);
         const in2020 = (records: typeof before) => records.filter((r) => String(r.date) < '2021-01-01');
