@@ -89,28 +89,49 @@ export function tooManyValues(maxValues: number): InvalidParameterError {
 }
 
 /**
- * The stream with every output wrapped: `enter()` runs before the first batch, chunk or record is made and gives what
- * ends the use, called once the output is done, fails or its reader stops early. What a reader holds while it reads
- * (a snapshot's lease, a turn among heavy answers) is taken and given back here.
+ * What an output holds while it is made (aroundOutputs): `leave` gives it back. A hold that may be lent out while the
+ * reader, not the producer, has the next move has `idle` (a chunk was handed over) and `resume` (the reader asks for
+ * more: production goes on at once when it returns nothing, else once the promise settles, the hold back).
  */
-export function aroundOutputs(stream: RecordStream, enter: () => Promise<() => void> | (() => void)): RecordStream {
+export interface OutputHold {
+  leave(): void;
+  idle?(): void;
+  resume?(): Promise<void> | undefined;
+}
+
+/**
+ * The stream with every output wrapped: `enter()` runs before the first batch, chunk or record is made and gives what
+ * ends the use (a function, or an OutputHold), called once the output is done, fails or its reader stops early. What a
+ * reader holds while it reads (a snapshot's lease, a turn among heavy answers) is taken and given back here.
+ */
+export function aroundOutputs(stream: RecordStream, enter: () => Promise<OutputHold | (() => void)> | OutputHold | (() => void)): RecordStream {
+  const take = async (): Promise<OutputHold> => {
+    const held = await enter();
+    return typeof held === 'function' ? { leave: held } : held;
+  };
   const each = <T>(make: () => AsyncIterable<T>): AsyncIterable<T> => ({
     [Symbol.asyncIterator]: () =>
       (async function* () {
-        const leave = await enter();
+        const hold = await take();
         try {
-          yield* make();
+          if (!hold.idle) return yield* make();
+          for await (const chunk of make()) {
+            hold.idle();
+            yield chunk; // the reader's move until it asks for the next
+            const back = hold.resume?.();
+            if (back) await back;
+          }
         } finally {
-          leave();
+          hold.leave();
         }
       })(),
   });
   const whole = async <T>(make: () => Promise<T>): Promise<T> => {
-    const leave = await enter();
+    const hold = await take();
     try {
       return await make();
     } finally {
-      leave();
+      hold.leave();
     }
   };
   return {

@@ -121,6 +121,24 @@ describe('AnswerGate', () => {
   });
 });
 
+describe('AnswerGate lending', () => {
+  it('lends the slot of an answer whose reader holds back, and gives it a slot again when its reader asks', async () => {
+    const gate = new AnswerGate(1, 0);
+    const log = { inside: 0, most: 0, order: [] as number[] };
+    const slow = gate.admit(watched(1, 3, 1, log)).batches[Symbol.asyncIterator]();
+    await slow.next(); // a batch handed over; the reader does not ask for the next
+    const waiting = gate.admit(watched(2, 1, 1, log)).records();
+    const later = gate.admit(watched(3, 1, 1, log)).records();
+    expect(await waiting).toEqual([{ id: 2 }]); // made in the slot lent while the slow reader held back
+    expect((await slow.next()).value).toEqual([{ id: 1 }]); // its reader asks again: the answer goes on in a slot
+
+    await slow.return?.(undefined);
+    expect(await later).toEqual([{ id: 3 }]);
+    expect(log.order).toEqual([1, 2, 3]);
+    expect(gate.load).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
 describe('answers built whole', () => {
   it('count a stored row WHOLE_ANSWER_WEIGHT times: a Parquet or Arrow answer light as JSON waits for its turn', async () => {
     const { store, names } = await openSmallStore();
@@ -131,7 +149,7 @@ describe('answers built whole', () => {
     const gate = new AnswerGate(1, rows * 2); // one reservoir is light as JSON, heavy built whole
     const app = await testApp({ store, gate });
     const ask = (path: string) => app.get(path);
-    // a heavy answer holds the one slot until released
+    // a heavy answer holds the one slot while it is being made, until released
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     const holder = gate
@@ -139,21 +157,22 @@ describe('answers built whole', () => {
         recordStream(
           ['x'],
           async function* () {
-            yield [{ x: 1 }];
             await released;
+            yield [{ x: 1 }];
           },
           Number.POSITIVE_INFINITY,
         ),
       )
       .batches[Symbol.asyncIterator]();
-    await holder.next();
-    expect(gate.load).toEqual({ running: 1, waiting: 0 });
+    const held = holder.next();
+    await expect.poll(() => gate.load).toEqual({ running: 1, waiting: 0 });
     const parquet = ask(`${one}&output_format=parquet`);
     const arrow = ask(`${one}&output_format=arrow`);
     await expect.poll(() => gate.load).toEqual({ running: 1, waiting: 2 });
     expect((await ask(one)).status).toBe(200); // the same answer as JSON is light: it never waits
     expect(gate.load).toEqual({ running: 1, waiting: 2 });
     release();
+    await held;
     await holder.next();
     expect((await parquet).status).toBe(200);
     expect((await arrow).status).toBe(200);
@@ -186,15 +205,15 @@ describe('an app admitting every answer one at a time', () => {
 });
 
 describe('heavy answers over a socket', () => {
-  // every answer heavy, one slot: the demo's every reservoir over three years is 17 MB of CSV, 44 MB of JSON
-  async function gatedServer(serve: { stallTimeoutMs?: number } = {}, heavyWaitMs?: number) {
+  // every answer heavy, one slot unless told: the demo's every reservoir over three years is 17 MB of CSV, 44 MB of JSON
+  async function gatedServer(serve: { stallTimeoutMs?: number } = {}, heavyWaitMs?: number, maxHeavy = 1) {
     const store = await demoStore();
     const key = 'heavy-key';
     const logs: string[] = [];
     const handler = createHandler({
       store,
       keys: KeyRing.fromKeys([key]),
-      maxHeavy: 1,
+      maxHeavy,
       heavyRows: 0,
       heavyWaitMs,
       answerCacheBytes: 0,
@@ -240,5 +259,32 @@ describe('heavy answers over a socket', () => {
     socket.destroy(); // gone while its answer waits
     expect((await first).status).toBe(200);
     await expect.poll(() => logs.find((l) => l.includes('output_format=json'))).toMatch(/ GET \S+output_format=json - [\d.]+ms 0B aborted$/);
+  });
+
+  it('lends the slots of answers whose clients read slowly: a third heavy answer starts within seconds', async () => {
+    const { url, key, every } = await gatedServer({}, undefined, 2);
+    // two clients reading 16 KiB every 100 ms (160 KB/s) of 44 MB answers: minutes each
+    let read = 0;
+    const slow = [0, 1].map(() => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      socket.on('error', () => {});
+      socket.pause();
+      socket.write(`GET ${every} HTTP/1.1\r\nHost: x\r\napi-key: ${key}\r\n\r\n`);
+      const timer = setInterval(() => (read += socket.read(16 * 1024)?.length ?? 0), 100);
+      socket.on('close', () => clearInterval(timer));
+      return socket;
+    });
+    await expect.poll(() => read, { timeout: 10_000 }).toBeGreaterThan(0); // both answers begun, both slots taken
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = performance.now();
+    const third = await new Promise<{ status?: number; retryAfter?: string; ms: number }>((resolve) =>
+      get(`${url}${every}&output_format=csv`, { agent: false, headers: { 'api-key': key } }, (res) => {
+        resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'], ms: performance.now() - started });
+        res.resume();
+      }).on('error', () => resolve({ ms: performance.now() - started })),
+    );
+    slow.forEach((s) => s.destroy());
+    expect(third.status, JSON.stringify(third)).toBe(200);
+    expect(third.ms).toBeLessThan(5000); // its first bytes: before, it waited for a slot until the slow readers were done
   });
 });
