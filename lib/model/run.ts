@@ -129,8 +129,9 @@ function monthsOf(dates: readonly string[]): Uint8Array {
   return months;
 }
 
-function firstFinite(values: Float64Array): number {
-  for (const value of values) if (Number.isFinite(value)) return value;
+/** The first finite value of values[from, to) (the starting water temperature of a run: its first air temperature), else 0. */
+export function firstFinite(values: Float64Array, from = 0, to = values.length): number {
+  for (let i = from; i < to; i++) if (Number.isFinite(values[i])) return values[i]!;
   return 0;
 }
 

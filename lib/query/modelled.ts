@@ -1,8 +1,8 @@
 // The DLEM over a store's own forcing: many reservoirs at once, after a year of spin-up, with or without a scenario.
-import { formatDay } from '../dates.js';
+import { ymd } from '../dates.js';
 import { allocateOutputs, runDlem } from '../model/dlem.js';
 import { fetchFromArea } from '../model/fetch.js';
-import { type ModelVariable, modelVariables, netEvaporation } from '../model/run.js';
+import { firstFinite, type ModelVariable, modelVariables, netEvaporation } from '../model/run.js';
 import { applyScenario, type Scenario } from '../model/scenario.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import { readStoreForcing } from './forcing.js';
@@ -31,7 +31,7 @@ export async function modelReservoirs(
   const { forcing, days: span } = input;
   applyScenario(scenario, { ta: forcing.ta, vpd: forcing.vpd, u2: forcing.u2, depth: forcing.depth, area: input.area });
   forcing.fetch = input.area.map(fetchFromArea);
-  const months = Uint8Array.from({ length: span }, (_, t) => Number(formatDay(spinStart + t).slice(5, 7)));
+  const months = Uint8Array.from({ length: span }, (_, t) => ymd(spinStart + t)[1]);
   const water = new Float64Array(names.length).map((_, b) => firstFinite(forcing.ta, b * span, (b + 1) * span));
   const tds = scenario.tds === undefined ? undefined : new Float64Array(names.length).fill(scenario.tds);
   const out = allocateOutputs(names.length * span);
@@ -45,9 +45,4 @@ export async function modelReservoirs(
     values[name] = column;
   }
   return { names, startDay, days, values };
-}
-
-function firstFinite(values: Float64Array, from: number, to: number): number {
-  for (let i = from; i < to; i++) if (Number.isFinite(values[i])) return values[i]!;
-  return 0;
 }

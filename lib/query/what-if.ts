@@ -65,6 +65,11 @@ export function streamReservoirModel(s: Snapshot, query: ReservoirModelQuery): R
   return recordStream(plan.header, (kind) => modelRecords(plan, run, startDay, endDay, kind, s.codegen), cells * MODEL_ROW_WEIGHT, cells);
 }
 
+// names one model run takes for answers of `days` days (their spin-up included) within CELLS_PER_GROUP
+function namesPerRun(days: number): number {
+  return Math.max(1, Math.floor(CELLS_PER_GROUP / (days + SPIN_UP_DAYS)));
+}
+
 // each name's block of the variables over the days, computed for a group of names at once
 type Run = (names: readonly string[], variables: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>;
 
@@ -79,7 +84,7 @@ async function* modelRecords(
 ): AsyncGenerator<unknown[]> {
   if (endDay < startDay) return;
   const builder = new RecordBuilder('RES_NAME', plan.columns, kind, codegen);
-  const group = Math.max(1, Math.floor(CELLS_PER_GROUP / (endDay - startDay + 1 + SPIN_UP_DAYS)));
+  const group = namesPerRun(endDay - startDay + 1);
   for (let g = 0; g < plan.names.length; g += group) {
     const blocks = await run(
       plan.names.slice(g, g + group),
@@ -109,7 +114,7 @@ async function blocksOf(
     return blocks;
   }
   const days = Int32Array.from({ length: endDay - startDay + 1 }, (_, t) => startDay + t);
-  const group = Math.max(1, Math.floor(CELLS_PER_GROUP / (days.length + SPIN_UP_DAYS)));
+  const group = namesPerRun(days.length);
   for (let g = 0; g < names.length; g += group) {
     const run = await modelReservoirs(s, names.slice(g, g + group), startDay, endDay, scenario);
     run.names.forEach((name, b) => {
