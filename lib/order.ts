@@ -21,6 +21,16 @@ export function firstAfter(lo: number, hi: number, before: (i: number) => boolea
   return lo;
 }
 
+/** firstAfter for a test that must await (a count read from the store). */
+export async function firstAfterAwaited(lo: number, hi: number, before: (i: number) => Promise<boolean>): Promise<number> {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (await before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The end of the run of equal names that starts at `start` (names ascend, so the run is a prefix from there). */
 export function runEnd(names: readonly string[], start: number): number {
   const name = names[start];

@@ -18,7 +18,7 @@ export interface ReaderCaches {
   footers: ByteBoundedCache<FileLayout>; // by data file: from its index, or its footer
   columns: ByteBoundedCache<Map<string, Column>>; // decoded column chunks, by row group
   derived: ByteBoundedCache<unknown>; // values worked out from many chunks, e.g. one day of every reservoir (derive())
-  counts: ReadCounts & { footersRead: number; indexesRead: number; indexesRefused: number; chunksDecoded: number };
+  counts: ReadCounts & { footersRead: number; indexesRead: number; indexesRefused: number; chunksDecoded: number; rowsDecoded: number }; // rowsDecoded: a row per column chunk's row
 }
 
 /** Caches bounded by the given byte counts. */
@@ -27,7 +27,7 @@ export function createReaderCaches(columnBytes: number, footerBytes: number): Re
     footers: new ByteBoundedCache(footerBytes),
     columns: new ByteBoundedCache(columnBytes),
     derived: new ByteBoundedCache(columnBytes / 8),
-    counts: { reads: 0, bytesRead: 0, footersRead: 0, indexesRead: 0, indexesRefused: 0, chunksDecoded: 0 },
+    counts: { reads: 0, bytesRead: 0, footersRead: 0, indexesRead: 0, indexesRefused: 0, chunksDecoded: 0, rowsDecoded: 0 },
   };
 }
 
@@ -228,6 +228,7 @@ export class PartitionReader {
   private keep(file: DataFile, group: number, name: string, values: ArrayLike<number | string | null>, scan: boolean): Column {
     const column = normalize(values, name);
     this.caches.counts.chunksDecoded++;
+    this.caches.counts.rowsDecoded += column.length;
     // a row group's columns are cached together (one key per group, made once): the group's size grows as columns come
     const key = this.groupKey(file, group);
     const columns = this.caches.columns.get(key) ?? new Map<string, Column>();

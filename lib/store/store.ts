@@ -11,6 +11,7 @@ import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, type OperationName } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
+import { type ObservationPage, type ObservationPageQuery, reservoirObservationPage } from '../query/observations.js';
 import {
   asksAll,
   boundRecords,
@@ -159,6 +160,21 @@ export abstract class StoreReader {
   }
 
   private readonly shown = displayPrototype(() => storeLabel(this)); // what a notebook shows of this store's streams
+
+  /**
+   * One page of a reservoir dataset's daily rows as columns, and how many rows the whole answer holds: counted from
+   * row counts, the rows before the page never read (lib/query/observations.ts). Names and variables are the caller's,
+   * already checked.
+   */
+  async reservoirObservationPage(dataset: string, query: ObservationPageQuery): Promise<ObservationPage> {
+    const snapshot = this.snapshot;
+    const leave = this.lease.enter();
+    try {
+      return await reservoirObservationPage(snapshot, dataset, query);
+    } finally {
+      leave();
+    }
+  }
 
   /** Reservoir records over a date range, streamed in batches (validation happens before the first batch). */
   streamReservoirTimeseries(query: ReservoirRangeQuery = {}): RecordStream {

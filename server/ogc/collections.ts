@@ -128,7 +128,6 @@ export function schemaOf(collection: Collection, system: UnitSystem, id: string)
   const base = queryables(collection, id);
   const properties = { ...(base.properties as Record<string, unknown>) };
   delete properties.geometry;
-  for (const v of collection.variables)
-    properties[wireKey(v, system)] = { title: v.description, type: ['number', 'null'], 'x-ogc-unit': unitLabel(v.unit, system), 'x-evap-variable': v.name };
+  for (const v of collection.variables) properties[v.name] = { title: v.description, type: ['number', 'null'], 'x-ogc-unit': unitLabel(v.unit, system) };
   return { ...base, properties, additionalProperties: true };
 }

@@ -1,13 +1,18 @@
-// /collections/{id}/items and /items/{featureId}: GeoJSON features, places or (name, day) observations, paged by
-// offset in bounded memory (lib/query/page.ts reads the answer batch by batch and holds one page).
-import type { UnitSystem } from '../../lib/catalogue.js';
-import { parseDay } from '../../lib/dates.js';
+// /collections/{id}/items and /items/{featureId}: GeoJSON features, places or (name, day) observations. A reservoir
+// dataset's page is read as columns, the rows before it counted, not read (lib/query/observations.ts); the stations'
+// daily values are paged by reading their answer batch by batch (lib/query/page.ts). Properties carry plain variable
+// names (`NetE`), their units in the collection's schema.
+import type { DatasetName, UnitSystem } from '../../lib/catalogue.js';
+import { formatDay, parseDay } from '../../lib/dates.js';
 import type { RecordStream } from '../../lib/format/stream.js';
+import type { ObservationFrame } from '../../lib/query/observations.js';
 import { pageOf } from '../../lib/query/page.js';
+import { withKeys } from '../../lib/query/plan.js';
 import type { StoreReader } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
+import { convert, roundValue } from '../../lib/units.js';
 import { HttpError } from '../errors.js';
-import { attributesOf, type Collection, dayRange, placeRows } from './collections.js';
+import { attributesOf, type Collection, dayRange, placeRows, wireKey } from './collections.js';
 import { link, type OgcContext, selfLinks } from './context.js';
 import { DEFAULT_LIMIT, inBbox, MAX_LIMIT, passes, readBbox, readCount, readDatetime, readFilters, readUnits } from './parameters.js';
 
@@ -74,8 +79,8 @@ export function observationStream(
     : store.streamReservoirTimeseries({ ...query, datasets: [collection.dataset] });
 }
 
-/** An observation record as a feature: its place's point, its name, its day and its variables (wire keys, with units). */
-export function observationFeature(collection: Collection, record: WireRecord, places: Map<string, WireRecord>, keep?: Set<string>): Feature {
+/** An observation record as a feature: its place's point, its name, its day and its variables (wire keys, with units: EDR's GeoJSON). */
+export function observationFeature(collection: Collection, record: WireRecord, places: Map<string, WireRecord>): Feature {
   const name = String(record[collection.nameKey]);
   const day = String(record.start_date);
   const properties: WireRecord = { [collection.nameKey]: name, date: day };
@@ -83,8 +88,76 @@ export function observationFeature(collection: Collection, record: WireRecord, p
     if (key === collection.nameKey || key === 'start_date' || key === 'end_date') continue;
     properties[key] = value;
   }
-  if (keep) for (const key of Object.keys(properties)) if (!keep.has(key) && !keep.has(key.replace(/ \(.*\)$/, ''))) delete properties[key];
   return { type: 'Feature', id: observationId(name, day), geometry: pointOf(places.get(name)), properties };
+}
+
+/** The page's rows as features: each its place's point, its name, its day and its variables under their plain names. */
+function frameFeatures(collection: Collection, frame: ObservationFrame, places: Map<string, WireRecord>): Feature[] {
+  const { names, days, columns, variables } = frame;
+  const features: Feature[] = new Array(days.length);
+  for (let i = 0; i < days.length; i++) {
+    const [name, day] = [names[i]!, formatDay(days[i]!)];
+    const properties: WireRecord = { [collection.nameKey]: name, date: day };
+    for (let j = 0; j < variables.length; j++) {
+      const value = convert(columns[j]![i]!, variables[j]!);
+      properties[variables[j]!.name] = value !== value ? null : roundValue(value);
+    }
+    features[i] = { type: 'Feature', id: observationId(name, day), geometry: pointOf(places.get(name)), properties };
+  }
+  return features;
+}
+
+/** A station observation as a feature with plain variable names: its record's wire keys (`Tavg (C)`) looked up, not parsed. */
+function stationFeature(collection: Collection, record: WireRecord, places: Map<string, WireRecord>, units: UnitSystem, keep?: Set<string>): Feature {
+  const feature = observationFeature(collection, record, places);
+  const plain = new Map(collection.variables.map((v) => [wireKey(v, units), v.name]));
+  const properties: WireRecord = {};
+  for (const [key, value] of Object.entries(feature.properties)) {
+    const name = plain.get(key) ?? key;
+    if (!keep || keep.has(name)) properties[name] = value;
+  }
+  return { ...feature, properties };
+}
+
+/** A page of a collection's observations of `places` over [start, end] and how many there are. */
+async function observationPage(
+  store: StoreReader,
+  collection: Collection,
+  places: WireRecord[],
+  [start, end]: [string, string],
+  { offset, limit, units, wanted }: { offset: number; limit: number; units: UnitSystem; wanted?: string[] },
+  ctx: OgcContext,
+): Promise<{ features: Feature[]; matched: number }> {
+  const names = places.map((row) => String(row[collection.nameKey]));
+  const byName = new Map(places.map((row) => [String(row[collection.nameKey]), row]));
+  const asked = wanted?.filter((n) => collection.variables.some((v) => v.name === n));
+  const chosen = collection.variables.filter((v) => asked === undefined || asked.length === 0 || asked.includes(v.name));
+  if (collection.dataset !== undefined) {
+    const dataset = collection.dataset as DatasetName;
+    const variables = withKeys(
+      chosen.map((v) => ({ name: v.name, dataset, unit: v.unit })),
+      units,
+    );
+    const query = { names, startDay: parseDay(start, 'datetime'), endDay: parseDay(end, 'datetime'), variables, offset, limit };
+    const page = await store.reservoirObservationPage(dataset, query);
+    return { features: frameFeatures(collection, page.frame, byName), matched: page.matched };
+  }
+  const stream = ctx.admit(observationStream(store, collection, names, start, end, units, asked));
+  const page = await pageOf(stream, offset, limit);
+  const keep = wanted ? new Set([...wanted, collection.nameKey, 'date']) : undefined;
+  return { features: page.records.map((record) => stationFeature(collection, record, byName, units, keep)), matched: page.matched };
+}
+
+/** The days asked of an observation collection, clipped to those held; undefined when none are left. */
+function daysAsked(store: StoreReader, collection: Collection, params: URLSearchParams): [string, string] | undefined {
+  const held = dayRange(store, collection);
+  const asked = readDatetime(params.get('datetime'));
+  const start = [asked.start, held?.start]
+    .filter((d) => d !== undefined)
+    .sort()
+    .pop();
+  const end = [asked.end, held?.end].filter((d) => d !== undefined).sort()[0];
+  return held === undefined || start === undefined || end === undefined || start > end ? undefined : [start, end];
 }
 
 /** The items answer of a collection. */
@@ -106,25 +179,9 @@ export async function items(store: StoreReader, collection: Collection, ctx: Ogc
       return { type: 'Feature', id: String(row[collection.nameKey]), geometry: pointOf(row), properties };
     });
   } else {
-    const held = dayRange(store, collection);
-    const asked = readDatetime(params.get('datetime'));
-    const start = [asked.start, held?.start]
-      .filter((d) => d !== undefined)
-      .sort()
-      .pop();
-    const end = [asked.end, held?.end].filter((d) => d !== undefined).sort()[0];
-    const names = places.map((row) => String(row[collection.nameKey]));
-    const variables = wanted?.filter((n) => collection.variables.some((v) => v.name === n));
-    if (held === undefined || names.length === 0 || start === undefined || end === undefined || start > end) {
-      features = [];
-      matched = 0;
-    } else {
-      const page = await pageOf(ctx.admit(observationStream(store, collection, names, start, end, units, variables)), offset, limit);
-      const byName = new Map(places.map((row) => [String(row[collection.nameKey]), row]));
-      const keep = wanted ? new Set([...wanted, collection.nameKey, 'date']) : undefined;
-      features = page.records.map((record) => observationFeature(collection, record, byName, keep));
-      matched = page.matched;
-    }
+    const days = daysAsked(store, collection, params);
+    if (days === undefined || places.length === 0) [features, matched] = [[], 0];
+    else ({ features, matched } = await observationPage(store, collection, places, days, { offset, limit, units, wanted }, ctx));
   }
   const path = `/collections/${encodeURIComponent(collection.id)}/items`;
   const others: Record<string, string> = {};
@@ -172,9 +229,9 @@ export async function oneItem(store: StoreReader, collection: Collection, featur
     if (at < 0 || !byName.has(name) || !isCalendarDay(day)) throw missing(); // 2020-02-30 names no feature: 404, not the query's 422
     const held = dayRange(store, collection);
     if (!held || day < held.start || day > held.end) throw missing();
-    const records = await observationStream(store, collection, [name], day, day, units).records();
-    if (records.length === 0) throw missing();
-    feature = observationFeature(collection, records[0]!, byName);
+    const page = await observationPage(store, collection, [byName.get(name)!], [day, day], { offset: 0, limit: 1, units }, ctx);
+    if (page.features.length === 0) throw missing();
+    feature = page.features[0]!;
   }
   const path = `/collections/${encodeURIComponent(collection.id)}/items/${encodeURIComponent(featureId)}`;
   return {
