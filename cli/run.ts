@@ -25,6 +25,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   copy: { summary: 'copy a store between a folder and a bucket (s3://), verified and resumable', load: () => import('./commands/copy.js') },
   tables: { summary: 'publish a store as Apache Iceberg tables (metadata only)', load: () => import('./commands/tables.js') },
   files: { summary: "the current data files of a store's tables", load: () => import('./commands/files.js') },
+  changes: { summary: 'the names and days that changed in a store since a snapshot', load: () => import('./commands/changes.js') },
   keys: { summary: 'API keys of a server: new, list, revoke, requests', load: () => import('./commands/keys.js') },
 };
 

@@ -174,6 +174,14 @@ export const parameters = {
   ),
   stationSummaryAlsoReturn: alsoReturn(withoutStatus(stationAlso), 'a period spans many days, so it has no one status (ask a daily path for status)'),
   // the server answers it from a view of the store as it was then; the library's array methods take it too
+  since: {
+    name: 'since',
+    option: 'since',
+    kind: 'one',
+    side: 'library',
+    description:
+      'The snapshot to compare from: its id (a sequence number from /info/list_snapshots, or the `current` of an earlier answer), or a time (ISO date or date and time: the snapshot current then); left out, the oldest retained snapshot',
+  },
   as_of: {
     name: 'as_of',
     option: 'asOf',
@@ -476,6 +484,7 @@ export const operations = {
     ],
   },
   listSnapshots: { method: 'GET', path: '/info/list_snapshots', answer: 'list', parameters: [p.output_format] },
+  changes: { method: 'GET', path: '/changes', answer: 'list', parameters: [p.output_format, p.since, p.as_of] },
   forecastDaily: {
     method: 'GET',
     path: '/forecast/daily/reservoirs',

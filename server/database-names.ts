@@ -3,7 +3,7 @@
 import { operations } from '../lib/operations.js';
 
 // the server's own paths, beside the operations' (which a new operation, such as the forecasts', adds to by itself)
-const serverSegments = ['docs', 'openapi.json', 'ogc', 'auth', 'explorer', 'databases'];
+const serverSegments = ['docs', 'openapi.json', 'ogc', 'auth', 'explorer', 'databases', 'iceberg'];
 
 /** First path segments of the API: a database named so would hide them. */
 export const RESERVED_DATABASE_NAMES: readonly string[] = [...new Set([...Object.values(operations).map((o) => o.path.split('/')[1]!), ...serverSegments])];

@@ -8,6 +8,8 @@ import { compress, WholeResponse } from './answers.js';
 import { createHandler, type Handler, type HandlerOptions, normalizePath } from './app.js';
 import { checkDatabaseNames } from './database-names.js';
 import { errorResponse, HttpError } from './errors.js';
+import { CATALOG_PATH, createCatalog } from './iceberg/catalog.js';
+import { createObjectEndpoint, isObjectPath } from './iceberg/s3.js';
 import { createRateLimiter } from './keys/rate.js';
 import { createKeyRequests } from './keys/requests.js';
 import { settingDefault } from './process/config.js';
@@ -88,12 +90,20 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
   const rootHandler = createHandler({ ...shared, store: first!.store });
   const byName = new Map(options.databases.map((d) => [d.name, createHandler({ ...shared, store: d.store, basePath: `/${d.name}` })]));
 
-  const list = async (request: Parameters<Handler>[0]): Promise<Response> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      throw new HttpError(405, `method ${request.method} is not allowed on ${DATABASES_PATH}; allowed: GET`, { allow: 'GET, HEAD' });
+  // the key and the rate limit, as every database's paths check them
+  const admit = async (request: { headers: { get(name: string): string | null } }) => {
     const digest = options.keys.check(request);
     const wait = (await rateLimiter?.(digest)) ?? 0;
     if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
+  };
+  // every database's Iceberg tables: a REST catalog, and an S3 endpoint serving a folder's files
+  const catalog = createCatalog({ databases: options.databases, admit, logError });
+  const objects = createObjectEndpoint({ databases: options.databases, admit, logError });
+
+  const list = async (request: Parameters<Handler>[0]): Promise<Response> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      throw new HttpError(405, `method ${request.method} is not allowed on ${DATABASES_PATH}; allowed: GET`, { allow: 'GET, HEAD' });
+    await admit(request);
     const entries = options.databases.map((d, i) => databaseEntry(d, i === 0));
     return compress(request, new WholeResponse(JSON.stringify(entries), { headers: { 'content-type': 'application/json' } }));
   };
@@ -102,6 +112,8 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
   const route: Handler = async (request) => {
     const path = normalizePath(request.url.pathname);
     if (path === DATABASES_PATH) return list(request).catch((error: unknown) => errorResponse(error, logError));
+    if (path === CATALOG_PATH || path.startsWith(`${CATALOG_PATH}/`)) return catalog(request, path);
+    if (isObjectPath(request.url.pathname)) return objects(request);
     const name = path.split('/')[1]!;
     const handler = byName.get(name);
     if (!handler) return rootHandler(request);

@@ -101,6 +101,16 @@ export const routes: readonly Route[] = withPostTwins([
     },
   ),
   tableRoute(
+    'changes',
+    { tag: 'Info', summary: "What changed since a snapshot: each table's names and days, and the snapshot to ask from next time" },
+    async ({ options, format }, { store }) => {
+      const answer = await store.changes(options);
+      const response = listResponse(format, answer, answer.changes as unknown as WireRecord[], changeColumns);
+      response.headers.set('x-evap-snapshot', String(answer.current)); // the CSV's `current`, which its rows cannot say
+      return response;
+    },
+  ),
+  tableRoute(
     'about',
     {
       tag: 'Info',
@@ -112,3 +122,4 @@ export const routes: readonly Route[] = withPostTwins([
 ]);
 
 const snapshotColumns: string[] = ['id', 'snapshot', 'time', 'files', 'rows', 'removed'];
+const changeColumns: string[] = ['table', 'name', 'start_date', 'end_date'];

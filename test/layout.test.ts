@@ -100,6 +100,7 @@ const upwardStill = [
   'lib/store/store.ts -> notebook',
   'lib/store/store.ts -> operations',
   'lib/store/store.ts -> query',
+  'lib/store/store.ts -> tables',
   'lib/store/vacuum.ts -> tables',
   'lib/store/vectors.ts -> tables',
   'lib/store/verify.ts -> forecast',

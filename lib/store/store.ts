@@ -9,7 +9,7 @@ import { aroundOutputs, type RecordStream, recordStream } from '../format/stream
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
-import { checkOptions, type OperationName } from '../operations.js';
+import { checkOptions, type OperationName, type OptionsOf } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { type ObservationPage, type ObservationPageQuery, reservoirObservationPage } from '../query/observations.js';
 import {
@@ -27,6 +27,7 @@ import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
 import { type ReservoirModelQuery, streamReservoirModel } from '../query/what-if.js';
+import { diffSnapshots, oldestRetained, type StoreChanges, snapshotSince } from '../tables/changes.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -139,6 +140,21 @@ export abstract class StoreReader {
   /** The retained snapshots, oldest first: id, time, and what each changed (files and rows it added, files it dropped). */
   async listSnapshots(): Promise<SnapshotInfo[]> {
     return describeSnapshots(await readSnapshots(this.storage));
+  }
+
+  /** The names and days of each table that changed since a snapshot (an id or a time) up to this reader's (lib/tables/changes.ts). */
+  async changes(options: OptionsOf<'changes'> & { asOf?: string }): Promise<StoreChanges> {
+    const { since, asOf } = checkOptions('changes', options);
+    if (asOf === undefined) {
+      const before = since === undefined ? await oldestRetained(this.storage) : await snapshotSince(this.storage, since, this.manifest);
+      return diffSnapshots(before.sequence > this.manifest.sequence ? this.manifest : before, this.manifest);
+    }
+    const view = await this.asOf(asOf);
+    try {
+      return await view.changes({ since });
+    } finally {
+      await view.close();
+    }
   }
 
   protected lease = new HeldLease(async () => {}); // the snapshot's, held by the answers reading it

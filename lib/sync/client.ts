@@ -14,6 +14,7 @@ import type {
 import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
 import type { StoreAbout } from '../store/about.js';
+import type { StoreChanges } from '../tables/changes.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -160,6 +161,11 @@ export class EvapClient {
   /** The server's provenance and citation (GET /info/about, an evap server's; the public service has no such path). */
   about(): Promise<StoreAbout> {
     return this.ask('about', {});
+  }
+
+  /** What changed since a snapshot (an id or a time): each table's names and days, and the snapshot to ask from next (an evap server's GET /changes). */
+  changes(query: { since: string; asOf?: string }): Promise<StoreChanges> {
+    return this.ask('changes', query);
   }
 
   /** The datasets the server holds. */

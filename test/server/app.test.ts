@@ -131,7 +131,7 @@ describe('/openapi.json', () => {
       components: { securitySchemes: Record<string, { in: string; name: string }> };
     };
     expect(Object.keys(spec.paths).sort()).toEqual([...new Set(routes.map((r) => r.path)), '/auth/request_key'].sort());
-    expect(Object.keys(spec.paths)).toHaveLength(13 + 8 + 1 + 1 + 1 + 6 + 1); // the public service's 13, aggregates and normals, list_snapshots, request_key, /info/about (provenance), the six forecast paths, the model's what-if
+    expect(Object.keys(spec.paths)).toHaveLength(13 + 8 + 1 + 1 + 1 + 6 + 1 + 1); // the public service's 13, aggregates and normals, list_snapshots, request_key, /info/about (provenance), the six forecast paths, the model's what-if, /changes
     expect(Object.values(spec.components.securitySchemes)).toEqual([{ type: 'apiKey', in: 'header', name: 'api-key' }]);
     const param = (path: string, name: string) => spec.paths[path]!.get!.parameters.find((p) => p.name === name)!.schema;
     expect(param('/timeseries/daily/reservoirs/daterange', 'variables').default!.split(', ')).toEqual(reservoirVariables.map((v) => v.name));
