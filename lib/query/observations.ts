@@ -3,10 +3,10 @@
 // that statistics cannot settle (a group holding names on both sides of the boundary, or days on both sides of the
 // range) have their dates and names decoded to count them.
 import { formatDay, yearOfDay } from '../dates.js';
+import type { ResolvedVariable } from '../format/emitter.js';
 import { compareText, firstAfterAwaited, partitionPoint, rowsWithin, runEnd } from '../order.js';
 import type { ReservoirFile } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
-import type { ResolvedVariable } from '../format/emitter.js';
 import { fileHoldsNames, readNameRows } from './timeseries.js';
 
 /** Rows as columns: each row's name and day, and one column of stored (metric) values per variable, NaN where none. */
