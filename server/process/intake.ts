@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { HttpError } from '../errors.js';
 import { settingDefault } from './config.js';
+import { lingerOnClose } from './linger.js';
 
 export interface IntakeOptions {
   maxBodies: number; // requests whose bodies are still arriving, in total; beyond it 503
@@ -88,6 +89,12 @@ export class Intake {
     return { refusal, body, release };
   }
 
+  /** Whether this request's body is still arriving under the intake's watch (its own deadlines will answer it). */
+  receiving(incoming: IncomingMessage): boolean {
+    for (const watched of this.arriving) if (watched.incoming === incoming) return true;
+    return false;
+  }
+
   /** Stops the sweep (at shutdown). */
   stop(): void {
     clearInterval(this.timer);
@@ -109,15 +116,17 @@ export class Intake {
 class Watched {
   received = 0;
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private source: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private over = false;
 
   constructor(
-    private readonly incoming: IncomingMessage,
+    readonly incoming: IncomingMessage,
     readonly started: number,
   ) {}
 
   stream(arrived: () => HttpError | undefined): ReadableStream<Uint8Array> {
     const source = (Readable.toWeb(this.incoming) as unknown as ReadableStream<Uint8Array>).getReader();
+    this.source = source;
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => void (this.controller = controller),
@@ -145,15 +154,28 @@ class Watched {
     );
   }
 
-  /** Refuses the rest of the body with a 408; the socket is left open for the answer, which closes it. */
+  /**
+   * Refuses the rest of the body with a 408; the socket is left open for the answer, which closes it lingering: what
+   * the client still sends is read and dropped, so it reads the answer rather than meet a reset (linger.ts).
+   */
   fail(detail: string): void {
+    lingerOnClose(this.incoming);
     this.end(new HttpError(408, detail, { connection: 'close' }));
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!(await this.source!.read()).done);
+    } catch {
+      // the connection closed: nothing more to drop
+    }
   }
 
   private end(error: unknown): void {
     if (this.over) return;
     this.over = true;
-    this.incoming.pause(); // read no more of it: the answer says Connection: close
+    this.incoming.pause(); // read no more of it for the handler: the answer says Connection: close
     this.controller?.error(error);
   }
 }

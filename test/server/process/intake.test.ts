@@ -94,6 +94,51 @@ describe('Intake', () => {
     await server.close();
   });
 
+  // found by the soak: with gaps between a body's bytes longer than --stall-timeout-ms, the stall sweep closed the
+  // connection with no answer at all before the body's own deadline gave its 408
+  it('answers a body that pauses longer than the stall timeout with 408, not a silent close', async () => {
+    const server = await startTestServer({ serve: { stallTimeoutMs: 300, bodyMinRate: 100, bodyGraceMs: 1000, bodyTimeoutMs: 5000 } });
+    const upload = trickle(server.url, server.key, { length: 1_000_000, bytes: 16, everyMs: 600 });
+    const cutOff = setTimeout(() => upload.socket.destroy(), 8000);
+    const { text, ms } = await upload.closed;
+    clearTimeout(cutOff);
+    expect(statusOf(text)).toBe(408);
+    expect(detailOf(text)).toMatch(/^the request body arrives slower than 100 bytes a second/);
+    expect(ms).toBeGreaterThanOrEqual(1000);
+    await server.close();
+  });
+
+  // an upload answered before its body is in keeps sending; closed at once, the server's kernel answers those bytes with
+  // a reset, and a client that had not read the answer yet loses it (EPIPE, nothing read: 5 of 5 before the close lingered)
+  it('lets a client still sending its body read the 408 or 503 it was answered with', async () => {
+    const server = await startTestServer({ serve: { bodyMinRate: 100, bodyGraceMs: 100, bodyTimeoutMs: 5000, maxBodies: 1 } });
+    const { port } = new URL(server.url);
+    const late = async (then?: Promise<unknown>) => {
+      const socket = connect({ port: Number(port), host: '127.0.0.1' });
+      socket.pause(); // the answer stays unread, as in a client busy sending
+      let failed = '';
+      socket.on('error', (error) => (failed = String(error)));
+      socket.write(
+        `POST /info/list_RES_NAMES HTTP/1.1\r\nHost: x\r\napi-key: ${server.key}\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: 100000\r\n\r\n${'x'.repeat(16)}`,
+      );
+      await (then ?? sleep(800)); // answered and closed meanwhile
+      for (let i = 0; i < 3; i++) {
+        socket.write('y'.repeat(16));
+        await sleep(100);
+      }
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.resume();
+      await sleep(300);
+      socket.destroy();
+      return { status: statusOf(text), failed };
+    };
+    const first = late(); // holds the one body allowed, until its 408
+    expect(await late(sleep(200))).toEqual({ status: 503, failed: '' });
+    expect(await first).toEqual({ status: 408, failed: '' });
+    await server.close();
+  });
+
   it('takes a query slot only once the body has arrived, and answers 503 then if none is free', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
