@@ -10,7 +10,6 @@ import type { OptionsOf } from '../operations.js';
 import { allowed, asksAll, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
 import type { Snapshot } from '../store/open-snapshot.js';
-import type { ByteSource } from '../store/source.js';
 import { didYouMean } from '../suggest.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { conversionOf, convert, roundValue } from '../units.js';
@@ -33,9 +32,7 @@ import {
 
 /** Where the forecasts are read from, and the day's estimates (metric) of some reservoirs and variables over a range of days. */
 export interface ForecastSource {
-  snapshot: Snapshot;
-  bytes: ByteSource;
-  where: string; // the store's location (caches are keyed by it)
+  snapshot: Snapshot; // its reader reads the forecasts' files, on the store's caches
   estimates(names: readonly string[], variables: readonly EstimateVariable[], start: number, end: number): Promise<Estimates>;
 }
 
@@ -172,7 +169,7 @@ export function forecastDaily(source: ForecastSource, query: OptionsOf<'forecast
   const columns = ['RES_NAME', 'issued', 'valid_date', 'lead_days', ...keys.map((k) => k.key), ...attributes];
   return stream(columns, async function* () {
     if (!held) return;
-    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, members, { names, variables, totals: false });
+    const issue = await readIssue(source.snapshot.reader, held.month, held.issue, members, { names, variables, totals: false });
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
@@ -239,7 +236,7 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
   return stream(columns, async function* () {
     if (wanted.length === 0) return;
     const issues = new Map<number, Issue>();
-    for (const [day, h] of wanted) issues.set(day, await readIssue(source.bytes, source.where, h.month, h.issue, members, { names, variables, totals: false }));
+    for (const [day, h] of wanted) issues.set(day, await readIssue(source.snapshot.reader, h.month, h.issue, members, { names, variables, totals: false }));
     const observed = await source.estimates(names, variables, wanted[0]![0], wanted.at(-1)![0]);
     for (const name of names) {
       const extra = attributesOf(s, name, attributes);
@@ -289,7 +286,7 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
     if (!held) return;
     // the issue's totals table, when it holds the window: every reservoir's totals in a few small row groups
     if (!needsMembers && held.month.totals && TOTAL_WINDOWS.includes(to)) {
-      const t = await readTotals(source.bytes, source.where, held.month.totals, to, stats, variables);
+      const t = await readTotals(source.snapshot.reader, held.month.totals, to, stats, variables);
       const columnOf = keys.map((k) => t.values.get(`${k.variable} ${ensembleStatistics[k.statistic]}`)!);
       for (const name of names) {
         const i = t.row.get(name);
@@ -301,7 +298,7 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
       return;
     }
     // the stored totals' statistics, or the members (a total's statistics are made from them): never the daily ones
-    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers, { names, variables, daily: false, totals: true });
+    const issue = await readIssue(source.snapshot.reader, held.month, held.issue, needsMembers, { names, variables, daily: false, totals: true });
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
@@ -350,7 +347,7 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
   return stream(columns, async function* () {
     if (held.length === 0) return;
     const issues: Issue[] = [];
-    for (const h of held) issues.push(await readIssue(source.bytes, source.where, h.month, h.issue, true, { names, variables, totals: false }));
+    for (const h of held) issues.push(await readIssue(source.snapshot.reader, h.month, h.issue, true, { names, variables, totals: false }));
     // every estimate held: the verified days, and the other years' same days of the year that make their reference
     const dates = s.manifest.datasets;
     const spans = Object.values(dates).flatMap((d) => d.partitions.map((p) => [p.start, p.end]));
@@ -416,16 +413,13 @@ export type ForecastIssueRange = { RES_NAME: string; start_date: string; end_dat
  * reservoir without forecasts is left out. Told by each issue's manifest entry (its reservoirs), or, for an issue
  * whose entry cannot tell (written before the entry kept them, or the store's reservoirs changed since), by its file.
  */
-export async function listForecastIssues(
-  source: Pick<ForecastSource, 'snapshot' | 'bytes' | 'where'>,
-  names: readonly string[] | undefined,
-): Promise<ForecastIssueRange[]> {
+export async function listForecastIssues(source: Pick<ForecastSource, 'snapshot'>, names: readonly string[] | undefined): Promise<ForecastIssueRange[]> {
   const s = source.snapshot;
   const asked = checkNames(s, names); // the API's default (as every RES_NAMES), or ALL
   const all = issuesOf(s.manifest);
   const holds = async (h: Held, name: string): Promise<boolean> =>
     issueHolds(h.issue, name, s.reservoirNames) ??
-    (await readIssue(source.bytes, source.where, h.month, h.issue, false, { names: [name], variables: [], totals: false })).byName.has(name);
+    (await readIssue(source.snapshot.reader, h.month, h.issue, false, { names: [name], variables: [], totals: false })).byName.has(name);
   const out: ForecastIssueRange[] = [];
   for (const name of asked) {
     let first: Held | undefined;
