@@ -414,7 +414,7 @@ export abstract class StoreReader {
       make(
         {
           snapshot,
-          estimates: (names, variables, start, end) => forecast.readEstimates(this, names, variables, start, end),
+          estimates: (names, variables, start, end) => forecast.readEstimates(snapshot, names, variables, start, end),
         },
         query,
       ),
