@@ -1,16 +1,15 @@
 // The forecast operations (lib/operations.ts): each checks its options and works out its columns at once (so errors
 // come before the first record), then reads the issues it needs and yields one batch of records per reservoir.
 import { ALL_NAMES, defaults, type UnitSystem, unitLabel } from '../catalogue.js';
-import { clip, formatDay, parseDay } from '../dates.js';
+import { clip, formatDay, parseDay, parseRange } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
 import { recordsToCsv } from '../format/csv.js';
 import type { OutputKind } from '../format/emit.js';
 import { type RecordStream, recordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
-import { allowed, asksAll, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
+import { allowed, asksAll, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
 import type { Snapshot } from '../store/open-snapshot.js';
-import { didYouMean } from '../suggest.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { conversionOf, convert, roundValue } from '../units.js';
 import { issueHolds, issuesOf, readIssue } from './files.js';
@@ -43,40 +42,21 @@ type Held = { month: ForecastMonth; issue: ForecastIssue };
 
 // ---- checking the options ----
 
-// a list's empty entries are dropped (`E_hs,`), an empty list refused, as every list of the API is
-function entries(list: readonly string[] | undefined, parameter: string): string[] | undefined {
-  if (list === undefined) return undefined;
-  if (list.every((v) => v === ''))
-    throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'empty', list);
-  return [...new Set(list.filter((v) => v !== ''))];
-}
-
 function checkVariables(variables: readonly string[] | undefined): ForecastVariable[] {
-  const list = entries(variables, 'variables') ?? [...forecastVariables];
-  for (const v of list) {
-    if (!(forecastVariables as readonly string[]).includes(v))
-      throw new InvalidParameterError(
-        'variables',
-        `unknown forecast variable ${JSON.stringify(clip(v))}${didYouMean(v, forecastVariables)}; allowed: ${forecastVariables.join(', ')}`,
-        'not-allowed',
-        v,
-      );
-  }
-  return list as ForecastVariable[];
+  return resolveAllowed(variables, forecastVariables, forecastVariables, 'variables', 'forecast variable');
 }
 
 function checkStatistics(statistics: readonly string[] | undefined): { stats: EnsembleStatistic[]; members: boolean } {
-  const list = entries(statistics, 'statistics') ?? [...defaultStatistics];
-  for (const s of list) {
-    if (!statisticValues.includes(s))
-      throw new InvalidParameterError(
-        'statistics',
-        `unknown statistic ${JSON.stringify(clip(s))}${didYouMean(s, statisticValues)}; allowed: ${statisticValues.join(', ')}`,
-        'not-allowed',
-        s,
-      );
-  }
+  const list = resolveAllowed(statistics, defaultStatistics, statisticValues, 'statistics', 'statistic');
   return { stats: list.filter((s) => s !== 'members') as EnsembleStatistic[], members: list.includes('members') };
+}
+
+/** start_date and end_date, each defaulting to the given day; their order is checked when both are given. */
+function checkRange(query: { start?: string; end?: string }, first: number, last: number): [number, number] {
+  if (query.start === undefined || query.end === undefined)
+    return [query.start === undefined ? first : parseDay(query.start, 'start_date'), query.end === undefined ? last : parseDay(query.end, 'end_date')];
+  const { startDay, endDay } = parseRange(query.start, query.end);
+  return [startDay, endDay];
 }
 
 /** `leads`: one lead day (`7`) or a range (`1-7`) within 1-28. */
@@ -222,10 +202,7 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
   const all = issuesOf(s.manifest);
   const first = all.length > 0 ? parseDay(all[0]!.issue.issued, 'issued') + lead : 0;
   const last = all.length > 0 ? parseDay(all.at(-1)!.issue.issued, 'issued') + lead : -1;
-  const start = query.start === undefined ? first : parseDay(query.start, 'start_date');
-  const end = query.end === undefined ? last : parseDay(query.end, 'end_date');
-  if (query.start !== undefined && query.end !== undefined && end < start)
-    throw new InvalidParameterError('end_date', `end_date ${query.end} is before start_date ${query.start}`, 'malformed', query.end);
+  const [start, end] = checkRange(query, first, last);
   const byDay = new Map(all.map((h) => [parseDay(h.issue.issued, 'issued') + lead, h]));
   const wanted = [...byDay.entries()].filter(([day]) => day >= start && day <= end);
   // over a range of issues, members where kept: a day whose issue kept fewer (or none) has nulls there
@@ -336,9 +313,7 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
   const variables = checkVariables(query.variables);
   const system = resolveUnits(query.units);
   const [from, to] = parseLeads(query.leads);
-  const start = query.start === undefined ? Number.NEGATIVE_INFINITY : parseDay(query.start, 'start_date');
-  const end = query.end === undefined ? Number.POSITIVE_INFINITY : parseDay(query.end, 'end_date');
-  if (end < start) throw new InvalidParameterError('end_date', `end_date ${query.end} is before start_date ${query.start}`, 'malformed', query.end);
+  const [start, end] = checkRange(query, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
   const held = issuesOf(s.manifest).filter((h) => {
     const day = parseDay(h.issue.issued, 'issued');
     return day >= start && day <= end;
