@@ -6,7 +6,7 @@ import { type ColumnValues, decodeChunkAsync, type FileLayout, parseFooter } fro
 import type { PartitionReader } from './partitions.js';
 
 /** A file read whole: its layout, and the columns of a row group decoded from its bytes. */
-export interface WholeParquet extends FileLayout {
+interface WholeParquet extends FileLayout {
   chunks(group: number, names: readonly string[]): Promise<(ColumnValues | undefined)[]>;
 }
 
