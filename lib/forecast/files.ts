@@ -4,15 +4,12 @@
 // sorted by issue first, each issue a run of rows the manifest names), read by the same code. Written within a store
 // snapshot like every other file, so revisions and as_of behave as everywhere else.
 
-import { gunzipSync } from 'node:zlib';
-import { parquetRead } from 'hyparquet';
 import { formatDay, parseDay } from '../dates.js';
 import { StoreError } from '../errors.js';
-import { sha256 } from '../store/disk.js';
-import { parseFileIndex } from '../store/file-index.js';
-import type { FileEntry, ForecastFile, ForecastIssue, ForecastMonth, Manifest } from '../store/manifest.js';
-import { type ColumnValues, chunkSum, decodeChunkAsync, type FileLayout, type Footer, parseFooter } from '../store/parquet.js';
-import type { ByteSource } from '../store/source.js';
+import type { ForecastFile, ForecastIssue, ForecastMonth, Manifest } from '../store/manifest.js';
+import type { ColumnValues } from '../store/parquet.js';
+import type { PartitionReader, PiecewiseFile } from '../store/partitions.js';
+import { readWholeParquet } from '../store/whole-parquet.js';
 import type { Issue, ReservoirForecast } from './issue.js';
 import { ensembleStatistics } from './stats.js';
 import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
@@ -29,28 +26,6 @@ export function issuesOf(manifest: Manifest): { month: ForecastMonth; issue: For
   return (manifest.forecasts ?? []).flatMap((month) => month.issues.map((issue) => ({ month, issue })));
 }
 
-// decoded issues and verified files, by the store's location and the file's path (a path names a file never rewritten)
-const decoded = new Map<string, Promise<Issue>>();
-const verified = new Map<string, Promise<ArrayBuffer>>();
-const KEPT_ISSUES = 48;
-const KEPT_FILES = 3;
-const footers = new Map<string, Promise<FileLayout>>();
-const KEPT_FOOTERS = 24;
-
-export function remember<T>(cache: Map<string, T>, key: string, make: () => T, bound: number): T {
-  const held = cache.get(key);
-  if (held !== undefined) {
-    cache.delete(key);
-    cache.set(key, held); // most recently used last
-    return held;
-  }
-  const made = make();
-  cache.set(key, made);
-  if (cache.size > bound) cache.delete(cache.keys().next().value!);
-  if (made instanceof Promise) made.catch(() => cache.get(key) === made && cache.delete(key));
-  return made;
-}
-
 /** What a query needs of an issue: some reservoirs (default all), some variables (default all), their daily statistics and the totals' (default both). */
 interface IssueWanted {
   names?: readonly string[];
@@ -64,25 +39,21 @@ interface IssueWanted {
  * row groups whose name range holds a reservoir asked, and of them the columns of the variables asked; the values
  * not asked are NaN. Every byte read is checked (against the footer's chunk checksums, or the file's SHA-256).
  */
-export function readIssue(
-  source: ByteSource,
-  where: string,
-  month: ForecastMonth,
-  entry: ForecastIssue,
-  withMembers: boolean,
-  wanted: IssueWanted = {},
-): Promise<Issue> {
+export function readIssue(reader: PartitionReader, month: ForecastMonth, entry: ForecastIssue, withMembers: boolean, wanted: IssueWanted = {}): Promise<Issue> {
   const want = withMembers && entry.members > 0 && month.members !== null;
   const names = wanted.names === undefined ? undefined : [...new Set(wanted.names)].sort();
   const variables = wanted.variables === undefined ? [...forecastVariables] : forecastVariables.filter((v) => wanted.variables!.includes(v));
   const daily = wanted.daily ?? true;
   const totals = wanted.totals ?? true;
-  return remember(
-    decoded,
-    [where, month.stats.path, entry.issued, want, variables.join(','), daily, totals, names?.join('\u0001') ?? '*'].join('\u0000'),
-    () => decodeIssue(source, where, month, entry, want, { names, variables, daily, totals }),
-    KEPT_ISSUES,
-  );
+  // in the reader's cache of derived values (a file's path names one snapshot's file, never rewritten)
+  const key = ['forecast', month.stats.path, entry.issued, want, variables.join(','), daily, totals, names?.join('\u0001') ?? '*'].join('\u0000');
+  return reader.derive(key, async () => {
+    const issue = await decodeIssue(reader, month, entry, want, { names, variables, daily, totals });
+    let bytes = 0;
+    for (const f of issue.byName.values())
+      for (const held of [f.stats, f.totals, f.members ?? {}]) for (const a of Object.values(held) as Float64Array[]) bytes += a.byteLength;
+    return { value: issue, bytes };
+  });
 }
 
 /** Whether the issue holds the reservoir, by its manifest entry; undefined when the entry cannot say (then look in the file). */
@@ -117,7 +88,7 @@ interface Decoding {
   totals: boolean;
 }
 
-async function decodeIssue(source: ByteSource, where: string, month: ForecastMonth, entry: ForecastIssue, withMembers: boolean, d: Decoding): Promise<Issue> {
+async function decodeIssue(reader: PartitionReader, month: ForecastMonth, entry: ForecastIssue, withMembers: boolean, d: Decoding): Promise<Issue> {
   const issued = parseDay(entry.issued, 'issued');
   const byName = new Map<string, ReservoirForecast>();
   const r = entry.reservoirs;
@@ -132,8 +103,7 @@ async function decodeIssue(source: ByteSource, where: string, month: ForecastMon
   ]);
   const statColumns = d.variables.flatMap((v) => [...(d.daily ? [v] : []), ...(d.totals ? [`${v}_total`] : [])]);
   await readRows(
-    source,
-    where,
+    reader,
     month.stats,
     entry.rows,
     statColumns,
@@ -153,8 +123,7 @@ async function decodeIssue(source: ByteSource, where: string, month: ForecastMon
   );
   if (withMembers && month.members) {
     await readRows(
-      source,
-      where,
+      reader,
       month.members,
       entry.memberRows,
       d.variables,
@@ -185,15 +154,12 @@ function emptyForecast(): ReservoirForecast {
   return { stats: filled(), totals: filled(), count: 0, members: undefined };
 }
 
-const gzip = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
-
 /**
  * Reads the rows of [rowStart, rowEnd) of the names asked (all when undefined): for each row, the arrays its value
  * columns go to (`targets`, by its reservoir; undefined: skip it) at `position(statistic or member) * 28 + lead - 1`.
  */
 async function readRows(
-  source: ByteSource,
-  where: string,
+  reader: PartitionReader,
   file: ForecastFile,
   rows: [number, number],
   valueColumns: readonly string[],
@@ -227,41 +193,25 @@ async function readRows(
       }
     }
   };
-  if (file.footerSha256 === undefined) add(await readWhole(source, where, file, columns, rows), 0, rows[1] - rows[0]);
-  else await readGroups(source, where, file, columns, rows, asked, add);
-}
-
-// files written before their footer's checksum was kept: read whole, checked against the file's SHA-256
-async function readWhole(source: ByteSource, where: string, file: FileEntry, columns: string[], [rowStart, rowEnd]: [number, number]): Promise<ColumnValues[]> {
-  const bytes = await remember(verified, `${where}\u0000${file.path}`, () => readVerified(source, file), KEPT_FILES);
-  const rows = await new Promise<unknown[][]>((resolve, reject) => {
-    parquetRead({ file: bytes, columns, rowStart, rowEnd, compressors: gzip, onComplete: (data) => resolve(data as unknown[][]) }).catch(reject);
-  });
-  return columns.map((_, c) => rows.map((row) => row[c] as number | string | null));
+  await readGroups(reader, file, columns, rows, asked, add);
 }
 
 // only the row groups holding rows asked: those of the issue whose name range (the footer's statistics) holds a name
-// asked; of each, the names first, then the other columns only if a name asked is there. The footer is checked
-// against the manifest, each chunk against the footer.
+// asked; of each, the names first, then the other columns only if a name asked is there. Read by the store's reader:
+// the footer (or the index beside it) checked against the manifest, each chunk against the footer, decoded chunks in
+// its caches. Files written before their footer's checksum was kept are read whole (store/whole-parquet.ts).
 export async function readGroups(
-  source: ByteSource,
-  where: string,
+  reader: PartitionReader,
   file: ForecastFile,
   columns: string[],
   [rowStart, rowEnd]: [number, number],
   asked: ReadonlySet<string> | undefined,
   add: (values: readonly ColumnValues[], from: number, to: number) => void,
 ): Promise<void> {
-  const footer = await remember(footers, `${where}\u0000${file.path}`, () => readLayout(source, file), KEPT_FOOTERS);
-  const chunk = async (g: number, name: string) => {
-    const index = footer.columns.get(name);
-    if (index === undefined) throw new StoreError(`${file.path} has no column ${name}`);
-    const [start, stop] = footer.ranges[g]![index]!;
-    const bytes = await source.read(file.path, start, stop - start);
-    if (footer.sums?.[g]?.[index] !== chunkSum(bytes))
-      throw new StoreError(`${file.path} is corrupt: column ${name} of row group ${g} does not match its checksum`);
-    return decodeChunkAsync(footer, g, name, bytes);
-  };
+  const piecewise = file.footerSha256 === undefined ? undefined : (file as PiecewiseFile);
+  const whole = piecewise ? undefined : await readWholeParquet(reader, file);
+  const footer = whole ?? (await reader.layout(piecewise!));
+  const chunks = (g: number, names: string[]): Promise<(ColumnValues | undefined)[]> => (whole ? whole.chunks(g, names) : reader.columns(piecewise!, g, names));
   const names = asked === undefined ? undefined : [...asked];
   const groups: number[] = [];
   for (let g = 0; g + 1 < footer.groupStarts.length; g++) {
@@ -275,43 +225,17 @@ export async function readGroups(
       const first = footer.groupStarts[g]!;
       const from = Math.max(rowStart, first) - first;
       const to = Math.min(rowEnd, footer.groupStarts[g + 1]!) - first;
-      const resNames = await chunk(g, columns[0]!);
+      const [resNames] = await chunks(g, [columns[0]!]);
       if (asked) {
         let any = false;
-        for (let i = from; i < to && !any; i++) any = asked.has(String(resNames[i]));
+        for (let i = from; i < to && !any; i++) any = asked.has(String(resNames![i]));
         if (!any) return undefined;
       }
-      const rest = await Promise.all(columns.slice(1).map((c) => chunk(g, c)));
-      return { values: [resNames, ...rest], from, to };
+      const rest = await chunks(g, columns.slice(1));
+      const missing = rest.indexOf(undefined);
+      if (missing >= 0) throw new StoreError(`${file.path} has no column ${columns[missing + 1]}`);
+      return { values: [resNames!, ...rest] as ColumnValues[], from, to };
     }),
   );
   for (const group of decodedGroups) if (group) add(group.values, group.from, group.to);
-}
-
-// the layout from the index beside the file when there is one and it matches the manifest's checksum (JSON, parsed
-// natively: the footer of a month's 600 row groups is 0.8 MB of Thrift), else from the footer
-async function readLayout(source: ByteSource, file: ForecastFile): Promise<FileLayout> {
-  if (file.index) {
-    try {
-      const bytes = await source.read(file.index.path, 0, file.index.bytes);
-      if (sha256(bytes) === file.index.sha256)
-        return parseFileIndex(new TextDecoder().decode(bytes), { rows: file.rows, bytes: file.bytes, footerBytes: file.footerBytes! });
-    } catch {
-      // a missing or unreadable index: the footer says the same
-    }
-  }
-  return readFooter(source, file);
-}
-
-async function readFooter(source: ByteSource, file: ForecastFile): Promise<Footer> {
-  const tail = await source.read(file.path, file.bytes - file.footerBytes!, file.footerBytes!);
-  if (sha256(tail) !== file.footerSha256) throw new StoreError(`${file.path} is corrupt: its footer does not match the manifest's checksum`);
-  return parseFooter(tail);
-}
-
-async function readVerified(source: ByteSource, file: FileEntry): Promise<ArrayBuffer> {
-  const bytes = await source.read(file.path, 0, file.bytes);
-  if (bytes.byteLength !== file.bytes || sha256(bytes) !== file.sha256)
-    throw new StoreError(`${file.path} does not match the manifest (size or SHA-256): the file was changed or damaged`);
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }

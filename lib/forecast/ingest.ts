@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { findReservoirVariable, type UnitSystem, units } from '../catalogue.js';
 import { formatDay, parseDay } from '../dates.js';
 import { InvalidParameterError, NotFoundError } from '../errors.js';
+import { createReaderCaches, PartitionReader } from '../store/partitions.js';
 import type { Storage } from '../store/storage.js';
 import { openStore } from '../store/store.js';
 import { createStoreWriter } from '../store/write.js';
@@ -135,8 +136,9 @@ export async function ingestForecastValues(location: string | Storage, values: r
     // the issues given, and those held with them in one file set (a month's, in stores written before), read back
     const days = new Set([...given.keys()].map(formatDay));
     const issues = new Map<number, Issue>();
+    const reader = new PartitionReader(store.storage, createReaderCaches(0, 0)); // each issue read once: nothing kept
     for (const h of issuesOf(store.manifest).filter((h) => h.month.issues.some((i) => days.has(i.issued)))) {
-      const issue = await readIssue(store.storage, store.root, h.month, h.issue, true);
+      const issue = await readIssue(reader, h.month, h.issue, true);
       issues.set(issue.issued, { issued: issue.issued, byName: new Map(issue.byName) });
     }
     let pairs = 0;

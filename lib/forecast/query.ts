@@ -1,17 +1,15 @@
 // The forecast operations (lib/operations.ts): each checks its options and works out its columns at once (so errors
 // come before the first record), then reads the issues it needs and yields one batch of records per reservoir.
 import { ALL_NAMES, defaults, type UnitSystem, unitLabel } from '../catalogue.js';
-import { clip, formatDay, parseDay } from '../dates.js';
+import { clip, formatDay, parseDay, parseRange } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
 import { recordsToCsv } from '../format/csv.js';
 import type { OutputKind } from '../format/emit.js';
 import { type RecordStream, recordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
-import { allowed, asksAll, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
+import { allowed, asksAll, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
 import type { Snapshot } from '../store/open-snapshot.js';
-import type { ByteSource } from '../store/source.js';
-import { didYouMean } from '../suggest.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { conversionOf, convert, roundValue } from '../units.js';
 import { issueHolds, issuesOf, readIssue } from './files.js';
@@ -33,9 +31,7 @@ import {
 
 /** Where the forecasts are read from, and the day's estimates (metric) of some reservoirs and variables over a range of days. */
 export interface ForecastSource {
-  snapshot: Snapshot;
-  bytes: ByteSource;
-  where: string; // the store's location (caches are keyed by it)
+  snapshot: Snapshot; // its reader reads the forecasts' files, on the store's caches
   estimates(names: readonly string[], variables: readonly EstimateVariable[], start: number, end: number): Promise<Estimates>;
 }
 
@@ -46,40 +42,21 @@ type Held = { month: ForecastMonth; issue: ForecastIssue };
 
 // ---- checking the options ----
 
-// a list's empty entries are dropped (`E_hs,`), an empty list refused, as every list of the API is
-function entries(list: readonly string[] | undefined, parameter: string): string[] | undefined {
-  if (list === undefined) return undefined;
-  if (list.every((v) => v === ''))
-    throw new InvalidParameterError(parameter, `${parameter} is empty; give at least one value or leave it out for the default`, 'empty', list);
-  return [...new Set(list.filter((v) => v !== ''))];
-}
-
 function checkVariables(variables: readonly string[] | undefined): ForecastVariable[] {
-  const list = entries(variables, 'variables') ?? [...forecastVariables];
-  for (const v of list) {
-    if (!(forecastVariables as readonly string[]).includes(v))
-      throw new InvalidParameterError(
-        'variables',
-        `unknown forecast variable ${JSON.stringify(clip(v))}${didYouMean(v, forecastVariables)}; allowed: ${forecastVariables.join(', ')}`,
-        'not-allowed',
-        v,
-      );
-  }
-  return list as ForecastVariable[];
+  return resolveAllowed(variables, forecastVariables, forecastVariables, 'variables', 'forecast variable');
 }
 
 function checkStatistics(statistics: readonly string[] | undefined): { stats: EnsembleStatistic[]; members: boolean } {
-  const list = entries(statistics, 'statistics') ?? [...defaultStatistics];
-  for (const s of list) {
-    if (!statisticValues.includes(s))
-      throw new InvalidParameterError(
-        'statistics',
-        `unknown statistic ${JSON.stringify(clip(s))}${didYouMean(s, statisticValues)}; allowed: ${statisticValues.join(', ')}`,
-        'not-allowed',
-        s,
-      );
-  }
+  const list = resolveAllowed(statistics, defaultStatistics, statisticValues, 'statistics', 'statistic');
   return { stats: list.filter((s) => s !== 'members') as EnsembleStatistic[], members: list.includes('members') };
+}
+
+/** start_date and end_date, each defaulting to the given day; their order is checked when both are given. */
+function checkRange(query: { start?: string; end?: string }, first: number, last: number): [number, number] {
+  if (query.start === undefined || query.end === undefined)
+    return [query.start === undefined ? first : parseDay(query.start, 'start_date'), query.end === undefined ? last : parseDay(query.end, 'end_date')];
+  const { startDay, endDay } = parseRange(query.start, query.end);
+  return [startDay, endDay];
 }
 
 /** `leads`: one lead day (`7`) or a range (`1-7`) within 1-28. */
@@ -172,7 +149,7 @@ export function forecastDaily(source: ForecastSource, query: OptionsOf<'forecast
   const columns = ['RES_NAME', 'issued', 'valid_date', 'lead_days', ...keys.map((k) => k.key), ...attributes];
   return stream(columns, async function* () {
     if (!held) return;
-    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, members, { names, variables, totals: false });
+    const issue = await readIssue(source.snapshot.reader, held.month, held.issue, members, { names, variables, totals: false });
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
@@ -225,10 +202,7 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
   const all = issuesOf(s.manifest);
   const first = all.length > 0 ? parseDay(all[0]!.issue.issued, 'issued') + lead : 0;
   const last = all.length > 0 ? parseDay(all.at(-1)!.issue.issued, 'issued') + lead : -1;
-  const start = query.start === undefined ? first : parseDay(query.start, 'start_date');
-  const end = query.end === undefined ? last : parseDay(query.end, 'end_date');
-  if (query.start !== undefined && query.end !== undefined && end < start)
-    throw new InvalidParameterError('end_date', `end_date ${query.end} is before start_date ${query.start}`, 'malformed', query.end);
+  const [start, end] = checkRange(query, first, last);
   const byDay = new Map(all.map((h) => [parseDay(h.issue.issued, 'issued') + lead, h]));
   const wanted = [...byDay.entries()].filter(([day]) => day >= start && day <= end);
   // over a range of issues, members where kept: a day whose issue kept fewer (or none) has nulls there
@@ -239,7 +213,7 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
   return stream(columns, async function* () {
     if (wanted.length === 0) return;
     const issues = new Map<number, Issue>();
-    for (const [day, h] of wanted) issues.set(day, await readIssue(source.bytes, source.where, h.month, h.issue, members, { names, variables, totals: false }));
+    for (const [day, h] of wanted) issues.set(day, await readIssue(source.snapshot.reader, h.month, h.issue, members, { names, variables, totals: false }));
     const observed = await source.estimates(names, variables, wanted[0]![0], wanted.at(-1)![0]);
     for (const name of names) {
       const extra = attributesOf(s, name, attributes);
@@ -289,7 +263,7 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
     if (!held) return;
     // the issue's totals table, when it holds the window: every reservoir's totals in a few small row groups
     if (!needsMembers && held.month.totals && TOTAL_WINDOWS.includes(to)) {
-      const t = await readTotals(source.bytes, source.where, held.month.totals, to, stats, variables);
+      const t = await readTotals(source.snapshot.reader, held.month.totals, to, stats, variables);
       const columnOf = keys.map((k) => t.values.get(`${k.variable} ${ensembleStatistics[k.statistic]}`)!);
       for (const name of names) {
         const i = t.row.get(name);
@@ -301,7 +275,7 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
       return;
     }
     // the stored totals' statistics, or the members (a total's statistics are made from them): never the daily ones
-    const issue = await readIssue(source.bytes, source.where, held.month, held.issue, needsMembers, { names, variables, daily: false, totals: true });
+    const issue = await readIssue(source.snapshot.reader, held.month, held.issue, needsMembers, { names, variables, daily: false, totals: true });
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
@@ -339,9 +313,7 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
   const variables = checkVariables(query.variables);
   const system = resolveUnits(query.units);
   const [from, to] = parseLeads(query.leads);
-  const start = query.start === undefined ? Number.NEGATIVE_INFINITY : parseDay(query.start, 'start_date');
-  const end = query.end === undefined ? Number.POSITIVE_INFINITY : parseDay(query.end, 'end_date');
-  if (end < start) throw new InvalidParameterError('end_date', `end_date ${query.end} is before start_date ${query.start}`, 'malformed', query.end);
+  const [start, end] = checkRange(query, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
   const held = issuesOf(s.manifest).filter((h) => {
     const day = parseDay(h.issue.issued, 'issued');
     return day >= start && day <= end;
@@ -350,7 +322,7 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
   return stream(columns, async function* () {
     if (held.length === 0) return;
     const issues: Issue[] = [];
-    for (const h of held) issues.push(await readIssue(source.bytes, source.where, h.month, h.issue, true, { names, variables, totals: false }));
+    for (const h of held) issues.push(await readIssue(source.snapshot.reader, h.month, h.issue, true, { names, variables, totals: false }));
     // every estimate held: the verified days, and the other years' same days of the year that make their reference
     const dates = s.manifest.datasets;
     const spans = Object.values(dates).flatMap((d) => d.partitions.map((p) => [p.start, p.end]));
@@ -416,16 +388,13 @@ export type ForecastIssueRange = { RES_NAME: string; start_date: string; end_dat
  * reservoir without forecasts is left out. Told by each issue's manifest entry (its reservoirs), or, for an issue
  * whose entry cannot tell (written before the entry kept them, or the store's reservoirs changed since), by its file.
  */
-export async function listForecastIssues(
-  source: Pick<ForecastSource, 'snapshot' | 'bytes' | 'where'>,
-  names: readonly string[] | undefined,
-): Promise<ForecastIssueRange[]> {
+export async function listForecastIssues(source: Pick<ForecastSource, 'snapshot'>, names: readonly string[] | undefined): Promise<ForecastIssueRange[]> {
   const s = source.snapshot;
   const asked = checkNames(s, names); // the API's default (as every RES_NAMES), or ALL
   const all = issuesOf(s.manifest);
   const holds = async (h: Held, name: string): Promise<boolean> =>
     issueHolds(h.issue, name, s.reservoirNames) ??
-    (await readIssue(source.bytes, source.where, h.month, h.issue, false, { names: [name], variables: [], totals: false })).byName.has(name);
+    (await readIssue(source.snapshot.reader, h.month, h.issue, false, { names: [name], variables: [], totals: false })).byName.has(name);
   const out: ForecastIssueRange[] = [];
   for (const name of asked) {
     let first: Held | undefined;

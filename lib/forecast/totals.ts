@@ -7,8 +7,8 @@
 import { StoreError } from '../errors.js';
 import type { ForecastFile, ForecastMonth } from '../store/manifest.js';
 import type { ColumnValues } from '../store/parquet.js';
-import type { ByteSource } from '../store/source.js';
-import { readGroups, readIssue, remember } from './files.js';
+import type { PartitionReader } from '../store/partitions.js';
+import { readGroups, readIssue } from './files.js';
 import { type EnsembleStatistic, ensembleStatistics } from './stats.js';
 import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
 
@@ -23,29 +23,27 @@ interface WindowTotals {
   values: ReadonlyMap<string, Float64Array>; // by `${variable} ${statistic}`
 }
 
-const kept = new Map<string, Promise<WindowTotals>>();
-const KEPT = 24;
-
 /**
  * The totals of every reservoir of the issue over leads 1..window, for the statistics and variables asked: one row
  * group per statistic, each chunk checked against the footer (or the index beside the file), each row's window and
  * statistic checked against what its place says.
  */
 export function readTotals(
-  source: ByteSource,
-  where: string,
+  reader: PartitionReader,
   file: ForecastFile,
   window: number,
   stats: readonly EnsembleStatistic[],
   variables: readonly ForecastVariable[],
 ): Promise<WindowTotals> {
-  const key = [where, file.path, window, stats.join(','), variables.join(',')].join('\u0000');
-  return remember(kept, key, () => decodeTotals(source, where, file, window, stats, variables), KEPT);
+  const key = ['totals', file.path, window, stats.join(','), variables.join(',')].join('\u0000');
+  return reader.derive(key, async () => {
+    const value = await decodeTotals(reader, file, window, stats, variables);
+    return { value, bytes: value.row.size * (value.values.size + 1) * 8 };
+  });
 }
 
 async function decodeTotals(
-  source: ByteSource,
-  where: string,
+  reader: PartitionReader,
   file: ForecastFile,
   window: number,
   stats: readonly EnsembleStatistic[],
@@ -65,7 +63,7 @@ async function decodeTotals(
     });
     const fill = row.size === 0;
     let at = 0; // rows arrive in order, a row group at a time
-    await readGroups(source, where, file, columns, [first, first + n], undefined, (decoded: readonly ColumnValues[], from: number, to: number) => {
+    await readGroups(reader, file, columns, [first, first + n], undefined, (decoded: readonly ColumnValues[], from: number, to: number) => {
       const [names, leads, statistics] = decoded as [ColumnValues, ColumnValues, ColumnValues];
       for (let i = from; i < to; i++, at++) {
         if (Number(leads[i]) !== window || statistics[i] !== statistic)
@@ -88,12 +86,12 @@ async function decodeTotals(
  * variable must hold the value of the statistics file's `<variable>_total` at that lead, and the table every
  * reservoir of the issue. Throws an Error naming the first difference.
  */
-export async function checkTotals(source: ByteSource, where: string, entry: ForecastMonth): Promise<void> {
+export async function checkTotals(reader: PartitionReader, entry: ForecastMonth): Promise<void> {
   const file = entry.totals!;
-  const issue = await readIssue(source, where, entry, entry.issues[0]!, false, { daily: false, totals: true });
+  const issue = await readIssue(reader, entry, entry.issues[0]!, false, { daily: false, totals: true });
   const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
   for (const window of TOTAL_WINDOWS) {
-    const t = await decodeTotals(source, where, file, window, ensembleStatistics, forecastVariables);
+    const t = await decodeTotals(reader, file, window, ensembleStatistics, forecastVariables);
     if (t.row.size !== issue.byName.size) throw new Error(`store file ${file.path} holds ${t.row.size} reservoirs, ${entry.stats.path} ${issue.byName.size}`);
     for (const [name, f] of issue.byName) {
       const i = t.row.get(name);

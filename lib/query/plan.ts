@@ -53,18 +53,29 @@ export function resolveUnits(units: string | undefined): UnitSystem {
 
 /** Checks dataset names; the default is all four. */
 export function resolveDatasets(datasets: readonly string[] | undefined): DatasetName[] {
-  const list = nonEmpty(datasets, 'datasets') ?? datasetNames;
-  for (const d of list) {
-    if (!Object.hasOwn(reservoirDatasets, d)) {
+  return resolveAllowed(datasets, datasetNames, datasetNames, 'datasets', 'dataset');
+}
+
+/** Checks a list against the values allowed (an unknown one is named, with the nearest allowed); the default is `fallback`. */
+export function resolveAllowed<T extends string>(
+  list: readonly string[] | undefined,
+  fallback: readonly T[],
+  allowedValues: readonly T[],
+  parameter: string,
+  what: string,
+): T[] {
+  const checked = unique(nonEmpty(list, parameter) ?? fallback);
+  for (const v of checked) {
+    if (!(allowedValues as readonly string[]).includes(v)) {
       throw new InvalidParameterError(
-        'datasets',
-        `unknown dataset ${JSON.stringify(clip(d))}${didYouMean(d, datasetNames)}; allowed: ${allowed(datasetNames)}`,
+        parameter,
+        `unknown ${what} ${JSON.stringify(clip(v))}${didYouMean(v, allowedValues)}; allowed: ${allowed(allowedValues)}`,
         'not-allowed',
-        d,
+        v,
       );
     }
   }
-  return unique(list) as DatasetName[];
+  return checked as T[];
 }
 
 /** Checks reservoir variables against the requested datasets; the default is every variable of those datasets. */

@@ -10,8 +10,11 @@ import type { DataFile, FileEntry } from './manifest.js';
 import { chunkSum, decodeChunkAsync, decodeChunksAsync, type FileLayout, type Footer, parseFooter } from './parquet.js';
 import type { ByteSource, ReadCounts } from './source.js';
 
-/** A decoded column chunk: dates as epoch days, measurements as Float64 with NaN for gaps, names as strings. */
+/** A decoded column chunk: dates (and lead days) as Int32, measurements as Float64 with NaN for gaps, names as strings. */
 type Column = Int32Array | Float64Array | readonly string[];
+
+/** A file read piecewise: the estimates' data files, and the forecasts' files that keep their footer's checksum. */
+export type PiecewiseFile = Pick<DataFile, 'path' | 'rows' | 'bytes' | 'sha256' | 'footerBytes' | 'footerSha256' | 'index'>;
 
 /** Caches shared by the readers of successive snapshots (file paths are unique per snapshot). */
 export interface ReaderCaches {
@@ -69,12 +72,12 @@ export class PartitionReader {
    * Where a data file's chunks are: from the index beside it when the manifest names one (a small read, parsed
    * natively), else from its footer; read once, checked against the manifest, and cached.
    */
-  async layout(file: DataFile): Promise<FileLayout> {
+  async layout(file: PiecewiseFile): Promise<FileLayout> {
     return this.caches.footers.get(file.path) ?? this.once(file.path, () => (file.index ? this.readIndex(file, file.index) : this.readFooter(file)));
   }
 
   // an index that does not match the manifest's checksum or the file is not used: the footer (checked in turn) is
-  private async readIndex(file: DataFile, index: FileEntry): Promise<FileLayout> {
+  private async readIndex(file: PiecewiseFile, index: FileEntry): Promise<FileLayout> {
     let layout: FileLayout;
     try {
       const bytes = await this.read(index, 0, index.bytes);
@@ -95,11 +98,11 @@ export class PartitionReader {
   readonly refused: string[] = [];
 
   /** The footer of a data file, read and parsed (not cached): what `evap verify` checks an index against. */
-  async footer(file: DataFile): Promise<Footer> {
+  async footer(file: PiecewiseFile): Promise<Footer> {
     return this.readFooter(file, false);
   }
 
-  private async readFooter(file: DataFile, cache = true): Promise<Footer> {
+  private async readFooter(file: PiecewiseFile, cache = true): Promise<Footer> {
     const tail = await this.read(file, file.bytes - file.footerBytes, file.footerBytes);
     if (sha256(tail) !== file.footerSha256) throw new StoreError(`store file ${file.path} is corrupt: its footer does not match the manifest's checksum`);
     let footer: Footer;
@@ -118,12 +121,12 @@ export class PartitionReader {
   }
 
   /** One column of one row group, decoded; undefined when the file has no such column. */
-  async column(file: DataFile, group: number, name: string): Promise<Column | undefined> {
+  async column(file: PiecewiseFile, group: number, name: string): Promise<Column | undefined> {
     return this.cachedColumn(file, group, name) ?? this.readColumn(file, group, name);
   }
 
   /** The column if it is cached (no promise, no read): the hot path of small queries asks this first. */
-  cachedColumn(file: DataFile, group: number, name: string): Column | undefined {
+  cachedColumn(file: PiecewiseFile, group: number, name: string): Column | undefined {
     return this.caches.columns.get(this.groupKey(file, group))?.get(name);
   }
 
@@ -131,7 +134,7 @@ export class PartitionReader {
    * Several columns of a row group (undefined where the file has none), the uncached ones read together. `scan`: a
    * read of a query larger than the cache, whose chunks are kept only where they fit beside what is held.
    */
-  async columns(file: DataFile, group: number, names: readonly string[], scan = false): Promise<(Column | undefined)[]> {
+  async columns(file: PiecewiseFile, group: number, names: readonly string[], scan = false): Promise<(Column | undefined)[]> {
     const cached = this.caches.columns.get(this.groupKey(file, group));
     const out = names.map((n) => cached?.get(n));
     const footer = this.caches.footers.get(file.path) ?? (await this.layout(file));
@@ -158,7 +161,12 @@ export class PartitionReader {
   }
 
   // several chunks of a row group: those neither cached nor being decoded are decoded as one batch
-  private readColumnsOf(file: DataFile, group: number, chunks: readonly { name: string; bytes: Uint8Array }[], scan: boolean): Promise<(Column | undefined)[]> {
+  private readColumnsOf(
+    file: PiecewiseFile,
+    group: number,
+    chunks: readonly { name: string; bytes: Uint8Array }[],
+    scan: boolean,
+  ): Promise<(Column | undefined)[]> {
     const key = this.groupKey(file, group);
     const batch = chunks.filter((c) => !this.cachedColumn(file, group, c.name) && !this.pending.has(`${key}#${c.name}`));
     if (batch.length > 1) {
@@ -176,7 +184,7 @@ export class PartitionReader {
 
   // each chunk checked against its checksum, then all decoded together; should that fail, each alone says which is bad
   private async decodeBatch(
-    file: DataFile,
+    file: PiecewiseFile,
     group: number,
     chunks: readonly { name: string; bytes: Uint8Array }[],
     scan: boolean,
@@ -197,12 +205,12 @@ export class PartitionReader {
     return chunks.map((c) => columns.get(c.name));
   }
 
-  private readColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array, scan = false): Promise<Column | undefined> {
+  private readColumn(file: PiecewiseFile, group: number, name: string, chunk?: Uint8Array, scan = false): Promise<Column | undefined> {
     const cached = this.cachedColumn(file, group, name);
     return cached ? Promise.resolve(cached) : this.once(`${this.groupKey(file, group)}#${name}`, () => this.decodeColumn(file, group, name, chunk, scan));
   }
 
-  private async decodeColumn(file: DataFile, group: number, name: string, chunk?: Uint8Array, scan = false): Promise<Column | undefined> {
+  private async decodeColumn(file: PiecewiseFile, group: number, name: string, chunk?: Uint8Array, scan = false): Promise<Column | undefined> {
     const footer = await this.layout(file);
     const index = footer.columns.get(name);
     if (index === undefined) return undefined;
@@ -218,14 +226,14 @@ export class PartitionReader {
     return this.keep(file, group, name, values, scan);
   }
 
-  private checkSum(file: DataFile, footer: FileLayout, group: number, name: string, bytes: Uint8Array): void {
+  private checkSum(file: PiecewiseFile, footer: FileLayout, group: number, name: string, bytes: Uint8Array): void {
     if (chunkSum(bytes) !== footer.sums![group]![footer.columns.get(name)!]) {
       throw new StoreError(`store file ${file.path} is corrupt: column ${name} of row group ${group} does not match its checksum`);
     }
   }
 
   // a decoded chunk normalized and cached with its row group's other columns
-  private keep(file: DataFile, group: number, name: string, values: ArrayLike<number | string | null>, scan: boolean): Column {
+  private keep(file: PiecewiseFile, group: number, name: string, values: ArrayLike<number | string | null>, scan: boolean): Column {
     const column = normalize(values, name);
     this.caches.counts.chunksDecoded++;
     this.caches.counts.rowsDecoded += column.length;
@@ -244,13 +252,13 @@ export class PartitionReader {
     return this.caches.columns.maxBytes;
   }
 
-  private groupKey(file: DataFile, group: number): string {
+  private groupKey(file: PiecewiseFile, group: number): string {
     let keys = this.keys.get(file);
     if (!keys) this.keys.set(file, (keys = []));
     return (keys[group] ??= `${file.path}#${group}`);
   }
 
-  private readonly keys = new WeakMap<DataFile, string[]>();
+  private readonly keys = new WeakMap<PiecewiseFile, string[]>();
 
   /** Reads a whole small file (the metadata tables), to be checked with checkWhole before its bytes are used. */
   wholeFile(entry: FileEntry): Promise<Uint8Array> {
@@ -272,22 +280,27 @@ export class PartitionReader {
   }
 }
 
-// the types every reader assumes: a date column of days, text names, measurements as doubles
-function checkSchema(file: DataFile, layout: FileLayout): void {
-  if (!layout.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
+// the types every reader assumes: a date column of days (or, in a forecast file, its issue and lead days), text names
+// (and statistics), measurements as doubles
+function checkSchema(file: PiecewiseFile, layout: FileLayout): void {
+  const forecast = layout.columns.has('lead_days');
+  if (!forecast && !layout.columns.has('date')) throw new StoreError(`store file ${file.path} has no date column`);
   // by index, not a Map's entries: this runs once per file in a fresh process, before the optimizing compiler sees it
   for (let index = 0; index < layout.shapes.length; index++) {
     const { name, type } = layout.shapes[index]!;
-    const expected = name === 'date' ? 'INT32' : name === 'RES_NAME' || name === 'STA_NAME' || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
+    const expected = dayColumns.has(name) ? 'INT32' : textColumns.has(name) || Object.hasOwn(flagColumns, name) ? 'BYTE_ARRAY' : 'DOUBLE';
     if (type !== expected) throw new StoreError(`store file ${file.path}: column ${name} is ${type}, expected ${expected}`);
   }
 }
 
-// names stay strings, dates become an Int32Array of epoch days, flags their codes, everything else Float64 with NaN where null
+const dayColumns = new Set(['date', 'issued', 'valid_date', 'lead_days']);
+const textColumns = new Set(['RES_NAME', 'STA_NAME', 'statistic']);
+
+// names stay strings, days become an Int32Array, flags their codes, everything else Float64 with NaN where null
 function normalize(values: ArrayLike<number | string | null>, name: string): Column {
-  if (name === 'RES_NAME' || name === 'STA_NAME') return values as readonly string[];
+  if (textColumns.has(name)) return values as readonly string[];
   if (Object.hasOwn(flagColumns, name)) return encodeFlags(name as FlagColumn, values as ArrayLike<string | null>);
-  if (name === 'date') return values instanceof Int32Array ? values : Int32Array.from(values as ArrayLike<number>);
+  if (dayColumns.has(name)) return values instanceof Int32Array ? values : Int32Array.from(values as ArrayLike<number>);
   if (values instanceof Float64Array) return values;
   const out = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {

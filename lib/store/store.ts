@@ -396,7 +396,7 @@ export abstract class StoreReader {
 
   /** Per reservoir (RES_NAMES' default, or ALL for every one), the first and last issue date of its forecasts. */
   listForecastIssues(names?: readonly string[]): Promise<forecast.ForecastIssueRange[]> {
-    return forecast.listForecastIssues({ snapshot: this.snapshot, bytes: this.snapshot.reader.source, where: this.root }, names);
+    return forecast.listForecastIssues({ snapshot: this.snapshot }, names);
   }
 
   /** The forecast variables, their units and the statistics kept. */
@@ -414,9 +414,7 @@ export abstract class StoreReader {
       make(
         {
           snapshot,
-          bytes: snapshot.reader.source,
-          where: this.root,
-          estimates: (names, variables, start, end) => forecast.readEstimates(this, names, variables, start, end),
+          estimates: (names, variables, start, end) => forecast.readEstimates(snapshot, names, variables, start, end),
         },
         query,
       ),

@@ -29,7 +29,6 @@ export async function verifyStore(
   const forecasts = new Set(entries.flatMap((m) => [m.stats.path, ...(m.members ? [m.members.path] : []), ...(m.totals ? [m.totals.path] : [])]));
   // an issue's totals table must say what its statistics file says (a query of the totals reads the table alone)
   const totalsOf = new Map(entries.filter((m) => m.totals).map((m) => [m.totals!.path, m]));
-  const where = `${store.root}#verify-${Date.now()}`; // the forecast readers' caches keyed apart: every byte read again
   const reader = new PartitionReader(source, createReaderCaches(0, 0)); // nothing cached: every check reads the disk
   const summary: VerifySummary = { files: 0, bytes: 0, problems: [] };
   const failed = new Set<string>();
@@ -42,7 +41,7 @@ export async function verifyStore(
       if (isDataFile(file) && !forecasts.has(file.path)) await checkChunks(reader, file, source);
       else if (isDataFile(file) && file.index) await checkForecastIndex(file, file.index, bytes, source);
       const totalsEntry = totalsOf.get(file.path);
-      if (totalsEntry && !failed.has(totalsEntry.stats.path)) await checkTotals(source, where, totalsEntry); // a damaged file is its own problem
+      if (totalsEntry && !failed.has(totalsEntry.stats.path)) await checkTotals(reader, totalsEntry); // a damaged file is its own problem
     } catch (error) {
       failed.add(file.path);
       summary.problems.push((error as Error).message);

@@ -8,6 +8,7 @@ import { forecastFromMembers, type Issue } from '../../../lib/forecast/issue.js'
 import { writeForecastIssues } from '../../../lib/forecast/write.js';
 import { generateStore } from '../../../lib/model/generate.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
+import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
 import { openStore } from '../../../lib/store/store.js';
 import { verifyStore } from '../../../lib/store/verify.js';
 import { createStoreWriter } from '../../../lib/store/write.js';
@@ -47,7 +48,7 @@ describe('forecast files', () => {
     expect(clickhouseRows(dir, FORECAST_TOTALS_TABLE)).toEqual(library.get(FORECAST_TOTALS_TABLE));
 
     // a revision: February's first issue replaced by another ensemble, its members no longer kept
-    const before = await readIssue(store.storage, store.root, months[2]!, months[2]!.issues[0]!, true);
+    const before = await readIssue(new PartitionReader(store.storage, createReaderCaches(0, 0)), months[2]!, months[2]!.issues[0]!, true);
     const writer = createStoreWriter(dir, { base: store.manifest });
     const revised: Issue = { issued: before.issued, byName: new Map() };
     for (const [name, f] of before.byName) {
@@ -59,7 +60,7 @@ describe('forecast files', () => {
     await store.refresh();
     const after = issuesOf(store.manifest).find((i) => i.issue.issued === '2021-02-01')!;
     expect(after.issue.members).toBe(0);
-    const reread = await readIssue(store.storage, store.root, after.month, after.issue, true);
+    const reread = await readIssue(new PartitionReader(store.storage, createReaderCaches(0, 0)), after.month, after.issue, true);
     const name = [...before.byName.keys()][0]!;
     expect(reread.byName.get(name)!.stats.E_hs[0]).toBeCloseTo(before.byName.get(name)!.stats.E_hs[0]! + 1, 3);
     const revisedTables = await libraryTables(store);

@@ -85,6 +85,20 @@ describe('forecast answers', () => {
     expect(byLead.map((r) => r['pr (mm) observed'])).toEqual(estimates.map((r) => r['pr (mm)']));
   });
 
+  it('carry the estimate in English units as the timeseries answer gives it: converted from the stored value, rounded once', async () => {
+    const byLead = await store.forecastLead({ names: ['LAKE ESTES'], variables: ['E_volume', 'E_hs'], lead: '28', units: 'english' });
+    const estimates = await store.reservoirTimeseries({
+      names: ['LAKE ESTES'],
+      datasets: ['nete-volume-calcs', 'lem'],
+      variables: ['E_volume', 'E_hs'],
+      start: '2021-06-29',
+      end: '2021-07-08',
+      units: 'english',
+    });
+    expect(byLead).toHaveLength(estimates.length);
+    for (const key of ['E_volume (acre-ft)', 'E_hs (in)']) expect(byLead.map((r) => r[`${key} observed`])).toEqual(estimates.map((r) => r[key]));
+  });
+
   it('in English units are the metric values times the factor', async () => {
     const metric = await store.forecastDaily({ names: fixtureNames, variables: ['E_hs', 'E_volume'], issued: '2021-06-03', statistics: ['p25', 'p75'] });
     const english = await store.forecastDaily({

@@ -103,7 +103,7 @@ async function forecastRows(store: StoreReader): Promise<Row[]> {
   const rows: Row[] = [];
   const num = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : v);
   for (const { month, issue } of issuesOf(store.manifest)) {
-    const read = await readIssue(store.storage, store.root, month, issue, true);
+    const read = await readIssue(new PartitionReader(store.storage, createReaderCaches(0, 0)), month, issue, true);
     for (const [name, f] of read.byName) {
       for (let lead = 1; lead <= MAX_LEAD; lead++) {
         const base = { RES_NAME: name, issued: issue.issued, valid_date: formatDay(read.issued + lead), lead_days: lead };
@@ -138,7 +138,7 @@ async function forecastTotalRows(store: StoreReader): Promise<Row[]> {
   const num = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : v);
   for (const { month, issue } of issuesOf(store.manifest)) {
     if (!month.totals) continue;
-    const read = await readIssue(store.storage, store.root, month, issue, false);
+    const read = await readIssue(new PartitionReader(store.storage, createReaderCaches(0, 0)), month, issue, false);
     for (const [name, f] of read.byName)
       for (const lead of [7, 14, 21, 28])
         ensembleStatistics.forEach((statistic, s) => {
