@@ -36,30 +36,49 @@ export async function askSource(client: EvapClient, pulled: number | undefined):
   }
 }
 
-/** A request of the update: one name, the datasets that changed over the same days (none: a station), and those days. */
+/** A request of the update: names whose same datasets (none: stations) changed over the same days, and those days. */
 export interface ChangedRequest {
-  name: string;
+  names: string[];
   datasets: DatasetName[];
   start: string;
   end: string;
 }
 
-/** The requests an update makes from the changes: reservoirs by name and span (datasets changed over the same span asked together), stations likewise. */
+/** Names asked in one request: a revision of every water body's last days is a request per this many, not per name. */
+const NAMES_PER_REQUEST = 100;
+
+/**
+ * The requests an update makes from the changes: the datasets a name changed over the same span asked together, and
+ * the names with the same datasets and span together, up to NAMES_PER_REQUEST a request; stations likewise.
+ */
 export function planChanges(changes: StoreChanges): { metadata: boolean; reservoirs: ChangedRequest[]; stations: ChangedRequest[] } {
   const datasetOf = new Map<string, DatasetName>(datasetNames.map((d) => [datasetTable(d), d]));
-  const reservoirs = new Map<string, ChangedRequest>();
+  const spans = new Map<string, { name: string; datasets: DatasetName[]; start: string; end: string }>(); // by name and span
   const stations: ChangedRequest[] = [];
   let metadata = false;
   for (const c of changes.changes) {
     if (c.table === RESERVOIR_METADATA_TABLE || c.table === STATION_METADATA_TABLE) metadata = true;
     if (c.name === null || c.start_date === null || c.end_date === null) continue; // the forecasts: a mirror does not copy them
     const dataset = datasetOf.get(c.table);
-    if (c.table === STATION_TABLE) stations.push({ name: c.name, datasets: [], start: c.start_date, end: c.end_date });
+    if (c.table === STATION_TABLE) stations.push({ names: [c.name], datasets: [], start: c.start_date, end: c.end_date });
     if (dataset === undefined) continue;
     const key = `${c.name}\t${c.start_date}\t${c.end_date}`;
-    const request = reservoirs.get(key) ?? { name: c.name, datasets: [], start: c.start_date, end: c.end_date };
-    request.datasets.push(dataset);
-    reservoirs.set(key, request);
+    const span = spans.get(key) ?? { name: c.name, datasets: [], start: c.start_date, end: c.end_date };
+    span.datasets.push(dataset);
+    spans.set(key, span);
   }
-  return { metadata, reservoirs: [...reservoirs.values()], stations };
+  const together = (requests: Iterable<ChangedRequest>): ChangedRequest[] => {
+    const groups = new Map<string, ChangedRequest[]>();
+    for (const r of requests) {
+      const key = `${r.datasets.join(',')}\t${r.start}\t${r.end}`;
+      const group = groups.get(key) ?? [];
+      const last = group.at(-1);
+      if (last && last.names.length < NAMES_PER_REQUEST) last.names.push(...r.names);
+      else group.push({ ...r, names: [...r.names] });
+      groups.set(key, group);
+    }
+    return [...groups.values()].flat();
+  };
+  const reservoirs = [...spans.values()].map(({ name, ...rest }) => ({ names: [name], ...rest }));
+  return { metadata, reservoirs: together(reservoirs), stations: together(stations) };
 }

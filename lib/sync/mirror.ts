@@ -91,7 +91,7 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   };
   const plan = source.changes && planChanges(source.changes);
   const units = plan
-    ? changedUnits(plan.reservoirs, plan.stations, options.stationsPerUnit ?? 8)
+    ? changedUnits(plan.reservoirs, plan.stations)
     : options.update
       ? await planUpdateUnits(client, dir, options.stationsPerUnit ?? 8)
       : await planUnits(client, since, options.stationsPerUnit ?? 8);
@@ -269,25 +269,26 @@ async function planUpdateUnits(client: EvapClient, dir: Storage, stationsPerUnit
   return [...units, ...stationUnits(stations, stationsPerUnit, 'update/stations', (name, first) => plan.stations.get(name) ?? first)];
 }
 
-/** The units of an update from /changes: each changed reservoir span one request, stations in groups. */
-function changedUnits(reservoirs: readonly ChangedRequest[], stations: readonly ChangedRequest[], stationsPerUnit: number): Unit[] {
+/** The units of an update from /changes: the reservoirs' requests committed together, then the stations'. */
+function changedUnits(reservoirs: readonly ChangedRequest[], stations: readonly ChangedRequest[]): Unit[] {
+  const what = ({ names, datasets, start, end }: ChangedRequest) =>
+    `${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''} ${datasets.join(',')} ${start}..${end}`;
   const units: Unit[] = [];
   if (reservoirs.length > 0) {
     units.push({
       id: 'changes/reservoirs',
-      chunks: reservoirs.map(({ name, datasets, start, end }) => ({
-        what: `${name} ${datasets.join(',')} ${start}..${end}`,
-        fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ names: [name], datasets, start, end, alsoReturn })),
+      chunks: reservoirs.map((r) => ({
+        what: what(r),
+        fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ ...r, alsoReturn })),
       })),
     });
   }
-  for (let i = 0; i < stations.length; i += stationsPerUnit) {
-    const group = stations.slice(i, i + stationsPerUnit);
+  if (stations.length > 0) {
     units.push({
-      id: `changes/stations/${group.map((s) => `${s.name} ${s.start}`).join('|')}`,
-      chunks: group.map(({ name, start, end }) => ({
-        what: `${name} ${start}..${end}`,
-        fetch: (c: EvapClient) => withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: [name], start, end, alsoReturn })),
+      id: 'changes/stations',
+      chunks: stations.map((r) => ({
+        what: what(r),
+        fetch: (c: EvapClient) => withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: r.names, start: r.start, end: r.end, alsoReturn })),
       })),
     });
   }

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { mirror, PROGRESS_FILE } from '../../../lib/sync/mirror.js';
+import { planChanges } from '../../../lib/sync/mirror-changes.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 import { revise, revision } from '../tables/revise.js';
@@ -82,13 +83,12 @@ describe('mirror --update from GET /changes', () => {
     const { summary, seen, copy } = await update();
     expect([summary.mode, summary.why, summary.source]).toEqual(['changes', `GET /changes since snapshot ${pulled}`, pulled + 1]);
     expect(copy).toEqual(await everything(store));
-    // one request per name of the rewritten file, for lem over its days; nothing of 2020, of the other dataset, of the stations
-    const names = [...new Set(lem2021.names)];
+    // one request for the names of the rewritten file, for lem over its days; nothing of 2020, of the other dataset, of the stations
+    const names = [...new Set(lem2021.names)].sort();
     const days = [...lem2021.days].sort((a, b) => a - b);
     const iso = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
-    expect(seen.timeseries.sort((a, b) => (a.name < b.name ? -1 : 1))).toEqual(
-      names.map((name) => ({ name, datasets: 'lem', start: iso(days[0]!), end: iso(days.at(-1)!) })),
-    );
+    expect(names.length).toBe(2);
+    expect(seen.timeseries).toEqual([{ name: names.join(','), datasets: 'lem', start: iso(days[0]!), end: iso(days.at(-1)!) }]);
     expect(summary.records).toBe(lem2021.days.length);
     // no metadata asked (its table did not change): /info/about, /changes and the timeseries
     expect(seen.paths.filter((p) => !p.startsWith('/timeseries/')).sort()).toEqual(['/changes', '/info/about']);
@@ -130,5 +130,50 @@ describe('mirror --update from GET /changes', () => {
     expect(summary.why).toMatch(/^the server cannot say what changed since snapshot 99: since 99 is after the current snapshot/);
     expect(copy).toEqual(await everything(store));
     expect(JSON.parse(await readFile(join(copyDir, PROGRESS_FILE), 'utf8')).snapshot).toBe(store.manifest.sequence); // asked from there next time
+  });
+});
+
+describe('planChanges', () => {
+  it('asks each changed name, dataset and day once, names with the same datasets and days together, at most 100 a request', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            table: fc.constantFrom('reservoir_lem', 'reservoir_rtma', 'station_timeseries', 'reservoir_metadata', 'reservoir_forecasts'),
+            name: fc.integer({ min: 0, max: 250 }).map((n) => `N${String(n).padStart(3, '0')}`),
+            span: fc.constantFrom(['2021-01-01', '2021-01-31'], ['2021-02-01', '2021-03-31']),
+          }),
+          { maxLength: 600 },
+        ),
+        (entries) => {
+          // as GET /changes gives them: one entry per table, name and span
+          const unique = [...new Map(entries.map((e) => [`${e.table} ${e.name} ${e.span}`, e])).values()];
+          const changes = unique.map(({ table, name, span }) => ({
+            table,
+            name: table === 'reservoir_forecasts' ? null : name,
+            start_date: table === 'reservoir_metadata' ? null : span[0]!,
+            end_date: table === 'reservoir_metadata' ? null : span[1]!,
+          }));
+          const plan = planChanges({ since: 1, current: 2, changes });
+          const asked = (requests: typeof plan.reservoirs, table: (d: string | undefined) => string) =>
+            requests
+              .flatMap((r) => r.names.flatMap((n) => (r.datasets.length ? r.datasets : [undefined]).map((d) => `${table(d)} ${n} ${r.start},${r.end}`)))
+              .sort();
+          const wanted = (tables: string[]) =>
+            unique
+              .filter((e) => tables.includes(e.table))
+              .map((e) => `${e.table} ${e.name} ${e.span}`)
+              .sort();
+          expect(asked(plan.reservoirs, (d) => `reservoir_${d}`)).toEqual(wanted(['reservoir_lem', 'reservoir_rtma']));
+          expect(asked(plan.stations, () => 'station_timeseries')).toEqual(wanted(['station_timeseries']));
+          expect(plan.metadata).toBe(unique.some((e) => e.table === 'reservoir_metadata'));
+          for (const r of [...plan.reservoirs, ...plan.stations]) expect(r.names.length).toBeLessThanOrEqual(100);
+          // as few requests as the groups of the same datasets and days need
+          const groups = new Map<string, number>();
+          for (const r of plan.reservoirs) groups.set(`${r.datasets} ${r.start}`, (groups.get(`${r.datasets} ${r.start}`) ?? 0) + r.names.length);
+          expect(plan.reservoirs.length).toBe([...groups.values()].reduce((n, names) => n + Math.ceil(names / 100), 0));
+        },
+      ),
+    );
   });
 });
