@@ -191,6 +191,15 @@ export const parameters = {
     description:
       'Answer from the data as published then: an ISO date (the end of that day, UTC) or date and time (YYYY-MM-DDTHH:MM:SSZ); see /info/list_snapshots',
   },
+  // the server answers it from two views of the store; the library's array methods take it too (lib/store/modified-since.ts)
+  modified_since: {
+    name: 'modified_since',
+    option: 'modifiedSince',
+    kind: 'one',
+    side: 'server',
+    description:
+      'Only the records whose values differ from those of a snapshot: its id (a sequence number from /info/list_snapshots or the `current` of /changes) or a time (ISO date or date and time: the snapshot current then). A record the snapshot did not hold counts as changed; a record removed since is not listed',
+  },
   interval: {
     name: 'interval',
     option: 'interval',
@@ -396,25 +405,25 @@ export const operations = {
     method: 'GET',
     path: '/timeseries/daily/reservoirs/daterange',
     answer: 'records',
-    parameters: [p.RES_NAMES, p.datasets, p.variables, p.units, p.start_date, p.end_date, p.also_return, p.seriesFormat, p.as_of],
+    parameters: [p.RES_NAMES, p.datasets, p.variables, p.units, p.start_date, p.end_date, p.also_return, p.seriesFormat, p.as_of, p.modified_since],
   },
   reservoirTimeseriesOnDate: {
     method: 'GET',
     path: '/timeseries/daily/reservoirs/date',
     answer: 'records',
-    parameters: [p.datasets, p.variables, p.units, p.date, p.also_return, p.seriesFormat, p.as_of],
+    parameters: [p.datasets, p.variables, p.units, p.date, p.also_return, p.seriesFormat, p.as_of, p.modified_since],
   },
   stationTimeseries: {
     method: 'GET',
     path: '/timeseries/stations/daterange',
     answer: 'records',
-    parameters: [p.STA_NAMES, p.stationVariables, p.units, p.start_date, p.end_date, p.stationAlsoReturn, p.seriesFormat, p.as_of],
+    parameters: [p.STA_NAMES, p.stationVariables, p.units, p.start_date, p.end_date, p.stationAlsoReturn, p.seriesFormat, p.as_of, p.modified_since],
   },
   stationTimeseriesOnDate: {
     method: 'GET',
     path: '/timeseries/stations/date',
     answer: 'records',
-    parameters: [p.stationVariables, p.units, p.date, p.stationAlsoReturn, p.seriesFormat, p.as_of],
+    parameters: [p.stationVariables, p.units, p.date, p.stationAlsoReturn, p.seriesFormat, p.as_of, p.modified_since],
   },
   listDatasets: { method: 'GET', path: '/info/list_datasets', answer: 'list', parameters: [p.output_format] },
   listVariables: { method: 'GET', path: '/info/list_variables', answer: 'list', parameters: [p.output_format, p.dataset] },

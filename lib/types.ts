@@ -24,8 +24,13 @@ export interface CommonQuery {
   asOf?: string; // answer from the snapshot current then: an ISO date (end of that day, UTC) or time (docs/flags-and-history.md)
 }
 
+/** What the daily queries may set besides. */
+export interface DailyQuery extends CommonQuery {
+  modifiedSince?: string; // only the records whose values differ from a snapshot's: its id or a time (lib/store/modified-since.ts); array methods only
+}
+
 /** Reservoir timeseries over an inclusive date range. */
-export interface ReservoirRangeQuery extends CommonQuery {
+export interface ReservoirRangeQuery extends DailyQuery {
   names?: readonly string[]; // default LAKE ALICE, LAKE ESTES (the public service's default)
   datasets?: readonly string[]; // default all four
   start?: string; // YYYY-MM-DD, default 2020-01-01
@@ -33,20 +38,20 @@ export interface ReservoirRangeQuery extends CommonQuery {
 }
 
 /** Every reservoir on one date. */
-export interface ReservoirDateQuery extends CommonQuery {
+export interface ReservoirDateQuery extends DailyQuery {
   datasets?: readonly string[];
   date?: string; // YYYY-MM-DD, default 2020-01-01
 }
 
 /** Station timeseries over an inclusive date range. */
-export interface StationRangeQuery extends CommonQuery {
+export interface StationRangeQuery extends DailyQuery {
   names?: readonly string[]; // default LAKE MEAD_STATION, BLW_STATION
   start?: string;
   end?: string;
 }
 
 /** Every station on one date. */
-export interface StationDateQuery extends CommonQuery {
+export interface StationDateQuery extends DailyQuery {
   date?: string;
 }
 

@@ -4,7 +4,7 @@
 // answering records is streamed by the store's `stream<Operation>` method, found by its name.
 import { defaults } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
-import type { RecordStream } from '../lib/format/stream.js';
+import { heldStream, type RecordStream } from '../lib/format/stream.js';
 import {
   type FormatOf,
   fromWire,
@@ -16,6 +16,7 @@ import {
   type RecordsOperation,
   parameters as tableParameters,
 } from '../lib/operations.js';
+import { recordsModifiedSince } from '../lib/store/modified-since.js';
 import type { StoreReader } from '../lib/store/store.js';
 import { didYouMean } from '../lib/suggest.js';
 import { timeseriesAnswer } from './answers.js';
@@ -203,7 +204,17 @@ function streamOf<O extends RecordsOperation>(store: StoreReader, operation: O, 
 /** A route answering records (JSON, CSV, Parquet, Arrow) streamed from the store, a heavy answer admitted in turn. */
 export function recordsRoute(operation: RecordsOperation, described: Described, extra: object = {}): Route {
   void everyOperationFits;
-  return tableRoute(operation, described, ({ options, format }, { store, admit }) =>
-    timeseriesAnswer(format, admit(streamOf(store, operation, options, extra))),
-  );
+  return tableRoute(operation, described, async ({ options, format }, { store, admit, query }) => {
+    const takes = (described.parameters ?? parametersOf(operation)).some((p) => p.name === 'modified_since'); // the daily paths
+    const since = takes ? query.one('modified_since') : undefined;
+    if (since === undefined) return timeseriesAnswer(format, admit(streamOf(store, operation, options, extra)));
+    // only the records that changed since: this answer and the one of then, compared (lib/store/modified-since.ts)
+    let columns: string[] = [];
+    const records = await recordsModifiedSince(store, since, (reader) => {
+      const stream = admit(streamOf(reader, operation, options, extra));
+      if (reader === store) columns = stream.columns;
+      return stream.records();
+    });
+    return timeseriesAnswer(format, heldStream(columns, records));
+  });
 }

@@ -12,7 +12,9 @@ import { warnIfTablesBehind } from '../tables-behind.js';
 export const usage = `evap mirror --from URL --api-key KEY --store DIR [--since YYYY-MM-DD | --update] [--concurrency 4] [--timeout-ms 60000]
   Copies every reservoir and station of the server at URL into DIR through the documented endpoints.
   --since DATE            copy only dates from DATE on (a daily update: the last ~2 months are revised daily)
-  --update                fetch again exactly the days the copy holds as not Final (Early, Provisional), and newer ones
+  --update                fetch what changed since the copy was last pulled: from an evap server, exactly the names,
+                          datasets and days its GET /changes names since the snapshot recorded in the copy; from the
+                          public service (no /changes), the days the copy holds as not Final (Early, Provisional) and newer
   --concurrency N         requests in flight (default 4)
   --timeout-ms N          a request without a whole answer in N ms is retried, then fails the run (default 60000)
   --retries N             tries again a request answered 429 or 5xx, failing on the network or timed out, N times
@@ -63,6 +65,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     forget();
   }
   printProblems(io.stderr, summary.problems, summary.rejected);
+  if (summary.mode === 'changes') io.stdout.write(`update by ${summary.why}; the server is at snapshot ${summary.source}\n`);
+  if (summary.mode === 'statuses') io.stdout.write(`update by the copy's statuses (days not Final, and newer ones): ${summary.why}\n`);
   io.stdout.write(
     `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.chunks} requests, ${summary.records} records, ` +
       `rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}` +

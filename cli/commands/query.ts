@@ -21,6 +21,7 @@ export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DA
   --units U               metric (default) or english
   --also-return A,B       attributes added to every record: qflag and status (the day's flags), or metadata
   --as-of TIME            the data as published then: an ISO date (end of that day, UTC) or time
+  --modified-since ID|TIME  (daily) only the records whose values changed since that snapshot (docs/flags-and-history.md)
   --interval I            daily (default), monthly, annual or water-year (October-September, named by its end year)
   --statistic S           with an aggregate interval: sum, mean, min or max for every variable (default: each its own)
   --compare-to normal     with --interval monthly: adds each value's percent of its calendar month's normal
@@ -74,7 +75,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       await writeRecords(io, records, columns, format, out, about && aboutMetadata(about));
       empty = records.length === 0;
     }
-    if (empty) io.stderr.write(`${await describeEmpty(source, kind, values)}\n`);
+    const since = stringFlag(values, 'modified-since');
+    if (empty) io.stderr.write(`${since === undefined ? await describeEmpty(source, kind, values) : `evap query: no record changed since ${since}`}\n`);
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();
@@ -99,8 +101,11 @@ function answerOf(source: Source, kind: 'reservoirs' | 'stations', interval: (ty
   const what = `a ${interval} ${kind === 'reservoirs' ? 'reservoir' : 'station'} query${date ? ' on a date' : ''}`;
   const options = { ...optionsFromFlags(operation, values, Object.keys(optionFlagSpec), what), ...(interval === 'daily' ? {} : { interval }) };
   const method = `${operation[0]!.toUpperCase()}${operation.slice(1)}`;
-  // the store's stream<Operation> and the client's <operation>, which take the operation's options (checked as they start)
-  if ('streamReservoirTimeseries' in source) return { stream: (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options) };
+  // the store's stream<Operation> and the client's <operation>, which take the operation's options (checked as they start);
+  // modified_since compares two whole answers: the store's array method
+  const modified = 'modifiedSince' in options && options.modifiedSince !== undefined;
+  if ('streamReservoirTimeseries' in source && !modified)
+    return { stream: (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options) };
   return (source as unknown as Calls<Promise<WireRecord[]>>)[operation]!.call(source, options).then((records) => ({ records }));
 }
 

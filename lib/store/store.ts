@@ -45,6 +45,7 @@ import { HeldLease, takeLease } from './lease.js';
 import { openStorage } from './location.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, snapshotPath } from './manifest.js';
 import type { MetadataTable } from './metadata.js';
+import { recordsModifiedSince } from './modified-since.js';
 import { heldBy, openSnapshot, type Snapshot } from './open-snapshot.js';
 import { createReaderCaches, PartitionReader, type ReaderCaches } from './partitions.js';
 import { readReservoirFiles, readReservoirPartition, readStationPartition } from './readback.js';
@@ -232,13 +233,21 @@ export abstract class StoreReader {
     return this.answer('stationTimeseriesOnDate', query, (store, q) => store.streamStationTimeseriesOnDate(q));
   }
 
-  // a streamed query's records as an array, from the snapshot current at `asOf` when one is given
-  protected answer<Q extends { asOf?: string }>(
+  // a streamed query's records as an array, from the snapshot current at `asOf` when one is given; with
+  // `modifiedSince`, only those whose values differ from that snapshot's (lib/store/modified-since.ts)
+  protected async answer<Q extends { asOf?: string; modifiedSince?: string }>(
     operation: OperationName,
     options: Q,
     stream: (reader: StoreReader, query: Q) => RecordStream,
   ): Promise<WireRecord[]> {
-    return this.whole(operation, options, stream, (s) => s.records());
+    const { modifiedSince, ...query } = checkOptions(operation, options) as Q;
+    if (modifiedSince === undefined) return this.whole(operation, options, stream, (s) => s.records());
+    const now = query.asOf === undefined ? this : await this.asOf(query.asOf);
+    try {
+      return await recordsModifiedSince(now, modifiedSince, (reader) => stream(reader, { ...query, asOf: undefined } as Q).records());
+    } finally {
+      if (now !== this) await (now as StoreView).close();
+    }
   }
 
   // one whole output of a streamed query (its records, its table), from the snapshot current at `asOf` when one is given
@@ -280,6 +289,8 @@ export abstract class StoreReader {
   protected streamOf<Q extends { asOf?: string }>(operation: OperationName, options: Q, open: (s: Snapshot, query: Q) => RecordStream): RecordStream {
     const query = checkOptions(operation, options);
     refuseAsOf(query.asOf);
+    if ((query as { modifiedSince?: string }).modifiedSince !== undefined)
+      throw new InvalidParameterError('modified_since', 'a streamed answer holds every record; ask the array method for the records modified since');
     return this.held(open(this.snapshot, query));
   }
 

@@ -16,6 +16,7 @@ import type { Storage } from '../store/storage.js';
 import { openStore } from '../store/store.js';
 import type { WireRecord } from '../types.js';
 import { type ClientOptions, createClient, type EvapClient } from './client.js';
+import { askSource, type ChangedRequest, planChanges, type SourceSnapshot } from './mirror-changes.js';
 import { planUpdate } from './mirror-update.js';
 import { runPool } from './pool.js';
 
@@ -23,7 +24,7 @@ export const PROGRESS_FILE = 'mirror-progress.json';
 
 export interface MirrorOptions extends Omit<ClientOptions, 'signal'> {
   since?: string; // copy only dates from this one on (YYYY-MM-DD): an incremental update
-  update?: boolean; // fetch again exactly the days the copy holds as not Final, and anything newer (mirror-update.ts)
+  update?: boolean; // fetch what changed since the last pull (an evap server's /changes), else the days not Final and newer ones
   concurrency?: number; // requests in flight (default 4)
   stationsPerUnit?: number; // stations committed together (default 8)
   signal?: AbortSignal; // stops the mirror; what was committed stays, and a later run resumes
@@ -39,6 +40,9 @@ export interface MirrorSummary {
   rejected: number; // records that could not be stored (e.g. a name without metadata)
   problems: IngestProblem[];
   snapshot: string | null; // the last snapshot published
+  source: number | null; // the server's snapshot this copy was pulled at (an evap server; null: one without /changes)
+  mode: 'full' | 'since' | 'changes' | 'statuses'; // how the days to fetch were found: all, --since, GET /changes, the copy's statuses
+  why: string; // why this mode, in words
 }
 
 interface Progress {
@@ -47,6 +51,8 @@ interface Progress {
   since: string | null;
   done: string[]; // units committed
   complete: boolean;
+  snapshot?: number; // the server's snapshot when this run began: the copy holds at least it once the run is complete
+  pulled?: number; // the snapshot of the last complete run, kept while this one is under way (what --update asks /changes since)
 }
 
 /** A unit: chunks whose records are committed together. */
@@ -72,20 +78,31 @@ export async function mirror(location: string | Storage, options: MirrorOptions)
   if (options.update && since !== null) throw new InvalidParameterError('since', '--since and --update exclude each other: --update finds the days itself');
   const progress = await readProgress(dir, options.baseUrl, options.update ? UPDATE : since);
   const done = new Set(progress.done);
-  const summary: MirrorSummary = { chunks: 0, resumed: 0, records: 0, added: 0, replaced: 0, rejected: 0, problems: [], snapshot: null };
   let base = await openReadback(dir); // the snapshot each commit builds on, none for a new copy
-  const about = await sourceAbout(client, options.baseUrl, base?.manifest.about);
-
   if (options.update && !base) throw new InvalidParameterError('update', `--update needs a copy to update; ${dir.location} holds no store yet`);
-  const units = options.update
-    ? await planUpdateUnits(client, dir, options.stationsPerUnit ?? 8)
-    : await planUnits(client, since, options.stationsPerUnit ?? 8);
+  const about = await sourceAbout(client, options.baseUrl, base?.manifest.about);
+  // the server's snapshot now (recorded once the run completes) and, for an update, what changed since the last pull
+  const source: SourceSnapshot = await askSource(client, options.update ? progress.pulled : undefined);
+  progress.snapshot ??= source.current; // a resumed run keeps the snapshot it began at
+  const mode = !options.update ? (since === null ? 'full' : 'since') : source.changes ? 'changes' : 'statuses';
+  const summary: MirrorSummary = {
+    ...{ chunks: 0, resumed: 0, records: 0, added: 0, replaced: 0, rejected: 0, problems: [], snapshot: null },
+    ...{ source: progress.snapshot ?? null, mode, why: mode === 'full' || mode === 'since' ? `not --update` : source.why },
+  };
+  const plan = source.changes && planChanges(source.changes);
+  const units = plan
+    ? changedUnits(plan.reservoirs, plan.stations)
+    : options.update
+      ? await planUpdateUnits(client, dir, options.stationsPerUnit ?? 8)
+      : await planUnits(client, since, options.stationsPerUnit ?? 8);
   let finished = 0;
   const total = units.reduce((n, u) => n + u.chunks.length, 0) + 1;
   const tick = (what: string) => options.onProgress?.(++finished, total, what);
 
   // metadata first: the timeseries records name reservoirs and stations that must have a metadata row
-  if (!done.has('metadata')) {
+  if (plan && !plan.metadata) {
+    // the metadata tables did not change: nothing to ask
+  } else if (!done.has('metadata')) {
     const metadata = await fetchMetadata(client);
     const applied = await applyStaging(dir, base, new Staging(), metadata, undefined, about);
     summary.snapshot = applied.snapshot ?? summary.snapshot;
@@ -252,6 +269,32 @@ async function planUpdateUnits(client: EvapClient, dir: Storage, stationsPerUnit
   return [...units, ...stationUnits(stations, stationsPerUnit, 'update/stations', (name, first) => plan.stations.get(name) ?? first)];
 }
 
+/** The units of an update from /changes: the reservoirs' requests committed together, then the stations'. */
+function changedUnits(reservoirs: readonly ChangedRequest[], stations: readonly ChangedRequest[]): Unit[] {
+  const what = ({ names, datasets, start, end }: ChangedRequest) =>
+    `${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''} ${datasets.join(',')} ${start}..${end}`;
+  const units: Unit[] = [];
+  if (reservoirs.length > 0) {
+    units.push({
+      id: 'changes/reservoirs',
+      chunks: reservoirs.map((r) => ({
+        what: what(r),
+        fetch: (c: EvapClient) => withFlags(c, reservoirFlags, (alsoReturn) => c.reservoirTimeseries({ ...r, alsoReturn })),
+      })),
+    });
+  }
+  if (stations.length > 0) {
+    units.push({
+      id: 'changes/stations',
+      chunks: stations.map((r) => ({
+        what: what(r),
+        fetch: (c: EvapClient) => withFlags(c, stationFlags, (alsoReturn) => c.stationTimeseries({ names: r.names, start: r.start, end: r.end, alsoReturn })),
+      })),
+    });
+  }
+  return units;
+}
+
 /** Every metadata row of the server, asked for in batches of names (a URL has a length limit). */
 async function fetchMetadata(client: EvapClient): Promise<StagedMetadata> {
   const metadata: StagedMetadata = { reservoirs: new Map(), stations: new Map() };
@@ -280,10 +323,13 @@ async function readProgress(dir: Storage, from: string, since: string | null): P
   if (text === undefined) return fresh;
   try {
     const found = JSON.parse(text) as Progress;
+    if (found.format !== fresh.format || found.from !== from || !Array.isArray(found.done)) return fresh;
     // resume only the same copy that was interrupted
-    if (found.format === fresh.format && found.from === from && found.since === since && !found.complete && Array.isArray(found.done)) return found;
+    if (found.since === since && !found.complete) return found;
+    const pulled = found.complete ? found.snapshot : found.pulled; // an interrupted run of another kind: the last complete one's
+    return typeof pulled === 'number' ? { ...fresh, pulled } : fresh;
   } catch {
-    // an unreadable progress file only costs a fresh start
+    // an unreadable progress file only costs a fresh start (and --update then compares statuses)
   }
   return fresh;
 }

@@ -25,6 +25,10 @@ describe('evap mirror', () => {
     expect(await answers(dir)).toEqual(await answers(sourceDir));
     const copy = await openStore(dir);
     expect(copy.reservoirMetadata(names)).toEqual(source.reservoirMetadata(names));
+    // an update of the complete copy asks the server what changed since the snapshot recorded: nothing
+    const update = await evap([...args, '--update']);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toMatch(new RegExp(`^update by GET /changes since snapshot ${source.manifest.sequence}; the server is at snapshot ${source.manifest.sequence}\nnothing published: 0 requests`));
   });
 
   it('gives up on a server that stops answering after --timeout-ms and --retries more tries, naming it', async () => {

@@ -1,5 +1,7 @@
-// mirror --update (issue 13): after the server's data move on, a copy fetches again exactly the days it holds as not
+// mirror --update (issue 13) against a server without GET /changes (the public service: answered 404 here, as FastAPI
+// answers a path it lacks): after the server's data move on, a copy fetches again exactly the days it holds as not
 // Final, and the newer ones; the requests are counted and their date ranges checked against the copy's own files.
+// (Against an evap server, --update asks /changes instead: mirror-changes.test.ts.)
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { generateStore } from '../../../lib/model/generate.js';
@@ -10,11 +12,12 @@ import { startTestServer } from '../../server/harness.js';
 
 const small = { reservoirs: 3, stations: 2, start: '2021-01-01', seed: 9 };
 
-/** A fetch that records the timeseries requests' names and date ranges. */
+/** A fetch that records the timeseries requests' names and date ranges, and answers /changes as the public service does. */
 function recordingFetch() {
   const requests: { path: string; name: string; start: string; end: string; also: string }[] = [];
   const impl: typeof fetch = async (input, init) => {
     const url = new URL(String(input instanceof Request ? input.url : input));
+    if (url.pathname === '/changes') return Response.json({ detail: 'Not Found' }, { status: 404 });
     if (url.pathname.startsWith('/timeseries/')) {
       const p = url.searchParams;
       requests.push({
@@ -72,6 +75,7 @@ describe('mirror --update', () => {
     await source.refresh();
     const update = recordingFetch();
     const summary = await mirror(copyDir, { baseUrl: server.url, apiKey: server.key, fetch: update.impl, update: true });
+    expect([summary.mode, summary.why, summary.source]).toEqual(['statuses', 'the server has no /changes (the public service)', null]);
     const reservoirRequests = update.requests.filter((r) => r.path.includes('reservoirs'));
     const stationRequests = update.requests.filter((r) => r.path.includes('stations'));
     expect(reservoirRequests.map((r) => [r.name, r.start, r.end]).sort()).toEqual(
