@@ -1,6 +1,7 @@
 // Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
 
 import { parseWholeNumber } from '../lib/integer.js';
+import { aboutMetadata } from '../lib/store/about.js';
 import type { StoreReader } from '../lib/store/store.js';
 import { createClient, type EvapClient } from '../lib/sync/client.js';
 import { type FlagSpec, type Flags, stringFlag } from './args.js';
@@ -24,8 +25,16 @@ export const sourceUsage = `  --store DIR             a local store (default: th
 /** A store (or a view of its past) or a client: the same query methods, the same answers (the store's are partly synchronous). */
 export type Source = StoreReader | EvapClient;
 
-/** Opens the source the flags name; close() releases a store. */
-export async function openSource(values: Flags, io: CliIo): Promise<{ source: Source; close(): Promise<void> }> {
+/** The provenance as a Parquet file's key-value metadata (`evap.synthetic`, `evap.data`, ...); a server without
+ * /info/about (the public one) has none to give. */
+export async function provenanceMetadata(source: Source): Promise<Map<string, string> | undefined> {
+  const about = await Promise.resolve(source.about()).catch(() => undefined);
+  return about && aboutMetadata(about);
+}
+
+/** Opens the source the flags name; close() releases a store; answered(), called once an answer is written, says on
+ * stderr when its values are synthetic (a saved CSV or JSON file carries no marker of its own). */
+export async function openSource(values: Flags, io: CliIo): Promise<{ source: Source; close(): Promise<void>; answered(): void }> {
   const from = stringFlag(values, 'from');
   if (from !== undefined) {
     if (stringFlag(values, 'store') !== undefined) throw new UsageError('give --store or --from, not both');
@@ -35,15 +44,33 @@ export async function openSource(values: Flags, io: CliIo): Promise<{ source: So
     const text = stringFlag(values, 'timeout-ms');
     const timeout = text === undefined ? 60_000 : parseWholeNumber(text);
     if (timeout === undefined || timeout <= 0) throw new UsageError('--timeout-ms must be a positive integer');
+    let data: string | undefined;
     return {
-      source: createClient({ baseUrl: from, apiKey, timeoutMs: timeout, retries: 1, warn: (message) => io.stderr.write(`evap: warning: ${message}\n`) }),
+      source: createClient({
+        baseUrl: from,
+        apiKey,
+        timeoutMs: timeout,
+        retries: 1,
+        warn: (message) => io.stderr.write(`evap: warning: ${message}\n`),
+        onData: (kind) => (data = kind), // the server's X-Evap-Data header
+      }),
       close: async () => {},
+      answered: () => {
+        if (data === 'synthetic') io.stderr.write(`${syntheticNote(`the server at ${from}`, `--from ${from}`)}\n`);
+      },
     };
   }
   const { openStore } = await import('../lib/store/store.js');
   const location = stringFlag(values, 'store');
   const store = await openStore(location === undefined ? await demoStore(io) : pathIn(io, location));
-  return { source: store, close: () => store.close() };
+  return {
+    source: store,
+    close: () => store.close(),
+    // the demo store's note is demoStore's, before the answer; any other synthetic store's, after it
+    answered: () => {
+      if (location !== undefined && store.synthetic) io.stderr.write(`${syntheticNote(`the store ${location}`, `--store ${location}`)}\n`);
+    },
+  };
 }
 
 // no --store: the demo store (made once if missing), said on the run's stderr so that its synthetic values are never taken for data
@@ -52,4 +79,9 @@ async function demoStore(io: CliIo): Promise<string> {
   const dir = await ensureDemoStore();
   io.stderr.write(`${demoFallbackNote(dir)}\n`);
   return dir;
+}
+
+/** The line said on stderr when the answers come from synthetic data (a store, or a server saying so in X-Evap-Data). */
+function syntheticNote(what: string, flag: string): string {
+  return `evap: ${what} holds SYNTHETIC values (real names, made-up numbers), not OperEvap data; evap info about ${flag} says more`;
 }

@@ -2,7 +2,7 @@
 import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
-import { IGNORED_HEADER } from '../lib/sync/client.js'; // the response header naming the parameters a path does not take
+import { DATA_HEADER, IGNORED_HEADER } from '../lib/sync/client.js'; // the response headers: what the data are, the parameters a path does not take
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
 import { type AnswerCache, answerCacheOf, createCachedAnswers } from './answer-cache.js';
 import { builtWhole, compress, type ReplayCheck, WholeResponse } from './answers.js';
@@ -18,7 +18,7 @@ import { ogcAnswer, withQueryKey } from './ogc/handler.js';
 import { buildOpenApi } from './openapi.js';
 import { bodyQuery } from './post-routes.js';
 import { settingDefault } from './process/config.js';
-import { DATA_HEADER, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
+import { provenanceLink, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.js';
 import { defaultRequestLimits, ignoredParameters, QueryParams, type RequestLimits, type Route } from './route.js';
 import { routes } from './routes.js';
 
@@ -134,11 +134,12 @@ export function createHandler(options: HandlerOptions): Handler {
       );
     }
   };
-  // every answer of a synthetic store says so (provenance.ts)
-  const dataHeader = DATA_HEADER;
+  // every answer of a synthetic store says so, and every answer links to the store's provenance (provenance.ts)
+  const link = provenanceLink(basePath);
   return async (request) => {
     const response = await handle(request);
-    if (options.store.synthetic) response.headers.set(dataHeader, 'synthetic');
+    if (options.store.synthetic) response.headers.set(DATA_HEADER, 'synthetic');
+    response.headers.append('link', link);
     return response;
   };
 }

@@ -1,6 +1,7 @@
 // Several databases in one server: every path of the API under `/<name>/...` for each store, the first one also at the
 // root (today's clients keep working), and GET /databases listing them. One key set, one rate limit and one admission
 // of heavy answers for all of them: a database is a place in the URL, not a separate service.
+import { ALL_NAMES } from '../lib/catalogue.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate } from './admission.js';
 import { answerCacheOf } from './answer-cache.js';
@@ -42,10 +43,11 @@ export interface DatabaseEntry {
   coverage: { reservoirs: number; stations: number };
   period: { first: string | null; last: string | null }; // the first and last day of the reservoirs' estimates
   station_period: { first: string | null; last: string | null };
+  forecasts: { reservoirs: number; first_issue: string | null; last_issue: string | null }; // reservoirs with forecasts, the span of their issues
 }
 
 /** What GET /databases says of a database: read from its current snapshot on every request, so a refresh shows. */
-function databaseEntry(database: ServedDatabase, root: boolean): DatabaseEntry {
+async function databaseEntry(database: ServedDatabase, root: boolean): Promise<DatabaseEntry> {
   const { store, name } = database;
   const about = store.about();
   const span = (ranges: readonly { start_date: string; end_date: string }[]) => ({
@@ -53,6 +55,8 @@ function databaseEntry(database: ServedDatabase, root: boolean): DatabaseEntry {
     last: ranges.reduce<string | null>((max, r) => (max === null || r.end_date > max ? r.end_date : max), null),
   });
   const manifest = store.manifest;
+  const issued = await store.listForecastIssues([ALL_NAMES]); // the reservoirs with forecasts
+  const issues = span(issued);
   return {
     name,
     url: `/${name}`,
@@ -68,6 +72,7 @@ function databaseEntry(database: ServedDatabase, root: boolean): DatabaseEntry {
     coverage: { reservoirs: manifest.reservoirs.names.length, stations: manifest.stations.names.length },
     period: span(store.listDates()),
     station_period: span(manifest.stations.names.length === 0 ? [] : store.listStationDates()),
+    forecasts: { reservoirs: issued.length, first_issue: issues.first, last_issue: issues.last },
   };
 }
 
@@ -104,7 +109,7 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
     if (request.method !== 'GET' && request.method !== 'HEAD')
       throw new HttpError(405, `method ${request.method} is not allowed on ${DATABASES_PATH}; allowed: GET`, { allow: 'GET, HEAD' });
     await admit(request);
-    const entries = options.databases.map((d, i) => databaseEntry(d, i === 0));
+    const entries = await Promise.all(options.databases.map((d, i) => databaseEntry(d, i === 0)));
     return compress(request, new WholeResponse(JSON.stringify(entries), { headers: { 'content-type': 'application/json' } }));
   };
 

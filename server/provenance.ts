@@ -1,11 +1,14 @@
-// Every answer says where its numbers come from: a synthetic store's answers carry `X-Evap-Data: synthetic`, and
-// GET /info/about gives the store's provenance and citation.
+// Every answer says where its numbers come from: a synthetic store's answers carry `X-Evap-Data: synthetic`, every
+// answer a `Link` to GET /info/about, which gives the store's provenance and citation.
 import { aboutEntries, type StoreAbout } from '../lib/store/about.js';
 import type { EvapStore } from '../lib/store/store.js';
 import { listResponse, type OutputFormat } from './answers.js';
 
-/** The header every answer of a synthetic store carries, so no client can take its numbers for real ones. */
-export const DATA_HEADER = 'x-evap-data';
+/** The Link header every answer carries (RFC 8288): the store's provenance describes it, so a saved CSV or JSON
+ * answer's headers say where to read whether its numbers are synthetic and how to cite them. */
+export function provenanceLink(basePath: string): string {
+  return `<${basePath}/info/about>; rel="describedby"; type="application/json"`;
+}
 
 /** GET /info/about: the provenance as one JSON object, or as CSV rows of `field,value`. */
 export function aboutResponse(format: OutputFormat, about: StoreAbout): Response {

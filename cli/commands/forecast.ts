@@ -1,18 +1,23 @@
 // evap forecast: the ensemble evaporation forecasts of a store or a server (docs/forecasts.md): one issue by lead day,
 // by valid date at one lead (--lead), totals over the leads (--total), or how good past issues were (--verification).
+
+import { ALL_NAMES } from '../../lib/catalogue.js';
 import type { RecordStream } from '../../lib/format/stream.js';
 import type { RecordsOperation } from '../../lib/operations.js';
 import type { WireRecord } from '../../lib/types.js';
-import { type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
+import { type Flags, listFlag, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
+import { watchText } from '../empty.js';
 import type { CliIo } from '../io.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { pathIn, storageIn } from '../paths.js';
-import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
+import { openSource, provenanceMetadata, type Source, sourceFlags, sourceUsage } from '../source.js';
 import { warnIfTablesBehind } from '../tables-behind.js';
 
 export const usage = `evap forecast [--names A,B] [--issued DATE|latest] [--leads 1-7] [options]
   The 28-day ensemble evaporation forecasts, as the API's /forecast paths answer them.
+  --list                  which reservoirs have forecasts: each with its first and last issue date
+                          (--names, default ALL; GET /forecast/info/list_issues)
   (default)               one issue (--issued, default latest): a record per reservoir and lead day (--leads, default 1-28)
   --lead N                per valid date (--start, --end), the forecast issued N days before, with the day's estimate
   --total                 the statistics of the total over --leads of one issue, per reservoir
@@ -36,6 +41,7 @@ export const flags = {
   ...sourceFlags,
   ...optionFlagSpec,
   total: { type: 'boolean' },
+  list: { type: 'boolean' },
   verification: { type: 'boolean' },
   ingest: { type: 'string' },
   format: { type: 'string' },
@@ -49,8 +55,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (ingest !== undefined) return ingestFiles(io, values, ingest.split(','));
   const out = stringFlag(values, 'out');
   const format = chooseFormat(io, stringFlag(values, 'format'), out);
+  if (values.list === true) return listIssues(io, values, format, out);
   const operation = operationOf(values);
-  const { source: current, close } = await openSource(values, io);
+  const { source: current, close, answered } = await openSource(values, io);
   let source: Source = current;
   try {
     const asOf = stringFlag(values, 'as-of');
@@ -59,16 +66,23 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const flagsGiven = local ? { ...values, 'as-of': undefined } : values;
     const options = optionsFromFlags(operation, flagsGiven, Object.keys(optionFlagSpec), whatOf(operation));
     const method = `${operation[0]!.toUpperCase()}${operation.slice(1)}`;
+    let empty: boolean;
     if (local && (format === 'csv' || format === 'json')) {
       const stream = (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options);
-      await writeText(io, format === 'csv' ? stream.csv() : withNewline(stream.json()), out);
+      const text = watchText(format === 'csv' ? stream.csv() : withNewline(stream.json()), format);
+      await writeText(io, text.chunks, out);
+      empty = text.empty();
     } else {
       const records = local
         ? await (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options).records()
         : await (source as unknown as Calls<Promise<WireRecord[]>>)[operation]!.call(source, options);
-      await writeRecords(io, records, Object.keys(records[0] ?? {}), format, out);
-      if (records.length === 0) io.stderr.write('no forecast matched; `evap forecast` without options shows the latest issue\n');
+      const metadata = format === 'parquet' ? await provenanceMetadata(source) : undefined;
+      await writeRecords(io, records, Object.keys(records[0] ?? {}), format, out, metadata);
+      empty = records.length === 0;
     }
+    // as evap query does: an empty answer exits 0, and stderr says what the forecasts hold
+    if (empty) io.stderr.write(`${await describeNoForecast(source, listFlag(values, 'names'))}\n`);
+    answered();
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();
@@ -93,6 +107,38 @@ async function ingestFiles(io: CliIo, values: Flags, files: string[]): Promise<n
   );
   await warnIfTablesBehind(io, storageIn(io, store), store);
   return 0;
+}
+
+// --list: the reservoirs with forecasts and their first and last issue (every reservoir unless --names)
+async function listIssues(io: CliIo, values: Flags, format: ReturnType<typeof chooseFormat>, out: string | undefined): Promise<number> {
+  const others = ['total', 'verification', 'lead', 'issued', 'leads', 'variables', 'statistics', 'start', 'end'].filter((f) => values[f] !== undefined);
+  if (others.length > 0) throw new UsageError(`--list takes --names only, not --${others[0]}`);
+  const { source, close, answered } = await openSource(values, io);
+  try {
+    const records = (await source.listForecastIssues(listFlag(values, 'names') ?? [ALL_NAMES])) as unknown as WireRecord[];
+    await writeRecords(io, records, ['RES_NAME', 'start_date', 'end_date'], format, out, format === 'parquet' ? await provenanceMetadata(source) : undefined);
+    if (records.length === 0) io.stderr.write('evap forecast: no reservoir asked has forecasts; the list is empty\n');
+    answered();
+  } finally {
+    await close();
+  }
+  return 0;
+}
+
+// what an empty forecast answer is said as: the names asked have no forecasts (and how many reservoirs do), or the
+// issues those names have
+async function describeNoForecast(source: Source, names: string[] | undefined): Promise<string> {
+  const held = await Promise.resolve(source.listForecastIssues(names)).catch(() => undefined);
+  if (held === undefined) return 'evap forecast: no forecast matched; the answer is empty';
+  if (held.length > 0) {
+    const first = held.reduce((min, r) => (r.start_date < min ? r.start_date : min), held[0]!.start_date);
+    const last = held.reduce((max, r) => (r.end_date > max ? r.end_date : max), held[0]!.end_date);
+    return `evap forecast: no forecast matched; those reservoirs' forecasts were issued from ${first} to ${last}; the answer is empty`;
+  }
+  const all = await Promise.resolve(source.listForecastIssues([ALL_NAMES])).catch(() => []);
+  const asked = names === undefined ? 'the default reservoirs' : names.join(', ');
+  const where = all.length === 0 ? 'this store holds no forecasts' : `${all.length} reservoirs have them (evap forecast --list names them)`;
+  return `evap forecast: no forecasts for ${asked}; ${where}; the answer is empty`;
 }
 
 function operationOf(values: Flags): (typeof operations)[number] {

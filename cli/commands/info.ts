@@ -1,5 +1,5 @@
 // evap info: what a store or server holds, as the API's /info paths answer it.
-import { type DatasetName, reservoirDatasets } from '../../lib/catalogue.js';
+import { ALL_NAMES, type DatasetName, reservoirDatasets } from '../../lib/catalogue.js';
 import { type OperationName, operations } from '../../lib/operations.js';
 import { aboutEntries, type StoreAbout } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
@@ -13,8 +13,9 @@ import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js'
 const at = (operation: OperationName) => `${operations[operation].method} ${operations[operation].path}`;
 
 export const usage = `evap info [about | datasets | variables | dates | reservoirs | stations | station-variables | station-dates] [options]
-  Without a topic: each dataset's variables and dates, and how many reservoirs and stations there are (and, on
-  stderr, where the data come from).
+  Without a topic: each dataset's variables and dates, how many reservoirs and stations there are, and how many
+  reservoirs have forecasts with their first and last issue date (evap forecast --list names them); on stderr, where
+  the data come from.
   about                   where the data come from and how to cite them (${at('about')})
   datasets                the datasets, each with what it holds (${at('listDatasets')})
   variables               a dataset's variables, --dataset D    (${at('listVariables')})
@@ -55,7 +56,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`unknown topic ${JSON.stringify(topic)}; topics: ${Object.keys(topics).join(', ')}`);
   const out = stringFlag(values, 'out');
   const format = chooseFormat(io, stringFlag(values, 'format'), out);
-  const { source, close } = await openSource(values, io);
+  const { source, close, answered } = await openSource(values, io);
   try {
     const records =
       topic === undefined
@@ -63,6 +64,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         : await topics[topic]!(source, stringFlag(values, 'dataset'), stringFlag(values, 'variable'), listFlag(values, 'names'));
     await writeRecords(io, records, Object.keys(records[0] ?? {}), format, out);
     if (topic === undefined) io.stderr.write(`${describeAbout(await source.about())}\n`);
+    answered();
   } finally {
     await close();
   }
@@ -105,5 +107,25 @@ async function summary(source: Source): Promise<WireRecord[]> {
     end_date: dates?.end_date ?? null,
     variables: variables.map((v) => v.api_name).join(' '),
   });
+  const forecasts = await forecastSummary(source);
+  if (forecasts) out.push(forecasts);
   return out;
+}
+
+// the forecasts' row: how many reservoirs have them and the span of their issue dates (none from a server without
+// the forecast paths, the public one)
+async function forecastSummary(source: Source): Promise<WireRecord | undefined> {
+  try {
+    const issues = await source.listForecastIssues([ALL_NAMES]);
+    const variables = await source.listForecastVariables();
+    return {
+      what: 'forecasts',
+      names: issues.length,
+      start_date: issues.reduce<string | null>((min, r) => (min === null || r.start_date < min ? r.start_date : min), null),
+      end_date: issues.reduce<string | null>((max, r) => (max === null || r.end_date > max ? r.end_date : max), null),
+      variables: variables.map((v) => v.api_name).join(' '),
+    };
+  } catch {
+    return undefined;
+  }
 }

@@ -1,14 +1,13 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
 import type { RecordStream } from '../../lib/format/stream.js';
 import type { RecordsOperation } from '../../lib/operations.js';
-import { aboutMetadata } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import { describeEmpty, watchText } from '../empty.js';
 import type { CliIo } from '../io.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
-import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
+import { openSource, provenanceMetadata, type Source, sourceFlags, sourceUsage } from '../source.js';
 
 export const usage = `evap query [reservoirs|stations] [--names A,B] [--start DATE --end DATE | --date DATE] [options]
   Timeseries as the API's /timeseries paths answer them: one record per name and date.
@@ -54,7 +53,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const out = stringFlag(values, 'out');
   const format = chooseFormat(io, stringFlag(values, 'format'), out);
   checkCombination(values, kind);
-  const { source: current, close } = await openSource(values, io);
+  const { source: current, close, answered } = await openSource(values, io);
   let source = current;
   try {
     // a store answers from its past snapshot as a whole; a server is asked with as_of
@@ -70,13 +69,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     } else {
       const records = 'records' in answer ? answer.records : await answer.stream.records();
       const columns = 'stream' in answer ? answer.stream.columns : Object.keys(records[0] ?? {});
-      // a server without /info/about (the public one) has no provenance to give
-      const about = format === 'parquet' ? await Promise.resolve(source.about()).catch(() => undefined) : undefined;
-      await writeRecords(io, records, columns, format, out, about && aboutMetadata(about));
+      const metadata = format === 'parquet' ? await provenanceMetadata(source) : undefined;
+      await writeRecords(io, records, columns, format, out, metadata);
       empty = records.length === 0;
     }
     const since = stringFlag(values, 'modified-since');
     if (empty) io.stderr.write(`${since === undefined ? await describeEmpty(source, kind, values) : `evap query: no record changed since ${since}`}\n`);
+    answered();
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();

@@ -141,7 +141,9 @@ export function demoFallbackNote(dir: string): string {
   return `evap: no store given, answering from the demo store at ${where}: SYNTHETIC values (real names, made-up numbers), not OperEvap data; give a store (--store DIR, openStore(DIR)) for real data`;
 }
 
-/** The provenance as key/value metadata of a Parquet or Arrow answer: `evap.data`, `evap.title`, ..., `evap.citation`. */
+/** The provenance as key/value metadata of a Parquet or Arrow answer: `evap.synthetic` (`true` or `false`, for a
+ * reader that checks one key), then `evap.data`, `evap.title`, ..., `evap.citation`. */
 export function aboutMetadata(about: StoreAbout): Map<string, string> {
-  return new Map(aboutEntries(about).map(([field, value]) => [`evap.${field}`, value]));
+  const synthetic: [string, string] = ['evap.synthetic', String(about.data === 'synthetic')];
+  return new Map([synthetic, ...aboutEntries(about).map(([field, value]): [string, string] => [`evap.${field}`, value])]);
 }

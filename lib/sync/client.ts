@@ -36,6 +36,7 @@ export interface ClientOptions {
   timeoutMs?: number; // a request with no complete answer this long fails as a network failure would (retried); default none
   maxAnswerBytes?: number; // an answer larger than this once inflated is refused, not retried (default MAX_ANSWER_BYTES)
   warn?: (message: string) => void; // told when a server ignored parameters it was sent (another or an older server); default none
+  onData?: (kind: string) => void; // told once, at the first answer whose X-Evap-Data header says what its data are ("synthetic")
 }
 
 /** The largest answer read by default: 256 MiB, far above the largest real one (every reservoir's metadata, a few MB). */
@@ -45,6 +46,9 @@ const MAX_DETAIL_BYTES = 64 * 1024; // an error's body: enough for any FastAPI d
 
 /** The header in which a server names the parameters it ignored (this project's server; FastAPI ignores them silently). */
 export const IGNORED_HEADER = 'x-evap-ignored-parameters';
+
+/** The header every answer of a server over a synthetic store carries (`synthetic`), errors included. */
+export const DATA_HEADER = 'x-evap-data';
 
 /** A status other than 200, 404 and 422 from the server, with its `detail`. */
 export class RemoteError extends Error {
@@ -82,10 +86,18 @@ export function createClient(first: ClientOptions | string, rest: Partial<Omit<C
 export class EvapClient {
   private readonly base: string;
   private readonly fetch: typeof fetch;
+  private dataTold = false;
 
   constructor(private readonly options: ClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
     this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  // the server's word on its data, passed on once (a CLI run says it on stderr)
+  private tellData(kind: string | null): void {
+    if (kind === null || this.dataTold) return;
+    this.dataTold = true;
+    this.options.onData?.(kind);
   }
 
   /** Reservoir records over a date range. */
@@ -242,6 +254,7 @@ export class EvapClient {
       let retryAfter: string | null;
       try {
         const response = await this.follow(url, method, body, deadline.signal);
+        this.tellData(response.headers.get(DATA_HEADER));
         if (response.ok) {
           const ignored = response.headers.get(IGNORED_HEADER);
           if (ignored !== null) this.options.warn?.(`${url.pathname} ignored the parameters ${ignored}`);

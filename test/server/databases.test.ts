@@ -136,6 +136,25 @@ describe('paths under each database', () => {
     expect(t!.coverage).toEqual({ reservoirs: 4, stations: 0 });
     expect(t!.period).toEqual({ first: span.start, last: span.end });
     expect(t!.station_period).toEqual({ first: null, last: null });
+    // which databases have forecasts: generated with none, and as many reservoirs and issues as a store was given
+    expect(u!.forecasts).toEqual({ reservoirs: 0, first_issue: null, last_issue: null });
+    const forecastDir = await tempDir();
+    const forecastNames = [texasReservoirs[1]!.name, texasReservoirs[2]!.name];
+    await generateStore(forecastDir, {
+      reservoirs: 3,
+      stations: 0,
+      ...span,
+      seed: 5,
+      places: texasReservoirs.slice(0, 3),
+      forecasts: { firstIssue: '2021-01-20', lastIssue: '2021-01-22', members: 2, keepMembers: 0, names: forecastNames },
+    });
+    const withForecasts = await openStore(forecastDir);
+    const fetchWith = fetchFrom(
+      createDatabasesHandler({ databases: [{ name: 'f', store: withForecasts }], keys: KeyRing.fromKeys([key]), logError: () => {} }),
+    );
+    const [listed] = (await (await fetchWith('/databases', { headers: { 'api-key': key } })).json()) as DatabaseEntry[];
+    expect(listed!.forecasts).toEqual({ reservoirs: forecastNames.length, first_issue: '2021-01-20', last_issue: '2021-01-22' });
+    await withForecasts.close();
     // a database without stations lists none, as names and as GeoJSON points (the explorer asks both)
     const post = (path: string) => fetchFrom(app().handler)(path, { method: 'POST', headers: { 'api-key': key } });
     expect(await (await post('/twdb/info/list_STA_NAMES')).json()).toEqual({ STA_NAMES: [] });

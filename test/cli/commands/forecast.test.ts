@@ -4,6 +4,7 @@
 // naming it, with a non-zero exit.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoOptions } from '../../../lib/store/demo.js';
 import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { evap, root } from '../harness.js';
@@ -17,7 +18,7 @@ afterAll(() => store.close());
 
 const json = async (args: string[]): Promise<WireRecord[]> => {
   const run = await evap(['forecast', '--store', data, '--format', 'json', ...args]);
-  expect(run.stderr).toBe('');
+  expect(run.stderr).toMatch(/^evap: the store .* holds SYNTHETIC values[^\n]*\n$/); // the demo store is synthetic
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as WireRecord[];
 };
@@ -120,5 +121,38 @@ describe('evap forecast', () => {
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(message);
     }
+  });
+});
+
+describe('finding forecasts', () => {
+  const { names, firstIssue, lastIssue } = demoOptions.forecasts!; // what the demo store was generated with
+  it('--list names the reservoirs with forecasts and their issue range; evap info counts them', async () => {
+    const [list, info, listed] = await Promise.all([
+      evap(['forecast', '--store', data, '--list']),
+      evap(['info', '--store', data]),
+      evap(['forecast', '--store', data, '--list', '--names', 'LAKE MEAD,ABIQUIU LAKE', '--format', 'json']),
+    ]);
+    expect(list.code).toBe(0);
+    const [header, ...rows] = list.stdout.trimEnd().split('\n');
+    expect(header).toBe('RES_NAME,start_date,end_date');
+    expect(rows.sort()).toEqual([...names!].sort().map((n) => `${n},${firstIssue},${lastIssue}`));
+    expect(info.stdout.split('\n')).toContain(`forecasts,${names!.length},${firstIssue},${lastIssue},E_hs NetE E_volume NetE_volume pr`);
+    expect(JSON.parse(listed.stdout)).toEqual([{ RES_NAME: 'LAKE MEAD', start_date: firstIssue, end_date: lastIssue }]);
+  });
+
+  it('says on stderr that a reservoir has no forecasts, or which issues it has, and exits 0 as evap query does', async () => {
+    const [none, outside, mixed] = await Promise.all([
+      evap(['forecast', '--store', data, '--names', 'ABIQUIU LAKE']),
+      evap(['forecast', '--store', data, '--names', 'LAKE MEAD', '--issued', '2020-06-01', '--format', 'json']),
+      evap(['forecast', '--store', data, '--list', '--total']),
+    ]);
+    expect(names).not.toContain('ABIQUIU LAKE');
+    expect(none.code).toBe(0);
+    expect(none.stdout.trimEnd().split('\n')).toHaveLength(1); // the header, as the API's empty CSV
+    expect(none.stderr).toContain(`evap forecast: no forecasts for ABIQUIU LAKE; ${names!.length} reservoirs have them (evap forecast --list names them)`);
+    expect([outside.code, outside.stdout]).toEqual([0, '[]\n']);
+    expect(outside.stderr).toContain(`forecasts were issued from ${firstIssue} to ${lastIssue}`);
+    expect(mixed.code).not.toBe(0);
+    expect(mixed.stderr).toMatch(/--list takes --names only, not --total/);
   });
 });

@@ -31,6 +31,10 @@ async function closedPort(): Promise<number> {
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
+// the line said after every answer of a synthetic store or server (the small store is generated: synthetic)
+const storeNote = `evap: the store ${dir} holds SYNTHETIC values (real names, made-up numbers), not OperEvap data; evap info about --store ${dir} says more\n`;
+const serverNote = `evap: the server at ${url} holds SYNTHETIC values (real names, made-up numbers), not OperEvap data; evap info about --from ${url} says more\n`;
+
 describe('evap query', () => {
   const flags = () => [
     '--names',
@@ -51,9 +55,9 @@ describe('evap query', () => {
     const expected = await api(`${path()}&output_format=csv`);
     expect(expected.split('\n')).toHaveLength(2 * 4 + 2); // header, 8 records, final newline
     const [local, remote] = await Promise.all([evap(['query', '--store', dir, ...flags()]), evap(['query', '--from', url, '--api-key', key, ...flags()])]);
-    expect(local.stderr).toBe('');
+    expect(local.stderr).toBe(storeNote);
     expect(local.stdout).toBe(expected);
-    expect(remote.stderr).toBe('');
+    expect(remote.stderr).toBe(serverNote); // read from the server's X-Evap-Data header
     expect(remote.stdout).toBe(expected);
   });
 
@@ -210,12 +214,12 @@ describe('evap query', () => {
     expect(reservoirs.code).toBe(0);
     expect(reservoirs.stdout.split('\n')).toHaveLength(2); // the header only
     expect(reservoirs.stderr).toBe(
-      `evap query: nothing matched from 1990-01-01 to 1990-12-31; the data hold ${lem!.start_date} to ${lem!.end_date} (lem) (evap info dates); the answer is empty\n`,
+      `evap query: nothing matched from 1990-01-01 to 1990-12-31; the data hold ${lem!.start_date} to ${lem!.end_date} (lem) (evap info dates); the answer is empty\n${storeNote}`,
     );
     expect([json.code, json.stdout]).toEqual([0, '[]\n']);
     expect(json.stderr).toMatch(/^evap query: nothing matched from 1990-01-01 to 1990-12-31; the data hold \d{4}-\d\d-\d\d to /);
     expect(stationRun.stderr).toMatch(/nothing matched .* for those stations/);
-    expect(matched.stderr).toBe('');
+    expect(matched.stderr).toBe(storeNote);
   });
 
   it('writes the format of --out FILE when --format is left out, and refuses a contradiction', async () => {
