@@ -1,6 +1,7 @@
 // The single source of truth for datasets, variables, units and query defaults.
 // Reservoir units follow docs/appendix.md of the OperEvap documentation (samapriya/evap-docs);
 // where it is silent (etr, eto, th, every station variable) the choice is documented in README.md.
+import type { InvalidReason } from './errors.js';
 
 /** Units a stored (metric) value can be expressed in; each has a factor (and offset) to its English counterpart. */
 export const units = {
@@ -229,3 +230,21 @@ export function attributeUnit(name: string): string | undefined {
   const info = (attributeInfo as Record<string, { unit?: string }>)[name];
   return info?.unit;
 }
+
+// What the server writes and the client reads beside the records: its response headers and the names of the reasons a
+// value is refused, here so that neither side imports the other.
+
+/** The header in which a server names the parameters it ignored (this project's server; FastAPI ignores them silently). */
+export const IGNORED_HEADER = 'x-evap-ignored-parameters';
+
+/** The header every answer of a server over a synthetic store carries (`synthetic`), errors included. */
+export const DATA_HEADER = 'x-evap-data';
+
+/** The wire's name of each reason a value is refused: the "type" of a FastAPI validation error, as the server writes it and the client reads it. */
+export const validationTypes: Record<InvalidReason, string> = {
+  'not-allowed': 'enum',
+  empty: 'missing',
+  'not-a-date': 'date_from_datetime_parsing',
+  'too-many': 'too_long',
+  malformed: 'value_error',
+};

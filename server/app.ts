@@ -1,8 +1,9 @@
 // The server as one handler (a request with its target parsed -> a Response): route, check the key, call the library, format, map errors.
+
+import { DATA_HEADER, IGNORED_HEADER } from '../lib/catalogue.js'; // the response headers: what the data are, the parameters a path does not take
 import type { RecordStream } from '../lib/format/stream.js';
 import { parametersOf } from '../lib/operations.js';
 import type { EvapStore } from '../lib/store/store.js';
-import { DATA_HEADER, IGNORED_HEADER } from '../lib/sync/client.js'; // the response headers: what the data are, the parameters a path does not take
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
 import { type AnswerCache, answerCacheOf, createCachedAnswers } from './answer-cache.js';
 import { builtWhole, compress, type ReplayCheck, WholeResponse } from './answers.js';

@@ -1,6 +1,7 @@
 // Errors -> status and a FastAPI-style {"detail": ...} body, in one place.
+
+import { validationTypes } from '../lib/catalogue.js';
 import { InvalidParameterError, NotFoundError, StoreError } from '../lib/errors.js';
-import { validationTypes } from '../lib/sync/client.js';
 import { WholeResponse } from './answers.js';
 
 /** An error that already knows its answer: status, detail and extra headers (Allow, Retry-After, ...). */

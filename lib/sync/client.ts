@@ -1,7 +1,7 @@
 // The store's query methods over HTTP: a client for any server speaking the documented OperEvap API
 // (the public service or this project's server), with the same arguments and answers as EvapStore.
 
-import { defaults } from '../catalogue.js';
+import { DATA_HEADER, defaults, IGNORED_HEADER, validationTypes } from '../catalogue.js';
 import { InvalidParameterError, type InvalidReason, NotFoundError } from '../errors.js';
 import type {
   ForecastDailyQuery,
@@ -44,12 +44,6 @@ const MAX_ANSWER_BYTES = 256 * 2 ** 20;
 const MAX_REDIRECTS = 10;
 const MAX_DETAIL_BYTES = 64 * 1024; // an error's body: enough for any FastAPI detail
 
-/** The header in which a server names the parameters it ignored (this project's server; FastAPI ignores them silently). */
-export const IGNORED_HEADER = 'x-evap-ignored-parameters';
-
-/** The header every answer of a server over a synthetic store carries (`synthetic`), errors included. */
-export const DATA_HEADER = 'x-evap-data';
-
 /** A status other than 200, 404 and 422 from the server, with its `detail`. */
 export class RemoteError extends Error {
   constructor(
@@ -63,15 +57,6 @@ export class RemoteError extends Error {
 }
 
 type Params = Record<string, string | readonly string[] | undefined>;
-
-/** The wire's name of each reason a value is refused: the "type" of a FastAPI validation error, as the server writes it and the client reads it. */
-export const validationTypes: Record<InvalidReason, string> = {
-  'not-allowed': 'enum',
-  empty: 'missing',
-  'not-a-date': 'date_from_datetime_parsing',
-  'too-many': 'too_long',
-  malformed: 'value_error',
-};
 
 /**
  * A client whose methods mirror EvapStore's query methods (async), so a script switches by one line. The base URL may
