@@ -41,6 +41,7 @@ export class NotFoundError extends Error {
     readonly parameter: string, // RES_NAMES or STA_NAMES: what lists the names there are
     readonly missing: readonly string[],
     message: string,
+    readonly elsewhere: readonly string[] = [], // the missing names that are of the other kind (a station asked as a reservoir)
   ) {
     super(message);
     this.name = 'NotFoundError';

@@ -48,9 +48,17 @@ export function detailResponse(status: number, detail: unknown, headers: Record<
 export function errorResponse(error: unknown, logError: (message: string) => void, sent?: (name: string) => string | undefined): Response {
   if (error instanceof HttpError) return detailResponse(error.status, error.detail, error.headers);
   if (error instanceof InvalidParameterError) return detailResponse(422, validationDetail(error, sent));
-  if (error instanceof NotFoundError) return detailResponse(404, `${error.message}; see /info/list_${error.parameter}`);
+  if (error instanceof NotFoundError) return detailResponse(404, `${error.message}; see /info/list_${error.parameter}${otherPaths(error)}`);
   // a damaged or unreadable store: the operator's log names the file; the client learns nothing of the disk
   if (error instanceof StoreError) logError(`store error: ${error.message}`);
   else logError(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return detailResponse(500, 'Internal Server Error');
+}
+
+// where a name of the other kind is answered: a station asked for as a reservoir is at the stations' paths
+function otherPaths(error: NotFoundError): string {
+  if (error.elsewhere.length === 0) return '';
+  return error.parameter === 'RES_NAMES'
+    ? '; stations are at /timeseries/stations/daterange and /metadata/stations'
+    : '; reservoirs are at /timeseries/daily/reservoirs/daterange and /metadata/reservoirs';
 }

@@ -16,6 +16,7 @@ import {
   asksAll,
   boundRecords,
   estimateReadRows,
+  otherKind,
   type Plan,
   planReservoirDate,
   planReservoirRange,
@@ -463,14 +464,16 @@ export abstract class StoreReader {
     const s = this.snapshot;
     const list = asksAll(names, s.reservoirNames, [ALL_NAMES])
       ? s.manifest.reservoirs.names
-      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
     return list.map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
   }
 
   /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */
   stationMetadata(names?: readonly string[]): WireRecord[] {
     const s = this.snapshot;
-    return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station').map((n) => s.stations.byName.get(n) ?? { STA_NAME: n });
+    return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station', otherKind(s, 'station')).map(
+      (n) => s.stations.byName.get(n) ?? { STA_NAME: n },
+    );
   }
 
   /** Metadata rows of every reservoir or station, as the writer takes them. */
@@ -481,7 +484,7 @@ export abstract class StoreReader {
   private stationsOrAll(names: readonly string[] | undefined): string[] {
     const s = this.snapshot;
     if (names === undefined || (names.length === 1 && names[0] === defaults.ALL_STATIONS)) return s.manifest.stations.names;
-    return resolveNames(names, [], s.stationNames, 'STA_NAMES', 'station');
+    return resolveNames(names, [], s.stationNames, 'STA_NAMES', 'station', otherKind(s, 'station'));
   }
 
   private heldStationVariables(names: readonly string[]): readonly string[] {
