@@ -5,7 +5,7 @@ import { aboutMetadata } from '../../lib/store/about.js';
 import type { WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
-import { describeEmpty, watchText } from '../empty.js';
+import { describeEmpty, describeUnmeasured, watchText } from '../empty.js';
 import type { CliIo } from '../io.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { openSource, type Source, sourceFlags, sourceUsage } from '../source.js';
@@ -75,6 +75,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       empty = records.length === 0;
     }
     if (empty) io.stderr.write(`${await describeEmpty(source, kind, values)}\n`);
+    else if (kind === 'stations') for (const note of await describeUnmeasured(source, values)) io.stderr.write(`${note}\n`);
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease
     await close();
