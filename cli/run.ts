@@ -73,7 +73,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // accepted values and the synopsis, as for any mistake on the command line; a failure (a name the store does not
     // hold, a server down) exits 1
     if (error instanceof UsageError || error instanceof InvalidParameterError) {
-      io.stderr.write(`evap ${name}: ${words(error.message)}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
+      // the wire's words where the library used its caller's options (start_date, which inFlagWords makes --start)
+      const message = error instanceof InvalidParameterError ? (error.wire?.message ?? error.message) : error.message;
+      io.stderr.write(`evap ${name}: ${words(message)}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
       return 2;
     }
     io.stderr.write(`evap ${name}: ${words(describeError(error))}${otherKindHint(error)}\n`);

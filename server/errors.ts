@@ -26,9 +26,11 @@ export class BodyParameterError extends InvalidParameterError {}
  */
 function validationDetail(error: InvalidParameterError, sent?: (name: string) => string | undefined): object[] {
   // the shapefile's parts come in the form, whoever finds them bad
-  const location = error instanceof BodyParameterError || error.parameter.startsWith('shapefile_') ? 'body' : 'query';
-  const input = location === 'query' && sent ? sent(error.parameter) : error.value;
-  return [{ type: validationTypes[error.reason], loc: [location, error.parameter], msg: error.message, input: input ?? null }];
+  // the wire's names (start_date), where the library named the option its caller wrote (start)
+  const { parameter, message } = error.wire ?? error;
+  const location = error instanceof BodyParameterError || parameter.startsWith('shapefile_') ? 'body' : 'query';
+  const input = location === 'query' && sent ? sent(parameter) : error.value;
+  return [{ type: validationTypes[error.reason], loc: [location, parameter], msg: message, input: input ?? null }];
 }
 
 /** The body of every error answer, as FastAPI writes it: `{"detail": detail}`. */

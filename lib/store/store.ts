@@ -9,7 +9,7 @@ import { aroundOutputs, type RecordStream, recordStream } from '../format/stream
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
-import { checkOptions, type OperationName, type OptionsOf } from '../operations.js';
+import { checkOptions, inOptionWords, type OperationName, type OptionsOf } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { type ObservationPage, type ObservationPageQuery, reservoirObservationPage } from '../query/observations.js';
 import {
@@ -249,13 +249,17 @@ export abstract class StoreReader {
     stream: (reader: StoreReader, query: Q) => RecordStream,
     output: (answer: RecordStream) => Promise<T>,
   ): Promise<T> {
-    const query = checkOptions(operation, options);
-    if (query.asOf === undefined) return output(stream(this, query));
-    const view = await this.asOf(query.asOf);
     try {
-      return await output(stream(view, { ...query, asOf: undefined }));
-    } finally {
-      await view.close();
+      const query = checkOptions(operation, options);
+      if (query.asOf === undefined) return await output(stream(this, query));
+      const view = await this.asOf(query.asOf);
+      try {
+        return await output(stream(view, { ...query, asOf: undefined }));
+      } finally {
+        await view.close();
+      }
+    } catch (error) {
+      throw inOptionWords(operation, error); // start, not start_date: the option the caller wrote
     }
   }
 
@@ -279,9 +283,13 @@ export abstract class StoreReader {
 
   // a stream of this reader's snapshot, its options checked as the operations table says (asOf refused: see the class)
   protected streamOf<Q extends { asOf?: string }>(operation: OperationName, options: Q, open: (s: Snapshot, query: Q) => RecordStream): RecordStream {
-    const query = checkOptions(operation, options);
-    refuseAsOf(query.asOf);
-    return this.held(open(this.snapshot, query));
+    try {
+      const query = checkOptions(operation, options);
+      refuseAsOf(query.asOf);
+      return this.held(open(this.snapshot, query));
+    } catch (error) {
+      throw inOptionWords(operation, error); // start, not start_date: the option the caller wrote
+    }
   }
 
   /** Reservoir records as an Arrow table: the stream's table() (columns named like the wire keys), `asOf` allowed. */

@@ -1,8 +1,8 @@
 // The library reads a list option given as one comma-separated string as the CLI and HTTP do, and names a station
 // asked for as a reservoir.
 import { describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../../lib/errors.js';
-import { demoStore } from '../../server/harness.js';
+import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
+import { demoStore, startTestServer } from '../../server/harness.js';
 
 const store = await demoStore();
 const range = { start: '2020-01-01', end: '2020-01-03' };
@@ -26,5 +26,29 @@ describe('comma-separated strings in the library', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).elsewhere).toEqual(['LAKE MEAD_STATION']);
     expect((error as Error).message).toBe('reservoir not found: "LAKE MEAD_STATION" (it is a station, not a reservoir), "MEAD" (did you mean "LAKE MEAD"?)');
+  });
+});
+
+describe('library errors name the option the caller wrote', () => {
+  it('says start and end where the wire says start_date and end_date, and keeps the wire words for the server', async () => {
+    const bad = await store.reservoirTimeseries({ start: '2021-01-02', end: '2021-01-01' }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(InvalidParameterError);
+    const error = bad as InvalidParameterError;
+    expect([error.parameter, error.message]).toEqual(['end', 'end 2021-01-01 is before start 2021-01-02']);
+    expect(error.wire).toEqual({ parameter: 'end_date', message: 'end_date 2021-01-01 is before start_date 2021-01-02' });
+    expect(() => store.streamStationTimeseries({ start: 'x' })).toThrow(/^start must be a date/);
+  });
+
+  it('while the server still names the wire parameter in its 422', async () => {
+    const server = await startTestServer({ store });
+    try {
+      const response = await server.get('/timeseries/daily/reservoirs/daterange?start_date=2021-02-30');
+      expect(response.status).toBe(422);
+      const [detail] = ((await response.json()) as { detail: { loc: string[]; msg: string }[] }).detail;
+      expect(detail!.loc).toEqual(['query', 'start_date']);
+      expect(detail!.msg).toBe('start_date is not a calendar date: 2021-02-30 does not exist');
+    } finally {
+      await server.close();
+    }
   });
 });
