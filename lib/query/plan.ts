@@ -110,7 +110,7 @@ function resolveStationVariables(variables: readonly string[] | undefined, fallb
 }
 
 /** The names of the other kind, to tell a station asked for as a reservoir (or the reverse) that it is one. */
-export interface OtherKind {
+interface OtherKind {
   kind: string; // 'station' or 'reservoir'
   known: ReadonlySet<string>;
 }
