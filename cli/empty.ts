@@ -46,3 +46,23 @@ async function heldRange(source: Source, kind: 'reservoirs' | 'stations', values
   const [range] = (await source.listDates(dataset, variable)) as WireRecord[];
   return range?.start_date ? `${range.start_date} to ${range.end_date} (${dataset ?? 'nete-volume-calcs'})` : undefined;
 }
+
+/**
+ * The notes said on stderr for asked station variables a station does not measure (their values come back empty):
+ * one line per such station, naming what it does measure. None for every station (--names ALL) or a date's answer.
+ */
+export async function describeUnmeasured(source: Source, values: Flags): Promise<string[]> {
+  const asked = listFlag(values, 'variables');
+  const names = listFlag(values, 'names');
+  if (asked === undefined || names === undefined || names.includes('ALL') || names.includes('ALL_STATIONS')) return [];
+  const notes = await Promise.all(
+    names.map(async (name) => {
+      const held = ((await source.listStationVariables([name])) as WireRecord[]).map((v) => String(v.api_name));
+      const lacking = asked.filter((v) => !held.includes(v));
+      if (lacking.length === 0) return undefined;
+      const them = lacking.length === 1 ? `${lacking[0]}: its values are` : `${lacking.join(', ')}: their values are`;
+      return `evap query: ${name} does not measure ${them} empty; it measures ${held.join(', ')} (evap info station-variables --names ${JSON.stringify(name)})`;
+    }),
+  );
+  return notes.filter((n) => n !== undefined);
+}

@@ -1,6 +1,7 @@
 // Answers on stdout as an aligned table (a terminal's default), CSV (a pipe's default), JSON, or a Parquet file.
 import { writeFile } from 'node:fs/promises';
 import { formatNumber, recordsToCsv } from '../lib/format/csv.js';
+import { didYouMean } from '../lib/suggest.js';
 import type { WireRecord, WireValue } from '../lib/types.js';
 import { UsageError } from './command.js';
 import type { CliIo } from './io.js';
@@ -12,22 +13,28 @@ type Format = (typeof formats)[number];
 
 export const formatUsage = `  --format F              table (aligned; the default on a terminal), csv (the default in a pipe), json, parquet
   --out FILE              write there instead of stdout (required for parquet); FILE.parquet, .csv or .json
-                          chooses the format when --format is left out`;
+                          chooses the format when --format is left out (another extension, like .xlsx, is refused)`;
 
 // the format a file name's extension says
 const extensions: Record<string, Format> = { '.parquet': 'parquet', '.csv': 'csv', '.json': 'json' };
 
-/** The format of `--out FILE`'s extension (.parquet, .csv, .json), or undefined for any other name. */
-function formatOfFile(out: string | undefined): Format | undefined {
+/**
+ * The format of `--out FILE`'s extension (.parquet, .csv, .json); undefined for a name without one or a .txt (text:
+ * the default). Another extension promises a format evap does not write (mead.xlsx): a UsageError, unless --format says.
+ */
+function formatOfFile(out: string | undefined, asked: string | undefined): Format | undefined {
   const extension = out?.match(/\.[^./\\]+$/)?.[0]?.toLowerCase();
-  return extension !== undefined && Object.hasOwn(extensions, extension) ? extensions[extension] : undefined;
+  if (extension === undefined || extension === '.txt') return undefined;
+  if (Object.hasOwn(extensions, extension)) return extensions[extension];
+  if (asked !== undefined) return undefined;
+  throw new UsageError(`--out ${out}: evap writes no ${extension} files; name it .csv, .json or .parquet, or give --format (${formats.join(', ')})`);
 }
 
 /** The format asked for, else the --out file's extension's, else table on a terminal and CSV in a pipe; a contradiction is a UsageError. */
 export function chooseFormat(io: CliIo, value: string | undefined, out: string | undefined): Format {
   if (value !== undefined && !(formats as readonly string[]).includes(value))
-    throw new UsageError(`--format must be one of ${formats.join(', ')}; got ${JSON.stringify(value)}`);
-  const byFile = formatOfFile(out);
+    throw new UsageError(`--format must be one of ${formats.join(', ')}; got ${JSON.stringify(value)}${didYouMean(value, formats)}`);
+  const byFile = formatOfFile(out, value);
   if (value !== undefined && byFile !== undefined && value !== byFile)
     throw new UsageError(`--format ${value} contradicts --out ${out} (a ${byFile} file name); leave one out or make them agree`);
   const format = (value as Format | undefined) ?? byFile ?? (io.stdout.isTTY && out === undefined ? 'table' : 'csv');

@@ -1,6 +1,7 @@
 // evap <command> [options] as a function: run(argv, io) gives the exit status and leaves the process alone, so that a
 // test runs commands in its own process; cli/evap.ts is the bin around it. Each command is its own module, loaded only
 // when run (a query starts fast).
+import { InvalidParameterError, NotFoundError } from '../lib/errors.js';
 import { packageVersion } from '../lib/store/demo.js';
 import { didYouMean } from '../lib/suggest.js';
 import { type CommandModule, describeError, UsageError } from './command.js';
@@ -28,6 +29,16 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   changes: { summary: 'the names and days that changed in a store since a snapshot', load: () => import('./commands/changes.js') },
   keys: { summary: 'API keys of a server: new, list, revoke, requests', load: () => import('./commands/keys.js') },
 };
+
+// a station asked for as a reservoir (or the reverse): the command that answers it
+function otherKindHint(error: unknown): string {
+  if (!(error instanceof NotFoundError) || error.elsewhere.length === 0) return '';
+  const kind = error.parameter === 'RES_NAMES' ? 'stations' : 'reservoirs';
+  return `; ask for ${kind} as ${kind}: evap query ${kind} --names ${JSON.stringify(error.elsewhere.join(','))} (or evap metadata ${kind})`;
+}
+
+// the commands whose InvalidParameterErrors all come of their flags' values
+const flagValueCommands: ReadonlySet<string> = new Set([...queryCommands, 'files']);
 
 const usage = `usage: evap <command> [options]     (evap <command> --help for its options)
 
@@ -60,12 +71,18 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     return (await command.run(args, io)) ?? 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`evap ${name}: ${error.message}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
+    const words = (message: string) => (queryCommands.has(name) ? inFlagWords(message) : message);
+    // one rule for a flag's value refused (--units imperial, --interval weekly, --start 2021-02-30): exit 2 with the
+    // accepted values and the synopsis, as for any mistake on the command line; a failure (a name the store does not
+    // hold, a server down) exits 1. Only where every InvalidParameterError is a flag's: model and forecast ingest
+    // raise it for a bad line of a file too, which is no mistake in the command line
+    if (error instanceof UsageError || (error instanceof InvalidParameterError && flagValueCommands.has(name))) {
+      // the wire's words where the library used its caller's options (start_date, which inFlagWords makes --start)
+      const message = error instanceof InvalidParameterError ? (error.wire?.message ?? error.message) : error.message;
+      io.stderr.write(`evap ${name}: ${words(message)}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
       return 2;
     }
-    const message = describeError(error);
-    io.stderr.write(`evap ${name}: ${queryCommands.has(name) ? inFlagWords(message) : message}\n`);
+    io.stderr.write(`evap ${name}: ${words(describeError(error))}${otherKindHint(error)}\n`);
     return 1;
   }
 }

@@ -28,6 +28,7 @@ export class InvalidParameterError extends Error {
     message: string,
     readonly reason: InvalidReason = 'malformed',
     readonly value?: unknown, // the value given, where the code that refused it had it (a list's bad entry, not the whole list); undefined: not known or none given
+    readonly wire?: { parameter: string; message: string }, // where the library renamed a wire parameter to the caller's option (start_date -> start): the wire's words, for the server and the CLI
   ) {
     super(message);
     this.name = 'InvalidParameterError';
@@ -41,6 +42,7 @@ export class NotFoundError extends Error {
     readonly parameter: string, // RES_NAMES or STA_NAMES: what lists the names there are
     readonly missing: readonly string[],
     message: string,
+    readonly elsewhere: readonly string[] = [], // the missing names that are of the other kind (a station asked as a reservoir)
   ) {
     super(message);
     this.name = 'NotFoundError';

@@ -613,8 +613,9 @@ function optionsOf(operation: OperationName): string[] {
 
 /**
  * An operation's options as the library reads them: an option no parameter of the operation names is refused (a typed
- * script cannot pass one; a JavaScript one learns of its typo instead of getting the defaults), a single string where
- * a list is taken is a list of one, and a Date where a day is taken is its UTC day (YYYY-MM-DD), where a time its ISO time.
+ * script cannot pass one; a JavaScript one learns of its typo instead of getting the defaults), a string where a list
+ * is taken is split at commas as the wire splits it (asList), and a Date where a day is taken is its UTC day
+ * (YYYY-MM-DD), where a time its ISO time.
  */
 export function checkOptions<Q extends object>(operation: OperationName, options: Q): Q {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
@@ -631,9 +632,40 @@ export function checkOptions<Q extends object>(operation: OperationName, options
         'not-allowed',
         key,
       );
-    checked[key] = parameter.kind === 'list' && typeof value === 'string' ? [value] : value instanceof Date ? fromDate(value, parameter) : value;
+    checked[key] = parameter.kind === 'list' ? asList(value) : value instanceof Date ? fromDate(value, parameter) : value;
   }
   return checked as Q; // the same options, a string list and a Date written as the rest of the library reads them
+}
+
+/**
+ * An error of an operation in the words of the library's caller: an InvalidParameterError naming a wire parameter
+ * (start_date) names the option the caller wrote (start), in its `parameter` and its message, and keeps the wire's
+ * words in `wire` for the server and the CLI; any other error, or one naming no renamed parameter, is as it was.
+ */
+export function inOptionWords(operation: OperationName, error: unknown): unknown {
+  if (!(error instanceof InvalidParameterError) || error.wire !== undefined) return error;
+  const renamed = parametersOf(operation).filter((p) => p.option !== p.name);
+  const parameter = renamed.find((p) => p.name === error.parameter);
+  if (parameter === undefined) return error;
+  const optionOf = new Map(renamed.map((p) => [p.name, p.option]));
+  const names = new RegExp(`(?<![\\w-])(${renamed.map((p) => p.name).join('|')})(?![\\w-])`, 'g');
+  // only the parameters' names (end_date ... start_date), never a value inside quotes
+  const message = error.message
+    .split(/("(?:[^"\\]|\\.)*")/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(names, (name) => optionOf.get(name)!)))
+    .join('');
+  return new InvalidParameterError(parameter.option, message, error.reason, error.value, { parameter: error.parameter, message: error.message });
+}
+
+/**
+ * A list option's values, each string split at commas and trimmed as the wire splits a parameter ('NetE,E_volume' ->
+ * ['NetE', 'E_volume']), so that the library, the CLI and HTTP read one text alike. No name or variable holds a comma:
+ * the wire could not ask for it. A value without a comma is kept as it is; anything else is left to the checks.
+ */
+export function asList(value: unknown): unknown {
+  const split = (v: unknown) => (typeof v === 'string' && v.includes(',') ? v.split(',').map((item) => item.trim()) : [v]);
+  if (typeof value === 'string') return split(value);
+  return Array.isArray(value) ? value.flatMap(split) : value;
 }
 
 function fromDate(date: Date, parameter: Parameter): string {

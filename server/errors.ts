@@ -27,9 +27,11 @@ export class BodyParameterError extends InvalidParameterError {}
  */
 function validationDetail(error: InvalidParameterError, sent?: (name: string) => string | undefined): object[] {
   // the shapefile's parts come in the form, whoever finds them bad
-  const location = error instanceof BodyParameterError || error.parameter.startsWith('shapefile_') ? 'body' : 'query';
-  const input = location === 'query' && sent ? sent(error.parameter) : error.value;
-  return [{ type: validationTypes[error.reason], loc: [location, error.parameter], msg: error.message, input: input ?? null }];
+  // the wire's names (start_date), where the library named the option its caller wrote (start)
+  const { parameter, message } = error.wire ?? error;
+  const location = error instanceof BodyParameterError || parameter.startsWith('shapefile_') ? 'body' : 'query';
+  const input = location === 'query' && sent ? sent(parameter) : error.value;
+  return [{ type: validationTypes[error.reason], loc: [location, parameter], msg: message, input: input ?? null }];
 }
 
 /** The body of every error answer, as FastAPI writes it: `{"detail": detail}`. */
@@ -49,9 +51,17 @@ export function detailResponse(status: number, detail: unknown, headers: Record<
 export function errorResponse(error: unknown, logError: (message: string) => void, sent?: (name: string) => string | undefined): Response {
   if (error instanceof HttpError) return detailResponse(error.status, error.detail, error.headers);
   if (error instanceof InvalidParameterError) return detailResponse(422, validationDetail(error, sent));
-  if (error instanceof NotFoundError) return detailResponse(404, `${error.message}; see /info/list_${error.parameter}`);
+  if (error instanceof NotFoundError) return detailResponse(404, `${error.message}; see /info/list_${error.parameter}${otherPaths(error)}`);
   // a damaged or unreadable store: the operator's log names the file; the client learns nothing of the disk
   if (error instanceof StoreError) logError(`store error: ${error.message}`);
   else logError(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return detailResponse(500, 'Internal Server Error');
+}
+
+// where a name of the other kind is answered: a station asked for as a reservoir is at the stations' paths
+function otherPaths(error: NotFoundError): string {
+  if (error.elsewhere.length === 0) return '';
+  return error.parameter === 'RES_NAMES'
+    ? '; stations are at /timeseries/stations/daterange and /metadata/stations'
+    : '; reservoirs are at /timeseries/daily/reservoirs/daterange and /metadata/reservoirs';
 }

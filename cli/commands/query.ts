@@ -4,7 +4,7 @@ import type { RecordsOperation } from '../../lib/operations.js';
 import type { WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
-import { describeEmpty, watchText } from '../empty.js';
+import { describeEmpty, describeUnmeasured, watchText } from '../empty.js';
 import type { CliIo } from '../io.js';
 import { chooseFormat, formatUsage, writeRecords, writeText } from '../output.js';
 import { openSource, provenanceMetadata, type Source, sourceFlags, sourceUsage } from '../source.js';
@@ -75,6 +75,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     const since = stringFlag(values, 'modified-since');
     if (empty) io.stderr.write(`${since === undefined ? await describeEmpty(source, kind, values) : `evap query: no record changed since ${since}`}\n`);
+    else if (kind === 'stations') for (const note of await describeUnmeasured(source, values)) io.stderr.write(`${note}\n`);
     answered();
   } finally {
     if (source !== current && 'close' in source) await source.close(); // the past snapshot's lease

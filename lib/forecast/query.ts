@@ -7,7 +7,7 @@ import { recordsToCsv } from '../format/csv.js';
 import type { OutputKind } from '../format/emit.js';
 import { type RecordStream, recordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
-import { allowed, asksAll, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
+import { allowed, asksAll, otherKind, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import type { WireRecord, WireValue } from '../types.js';
@@ -86,7 +86,7 @@ function parseLead(value: string | undefined): number {
 function checkNames(s: Snapshot, names: readonly string[] | undefined): string[] {
   return asksAll(names, s.reservoirNames, [ALL_NAMES])
     ? [...s.manifest.reservoirs.names]
-    : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+    : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
 }
 
 /** The issue asked for: `latest` (the default: the newest held), or a date; undefined when none was issued that day. */

@@ -21,7 +21,7 @@ import { dayAttributesOf, type FlagColumn, reservoirDayAttributes, stationDayAtt
 import type { CheckedVariable, ResolvedVariable } from '../format/emitter.js';
 import { type MetadataTable, pickAttributes } from '../store/metadata.js';
 import { heldBy, type Snapshot } from '../store/open-snapshot.js';
-import { didYouMean } from '../suggest.js';
+import { didYouMean, didYouMeanName } from '../suggest.js';
 import type { ReservoirDateQuery, ReservoirRangeQuery, StationDateQuery, StationRangeQuery, WireRecord } from '../types.js';
 import { conversionOf } from '../units.js';
 import { firstReservoirDay, latestReservoirDay, latestStationDay } from './latest.js';
@@ -120,22 +120,43 @@ function resolveStationVariables(variables: readonly string[] | undefined, fallb
   });
 }
 
-/** Checks names against those the store holds; unknown names are a NotFoundError naming each of them. */
+/** The names of the other kind, to tell a station asked for as a reservoir (or the reverse) that it is one. */
+interface OtherKind {
+  kind: string; // 'station' or 'reservoir'
+  known: ReadonlySet<string>;
+}
+
+/** The other kind of a snapshot's names: stations for reservoirs, reservoirs for stations. */
+export function otherKind(s: Pick<Snapshot, 'reservoirNames' | 'stationNames'>, kind: 'reservoir' | 'station'): OtherKind {
+  return kind === 'reservoir' ? { kind: 'station', known: s.stationNames } : { kind: 'reservoir', known: s.reservoirNames };
+}
+
+/**
+ * Checks names against those the store holds; unknown names are a NotFoundError naming each of them, with the names
+ * it may mean (nearest by edits, or holding it: MEAD -> LAKE MEAD) and whether it is of the other kind.
+ */
 export function resolveNames(
   names: readonly string[] | undefined,
   fallback: readonly string[],
   known: ReadonlySet<string>,
   parameter: string,
   kind: string,
+  other?: OtherKind,
 ): string[] {
   const list = unique(nonEmpty(names, parameter) ?? fallback);
   const missing = list.filter((n) => !known.has(n));
   if (missing.length > 0) {
-    const shown = missing.slice(0, MAX_LISTED).map((n) => `${JSON.stringify(clip(n))}${didYouMean(n, known)}`);
+    const elsewhere = other === undefined ? [] : missing.filter((n) => other.known.has(n));
+    const shown = missing.slice(0, MAX_LISTED).map((n) => {
+      const hint = didYouMeanName(n, known);
+      if (!elsewhere.includes(n)) return `${JSON.stringify(clip(n))}${hint}`;
+      return `${JSON.stringify(clip(n))} (it is a ${other!.kind}, not a ${kind}${hint === '' ? '' : `; ${hint.slice(2, -1)}`})`;
+    });
     throw new NotFoundError(
       parameter,
       missing,
       `${kind} not found: ${shown.join(', ')}${missing.length > MAX_LISTED ? ` and ${missing.length - MAX_LISTED} more` : ''}`,
+      elsewhere,
     );
   }
   return list.sort();
@@ -227,7 +248,7 @@ export function selectReservoirs(s: Snapshot, query: Selecting, every = false): 
   const names =
     every || asksAll(query.names, s.reservoirNames, [ALL_NAMES])
       ? s.manifest.reservoirs.names
-      : resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+      : resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
   const columns = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
   const used = [...new Set(columns.map((v) => v.dataset!))];
   return { nameKey: 'RES_NAME', names, columns, system, metadata: s.reservoirs, latest: () => latestReservoirDay(s.manifest, used) };
@@ -237,7 +258,9 @@ export function selectReservoirs(s: Snapshot, query: Selecting, every = false): 
 export function selectStations(s: Snapshot, query: Omit<Selecting, 'datasets'>, every = false): Selection {
   const system = resolveUnits(query.units);
   const all = every || asksAll(query.names, s.stationNames, [ALL_NAMES, defaults.ALL_STATIONS]);
-  const names = all ? s.manifest.stations.names : resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station');
+  const names = all
+    ? s.manifest.stations.names
+    : resolveNames(query.names, defaults.STA_NAMES, s.stationNames, 'STA_NAMES', 'station', otherKind(s, 'station'));
   const held = all ? s.stationVariablesAll : heldBy(s.stationVariablesHeld, names);
   const columns = withKeys(resolveStationVariables(query.variables, held), system);
   return { nameKey: 'STA_NAME', names, columns, system, metadata: s.stations, latest: () => latestStationDay(s.manifest, names) };

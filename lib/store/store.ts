@@ -9,13 +9,14 @@ import { aroundOutputs, type RecordStream, recordStream } from '../format/stream
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { storeLabel } from '../notebook/source.js';
 import { displayPrototype } from '../notebook/stream-display.js';
-import { checkOptions, type OperationName, type OptionsOf } from '../operations.js';
+import { checkOptions, inOptionWords, type OperationName, type OptionsOf } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { type ObservationPage, type ObservationPageQuery, reservoirObservationPage } from '../query/observations.js';
 import {
   asksAll,
   boundRecords,
   estimateReadRows,
+  otherKind,
   type Plan,
   planReservoirDate,
   planReservoirRange,
@@ -257,13 +258,17 @@ export abstract class StoreReader {
     stream: (reader: StoreReader, query: Q) => RecordStream,
     output: (answer: RecordStream) => Promise<T>,
   ): Promise<T> {
-    const query = checkOptions(operation, options);
-    if (query.asOf === undefined) return output(stream(this, query));
-    const view = await this.asOf(query.asOf);
     try {
-      return await output(stream(view, { ...query, asOf: undefined }));
-    } finally {
-      await view.close();
+      const query = checkOptions(operation, options);
+      if (query.asOf === undefined) return await output(stream(this, query));
+      const view = await this.asOf(query.asOf);
+      try {
+        return await output(stream(view, { ...query, asOf: undefined }));
+      } finally {
+        await view.close();
+      }
+    } catch (error) {
+      throw inOptionWords(operation, error); // start, not start_date: the option the caller wrote
     }
   }
 
@@ -287,11 +292,15 @@ export abstract class StoreReader {
 
   // a stream of this reader's snapshot, its options checked as the operations table says (asOf refused: see the class)
   protected streamOf<Q extends { asOf?: string }>(operation: OperationName, options: Q, open: (s: Snapshot, query: Q) => RecordStream): RecordStream {
-    const query = checkOptions(operation, options);
-    refuseAsOf(query.asOf);
-    if ((query as { modifiedSince?: string }).modifiedSince !== undefined)
-      throw new InvalidParameterError('modified_since', 'a streamed answer holds every record; ask the array method for the records modified since');
-    return this.held(open(this.snapshot, query));
+    try {
+      const query = checkOptions(operation, options);
+      refuseAsOf(query.asOf);
+      if ((query as { modifiedSince?: string }).modifiedSince !== undefined)
+        throw new InvalidParameterError('modified_since', 'a streamed answer holds every record; ask the array method for the records modified since');
+      return this.held(open(this.snapshot, query));
+    } catch (error) {
+      throw inOptionWords(operation, error); // start, not start_date: the option the caller wrote
+    }
   }
 
   /** Reservoir records as an Arrow table: the stream's table() (columns named like the wire keys), `asOf` allowed. */
@@ -472,14 +481,16 @@ export abstract class StoreReader {
     const s = this.snapshot;
     const list = asksAll(names, s.reservoirNames, [ALL_NAMES])
       ? s.manifest.reservoirs.names
-      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir');
+      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
     return list.map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
   }
 
   /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */
   stationMetadata(names?: readonly string[]): WireRecord[] {
     const s = this.snapshot;
-    return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station').map((n) => s.stations.byName.get(n) ?? { STA_NAME: n });
+    return resolveNames(names, defaults.STA_NAMES_METADATA, s.stationNames, 'STA_NAMES', 'station', otherKind(s, 'station')).map(
+      (n) => s.stations.byName.get(n) ?? { STA_NAME: n },
+    );
   }
 
   /** Metadata rows of every reservoir or station, as the writer takes them. */
@@ -490,7 +501,7 @@ export abstract class StoreReader {
   private stationsOrAll(names: readonly string[] | undefined): string[] {
     const s = this.snapshot;
     if (names === undefined || (names.length === 1 && names[0] === defaults.ALL_STATIONS)) return s.manifest.stations.names;
-    return resolveNames(names, [], s.stationNames, 'STA_NAMES', 'station');
+    return resolveNames(names, [], s.stationNames, 'STA_NAMES', 'station', otherKind(s, 'station'));
   }
 
   private heldStationVariables(names: readonly string[]): readonly string[] {

@@ -3,7 +3,7 @@
 // parameter of a path is one of its operation's parameters.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromWire, type OperationName, operations, type Parameter, parameters, parametersOf, pathOf, toWire } from '../../lib/operations.js';
+import { asList, fromWire, type OperationName, operations, type Parameter, parameters, parametersOf, pathOf, toWire } from '../../lib/operations.js';
 
 const names = Object.keys(operations) as OperationName[];
 // what travels: no commas inside an entry, nothing the trimming of a list would change
@@ -72,6 +72,19 @@ describe('operations', () => {
         });
         const library = new Set(parametersOf(operation).flatMap((p) => (p.side === 'library' ? [p.option] : [])));
         expect(back).toEqual(Object.fromEntries(Object.entries(query).filter(([option, value]) => library.has(option) && value !== undefined)));
+      }),
+    );
+  });
+});
+
+describe('asList: a list option given as text', () => {
+  const item = fc.stringMatching(/^[A-Za-z0-9_][A-Za-z0-9_ -]{0,20}[A-Za-z0-9_]$/); // trimmed, no comma: as names are
+  it('splits a string at commas and trims, as the wire does; leaves a comma-free list as it is', () => {
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 8 }), fc.constantFrom(',', ', ', ' ,'), (list, comma) => {
+        expect(asList(list.join(comma))).toEqual(list);
+        expect(asList(list)).toEqual(list);
+        expect(asList([list.join(comma), 'X'])).toEqual([...list, 'X']);
       }),
     );
   });

@@ -47,7 +47,7 @@ describe('evap info', () => {
       `nete-volume-calcs,${names.length},2020-12-25,2021-01-05,NetE E_volume NetE_volume`,
       expect.stringMatching(new RegExp(`^stations,${stations.length},2020-12-25,2021-01-05,`)),
     ]);
-    expect(typo.code).toBe(1);
+    expect(typo.code).toBe(2); // a refused flag value
     expect(typo.stderr).toContain('unknown dataset "lemm" (did you mean "lem"?)');
   });
 });

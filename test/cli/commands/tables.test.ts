@@ -27,7 +27,7 @@ describe('evap tables and evap files', () => {
     const listed = JSON.parse(json.stdout) as { table: string; rows: number }[];
     expect(listed.filter((f) => f.table === 'reservoir_nete_volume_calcs').reduce((n, f) => n + f.rows, 0)).toBe(8);
     const unknown = await evap(['files', '--store', dir, '--table', 'lakes']);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2); // a refused flag value
     expect(unknown.stderr).toMatch(/unknown table "lakes"; the tables are reservoir_rtma/);
   });
 

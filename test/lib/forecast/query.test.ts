@@ -232,7 +232,7 @@ describe('forecast errors', () => {
     await refused(() => store.forecastDaily({ issued: '2021-02-30' }), 'issued', /not a calendar date/);
     await refused(() => store.forecastDaily({ issued: '2021-06-01', statistics: ['members'] }), 'statistics', /were not kept/);
     await refused(() => store.forecastTotal({ issued: '2021-06-01', leads: '8-14' }), 'leads', /ask leads 1-14/);
-    await refused(() => store.forecastLead({ start: '2021-07-01', end: '2021-06-01' }), 'end_date', /before/);
+    await refused(() => store.forecastLead({ start: '2021-07-01', end: '2021-06-01' }), 'end', /^end 2021-06-01 is before start 2021-07-01/); // the options written
     await expect(store.forecastDaily({ names: ['LAKE MAED'] })).rejects.toBeInstanceOf(NotFoundError);
   });
   it('an issue date with no forecast is an empty answer, as a date range outside the data is', async () => {

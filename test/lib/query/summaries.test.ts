@@ -161,7 +161,7 @@ describe('the words of a summary query, checked at the public boundary', () => {
       fc.asyncProperty(words, async (word) => {
         const cases: [string, string[], Promise<unknown>][] = [
           ['statistic', ['sum', 'mean', 'min', 'max'], store.reservoirAggregates({ ...one, statistic: word })],
-          ['compare_to', ['normal'], store.reservoirAggregates({ ...one, compareTo: word, baseStart: '2019-01-01', baseEnd: '2021-12-31' })],
+          ['compareTo', ['normal'], store.reservoirAggregates({ ...one, compareTo: word, baseStart: '2019-01-01', baseEnd: '2021-12-31' })],
           ['period', ['month', 'day'], store.reservoirNormals({ names: one.names, datasets: one.datasets, variables: one.variables, period: word })],
         ];
         for (const [parameter, allowed, asked] of cases) {

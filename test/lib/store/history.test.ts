@@ -72,10 +72,13 @@ describe('as_of', () => {
   it('refuses a time older than the retained history, naming the oldest snapshot, and a malformed one', async () => {
     const store = await openStore(dir);
     await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: '2000-01-01' })).rejects.toThrow(
-      /as_of 2000-01-01 is older than the retained history: the oldest snapshot is 1, published 20/,
+      /asOf 2000-01-01 is older than the retained history: the oldest snapshot is 1, published 20/,
     );
-    await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: '2021-02-30' })).rejects.toMatchObject({ parameter: 'as_of' });
-    await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: 'yesterday' })).rejects.toMatchObject({ parameter: 'as_of' });
+    await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: '2021-02-30' })).rejects.toMatchObject({
+      parameter: 'asOf',
+      wire: { parameter: 'as_of' },
+    });
+    await expect(store.reservoirTimeseries({ ...query, names: [name], asOf: 'yesterday' })).rejects.toMatchObject({ parameter: 'asOf' });
     await store.close();
   });
 

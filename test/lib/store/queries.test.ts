@@ -147,10 +147,10 @@ describe('reservoirTimeseries', () => {
     await expect(store.reservoirTimeseries({ datasets: ['gridmet'] })).rejects.toThrow(/unknown dataset "gridmet"; allowed: rtma, res, lem, nete-volume-calcs/);
     await expect(store.reservoirTimeseries({ variables: ['evap'] })).rejects.toThrow(/unknown variable "evap"/);
     await expect(store.reservoirTimeseries({ datasets: ['res'], variables: ['NetE'] })).rejects.toThrow(/NetE belongs to dataset nete-volume-calcs/);
-    await expect(store.reservoirTimeseries({ start: '2020-02-30' })).rejects.toThrow(/start_date is not a calendar date: 2020-02-30/);
-    await expect(store.reservoirTimeseries({ end: '2020/01/31' })).rejects.toThrow(/end_date must be a date in the form YYYY-MM-DD/);
-    await expect(store.reservoirTimeseries({ start: '2020-03-01', end: '2020-02-01' })).rejects.toThrow(/before start_date/);
-    await expect(store.reservoirTimeseries({ names: [] })).rejects.toThrow(/RES_NAMES is empty/);
+    await expect(store.reservoirTimeseries({ start: '2020-02-30' })).rejects.toThrow(/^start is not a calendar date: 2020-02-30/); // the option written, not the wire's start_date;
+    await expect(store.reservoirTimeseries({ end: '2020/01/31' })).rejects.toThrow(/^end must be a date in the form YYYY-MM-DD/);
+    await expect(store.reservoirTimeseries({ start: '2020-03-01', end: '2020-02-01' })).rejects.toThrow(/before start 2020-03-01/);
+    await expect(store.reservoirTimeseries({ names: [] })).rejects.toThrow(/^names is empty/);
     await expect(store.reservoirTimeseries({ alsoReturn: ['LAT', 'height'] })).rejects.toThrow(InvalidParameterError);
   });
 });

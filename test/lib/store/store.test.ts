@@ -142,7 +142,7 @@ describe('openStore', () => {
     );
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-30' })).rejects.toThrow(/2021-02-30 does not exist/);
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], start: '2021-02-03', end: '2021-02-01' })).rejects.toThrow(
-      /end_date 2021-02-01 is before start_date 2021-02-03/,
+      /end 2021-02-01 is before start 2021-02-03/,
     );
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], units: 'imperial' as never })).rejects.toThrow(InvalidParameterError);
     await expect(store.reservoirTimeseries({ names: ['ALPHA LAKE'], alsoReturn: ['colour'] })).rejects.toThrow(/unknown metadata attribute "colour"/);
