@@ -90,6 +90,10 @@ export function collectionDocument(store: StoreReader, collection: Collection, c
       link(ctx.href(`${path}/items`, { f: 'html' }), 'items', 'text/html', 'the features as a page'),
       link(ctx.href(`${path}/queryables`), 'http://www.opengis.net/def/rel/ogc/1.0/queryables', 'application/schema+json', 'the properties one may filter on'),
       link(ctx.href(`${path}/schema`), 'describedby', 'application/schema+json', 'the properties, with units'),
+      // GDAL looks for this spelling and this shape: it then reads CAPACITY_M3 as a 64-bit number from the first page
+      ...(collection.observations
+        ? []
+        : [link(ctx.href(`${path}/schema`, { profile: 'feature' }), 'describedBy', 'application/schema+json', 'the GeoJSON feature, its properties typed')]),
     ],
     ...edr,
   };

@@ -71,7 +71,7 @@ export function ogcOpenApi(base: string): Record<string, unknown> {
         get: {
           operationId: 'getSchema',
           summary: 'the properties, with units',
-          parameters: [collectionId, units],
+          parameters: [collectionId, units, text('profile', 'feature: the properties inside a GeoJSON Feature, the shape GDAL reads')],
           responses: ok('application/schema+json', 'a JSON Schema'),
         },
       },
