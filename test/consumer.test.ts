@@ -17,7 +17,12 @@ describe('the packed package', () => {
     expect(existsSync(join(root, 'dist/cli/evap.js')), 'dist/ is built by npm ci (npm run build)').toBe(true);
     const dir = await tempDir('evap-consumer-');
     const env = { ...cleanEnv, XDG_CACHE_HOME: join(dir, 'cache'), EVAP_DEMO_DIR: '', SCARF_ANALYTICS: 'false' };
-    const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env });
+    // the package's own prepack step for the manifest (its build is checked above): the packed package.json without the
+    // clone's prepare, which npm would list to the consumer as an install script to approve
+    await run('npx', ['tsx', 'scripts/pack-manifest.ts', 'strip'], { cwd: root, env });
+    const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env }).finally(() =>
+      run('npx', ['tsx', 'scripts/pack-manifest.ts', 'restore'], { cwd: root, env }),
+    );
     const [{ filename, size, files }] = JSON.parse(packed) as [{ filename: string; size: number; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
     expect(paths).toEqual(
@@ -43,7 +48,10 @@ describe('the packed package', () => {
     await run('mkdir', [consumer]);
     await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     const began = performance.now();
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, filename)], { cwd: consumer, env });
+    const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, filename)], { cwd: consumer, env });
+    expect(`${installed.stdout}${installed.stderr}`).not.toMatch(/install-scripts|prepare/); // npm 11: "1 package has install scripts"
+    const manifest = JSON.parse(await readFile(join(consumer, 'node_modules', 'evap', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => /prepare|pack/.test(name))).toEqual([]);
     console.log(`consumer install: ${((performance.now() - began) / 1000).toFixed(1)} s, package ${(size / 1024).toFixed(0)} KiB`);
     for (const dev of ['typescript', 'tsx', 'vitest', 'swagger-ui-dist', '@scarf/scarf'])
       expect(existsSync(join(consumer, 'node_modules', dev)), dev).toBe(false);

@@ -32,9 +32,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const seconds = (performance.now() - began) / 1000;
   io.stdout.write(
     `${summary.snapshot ? `published snapshot ${summary.snapshot}` : 'nothing published'}: ${summary.filesApplied}/${summary.files} files applied, ` +
-      `${summary.records} records (${Math.round(summary.records / seconds)}/s), rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}; ` +
+      `${count(summary.records, 'record')}${rate(summary.records, seconds)}, rows added ${summary.added}, replaced ${summary.replaced}, rejected ${summary.rejected}; ` +
       `${summary.metadata} metadata rows, ${summary.partitions} partition files in ${seconds.toFixed(1)} s\n`,
   );
   if (summary.snapshot) await warnIfTablesBehind(io, storageIn(io, store), store);
   return summary.filesApplied < summary.files ? 1 : 0;
+}
+
+// "1 record", "2 records"
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+// a rate only where it means something: a run of a second or more, at least one a second (not "1 records (0/s)")
+function rate(records: number, seconds: number): string {
+  const perSecond = records / seconds;
+  return seconds >= 1 && perSecond >= 1 ? ` (${Math.round(perSecond)}/s)` : '';
 }

@@ -16,40 +16,55 @@ export interface MimeBundle {
   'image/svg+xml'?: string;
 }
 
-interface TslabDisplay {
-  html(s: string): void;
-  svg(s: string): void;
-}
+/** The running tslab kernel's writer of a display_data message (every MIME type of one bundle in one output). */
+type WriteDisplayData = (message: { data: Record<string, string>; metadata: object; transient: object }, update: boolean) => void;
 
-/** tslab's display API when this process is a tslab kernel running a cell, else undefined. */
-function tslabDisplay(): TslabDisplay | undefined {
+/** The running tslab kernel's display writer when this process is a tslab kernel running a cell, else undefined. */
+function tslabWriter(): WriteDisplayData | undefined {
   if (!('__tslab__' in globalThis)) return undefined;
   try {
     // the running kernel's own module: tslab's command hands over to a copy installed where it starts, so several
     // copies may be loaded, and only the running one has a cell's output channel set
     const cache = createRequire(import.meta.url).cache;
-    const kernel = Object.keys(cache).find(
-      (id) =>
-        /[\\/]tslab[\\/]dist[\\/]jupyter\.js$/.test(id) &&
-        typeof (cache[id]?.exports as { lastWriteDisplayData?: unknown } | undefined)?.lastWriteDisplayData === 'function',
-    );
-    if (kernel === undefined) return undefined;
-    return (createRequire(kernel)('./public.js') as { display: TslabDisplay }).display;
+    for (const [id, module] of Object.entries(cache)) {
+      const write = (module?.exports as { lastWriteDisplayData?: unknown } | undefined)?.lastWriteDisplayData;
+      if (/[\\/]tslab[\\/]dist[\\/]jupyter\.js$/.test(id) && typeof write === 'function') return write as WriteDisplayData;
+    }
+    return undefined;
   } catch {
     return undefined; // another tslab layout: the text form still shows
   }
 }
 
-/** Sends a bundle's rich part through tslab's display API when running in tslab; true when it was shown. */
+/**
+ * Shows the whole bundle (text and HTML or SVG) as one tslab output when running in tslab; true when it was shown.
+ * tslab then prints the cell's value with console.log: the caller returns '' from util.inspect, and the bare newline
+ * that console.log writes next is dropped, so the cell has one output, not the rich one and a text copy.
+ */
 export function showInTslab(bundle: MimeBundle): boolean {
-  const display = tslabDisplay();
-  if (display === undefined) return false;
+  const write = tslabWriter();
+  if (write === undefined) return false;
   try {
-    if (bundle['image/svg+xml'] !== undefined) display.svg(bundle['image/svg+xml']);
-    else if (bundle['text/html'] !== undefined) display.html(bundle['text/html']);
-    else return false;
-    return true;
+    write({ data: { ...bundle }, metadata: {}, transient: {} }, false);
   } catch {
     return false; // not while a cell runs: the text form still shows
   }
+  dropNextNewline();
+  return true;
+}
+
+// console.log(value) writes inspect's '' and a newline: swallow that one write (and only in this turn of the loop)
+function dropNextNewline(): void {
+  const stdout = process.stdout;
+  const original = stdout.write;
+  const restore = () => {
+    if (stdout.write === once) stdout.write = original;
+  };
+  const once = function (this: unknown, chunk: unknown, ...rest: unknown[]): boolean {
+    restore();
+    if (chunk === '\n') return true;
+    return (original as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof stdout.write;
+  stdout.write = once;
+  setImmediate(restore);
 }

@@ -33,10 +33,9 @@ export class Chart {
     return { 'text/plain': this.text, 'image/svg+xml': this.svg };
   }
 
-  /** What util.inspect prints; in tslab the SVG is displayed as well. */
+  /** What util.inspect prints; in tslab the SVG and text are displayed as one output instead. */
   [inspectCustom](): string {
-    showInTslab({ 'text/plain': this.text, 'image/svg+xml': this.svg });
-    return this.text;
+    return showInTslab({ 'text/plain': this.text, 'image/svg+xml': this.svg }) ? '' : this.text;
   }
 
   toString(): string {

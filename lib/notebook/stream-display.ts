@@ -14,8 +14,7 @@ const displayed = {
   },
   [inspectCustom](this: RecordStream): string {
     const bundle = unreadBundle(this, sourceOf(this) ?? 'store');
-    showInTslab(bundle);
-    return bundle['text/plain'];
+    return showInTslab(bundle) ? '' : bundle['text/plain']; // in tslab the bundle is the cell's one output
   },
 };
 

@@ -33,10 +33,9 @@ export class AnswerView {
     return { 'text/plain': this.text, 'text/html': this.html };
   }
 
-  /** What util.inspect prints; in tslab the HTML table is displayed as well. */
+  /** What util.inspect prints; in tslab the HTML table and text are displayed as one output instead. */
   [inspectCustom](): string {
-    showInTslab({ 'text/plain': this.text, 'text/html': this.html });
-    return this.text;
+    return showInTslab({ 'text/plain': this.text, 'text/html': this.html }) ? '' : this.text;
   }
 
   toString(): string {

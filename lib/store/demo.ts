@@ -1,4 +1,4 @@
-// The demo store: where it is found, and how it is made (the seeded model, a few seconds) when it is not there yet.
+// The demo store: where it is found, and how it is made (the seeded model, about half a minute) when it is not there yet.
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ export const DEMO_COMMAND = 'npx evap demo --out DIR';
 /**
  * What the demo store holds: the 67 reference reservoirs over 2019-2021 and the 27 stations from 2010 (seed 20240501);
  * forecasts for twelve of the reservoirs issued daily in December 2021, 16 members, kept for the last week's issues.
- * Kept small so that `npm ci` makes it in a few seconds (docs/forecasts.md gives the sizes).
+ * Kept small so that `npm ci` makes it in about half a minute (docs/forecasts.md gives the sizes).
  */
 export const demoOptions: Omit<GenerateOptions, 'onProgress'> = {
   reservoirs: 67,
@@ -126,14 +126,14 @@ export function findTexasDemoStore(): string | undefined {
 }
 
 /**
- * The demo store folder, made in the cache folder on first use (a few seconds, said once on stderr). Made aside and
+ * The demo store folder, made in the cache folder on first use (about half a minute, said once on stderr). Made aside and
  * renamed into place, so processes starting together never see half a store.
  */
 export async function ensureDemoStore(): Promise<string> {
   const found = findDemoStore();
   if (found) return found;
   const target = demoCacheDir();
-  console.error(`evap: making the demo store in ${target} (once, a few seconds; \`${DEMO_COMMAND}\` puts a copy elsewhere)`);
+  console.error(`evap: making the demo store in ${target} (once, about half a minute; \`${DEMO_COMMAND}\` puts a copy elsewhere)`);
   try {
     await makeFolderAside(target, MANIFEST_FILE, (aside) => makeDemoStore(aside));
     // made under another name: its tables' metadata names that folder, so it is written again for this one

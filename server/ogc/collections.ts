@@ -110,7 +110,9 @@ export function queryables(collection: Collection, id: string): Record<string, u
   for (const name of attributesOf(collection)) {
     const info = (attributeInfo as Record<string, { description: string; unit?: string }>)[name]!;
     const numeric = info.unit !== undefined;
-    properties[name] = { title: info.description, type: numeric ? 'number' : 'string', ...(info.unit ? { 'x-ogc-unit': info.unit } : {}) };
+    // format double: a number above 2^31 (CAPACITY_M3) must not be read into a 32-bit integer field
+    const type = numeric ? { type: 'number', format: 'double' } : { type: 'string' };
+    properties[name] = { title: info.description, ...type, ...(info.unit ? { 'x-ogc-unit': info.unit } : {}) };
   }
   if (collection.observations) properties.date = { title: 'Day of the observation (UTC)', type: 'string', format: 'date' };
   return {
@@ -130,4 +132,23 @@ export function schemaOf(collection: Collection, system: UnitSystem, id: string)
   delete properties.geometry;
   for (const v of collection.variables) properties[v.name] = { title: v.description, type: ['number', 'null'], 'x-ogc-unit': unitLabel(v.unit, system) };
   return { ...base, properties, additionalProperties: true };
+}
+
+/**
+ * The same properties inside a GeoJSON Feature (`properties.properties`), for a place collection: GDAL (3.6 at least)
+ * types its fields from this shape, found by a `describedBy` link, before reading a page; without it, it types them
+ * from its first page and clamps a later CAPACITY_M3 above 2^31 to 2,147,483,647.
+ */
+export function featureSchemaOf(collection: Collection, system: UnitSystem, id: string): Record<string, unknown> {
+  const flat = schemaOf(collection, system, id);
+  return {
+    ...flat,
+    properties: {
+      type: { type: 'string', enum: ['Feature'] },
+      id: { type: 'string' },
+      geometry: { $ref: 'https://geojson.org/schema/Point.json' },
+      properties: { type: 'object', properties: flat.properties, additionalProperties: true },
+    },
+    required: ['type', 'geometry', 'properties'],
+  };
 }

@@ -3,6 +3,7 @@ import { unitLabel } from '../../lib/catalogue.js';
 import type { StoreReader } from '../../lib/store/store.js';
 import { type Collection, collections, dayRange, placeRows } from './collections.js';
 import { link, type OgcContext, selfLinks } from './context.js';
+import { DEFAULT_WITHIN_KM } from './edr.js';
 import { GEOJSON, pointOf } from './items.js';
 
 /** The classes implemented: Features Part 1 (core, GeoJSON, OpenAPI 3.0, HTML), queryables, and EDR core. */
@@ -49,7 +50,13 @@ export function collectionDocument(store: StoreReader, collection: Collection, c
   const edr = collection.observations
     ? {
         data_queries: {
-          position: { link: link(ctx.href(`${path}/position`), 'data', 'application/prs.coverage+json', 'the nearest place to a point') },
+          position: {
+            link: {
+              ...link(ctx.href(`${path}/position`), 'data', 'application/prs.coverage+json', 'the nearest place to a point'),
+              // EDR's radius query names its distance so; here it bounds the nearest match (default DEFAULT_WITHIN_KM km)
+              variables: { query_type: 'position', within_units: ['km', 'm', 'mi'], default_within: `${DEFAULT_WITHIN_KM} km` },
+            },
+          },
           area: { link: link(ctx.href(`${path}/area`), 'data', 'application/prs.coverage+json', 'the places in a polygon') },
           locations: { link: link(ctx.href(`${path}/locations`), 'data', GEOJSON, 'the places as locations') },
         },
@@ -83,6 +90,10 @@ export function collectionDocument(store: StoreReader, collection: Collection, c
       link(ctx.href(`${path}/items`, { f: 'html' }), 'items', 'text/html', 'the features as a page'),
       link(ctx.href(`${path}/queryables`), 'http://www.opengis.net/def/rel/ogc/1.0/queryables', 'application/schema+json', 'the properties one may filter on'),
       link(ctx.href(`${path}/schema`), 'describedby', 'application/schema+json', 'the properties, with units'),
+      // GDAL looks for this spelling and this shape: it then reads CAPACITY_M3 as a 64-bit number from the first page
+      ...(collection.observations
+        ? []
+        : [link(ctx.href(`${path}/schema`, { profile: 'feature' }), 'describedBy', 'application/schema+json', 'the GeoJSON feature, its properties typed')]),
     ],
     ...edr,
   };

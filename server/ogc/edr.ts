@@ -60,9 +60,29 @@ function readPolygon(text: string | null): Polygon[] {
   return polygons;
 }
 
-/** /position: the place nearest the point, and its distance in metres. */
+/** How far /position looks without `within`: a click on a water body lands within this of its point (the points are
+ * the water bodies' centres; a long reservoir's end can be tens of km away, so a caller widens it with `within`). */
+export const DEFAULT_WITHIN_KM = 25;
+
+/** `within-units` as OGC EDR names them (its radius query), in metres. */
+const metresPer: Record<string, number> = { km: 1000, m: 1, mi: 1609.344 };
+
+/** `within` (default DEFAULT_WITHIN_KM km) and `within-units` (default km) -> [metres, as the caller wrote it]. */
+function readWithin(params: URLSearchParams): [number, string] {
+  const units = (params.get('within-units') ?? 'km').toLowerCase();
+  const per = metresPer[units];
+  if (per === undefined) throw bad(`within-units must be one of ${Object.keys(metresPer).join(', ')}`);
+  const text = params.get('within');
+  if (text === null) return [DEFAULT_WITHIN_KM * 1000, `${DEFAULT_WITHIN_KM} km`];
+  const value = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw bad('within must be a positive distance (within-units: km, m or mi; default km)');
+  return [value * per, `${text.trim()} ${units}`];
+}
+
+/** /position: the place nearest the point, and its distance in metres; none within the distance is a 404. */
 export function nearestPlace(store: StoreReader, collection: Collection, ctx: OgcContext): { place: WireRecord; metres: number } {
   const [lon, lat] = readPoint(ctx.params.get('coords'));
+  const [limit, said] = readWithin(ctx.params);
   const rows = placeRows(store, collection);
   const points = rows.flatMap((row) => {
     const p = pointOf(row);
@@ -70,6 +90,14 @@ export function nearestPlace(store: StoreReader, collection: Collection, ctx: Og
   });
   const found = nearestPoint(points, lon, lat);
   if (!found) throw new HttpError(404, `${collection.id} holds no located place`);
+  if (found.metres > limit) {
+    const what = collection.places === 'reservoirs' ? 'no water body' : 'no station';
+    const km = Math.round(found.metres / 100) / 10;
+    throw new HttpError(
+      404,
+      `${what} within ${said} of POINT(${lon} ${lat}); the nearest, ${found.point.name}, is ${km} km away (widen with within=, within-units=km|m|mi)`,
+    );
+  }
   return { place: rows.find((row) => String(row[collection.nameKey]) === found.point.name)!, metres: found.metres };
 }
 

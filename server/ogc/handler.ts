@@ -4,7 +4,7 @@ import type { WireRecord } from '../../lib/types.js';
 import { WholeResponse } from '../answers.js';
 import { HttpError } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
-import { findCollection, queryables, schemaOf } from './collections.js';
+import { featureSchemaOf, findCollection, queryables, schemaOf } from './collections.js';
 import { contextOf, KEY_PARAMETER, type LinkBase, link, OGC_PREFIX, type OgcContext } from './context.js';
 import { collectionDocument, collectionList, conformance, landing } from './documents.js';
 import { locations, nearestPlace, placesIn } from './edr.js';
@@ -67,8 +67,12 @@ async function route(store: StoreReader, ctx: OgcContext, rest: string): Promise
   if (sub === undefined) return answer(ctx, collection.title, collectionDocument(store, collection, ctx));
   if (sub === 'queryables' && id === undefined)
     return answer(ctx, `${collection.title}: queryables`, queryables(collection, ctx.href(`${path}/queryables`)), 'application/schema+json');
-  if (sub === 'schema' && id === undefined)
-    return answer(ctx, `${collection.title}: schema`, schemaOf(collection, readUnits(ctx.params), ctx.href(`${path}/schema`)), 'application/schema+json');
+  if (sub === 'schema' && id === undefined) {
+    const feature = ctx.params.get('profile') === 'feature'; // the GeoJSON feature's shape, as GDAL reads it
+    const shape = feature ? featureSchemaOf : schemaOf;
+    const self = ctx.href(`${path}/schema`, feature ? { profile: 'feature' } : {});
+    return answer(ctx, `${collection.title}: schema`, shape(collection, readUnits(ctx.params), self), 'application/schema+json');
+  }
   if (sub === 'items' && id === undefined) return answer(ctx, `${collection.title}: features`, await items(store, collection, ctx), GEOJSON);
   if (sub === 'items') return answer(ctx, `${collection.title}: ${id}`, { ...(await oneItem(store, collection, id!, ctx)) }, GEOJSON);
   if (collection.observations) {

@@ -1,7 +1,9 @@
 // The OpenAPI 3.0 document of the OGC paths (the landing page's service-desc): what GDAL and OWSLib read to learn
 // the paths and parameters.
+
 import { collections } from './collections.js';
 import { KEY_PARAMETER } from './context.js';
+import { DEFAULT_WITHIN_KM } from './edr.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './parameters.js';
 
 const text = (name: string, description: string, required = false) => ({ name, in: 'query', required, description, schema: { type: 'string' } });
@@ -69,7 +71,7 @@ export function ogcOpenApi(base: string): Record<string, unknown> {
         get: {
           operationId: 'getSchema',
           summary: 'the properties, with units',
-          parameters: [collectionId, units],
+          parameters: [collectionId, units, text('profile', 'feature: the properties inside a GeoJSON Feature, the shape GDAL reads')],
           responses: ok('application/schema+json', 'a JSON Schema'),
         },
       },
@@ -130,8 +132,13 @@ export function ogcOpenApi(base: string): Record<string, unknown> {
       '/collections/{collectionId}/position': {
         get: {
           operationId: 'getPosition',
-          summary: 'EDR: the series of the place nearest a point, with its distance',
-          parameters: [...edrParams, text('coords', 'POINT(lon lat)', true)],
+          summary: 'EDR: the series of the place nearest a point, with its distance; 404 when none is within `within`',
+          parameters: [
+            ...edrParams,
+            text('coords', 'POINT(lon lat)', true),
+            text('within', `how far to look (default ${DEFAULT_WITHIN_KM} km)`),
+            text('within-units', 'km (default), m or mi'),
+          ],
           responses: ok('application/prs.coverage+json', 'CoverageJSON'),
         },
       },

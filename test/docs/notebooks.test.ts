@@ -215,6 +215,17 @@ describe.skipIf('missing' in tools)('docs/notebooks', () => {
           const outputs = cell.outputs ?? [];
           const data = (mime: string) => outputs.flatMap((o) => (o.data?.[mime] === undefined ? [] : [joined(o.data[mime])]));
           for (const o of outputs) expect(JSON.stringify(o), 'an output names this machine').not.toContain(root);
+          // an answer or a chart is one output holding its rich form and its text (not a display and a printed copy)
+          const shownOnce = () => {
+            // stderr notes aside, and what a cell prints itself with console.log
+            const printed = (o: Output) => o.output_type === 'stream' && (o.name === 'stderr' || source.includes('console.log'));
+            const shown = outputs.filter((o) => !printed(o));
+            expect(
+              shown.map((o) => o.output_type),
+              `${kernel}: ${source}`,
+            ).toHaveLength(1);
+            expect(shown[0]!.data?.['text/plain'], `${kernel}: ${source}`).toBeDefined();
+          };
           if (cell.metadata.tags?.includes('raises-exception')) {
             // one readable line: Deno's traceback, or what tslab prints on stderr
             const shown = outputs.flatMap((o) =>
@@ -224,6 +235,7 @@ describe.skipIf('missing' in tools)('docs/notebooks', () => {
           } else if (/\bplot\(/.test(source)) {
             const svgs = data('image/svg+xml');
             expect(svgs, source).toHaveLength(1);
+            shownOnce();
             const svg = readSvg(svgs[0]!);
             const records = await asked[chartCount++]!(store);
             const expected = expectedSeries(records);
@@ -238,6 +250,7 @@ describe.skipIf('missing' in tools)('docs/notebooks', () => {
           } else if (/\bview\(/.test(source) || cell.metadata.tags?.includes('answer')) {
             const shown = data('text/html');
             expect(shown.length, source).toBeGreaterThanOrEqual(1);
+            shownOnce();
             expect(shown.join(''), source).toContain('<table>');
             html += shown.join('');
           }

@@ -31,6 +31,13 @@ describe('evap ingest', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`${bad}:2: non-numeric value "abc" in column "NetE (mm)"`);
     expect(failed.stdout).toMatch(/nothing published: 0\/1 files applied/);
+    // one record: singular, and no rate from a run too short to measure one ("1 records (0/s)" before)
+    const one = join(dir, 'one.csv');
+    await writeFile(one, recordsToCsv(records.slice(0, 1), Object.keys(records[0]!)));
+    const single = await evap(['ingest', one, '--store', store]);
+    expect(single.code).toBe(0);
+    expect(single.stdout).toMatch(/1\/1 files applied, 1 record, rows added/);
+    expect(single.stdout).not.toMatch(/\(0\/s\)/);
   });
 
   it('leaves the old snapshot whole when killed at any point, and a later ingest succeeds', async () => {

@@ -101,6 +101,19 @@ describe.skipIf(missing !== undefined)('OGC clients', async () => {
     expect(got.features.map((f) => f.geometry!.coordinates)).toEqual(sorted.map((r) => [r.LON, r.LAT]));
   });
 
+  it('without PAGE_SIZE, GDAL types CAPACITY_M3 from the schema as Real: no value clamped to 2,147,483,647', async () => {
+    const largest = Math.max(...reservoirs.map((r) => r.CAPACITY_M3 as number));
+    expect(largest).toBeGreaterThan(2 ** 31); // Lake Mead holds about 3.5e10 m3
+    const { stdout } = await gdal('ogrinfo', ['-ro', '-so', `OAPIF:${server.url}/ogc`, 'reservoirs']);
+    expect(stdout).toMatch(/^CAPACITY_M3: (Real|Integer64) /m);
+    const out = join(dir, 'reservoirs-default-page.geojson');
+    await gdal('ogr2ogr', ['-f', 'GeoJSON', out, `OAPIF:${server.url}/ogc/collections/reservoirs`]);
+    const got = JSON.parse(await readFile(out, 'utf8')) as GeoJson;
+    const byName = new Map(reservoirs.map((r) => [r.RES_NAME, r.CAPACITY_M3]));
+    expect(got.features.length).toBe(reservoirs.length);
+    for (const f of got.features) expect(f.properties.CAPACITY_M3, String(f.properties.RES_NAME)).toBe(byName.get(f.properties.RES_NAME as string));
+  });
+
   it('OWSLib reads the collections and queryables, and pages through items', async () => {
     const script = `
 import json, sys

@@ -47,7 +47,7 @@ describe('OGC links', () => {
     const { server, key } = await serverWith({ publicUrl: 'https://evap.example.org/api', trustProxy: true });
     const { hrefs } = await links(server.url, `/ogc/collections?api_key=${key}`, hostile);
     expect(hrefs.length).toBeGreaterThan(2);
-    for (const href of hrefs) expect(href).toMatch(/^https:\/\/evap\.example\.org\/api\/ogc\/[^?]*(\?f=[a-z]+)?$/);
+    for (const href of hrefs) expect(href).toMatch(/^https:\/\/evap\.example\.org\/api\/ogc\/[^?]*(\?(f|profile)=[a-z]+)?$/);
   });
 
   it('take the forwarded scheme and host from a trusted proxy, and refuse a host that is not one', async () => {

@@ -244,7 +244,7 @@ describe('EDR', () => {
     expect(at.nearest).toEqual({ name: 'LAKE MEAD', distance_m: 0 });
     // due north of the northernmost reservoir, nothing is nearer than it
     const north = reservoirs.reduce((a, b) => ((b.LAT as number) > (a.LAT as number) ? b : a));
-    const away = await json(`/ogc/collections/lem/position?coords=POINT(${north.LON}%20${(north.LAT as number) + 1})&datetime=2020-01-01&f=GeoJSON`);
+    const away = await json(`/ogc/collections/lem/position?coords=POINT(${north.LON}%20${(north.LAT as number) + 1})&within=200&datetime=2020-01-01&f=GeoJSON`);
     expect(away.nearest.name).toBe(north.RES_NAME);
     expect(away.nearest.distance_m).toBeCloseTo(111_195.1, 0);
     expect(away.features[0].id).toBe(`${north.RES_NAME}@2020-01-01`);
@@ -269,7 +269,7 @@ describe('admission', () => {
     const shut = await testApp({ maxHeavy: 0, heavyRows: 1 }); // no slot and no line: any heavy answer is refused at once
     const get = (path: string) => shut.get(path);
     expect((await get('/ogc/collections/lem/items?limit=5')).status).toBe(200);
-    expect((await get('/ogc/collections/lem/position?coords=POINT(-114%2036)')).status).toBe(503);
+    expect((await get('/ogc/collections/lem/position?coords=POINT(-114%2036)&within=500')).status).toBe(503);
     expect((await get('/ogc/collections/reservoirs/items')).status).toBe(200);
   });
 });
