@@ -68,5 +68,5 @@ describe('runBench', () => {
     expect(text).toContain('node v');
     expect(text).not.toContain('an older run');
     expect(text.endsWith(`${KEPT_SECTIONS}\n## Another bench\n\nits table\n`)).toBe(true); // other benches' sections kept
-  }, 120_000);
+  }, 240_000); // three engines now, each cold in fresh processes
 });
