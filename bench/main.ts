@@ -97,9 +97,9 @@ function renderOneTable(scale: ScaleRow[], options: BenchOptions): string {
   const targets = scaleTargets(scale);
   const missed = targets.filter((t) => !t.met);
   return [
-    '## Every query at every scale, beside DuckDB',
+    '## Every query at every scale, beside DuckDB and ClickHouse',
     '',
-    `Cells: ours / DuckDB's, then **DuckDB/ours** (above 1: ours is faster), marked **missed** under the target. Cold: a fresh process per run opens the store (or a DuckDB instance) and makes the whole answer's text (ours: JSON or CSV straight from the columns, as the server sends it; DuckDB: \`COPY ... TO\` a JSON array or CSV file of the same SQL over the same Parquet files), after its imports; median of ${options.coldRuns}; files in the OS page cache; in brackets the CPU time of the same runs (every thread: zlib's, the garbage collector's, DuckDB's workers), which a busy machine stretches far less than wall time. Warm: the same answer again in one process, median of repeated runs after one, each engine's runs after a full garbage collection (the bench's own garbage, such as the records just compared, is nobody's cost). Each store's last full year; Q3L is Q3 on the store's last date (within the date-major copy).`,
+    `Cells: ours / DuckDB's / ClickHouse's, then **DuckDB/ours** · **ClickHouse/ours** (above 1: ours is faster), marked **missed** under the target. Cold: a fresh process per run opens the store (or a DuckDB instance) and makes the whole answer's text (ours: JSON or CSV straight from the columns, as the server sends it; DuckDB: \`COPY ... TO\` a JSON array or CSV file of the same SQL over the same Parquet files), after its imports; median of ${options.coldRuns}; files in the OS page cache; in brackets the CPU time of the same runs (every thread: zlib's, the garbage collector's, DuckDB's workers), which a busy machine stretches far less than wall time. Warm: the same answer again in one process, median of repeated runs after one, each engine's runs after a full garbage collection (the bench's own garbage, such as the records just compared, is nobody's cost). Each store's last full year; Q3L is Q3 on the store's last date (within the date-major copy).`,
     '',
     renderTable(scale, columns).trimEnd(),
     '',

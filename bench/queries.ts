@@ -139,11 +139,13 @@ export function defineQueries(manifest: Manifest, year = 2020): BenchQuery[] {
   ];
 }
 
-// A station with at least ten variables over the two years to `year` and the most rows (ties: name order), preferring LAKE MEAD_STATION.
+// A station with at least ten variables over the two years to `year` (a store of one year: over `year`) and the most
+// rows (ties: name order), preferring LAKE MEAD_STATION.
 function pickStation(manifest: Manifest, year: number): string {
-  const entries = Object.entries(manifest.stations.partitions).filter(
-    ([, p]) => p.variables.length >= 10 && p.start <= `${year - 1}-01-01` && p.end >= `${year}-12-31`,
-  );
+  const over = (from: string) =>
+    Object.entries(manifest.stations.partitions).filter(([, p]) => p.variables.length >= 10 && p.start <= from && p.end >= `${year}-12-31`);
+  const two = over(`${year - 1}-01-01`);
+  const entries = two.length > 0 ? two : over(`${year}-01-01`);
   const preferred = entries.find(([n]) => n === 'LAKE MEAD_STATION');
   if (preferred) return preferred[0];
   entries.sort((a, b) => b[1].rows - a[1].rows || (a[0] < b[0] ? -1 : 1));

@@ -2,6 +2,8 @@
 //   open                    open the store; prints {ms, rssBytes}
 //   ours <spec> [json|csv]  open the store and make the answer's text (JSON by default); prints {ms, cpuMs, length, records}
 //   duckdb <sql> [json|csv] open DuckDB and write the same answer to a file (a JSON array, or CSV); prints {ms, cpuMs, length, records}
+//   clickhouse <sql> [json|csv] ClickHouse (chdb) over the store's Iceberg tables, the answer's text (FORMAT JSON, or CSV
+//                           with a header) made in memory; prints {ms, cpuMs, length, records}
 // Each mode imports only what it uses (the library or DuckDB), before the clock starts: what is timed is opening and
 // answering, as in bench/cold-child.ts. With EVAP_BENCH_PROFILE=<file>, a CPU profile of the timed part is written there.
 import { rm, stat, writeFile } from 'node:fs/promises';
@@ -28,6 +30,14 @@ if (mode === 'open' || mode === 'ours') {
     await profiler?.();
     print({ ms, cpuMs, length, records });
   }
+} else if (mode === 'clickhouse') {
+  const { clickhouseRecords, clickhouseText } = await import('./clickhouse.js'); // chdb's library loaded, its engine not yet started
+  const cpu = process.cpuUsage();
+  const began = performance.now();
+  const text = clickhouseText(dir, job!, format);
+  const ms = performance.now() - began;
+  const cpuMs = cpuSince(cpu);
+  print({ ms, cpuMs, length: text.length, records: clickhouseRecords(text, format) });
 } else {
   const { DuckEngine } = await import('./duckdb.js');
   const cpu = process.cpuUsage();

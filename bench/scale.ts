@@ -7,6 +7,7 @@ import { reservoirDatasets, variableKey } from '../lib/catalogue.js';
 import { type Manifest, manifestFiles } from '../lib/store/manifest.js';
 import { openStore } from '../lib/store/store.js';
 import { vacuumStore } from '../lib/store/vacuum.js';
+import { clickhouseAnswer, clickhouseSql, clickhouseText } from './clickhouse.js';
 import { assertSameAnswer, MismatchError } from './compare.js';
 import { DuckEngine } from './duckdb.js';
 import { type AnswerHeaders, answerHeaders, checkOverHttp, drive, driveBare, type HttpRow, startServer } from './http.js';
@@ -27,7 +28,10 @@ export interface ScaleQueryRow {
   duckColdCpu: number;
   oursWarm: number;
   duckWarm: number;
-  checked: boolean; // the records (or CSV text) compared equal with DuckDB's; false: only the record counts (answers too large to hold twice)
+  chCold: number; // ClickHouse (chdb over the store's Iceberg tables); NaN: not run
+  chColdCpu: number;
+  chWarm: number;
+  checked: boolean; // the records (or CSV text) compared equal with DuckDB's and ClickHouse's; false: only the record counts (answers too large to hold twice)
   profile: string[] | null; // where a fresh process of ours spends its time, when its cold answer is behind DuckDB's (with `profile`)
 }
 
@@ -134,13 +138,18 @@ export async function measureQuery(
   const repeat = (run: () => Promise<unknown>) => warmMedian(run, 200, warmBudgetMs);
   const { format } = query;
   const sql = duckdbSql(dir, query.spec, format);
-  const cold = { ours: [] as number[], duck: [] as number[], oursCpu: [] as number[], duckCpu: [] as number[] };
+  const chSql = clickhouseSql(dir, query.spec);
+  const cold = { ours: [] as number[], duck: [] as number[], ch: [] as number[], oursCpu: [] as number[], duckCpu: [] as number[], chCpu: [] as number[] };
   const ours = ['ours', dir, JSON.stringify(query.spec), format];
   let records = -1;
   for (let i = 0; i < coldRuns; i++) {
     const o = await child<{ ms: number; cpuMs: number; records: number }>(ours);
     const d = await child<{ ms: number; cpuMs: number; records: number }>(['duckdb', dir, sql, format]);
+    const c = await child<{ ms: number; cpuMs: number; records: number }>(['clickhouse', dir, chSql, format]);
     if (o.records !== d.records) throw new MismatchError(`${query.id} cold: ${o.records} records from the library, ${d.records} from DuckDB`);
+    if (o.records !== c.records) throw new MismatchError(`${query.id} cold: ${o.records} records from the library, ${c.records} from ClickHouse`);
+    cold.ch.push(c.ms);
+    cold.chCpu.push(c.cpuMs);
     cold.ours.push(o.ms);
     cold.duck.push(d.ms);
     cold.oursCpu.push(o.cpuMs);
@@ -154,23 +163,24 @@ export async function measureQuery(
   let checked = false;
   let oursWarm: number;
   let duckWarm: number;
+  let chWarm: number;
   try {
     const counted = await textLength(streamOurs(store, query.spec)[format](), format);
     if (records >= 0 && counted.records !== records) throw new MismatchError(`${query.id}: ${counted.records} records warm, ${records} cold`);
     records = counted.records;
     if (records <= CHECKED_RECORDS) {
       // the same records (or CSV text) as DuckDB's, as the main bench checks them
-      assertSameAnswer(
-        query.id,
-        format === 'csv' ? await textOurs(store, query.spec, 'csv') : (await answerOurs(store, query.spec)).records,
-        await duck.answer(sql, format),
-      );
+      const answer = (await answerOurs(store, query.spec)).records;
+      assertSameAnswer(query.id, format === 'csv' ? await textOurs(store, query.spec, 'csv') : answer, await duck.answer(sql, format));
+      // ClickHouse's records (its CSV writer quotes text, so a CSV answer is compared as records)
+      assertSameAnswer(`${query.id} (ClickHouse)`, answer, clickhouseAnswer(dir, chSql));
       checked = true;
     }
     // the text made and let go, as DuckDB's COPY makes its file: its records were counted once above, not in every
     // timed run (a scan of the text for "start_date" was a quarter of warm Q3 at 44,000)
     oursWarm = await repeat(async () => void (await drain(streamOurs(store, query.spec)[format]())));
     duckWarm = await repeat(() => (format === 'csv' ? duck.copyCsv(sql, path) : duck.copyJson(sql, path)));
+    chWarm = await repeat(async () => void clickhouseText(dir, chSql, format).length);
   } finally {
     duck.close();
     await store.close();
@@ -179,7 +189,8 @@ export async function measureQuery(
   const oursCold = coldRuns > 0 ? median(cold.ours) : Number.NaN;
   const duckCold = coldRuns > 0 ? median(cold.duck) : Number.NaN;
   const [oursColdCpu, duckColdCpu] = coldRuns > 0 ? [median(cold.oursCpu), median(cold.duckCpu)] : [Number.NaN, Number.NaN];
-  const behind = oursCold > duckCold;
+  const [chCold, chColdCpu] = coldRuns > 0 ? [median(cold.ch), median(cold.chCpu)] : [Number.NaN, Number.NaN];
+  const behind = oursCold > duckCold || oursCold > chCold;
   const row = {
     id: query.id,
     title: query.title,
@@ -191,11 +202,14 @@ export async function measureQuery(
     duckColdCpu,
     oursWarm,
     duckWarm,
+    chCold,
+    chColdCpu,
+    chWarm,
     checked,
     profile: profile && behind ? await profileChild(ours) : null,
   };
   log(
-    `${query.id}: ${coldRuns > 0 ? `cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms` : 'cold not run'}; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms (${records} records${checked ? ', equal to DuckDB' : ''})`,
+    `${query.id}: ${coldRuns > 0 ? `cold ours ${row.oursCold.toFixed(1)} ms, duckdb ${row.duckCold.toFixed(1)} ms, clickhouse ${chCold.toFixed(1)} ms` : 'cold not run'}; warm ours ${oursWarm.toFixed(2)} ms, duckdb ${duckWarm.toFixed(1)} ms, clickhouse ${chWarm.toFixed(1)} ms (${records} records${checked ? ', equal to DuckDB and ClickHouse' : ''})`,
   );
   for (const line of row.profile ?? []) log(`  ${line}`);
   return row;
