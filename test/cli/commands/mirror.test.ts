@@ -28,7 +28,11 @@ describe('evap mirror', () => {
     // an update of the complete copy asks the server what changed since the snapshot recorded: nothing
     const update = await evap([...args, '--update']);
     expect(update.code, update.stderr).toBe(0);
-    expect(update.stdout).toMatch(new RegExp(`^update by GET /changes since snapshot ${source.manifest.sequence}; the server is at snapshot ${source.manifest.sequence}\nnothing published: 0 requests`));
+    expect(update.stdout).toMatch(
+      new RegExp(
+        `^update by GET /changes since snapshot ${source.manifest.sequence}; the server is at snapshot ${source.manifest.sequence}\nnothing published: 0 requests`,
+      ),
+    );
   });
 
   it('gives up on a server that stops answering after --timeout-ms and --retries more tries, naming it', async () => {
