@@ -148,6 +148,6 @@ describe('per-day flags in the store', () => {
     expect(table.getChild('status')!.toArray().slice(-3)).toEqual(['Early', 'Early', 'Early']);
     await expect(
       store.reservoirAggregates({ names: store.manifest.reservoirs.names.slice(0, 1), interval: 'monthly', alsoReturn: ['status'] }),
-    ).rejects.toMatchObject({ name: 'InvalidParameterError', parameter: 'also_return' });
+    ).rejects.toMatchObject({ name: 'InvalidParameterError', parameter: 'alsoReturn' }); // the option the caller wrote
   });
 });
