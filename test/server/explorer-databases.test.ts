@@ -1,5 +1,6 @@
 // The explorer's database picker in headless Chromium over a real server serving two databases: the page at / asks the
 // first; choosing the other opens /twdb/, where every request of the page goes under /twdb and the map shows its lakes.
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +11,13 @@ import { createDatabasesHandler } from '../../server/databases.js';
 import type { IncomingRequest } from '../../server/incoming.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { tempDir } from '../helpers.js';
-import { chromiumMissing, launchChromium } from './browser.js';
+import { chromiumMissing, launchChromium, scratchShots } from './browser.js';
 import { demoStore, root, startTestServer } from './harness.js';
 
 const missing = chromiumMissing('the explorer database picker test');
 const key = 'explorer-databases-key';
+// the README's picture comes from here, so that it shows the picker: `npm run screenshots` writes it into docs/
+const shots = process.env.EVAP_SCREENSHOTS ?? scratchShots;
 
 describe.skipIf(missing)('the explorer with several databases', () => {
   let url: string;
@@ -40,6 +43,7 @@ describe.skipIf(missing)('the explorer with several databases', () => {
     };
     ({ url, close } = await startTestServer({ handler: recording }));
     browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
+    await mkdir(shots, { recursive: true });
     return () => texas.close();
   });
   afterAll(async () => {
@@ -47,7 +51,8 @@ describe.skipIf(missing)('the explorer with several databases', () => {
     await close?.();
   });
 
-  it('lists the databases, opens the chosen one at its path and asks only its paths there', async () => {
+  // a fresh tab at /, the key entered, the page ready; page errors recorded
+  async function openWithKey() {
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
     const errors: string[] = [];
@@ -56,6 +61,11 @@ describe.skipIf(missing)('the explorer with several databases', () => {
     await page.locator('#key-dialog[open] #key-input').fill(key);
     await page.locator('#key-dialog button[type=submit]').click();
     await page.locator('body[data-ready=true]').waitFor();
+    return { page, errors };
+  }
+
+  it('lists the databases, opens the chosen one at its path and asks only its paths there', async () => {
+    const { page, errors } = await openWithKey();
     expect(await page.locator('#map-status').textContent()).toMatch(/^67 reservoirs .* 27 stations/);
     await page.locator('#database-label').waitFor({ state: 'visible' });
     const options = await page.locator('#database option').allTextContents();
@@ -81,6 +91,20 @@ describe.skipIf(missing)('the explorer with several databases', () => {
     expect(await page.locator('#request .request-url').textContent()).toMatch(
       /^GET \/twdb\/timeseries\/daily\/reservoirs\/daterange\?.*RES_NAMES=LAKE%20TRAVIS/,
     );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the picker and the synthetic banner over LAKE MEAD charted, as the README pictures it', async () => {
+    const { page, errors } = await openWithKey();
+    await page.locator('#database-label').waitFor({ state: 'visible' });
+    await page.locator('#search').fill('lake m');
+    await page.locator('#search-list [role=option]', { hasText: 'LAKE MEAD NV' }).first().click();
+    await expect.poll(() => page.locator('#selected h2').textContent()).toMatch(/^LAKE MEAD/);
+    await expect.poll(() => page.locator('#chart-status').textContent()).toMatch(/^365 records/);
+    expect(await page.locator('#database').inputValue()).toBe('/usbr/');
+    expect(await page.locator('#data-banner').textContent()).toMatch(/^Synthetic data/);
+    await page.screenshot({ path: join(shots, 'explorer-1280.png') });
     expect(errors).toEqual([]);
     await page.close();
   });
