@@ -174,8 +174,7 @@ class Watched {
 
   private end(error: unknown): void {
     if (this.over) return;
-    this.over = true;
-    this.incoming.pause(); // read no more of it for the handler: the answer says Connection: close
+    this.over = true; // the handler reads no more of it: the answer says Connection: close
     this.controller?.error(error);
   }
 }
