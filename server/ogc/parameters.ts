@@ -41,9 +41,10 @@ function dayOf(given: string): string {
   const time = match ? new Date(match[2] ? text : `${match[1]}T00:00:00Z`) : undefined;
   if (!match || time === undefined || Number.isNaN(time.getTime()))
     throw bad(`datetime: ${JSON.stringify(text.slice(0, 60))} is not an RFC 3339 date or date-time`);
-  const day = match[2] ? time.toISOString().slice(0, 10) : match[1]!;
-  if (match[2] === undefined && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) !== day) throw bad(`datetime: ${day} is not a calendar date`);
-  return day;
+  // the written date is checked on its own: Date rolls 2020-02-30T10:00Z over to March 1st
+  const written = match[1]!;
+  if (new Date(`${written}T00:00:00Z`).toISOString().slice(0, 10) !== written) throw bad(`datetime: ${written} is not a calendar date`);
+  return match[2] ? time.toISOString().slice(0, 10) : written;
 }
 
 /** datetime: an instant, `a/b`, `../b`, `a/..` (or an empty end) -> the days asked, each end undefined when open. */

@@ -143,6 +143,7 @@ describe('items', () => {
       'bbox=1,2,3',
       'bbox=a,b,c,d',
       'datetime=2020-02-30',
+      'datetime=2020-02-30T10:00Z', // Date would roll it over to March 1st
       'datetime=2020-03-01/2020-02-01',
       'limit=0',
       'limit=-1',
