@@ -63,8 +63,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         ? await summary(source)
         : await topics[topic]!(source, stringFlag(values, 'dataset'), stringFlag(values, 'variable'), listFlag(values, 'names'));
     await writeRecords(io, records, Object.keys(records[0] ?? {}), format, out);
+    // the summary's own `data:` line names synthetic data; the note would say it a second time
     if (topic === undefined) io.stderr.write(`${describeAbout(await source.about())}\n`);
-    answered();
+    else answered();
   } finally {
     await close();
   }

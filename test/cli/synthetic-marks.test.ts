@@ -43,6 +43,14 @@ describe('the synthetic note on stderr', () => {
     expect(plainServed.stderr).toBe('');
   });
 
+  it('is said once by evap info, whose summary names the data itself, and after an info topic', async () => {
+    const [summary, topic] = await Promise.all([evap(['info', '--store', syntheticDir]), evap(['info', 'datasets', '--store', syntheticDir])]);
+    expect([summary.code, topic.code]).toEqual([0, 0]);
+    expect(summary.stderr.match(/SYNTHETIC/g)).toHaveLength(1);
+    expect(summary.stderr).toMatch(/^data: SYNTHETIC DATA/m);
+    expect(topic.stderr).toMatch(note);
+  });
+
   it('is said by the real CLI on a saved CSV of the demo store named with --store', async () => {
     const out = join(await tempDir(), 'mead.csv');
     const run = await evapProcess(['query', '--store', join(root, 'data'), '--names', 'LAKE MEAD', '--out', out]);
