@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DatasetName, datasetNames, findReservoirVariable, reservoirDatasets, variableKey } from '../lib/catalogue.js';
 import { tableToParquet } from '../lib/format/answer-table.js';
-import { type EvapStore, openStore } from '../lib/store/store.js';
+import { type EvapStore, openStore } from '../lib/open/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { DuckEngine } from './duckdb.js';
 import { ms } from './inprocess.js';

@@ -25,7 +25,7 @@ export function libraryFormText(): string {
   return `${form}, in the fresh processes of the cold cells and the HTTP server; the warm cells run in the bench's own process (tsx)`;
 }
 
-/** The URL to import a module of lib/ by (`store/store.js`) in the form measured. */
+/** The URL to import a module of lib/ by (`open/store.js`) in the form measured. */
 export function libraryModule(path: string): string {
   const file = libraryForm() === 'dist' ? join(repoRoot, 'dist', 'lib', path) : join(repoRoot, 'lib', path.replace(/\.js$/, '.ts'));
   return pathToFileURL(file).href;

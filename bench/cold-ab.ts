@@ -6,7 +6,7 @@
 // a link to this one's node_modules); --after defaults to this one. The answers' lengths must agree or the run fails.
 import { execFile } from 'node:child_process';
 import { parseArgs, promisify } from 'node:util';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { duckdbSql } from './queries.js';
 import { tableQueries } from './scale.js';
 import { repoRoot } from './store.js';

@@ -15,7 +15,7 @@ const job = JSON.parse(jobText!) as ColdJob;
 let began: number;
 let text: string;
 if (engine === 'ours') {
-  const { openStore } = (await import(libraryModule('store/store.js'))) as typeof import('../lib/store/store.js'); // the build, when current (built.ts)
+  const { openStore } = (await import(libraryModule('open/store.js'))) as typeof import('../lib/open/store.js'); // the build, when current (built.ts)
   const { answerOurs, serialize } = await import('./queries.js');
   began = performance.now();
   const store = await openStore(dir);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium } from 'playwright-core';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { buildExplorer } from '../scripts/build-explorer.js';
 import { createHandler } from '../server/app.js';
 import { KeyRing } from '../server/keys/auth.js';

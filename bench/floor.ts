@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { answerOurs, duckdbSql, heldInOrder, type QuerySpec, serialize, textOurs } from './queries.js';
 import { scaleQueries } from './scale.js';
 import { curveScales, ensureStore, repoRoot, scaleStoreDir } from './store.js';

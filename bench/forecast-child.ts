@@ -6,7 +6,7 @@ const [engine, dir, name] = process.argv.slice(2) as ['ours' | 'duckdb', string,
 const q = (await forecastQueries(dir)).queries[name]; // before the clock: the SQL names the file the manifest gives
 let began: number;
 if (engine === 'ours') {
-  const { openStore } = await import('../lib/store/store.js');
+  const { openStore } = await import('../lib/open/store.js');
   began = performance.now();
   const store = await openStore(dir);
   await (store as unknown as Record<string, (o: object) => Promise<unknown[]>>)[q.ours.method]!.call(store, q.ours.options);

@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { answerHeaders, checkOverHttp, cpuSecondsOf, drive, type HttpRow, type ServerProcess, startBareServer, startServer } from './http.js';
 import { defineQueries, lastYearOf, textOurs } from './queries.js';
 import { repoRoot } from './store.js';

@@ -1,6 +1,6 @@
 // In-process timings: warm (median of many, caches filled) for the library and DuckDB, and the serialization floor.
 import { createHash } from 'node:crypto';
-import type { EvapStore } from '../lib/store/store.js';
+import type { EvapStore } from '../lib/open/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { assertSameAnswer } from './compare.js';
 import type { DuckEngine } from './duckdb.js';

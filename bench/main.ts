@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { DuckEngine } from './duckdb.js';
 import { runWarm } from './inprocess.js';
 import { defineQueries } from './queries.js';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { allocateOutputs, runDlem } from '../lib/model/dlem.js';
-import { generateStore } from '../lib/model/generate.js';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
+import { generateStore } from '../lib/synthetic/generate.js';
 import { median, timeRepeated } from './timing.js';
 
 const { values } = parseArgs({

@@ -3,7 +3,7 @@
 // ClickHouse in the same run, every answer checked) on stores already made, without the revision and HTTP parts of
 // `npm run bench`; prints the Markdown table (one column per store) and the open time of each. The stores are only read.
 import { parseArgs } from 'node:util';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { child, measureQuery, type ScaleRow, tableQueries } from './scale.js';
 import { renderTable } from './scale-report.js';
 import { median } from './timing.js';

@@ -11,9 +11,9 @@ import {
 } from '../lib/catalogue.js';
 import { recordsToCsv } from '../lib/format/csv.js';
 import type { RecordStream } from '../lib/format/stream.js';
+import type { EvapStore } from '../lib/open/store.js';
 import { type OperationName, pathOf, toWire } from '../lib/operations.js';
 import { encodePathName, type Manifest } from '../lib/store/manifest.js';
-import type { EvapStore } from '../lib/store/store.js';
 import type { WireRecord } from '../lib/types.js';
 
 /** What a query asks for, in the library's terms; SQL and HTTP forms are derived from it. */

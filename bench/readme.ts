@@ -1,5 +1,5 @@
 // `npx tsx bench/readme.ts`: times the README's library example on the demo store, cold (open + first query) and warm.
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 
 const query = {
   names: ['LAKE ALICE'],

@@ -15,7 +15,7 @@ import type { QuerySpec } from './queries.js';
 
 const [mode, dir, job, format = 'json'] = process.argv.slice(2) as [string, string, string | undefined, 'json' | 'csv' | undefined];
 if (mode === 'open' || mode === 'ours') {
-  const { openStore } = (await import(libraryModule('store/store.js'))) as typeof import('../lib/store/store.js'); // the build, when current (built.ts)
+  const { openStore } = (await import(libraryModule('open/store.js'))) as typeof import('../lib/open/store.js'); // the build, when current (built.ts)
   const { streamOurs, textLength } = await import('./queries.js');
   const profiler = await startProfile();
   const cpu = process.cpuUsage();

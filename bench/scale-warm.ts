@@ -3,7 +3,7 @@
 // stores the bench made, for before/after comparisons in minutes instead of the whole bench's quarter hour. The stores
 // are only read (opening one takes a reader lease in its `readers/` folder while it is open, as every reader does).
 import { parseArgs } from 'node:util';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { measureQuery, tableQueries } from './scale.js';
 
 const { values } = parseArgs({

@@ -1,8 +1,8 @@
 // `npx tsx bench/spatial.ts`: times the shapefile filter with the 20,000-vertex test polygon over every demo reservoir and station.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openStore } from '../lib/open/store.js';
 import { filterPointsByShapefile } from '../lib/spatial/within.js';
-import { openStore } from '../lib/store/store.js';
 import { repoRoot } from './store.js';
 
 const folder = join(repoRoot, 'test', 'fixtures', 'shapefiles', 'west_circle');

@@ -6,8 +6,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readCurrentManifest } from '../lib/store/history.js';
 import { FORMAT_VERSION, type Manifest, manifestFiles, READ_VERSIONS } from '../lib/store/manifest.js';
-import { vacuumStore } from '../lib/store/vacuum.js';
-import { createStoreWriter } from '../lib/store/write.js';
+import { vacuumStore } from '../lib/writer/vacuum.js';
+import { createStoreWriter } from '../lib/writer/write.js';
 
 /** The size of a store to make: the full scale of the real catalogue, or a tiny one for the smoke run. */
 export interface StoreScale {

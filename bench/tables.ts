@@ -14,10 +14,10 @@ import { readCurrentManifest } from '../lib/store/history.js';
 import { openStorage } from '../lib/store/location.js';
 import { manifestFiles } from '../lib/store/manifest.js';
 import type { StoredFile } from '../lib/store/storage.js';
-import { vacuumStore } from '../lib/store/vacuum.js';
 import { LEVEL_FILE, metadataFolder, TABLES_FOLDER } from '../lib/tables/catalog.js';
 import { tableNames } from '../lib/tables/fields.js';
 import { publishTables } from '../lib/tables/publish.js';
+import { vacuumStore } from '../lib/writer/vacuum.js';
 import { curveScales, ensureStore, repoRoot, runNode, scaleStoreDir, smokeScale } from './store.js';
 import { median } from './timing.js';
 

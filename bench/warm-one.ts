@@ -3,7 +3,7 @@
 // and the least time of its whole text (JSON or CSV as the server makes it) after one first run. Run it from two
 // checkouts alternately to compare a change to the text's making; `bench/scale-warm.ts` gives the table's own figure.
 import { parseArgs } from 'node:util';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { streamOurs } from './queries.js';
 import { tableQueries } from './scale.js';
 import { timeRepeated } from './timing.js';

@@ -1,6 +1,6 @@
 // `npx tsx bench/warm.ts [--out FILE]`: only the in-process warm timings of Q1-Q7 (the full bench's store), for before/after comparisons.
 import { writeFileSync } from 'node:fs';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { DuckEngine } from './duckdb.js';
 import { runWarm } from './inprocess.js';
 import { defineQueries } from './queries.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore } from '../lib/store/store.js';
+import { openStore } from '../lib/open/store.js';
 import { drive, startServer } from './http.js';
 import { defineQueries } from './queries.js';
 import { repoRoot } from './store.js';

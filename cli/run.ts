@@ -2,8 +2,8 @@
 // test runs commands in its own process; cli/evap.ts is the bin around it. Each command is its own module, loaded only
 // when run (a query starts fast).
 import { InvalidParameterError, NotFoundError } from '../lib/errors.js';
-import { packageVersion } from '../lib/store/demo.js';
 import { didYouMean } from '../lib/suggest.js';
+import { packageVersion } from '../lib/synthetic/demo.js';
 import { type CommandModule, describeError, UsageError } from './command.js';
 import type { CliIo } from './io.js';
 import { inFlagWords, queryCommands } from './wording.js';

@@ -1,8 +1,8 @@
 // Where a command's answers come from: a local store (--store DIR, default the demo store) or a server (--from URL).
 
 import { parseWholeNumber } from '../lib/integer.js';
+import type { StoreReader } from '../lib/open/store.js';
 import { aboutMetadata } from '../lib/store/about.js';
-import type { StoreReader } from '../lib/store/store.js';
 import { createClient, type EvapClient } from '../lib/sync/client.js';
 import { type FlagSpec, type Flags, stringFlag } from './args.js';
 import { UsageError } from './command.js';
@@ -60,7 +60,7 @@ export async function openSource(values: Flags, io: CliIo): Promise<{ source: So
       },
     };
   }
-  const { openStore } = await import('../lib/store/store.js');
+  const { openStore } = await import('../lib/open/store.js');
   const location = stringFlag(values, 'store');
   const store = await openStore(location === undefined ? await demoStore(io) : pathIn(io, location));
   return {
@@ -75,7 +75,7 @@ export async function openSource(values: Flags, io: CliIo): Promise<{ source: So
 
 // no --store: the demo store (made once if missing), said on the run's stderr so that its synthetic values are never taken for data
 async function demoStore(io: CliIo): Promise<string> {
-  const [{ ensureDemoStore }, { demoFallbackNote }] = await Promise.all([import('../lib/store/demo.js'), import('../lib/store/about.js')]);
+  const [{ ensureDemoStore }, { demoFallbackNote }] = await Promise.all([import('../lib/synthetic/demo.js'), import('../lib/store/about.js')]);
   const dir = await ensureDemoStore();
   io.stderr.write(`${demoFallbackNote(dir)}\n`);
   return dir;

@@ -8,7 +8,7 @@
 import { ALL_NAMES, attributeUnit, datasetNames, defaults, outputFormats, reservoirAttributes, stationAttributes, unitSystems } from './catalogue.js';
 import { InvalidParameterError } from './errors.js';
 import { reservoirDayAttributes, stationDayAttributes, withDayAttributes } from './flags.js';
-import { defaultStatistics, forecastAttributes, forecastVariables, MAX_LEAD, statisticValues } from './forecast/variables.js';
+import { defaultStatistics, forecastAttributes, forecastVariables, MAX_LEAD, statisticValues } from './forecast-variables.js';
 import { modelDatasets, modelVariables } from './model/run.js';
 import { scenarioParameters } from './model/scenario.js';
 import { statistics } from './query/aggregate.js';

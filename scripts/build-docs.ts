@@ -4,7 +4,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../lib/store/demo.js';
+import { packageRoot } from '../lib/synthetic/demo.js';
 
 /** The files /docs serves, and the licence and notice that travel with them (Apache-2.0). */
 export const swaggerFiles = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png', 'LICENSE', 'NOTICE'] as const;

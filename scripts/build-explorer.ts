@@ -4,7 +4,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { packageRoot } from '../lib/store/demo.js';
+import { packageRoot } from '../lib/synthetic/demo.js';
 
 /** Writes index.html, app.js and app.css of the explorer into `outDir` (default dist/explorer). */
 export async function buildExplorer(outDir = join(packageRoot(), 'dist', 'explorer')): Promise<string> {

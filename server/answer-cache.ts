@@ -6,9 +6,9 @@
 // entries of replaced snapshots leave as newer answers push them out. Checked after the key and the rate limit: a
 // cached answer still counts.
 import { createHash } from 'node:crypto';
+import type { EvapStore } from '../lib/open/store.js';
 import { compareText } from '../lib/order.js';
 import { ByteBoundedCache } from '../lib/store/cache.js';
-import type { EvapStore } from '../lib/store/store.js';
 import { acceptsGzip, type ReplayCheck, WholeResponse } from './answers.js';
 import type { IncomingRequest } from './incoming.js';
 import type { QueryParams, Route } from './route.js';

@@ -2,8 +2,8 @@
 
 import { DATA_HEADER, IGNORED_HEADER } from '../lib/catalogue.js'; // the response headers: what the data are, the parameters a path does not take
 import type { RecordStream } from '../lib/format/stream.js';
+import type { EvapStore } from '../lib/open/store.js';
 import { parametersOf } from '../lib/operations.js';
-import type { EvapStore } from '../lib/store/store.js';
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
 import { type AnswerCache, answerCacheOf, createCachedAnswers } from './answer-cache.js';
 import { builtWhole, compress, type ReplayCheck, WholeResponse } from './answers.js';

@@ -2,7 +2,7 @@
 // root (today's clients keep working), and GET /databases listing them. One key set, one rate limit and one admission
 // of heavy answers for all of them: a database is a place in the URL, not a separate service.
 import { ALL_NAMES } from '../lib/catalogue.js';
-import type { EvapStore } from '../lib/store/store.js';
+import type { EvapStore } from '../lib/open/store.js';
 import { AnswerGate } from './admission.js';
 import { answerCacheOf } from './answer-cache.js';
 import { compress, WholeResponse } from './answers.js';

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { packageRoot } from '../lib/store/demo.js';
+import { packageRoot } from '../lib/synthetic/demo.js';
 import { WholeResponse } from './answers.js';
 import { HttpError } from './errors.js';
 

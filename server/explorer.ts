@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { packageRoot } from '../lib/store/demo.js';
+import { packageRoot } from '../lib/synthetic/demo.js';
 import { compress, WholeResponse } from './answers.js';
 import { HttpError } from './errors.js';
 import type { IncomingRequest } from './incoming.js';

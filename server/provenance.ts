@@ -1,7 +1,7 @@
 // Every answer says where its numbers come from: a synthetic store's answers carry `X-Evap-Data: synthetic`, every
 // answer a `Link` to GET /info/about, which gives the store's provenance and citation.
+import type { EvapStore } from '../lib/open/store.js';
 import { aboutEntries, type StoreAbout } from '../lib/store/about.js';
-import type { EvapStore } from '../lib/store/store.js';
 import { listResponse, type OutputFormat } from './answers.js';
 
 /** The Link header every answer carries (RFC 8288): the store's provenance describes it, so a saved CSV or JSON

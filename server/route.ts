@@ -5,6 +5,7 @@
 import { defaults } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
 import { heldStream, type RecordStream } from '../lib/format/stream.js';
+import type { StoreReader } from '../lib/open/store.js';
 import {
   type FormatOf,
   fromWire,
@@ -17,7 +18,6 @@ import {
   parameters as tableParameters,
 } from '../lib/operations.js';
 import { recordsModifiedSince } from '../lib/store/modified-since.js';
-import type { StoreReader } from '../lib/store/store.js';
 import { didYouMean } from '../lib/suggest.js';
 import { timeseriesAnswer } from './answers.js';
 import type { IncomingRequest } from './incoming.js';

@@ -1,7 +1,7 @@
 // The documented paths: each maps its parameters onto one library call and formats the answer. Which parameters a path
 // takes, and how each maps onto the library's options, is the operations table's (lib/operations.ts), never written
 // here; an operation answering records needs only its summary (recordsRoute).
-import type { StoreReader } from '../lib/store/store.js';
+import type { StoreReader } from '../lib/open/store.js';
 import type { WireRecord } from '../lib/types.js';
 import { listResponse, metadataAnswer, type ListFormat as Places } from './answers.js';
 import { readShapefileParts } from './body.js';

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { afterAll, expect, onTestFinished } from 'vitest';
 import { parseDay } from '../lib/dates.js';
 import type { Manifest } from '../lib/store/manifest.js';
-import { createStoreWriter } from '../lib/store/write.js';
 import type { MetadataRow, WireRecord } from '../lib/types.js';
+import { createStoreWriter } from '../lib/writer/write.js';
 
 /**
  * Runs `clean` after the test running now, or after the test file when called outside a test (at the file's top level,
@@ -96,13 +96,13 @@ export const smallStoreRange = { start: '2020-12-25', end: '2021-01-05' };
 
 /** A small generated store: 4 reservoirs and 3 stations over smallStoreRange. */
 export async function writeSmallStore(dir: string): Promise<void> {
-  const { generateStore } = await import('../lib/model/generate.js');
+  const { generateStore } = await import('../lib/synthetic/generate.js');
   await generateStore(dir, { reservoirs: 4, stations: 3, ...smallStoreRange, seed: 7 });
 }
 
 /** Every reservoir and station record of the store in `dir` over the small store's days: what a copy must answer as its source. */
 export async function smallStoreAnswers(dir: string, names: readonly string[]): Promise<WireRecord[]> {
-  const { openStore } = await import('../lib/store/store.js');
+  const { openStore } = await import('../lib/open/store.js');
   const store = await openStore(dir);
   return [
     ...(await store.reservoirTimeseries({ names: [...names], ...smallStoreRange })),
@@ -113,13 +113,13 @@ export async function smallStoreAnswers(dir: string, names: readonly string[]): 
 /** The small generated store, written to a temporary folder and opened. */
 export interface OpenSmallStore {
   dir: string;
-  store: import('../lib/store/store.js').EvapStore;
+  store: import('../lib/open/store.js').EvapStore;
   names: string[]; // its reservoirs
   stations: string[];
 }
 
 export async function openSmallStore(): Promise<OpenSmallStore> {
-  const { openStore } = await import('../lib/store/store.js');
+  const { openStore } = await import('../lib/open/store.js');
   const dir = await tempDir();
   await writeSmallStore(dir);
   const store = await openStore(dir);

@@ -2,7 +2,7 @@
 import { aboutEntries } from '../../lib/store/about.js';
 import { readCurrentManifest } from '../../lib/store/history.js';
 import { openStorage } from '../../lib/store/location.js';
-import { type SettableAbout, setStoreAbout } from '../../lib/store/set-about.js';
+import { type SettableAbout, setStoreAbout } from '../../lib/writer/set-about.js';
 import { readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import type { CliIo } from '../io.js';

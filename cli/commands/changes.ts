@@ -1,5 +1,5 @@
 // evap changes: what changed in a store since a snapshot, table by table, from the snapshots' manifests alone.
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { readArgs, requiredFlag, stringFlag } from '../args.js';
 import type { CliIo } from '../io.js';
 import { storageIn } from '../paths.js';

@@ -1,7 +1,7 @@
 // evap demo: the demo store (67 reservoirs 2019-2021, 27 stations from 2010; synthetic values) written into a folder.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { demoDatabaseNames, demoOptions, makeDemoStore, makeTexasDemoStore, TEXAS_DEMO_FOLDER, texasDemoOptions } from '../../lib/store/demo.js';
+import { demoDatabaseNames, demoOptions, makeDemoStore, makeTexasDemoStore, TEXAS_DEMO_FOLDER, texasDemoOptions } from '../../lib/synthetic/demo.js';
 import { choiceFlag, readArgs, requiredFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import type { CliIo } from '../io.js';

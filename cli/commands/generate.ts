@@ -1,10 +1,10 @@
 // evap generate: a synthetic store of any size from the seeded model (the demo store and the benchmarks' stores).
 
-import { generateStore } from '../../lib/model/generate.js';
 import { BY_DATE_DAYS } from '../../lib/store/by-date.js';
-import { demoOptions } from '../../lib/store/demo.js';
 import { openStorage } from '../../lib/store/location.js';
 import { MANIFEST_FILE, manifestFiles } from '../../lib/store/manifest.js';
+import { demoOptions } from '../../lib/synthetic/demo.js';
+import { generateStore } from '../../lib/synthetic/generate.js';
 import { intFlag, readArgs, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import type { CliIo } from '../io.js';

@@ -1,7 +1,7 @@
 // evap model --store: the model over a store's own forcing, as a recompute written as a new snapshot (or a dry run),
 // or as a what-if scenario printed like a query's answer.
 import { checkScenario, describeScenario, type ScenarioOptions, scenarioParameters } from '../../lib/model/scenario.js';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { type Flags, listFlag, requiredFlag, stringFlag } from '../args.js';
 import { UsageError } from '../command.js';
 import type { CliIo } from '../io.js';

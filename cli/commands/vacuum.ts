@@ -1,5 +1,5 @@
 // evap vacuum: deletes the files that no retained snapshot names.
-import { vacuumStore } from '../../lib/store/vacuum.js';
+import { vacuumStore } from '../../lib/writer/vacuum.js';
 import { intFlag, readArgs, requiredFlag } from '../args.js';
 import type { CliIo } from '../io.js';
 import { storageIn } from '../paths.js';

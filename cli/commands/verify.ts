@@ -1,6 +1,6 @@
 // evap verify: reads every byte of every file of the current snapshot against the manifest's checksums.
-import { openStore } from '../../lib/store/store.js';
-import { verifyStore } from '../../lib/store/verify.js';
+import { openStore } from '../../lib/open/store.js';
+import { verifyStore } from '../../lib/open/verify.js';
 import { publishTables } from '../../lib/tables/publish.js';
 import { readArgs, requiredFlag } from '../args.js';
 import type { CliIo } from '../io.js';

@@ -2,7 +2,7 @@
 // issue-month at a time (a file set per issue) into the writer's snapshot. One function, for the demo store and any other generated one.
 import { formatDay, parseRange } from '../dates.js';
 import type { ReservoirSpec } from '../model/reference.js';
-import type { StoreWriter } from '../store/write.js';
+import type { StoreWriter } from '../writer/write.js';
 import { forecastReservoir, type IssueEnsemble } from './generate.js';
 import { forecastFromMembers, type Issue } from './issue.js';
 import { writeForecastIssues } from './write.js';

@@ -6,13 +6,13 @@
 
 import { formatDay, parseDay } from '../dates.js';
 import { StoreError } from '../errors.js';
+import { type ForecastVariable, forecastVariables, MAX_LEAD } from '../forecast-variables.js';
 import type { ForecastFile, ForecastIssue, ForecastMonth, Manifest } from '../store/manifest.js';
 import type { ColumnValues } from '../store/parquet.js';
 import type { PartitionReader, PiecewiseFile } from '../store/partitions.js';
 import { readWholeParquet } from '../store/whole-parquet.js';
 import type { Issue, ReservoirForecast } from './issue.js';
 import { ensembleStatistics } from './stats.js';
-import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
 
 const S = ensembleStatistics.length;
 

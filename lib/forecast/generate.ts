@@ -2,13 +2,13 @@
 // under an ensemble of weather futures that start near the day's weather and relax to the climatology, so the spread
 // grows with lead and the skill falls towards the normal's. Deterministic per seed.
 
+import { type ForecastVariable, MAX_LEAD } from '../forecast-variables.js';
 import { allocateWeather, publishEvaporation, publishWeather, runPublished } from '../model/forcing.js';
 import { Random } from '../model/random.js';
 import type { ReservoirSpec } from '../model/reference.js';
 import { createReservoirModel, type ReservoirState } from '../model/reservoir.js';
 import { Calendar } from '../model/time.js';
 import { CorrelatedRandom, truthShare } from './correlated.js';
-import { type ForecastVariable, MAX_LEAD } from './variables.js';
 
 /** One reservoir's ensemble of one issue: `members[variable][m * MAX_LEAD + lead - 1]`, metric, rounded to 4 decimals. */
 export interface IssueEnsemble {

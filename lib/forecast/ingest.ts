@@ -7,15 +7,15 @@ import { parse } from 'csv-parse/sync';
 import { findReservoirVariable, type UnitSystem, units } from '../catalogue.js';
 import { formatDay, parseDay } from '../dates.js';
 import { InvalidParameterError, NotFoundError } from '../errors.js';
+import { type ForecastVariable, forecastVariables, MAX_LEAD } from '../forecast-variables.js';
+import { openStore } from '../open/store.js';
 import { createReaderCaches, PartitionReader } from '../store/partitions.js';
 import type { Storage } from '../store/storage.js';
-import { openStore } from '../store/store.js';
-import { createStoreWriter } from '../store/write.js';
 import { toMetric } from '../units.js';
+import { createStoreWriter } from '../writer/write.js';
 import { issuesOf, monthOf, readIssue } from './files.js';
 import { forecastFromMembers, type Issue, type ReservoirForecast, statisticIndex } from './issue.js';
 import { type EnsembleStatistic, ensembleStatistics } from './stats.js';
-import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
 import { writeForecastIssues } from './write.js';
 
 /** One value of the long form. */

@@ -1,10 +1,10 @@
 // One issue of forecasts as the library holds it: per reservoir, the statistics of each variable at each lead, the
 // statistics of the totals over leads 1..lead, and the members where kept. Made from an ensemble or read from files.
 
+import { type ForecastVariable, forecastVariables, MAX_LEAD } from '../forecast-variables.js';
 import { quantile } from '../query/normals.js';
 import { roundValue } from '../units.js';
 import { type EnsembleStatistic, ensembleStatistics, percentileOf } from './stats.js';
-import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
 
 /** One reservoir's forecast of one issue; arrays indexed `s * MAX_LEAD + lead - 1` (s: a statistic's position) or `m * MAX_LEAD + lead - 1`. */
 export interface ReservoirForecast {

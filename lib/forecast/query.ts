@@ -3,6 +3,17 @@
 import { ALL_NAMES, defaults, type UnitSystem, unitLabel } from '../catalogue.js';
 import { clip, formatDay, parseDay, parseRange } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
+import {
+  defaultStatistics,
+  type ForecastVariable,
+  forecastAttributes,
+  forecastKey,
+  forecastVariableInfo,
+  forecastVariables,
+  MAX_LEAD,
+  memberName,
+  statisticValues,
+} from '../forecast-variables.js';
 import { recordsToCsv } from '../format/csv.js';
 import type { OutputKind } from '../format/emit.js';
 import { type RecordStream, recordStream } from '../format/stream.js';
@@ -17,17 +28,6 @@ import type { Issue, ReservoirForecast } from './issue.js';
 import { type EstimateVariable, referenceInputs, referenceOf } from './reference.js';
 import { type EnsembleStatistic, ensembleStatistics, totalStats, type VerificationCase, verify } from './stats.js';
 import { readTotals, TOTAL_WINDOWS } from './totals.js';
-import {
-  defaultStatistics,
-  type ForecastVariable,
-  forecastAttributes,
-  forecastKey,
-  forecastVariableInfo,
-  forecastVariables,
-  MAX_LEAD,
-  memberName,
-  statisticValues,
-} from './variables.js';
 
 /** Where the forecasts are read from, and the day's estimates (metric) of some reservoirs and variables over a range of days. */
 export interface ForecastSource {

@@ -2,7 +2,7 @@
 // volume the normal of its depth times the issue day's area, the area the forecast holds too (docs/forecasts.md): other
 // years' volumes are of other years' areas, a handicap of the reference that made volume forecasts look skilful.
 import { formatDay } from '../dates.js';
-import type { ForecastVariable } from './variables.js';
+import type { ForecastVariable } from '../forecast-variables.js';
 
 /** What a reference is made of: a forecast variable's estimates, or the reservoir's published surface area. */
 export type EstimateVariable = ForecastVariable | 'area_m2';

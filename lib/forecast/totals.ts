@@ -5,12 +5,12 @@
 // million rows an issue). The same values are in the statistics file's `<variable>_total` columns, which stay the
 // source for other windows (and for stores written before this table).
 import { StoreError } from '../errors.js';
+import { type ForecastVariable, forecastVariables, MAX_LEAD } from '../forecast-variables.js';
 import type { ForecastFile, ForecastMonth } from '../store/manifest.js';
 import type { ColumnValues } from '../store/parquet.js';
 import type { PartitionReader } from '../store/partitions.js';
 import { readGroups, readIssue } from './files.js';
 import { type EnsembleStatistic, ensembleStatistics } from './stats.js';
-import { type ForecastVariable, forecastVariables, MAX_LEAD } from './variables.js';
 
 /** The windows of leads (1..N) whose totals the table holds. */
 export const TOTAL_WINDOWS: readonly number[] = [7, 14, 21, 28];

@@ -5,16 +5,16 @@
 import { DateDay, Int32, makeVector, Table, type Vector } from 'apache-arrow';
 import { formatDay } from '../dates.js';
 import { WriterMisuseError } from '../errors.js';
+import { forecastVariables, MAX_LEAD, memberName } from '../forecast-variables.js';
 import { storePath } from '../store/disk.js';
 import type { ForecastFile, ForecastIssue, ForecastMonth } from '../store/manifest.js';
-import { floatVector, utf8Vector, withFieldIds } from '../store/vectors.js';
-import type { StoreWriter } from '../store/write.js';
 import { fieldIdsOf, forecastFields, forecastTotalsFields } from '../tables/fields.js';
+import { floatVector, utf8Vector, withFieldIds } from '../writer/vectors.js';
+import type { StoreWriter } from '../writer/write.js';
 import { monthOf } from './files.js';
 import type { Issue } from './issue.js';
 import { ensembleStatistics } from './stats.js';
 import { TOTAL_WINDOWS } from './totals.js';
-import { forecastVariables, MAX_LEAD, memberName } from './variables.js';
 
 const S = ensembleStatistics.length;
 

@@ -17,8 +17,8 @@ import {
 import * as wasm from 'parquet-wasm';
 import { attributeUnit } from '../catalogue.js';
 import { parseDay } from '../dates.js';
-import { floatVector, utf8Vector } from '../store/vectors.js';
 import type { WireRecord } from '../types.js';
+import { floatVector, utf8Vector } from '../writer/vectors.js';
 
 const intColumns = new Set(['n_days', 'month', 'n_qflag_M', 'n_qflag_S', 'n_qflag_R']);
 const textColumns = new Set(['RES_NAME', 'STA_NAME', 'day']);

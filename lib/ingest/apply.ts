@@ -5,8 +5,8 @@ import type { StoreAbout } from '../store/about.js';
 import { overlapsExtent, type ReservoirFile } from '../store/manifest.js';
 import { type Readback, readMetadataRows, readReservoirFiles, readStationPartition } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
-import { createStoreWriter, type StoreWriter } from '../store/write.js';
 import type { MetadataRow } from '../types.js';
+import { createStoreWriter, type StoreWriter } from '../writer/write.js';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, type Staging } from './stage.js';
 
 /** Metadata rows to add or replace, by name. */

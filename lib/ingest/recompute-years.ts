@@ -8,8 +8,8 @@ import { partitionPoint } from '../order.js';
 import { modelReservoirs } from '../query/modelled.js';
 import { readNamesRows } from '../query/timeseries.js';
 import type { Snapshot } from '../store/open-snapshot.js';
-import type { ReservoirRows, StoreWriter } from '../store/write.js';
 import { roundValue } from '../units.js';
+import type { ReservoirRows, StoreWriter } from '../writer/write.js';
 import type { ChangeTally } from './tally.js';
 
 /** Values (rows × columns) held at once: dataset-years are built together up to this (512 MB), else one at a time. */

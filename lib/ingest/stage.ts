@@ -3,7 +3,7 @@ import { type DatasetName, reservoirDatasets, stationVariableNames } from '../ca
 import { yearOfDay } from '../dates.js';
 import { reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { compareText } from '../order.js';
-import type { ReservoirRows, StationRows } from '../store/write.js';
+import type { ReservoirRows, StationRows } from '../writer/write.js';
 
 /** Where staged rows land: one dataset-year of reservoirs, or one station's whole history. */
 type Target = { kind: 'reservoirs'; dataset: DatasetName; year: number } | { kind: 'stations'; name: string };

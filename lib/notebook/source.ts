@@ -1,5 +1,5 @@
 // Which store an answer came from, as a title says it: the demo store's values are synthetic, and a title says so.
-import { findDemoStore } from '../store/demo.js';
+import { findDemoStore } from '../synthetic/demo.js';
 
 /** Where a stream's prototype keeps its store's label (a getter: the label is made only when the stream is shown). */
 export const sourceKey: unique symbol = Symbol('evap.source') as never;

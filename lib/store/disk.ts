@@ -1,5 +1,5 @@
 // The library's only use of node:fs: read and durably write files inside one store folder, and the few files of the
-// package and folders of the demo store that lib/store/demo.ts finds and makes.
+// package and folders of the demo store that lib/synthetic/demo.ts finds and makes.
 import { createHash, randomBytes } from 'node:crypto';
 import { close as closeFd, constants, existsSync, fstat, open as openFd, read as readFd, readFileSync, rmSync } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';

@@ -2,7 +2,7 @@
 // monotone in time), so a name's non-Final days are a run at its end: fetch from the first of them (or from the day
 // after its last one, when all are Final) to the server's end.
 import { formatDay, parseDay } from '../dates.js';
-import type { EvapStore } from '../store/store.js';
+import type { EvapStore } from '../open/store.js';
 
 /** Per name, the first day to fetch again (YYYY-MM-DD); names the copy lacks are fetched whole (undefined). */
 interface UpdatePlan {

@@ -2,7 +2,7 @@
 // (Arrow field metadata `PARQUET:field_id`) and into each table's schema, so engines match columns by id, not by name.
 import { type DatasetName, datasetNames, reservoirAttributes, reservoirDatasets, stationAttributes, stationVariableNames } from '../catalogue.js';
 import { WriterMisuseError } from '../errors.js';
-import { forecastVariables } from '../forecast/variables.js';
+import { forecastVariables } from '../forecast-variables.js';
 
 /** An Iceberg column of a table: its id, name and type (every column is optional: a gap is a null). */
 export interface TableField {

@@ -11,7 +11,7 @@ import {
   type UnitSystem,
   unitLabel,
 } from '../../lib/catalogue.js';
-import type { StoreReader } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/open/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { HttpError } from '../errors.js';
 

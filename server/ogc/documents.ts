@@ -1,6 +1,6 @@
 // The landing page, the conformance classes and the collection documents.
 import { unitLabel } from '../../lib/catalogue.js';
-import type { StoreReader } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/open/store.js';
 import { type Collection, collections, dayRange, placeRows } from './collections.js';
 import { link, type OgcContext, selfLinks } from './context.js';
 import { DEFAULT_WITHIN_KM } from './edr.js';

@@ -1,8 +1,8 @@
 // OGC API - EDR over an observation collection: its places as locations, the nearest place to a point, the places in
 // a polygon; each answer their series (series.ts).
+import type { StoreReader } from '../../lib/open/store.js';
 import { nearestPoint } from '../../lib/spatial/nearest.js';
 import { type Polygon, pointInPolygons } from '../../lib/spatial/within.js';
-import type { StoreReader } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { HttpError } from '../errors.js';
 import { type Collection, placeRows } from './collections.js';

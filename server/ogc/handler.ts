@@ -1,5 +1,5 @@
 // The OGC paths under /ogc, one function per path; the key is checked (header or api_key) by the caller's check.
-import type { StoreReader } from '../../lib/store/store.js';
+import type { StoreReader } from '../../lib/open/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { WholeResponse } from '../answers.js';
 import { HttpError } from '../errors.js';

@@ -5,10 +5,10 @@
 import type { DatasetName, UnitSystem } from '../../lib/catalogue.js';
 import { formatDay, parseDay } from '../../lib/dates.js';
 import type { RecordStream } from '../../lib/format/stream.js';
+import type { StoreReader } from '../../lib/open/store.js';
 import type { ObservationFrame } from '../../lib/query/observations.js';
 import { pageOf } from '../../lib/query/page.js';
 import { withKeys } from '../../lib/query/plan.js';
-import type { StoreReader } from '../../lib/store/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { convert, roundValue } from '../../lib/units.js';
 import { HttpError } from '../errors.js';

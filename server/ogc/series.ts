@@ -2,8 +2,8 @@
 // per place (a CoverageCollection) or GeoJSON observation features, written place by place as the store's stream gives
 // them, so an answer over thousands of places is never held whole and other requests are answered meanwhile.
 import type { UnitSystem } from '../../lib/catalogue.js';
+import type { StoreReader } from '../../lib/open/store.js';
 import { compareText } from '../../lib/order.js';
-import type { StoreReader } from '../../lib/store/store.js';
 import { nextTurn, PIECE_VALUES } from '../../lib/turns.js';
 import type { WireRecord } from '../../lib/types.js';
 import { textResponse } from '../answers.js';

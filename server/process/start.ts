@@ -1,8 +1,8 @@
 // One serving process: open the store, load the keys, listen, refresh snapshots, reload keys, drain on SIGTERM/SIGINT.
 // Run alone by `npm start`, or once per worker by server/process/cluster.ts.
 import { watchFile } from 'node:fs';
-import { demoDatabaseNames, findTexasDemoStore } from '../../lib/store/demo.js';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
+import { demoDatabaseNames, findTexasDemoStore } from '../../lib/synthetic/demo.js';
 import { createDatabasesHandler, type ServedDatabase } from '../databases.js';
 import { generateKey, KeyRing, readKeysFile } from '../keys/auth.js';
 import type { RateLimiter } from '../keys/rate.js';

@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { openSource } from '../../cli/source.js';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
 import { tempDir, writeSmallStore } from '../helpers.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 import { testIo } from './harness.js';

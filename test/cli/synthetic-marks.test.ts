@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { tempDir, writeSmallStore, writeTinyStore } from '../helpers.js';
 import { startTestServer } from '../server/harness.js';
 import { evap, evapProcess, root } from './harness.js';

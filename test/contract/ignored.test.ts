@@ -4,7 +4,7 @@
 // complaint on to its warn callback.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../lib/errors.js';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { createClient } from '../../lib/sync/client.js';
 import { tempDir, writeTinyStore } from '../helpers.js';
 import { type TestApp, testApp } from '../server/harness.js';

@@ -1,7 +1,7 @@
 // Every documented path through the app (no socket) against the demo store, in both formats (and both unit systems where units apply):
 // the JSON answer equals the library's answer to the same query, and the CSV answer parses back to the same records.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EvapStore } from '../../lib/store/store.js';
+import type { EvapStore } from '../../lib/open/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { parseCsv, type TestApp, testApp } from '../server/harness.js';
 

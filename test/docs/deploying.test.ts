@@ -7,9 +7,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../lib/format/csv.js';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
-import { defaultStoreDir } from '../../lib/store/demo.js';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { copyStore } from '../../lib/sync/copy.js';
+import { defaultStoreDir } from '../../lib/synthetic/demo.js';
 import { tempDir } from '../helpers.js';
 
 const doc = await readFile(join(import.meta.dirname, '../../docs/deploying.md'), 'utf8');

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultStoreDir } from '../../lib/store/demo.js';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
+import { defaultStoreDir } from '../../lib/synthetic/demo.js';
 import type { WireRecord } from '../../lib/types.js';
 import { tempDir } from '../helpers.js';
 

@@ -5,9 +5,9 @@ import { join, relative } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { query } from 'chdb';
 import { describe, expect, it } from 'vitest';
-import { defaultStoreDir } from '../../lib/store/demo.js';
-import { openStore } from '../../lib/store/store.js';
-import { createStoreWriter } from '../../lib/store/write.js';
+import { openStore } from '../../lib/open/store.js';
+import { defaultStoreDir } from '../../lib/synthetic/demo.js';
+import { createStoreWriter } from '../../lib/writer/write.js';
 import { workDir } from '../lib/tables/engine.js';
 
 const page = await readFile(join(import.meta.dirname, '..', '..', 'docs', 'store.md'), 'utf8');

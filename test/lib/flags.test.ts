@@ -3,8 +3,8 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../../lib/model/generate.js';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
+import { generateStore } from '../../lib/synthetic/generate.js';
 import { tempDir } from '../helpers.js';
 
 const END = '2020-06-30';

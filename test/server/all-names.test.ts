@@ -1,7 +1,7 @@
 // RES_NAMES=ALL (STA_NAMES=ALL or ALL_STATIONS): every reservoir or station over a range, through the app, the same
 // records as naming every one, and admitted like any heavy answer.
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { createHandler, fetchFrom } from '../../server/app.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { evap } from '../cli/harness.js';

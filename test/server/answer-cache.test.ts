@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
-import { generateStore } from '../../lib/model/generate.js';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
+import { generateStore } from '../../lib/synthetic/generate.js';
 import { newAnswerCache, noneMatch } from '../../server/answer-cache.js';
 import { tempDir } from '../helpers.js';
 import { demoStore, testApp } from './harness.js';

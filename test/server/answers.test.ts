@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { streamResponse, WholeResponse } from '../../server/answers.js';
 import { tableRecords, tempDir } from '../helpers.js';
 import { type TestApp, testApp } from './harness.js';

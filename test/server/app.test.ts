@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames, defaults, reservoirVariables } from '../../lib/catalogue.js';
 import { recordStream } from '../../lib/format/stream.js';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
 import { acceptsGzip } from '../../server/answers.js';
 import { createHandler, type Handler, normalizePath } from '../../server/app.js';
 import { fromFetchRequest } from '../../server/incoming.js';

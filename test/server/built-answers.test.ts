@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { MAX_TABLE_VALUES } from '../../server/answers.js';
 import { tableRecords, tempDir } from '../helpers.js';
 import { testApp } from './harness.js';

@@ -1,7 +1,7 @@
 // GET /changes through the handler, and through the remote client over a real socket: the library's answer, in JSON
 // and CSV, `as_of` answered from the store as it was then, and the errors of a bad `since`.
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { createClient } from '../../lib/sync/client.js';
 import { cleanUp, tempDir, writeTinyStore } from '../helpers.js';
 import { revise } from '../lib/tables/revise.js';

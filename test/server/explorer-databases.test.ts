@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { texasReservoirs } from '../../lib/model/texas.js';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { buildExplorer } from '../../scripts/build-explorer.js';
 import { createDatabasesHandler } from '../../server/databases.js';
 import type { IncomingRequest } from '../../server/incoming.js';

@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { buildExplorer } from '../../scripts/build-explorer.js';
 import { createHandler } from '../../server/app.js';
 import type { IncomingRequest } from '../../server/incoming.js';

@@ -4,9 +4,9 @@ import { tableFromIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
-import { generateStore } from '../../lib/model/generate.js';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { createClient } from '../../lib/sync/client.js';
+import { generateStore } from '../../lib/synthetic/generate.js';
 import { tempDir } from '../helpers.js';
 import { parseCsv, type TestApp, testApp } from './harness.js';
 

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
 import { createHandler, fetchFrom, type Handler, type HandlerOptions } from '../../server/app.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { type ServeOptions, serve } from '../../server/process/adapter.js';

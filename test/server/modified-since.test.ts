@@ -3,7 +3,7 @@
 // the two whole answers), in JSON and CSV, from the server and the library; its ETag follows the revisions.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type EvapStore, openStore } from '../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../lib/open/store.js';
 import type { WireRecord } from '../../lib/types.js';
 import { evap } from '../cli/harness.js';
 import { cleanUp, tempDir, writeTinyStore } from '../helpers.js';

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { createDatabasesHandler } from '../../server/databases.js';
 import { KeyRing } from '../../server/keys/auth.js';
 import { tempDir, writeTinyStore } from '../helpers.js';

@@ -1,7 +1,7 @@
 // Where the numbers come from, through the app (the header is the handler's, no socket needed): every answer of a synthetic store says so in a header, /docs says it
 // in a line, and GET /info/about gives the provenance; a store of other data carries no such header.
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../lib/store/store.js';
+import { openStore } from '../../lib/open/store.js';
 import { tempDir, writeSmallStore, writeTinyStore } from '../helpers.js';
 import { testApp } from './harness.js';
 

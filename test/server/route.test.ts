@@ -5,10 +5,10 @@ import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
-import { generateStore } from '../../lib/model/generate.js';
+import { KEPT_VIEWS, openStore } from '../../lib/open/store.js';
 import { manifestFiles } from '../../lib/store/manifest.js';
-import { KEPT_VIEWS, openStore } from '../../lib/store/store.js';
-import { vacuumStore } from '../../lib/store/vacuum.js';
+import { generateStore } from '../../lib/synthetic/generate.js';
+import { vacuumStore } from '../../lib/writer/vacuum.js';
 import { tempDir } from '../helpers.js';
 import { type TestApp, testApp } from './harness.js';
 

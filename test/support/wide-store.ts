@@ -4,11 +4,11 @@
 // catalogue of names 4 s; the explorer needs names, positions, sizes and values, not physics.
 
 import { yearOfDay } from '../../lib/dates.js';
-import { stationMetadata } from '../../lib/model/generate.js';
 import { referenceReservoirs, referenceStations } from '../../lib/model/index.js';
 import { compareText } from '../../lib/order.js';
-import { createStoreWriter } from '../../lib/store/write.js';
+import { stationMetadata } from '../../lib/synthetic/generate.js';
 import type { MetadataRow } from '../../lib/types.js';
+import { createStoreWriter } from '../../lib/writer/write.js';
 
 /** Writes `reservoirs` reservoirs (at least the 67 reference ones) and the 27 reference stations, with NetE on `days` days ending 2025-12-31 (a file per year), into `dir`. */
 export async function makeWideStore(dir: string, reservoirs: number, days = 3): Promise<void> {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { texasReservoirs } from '../../../lib/model/texas.js';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 

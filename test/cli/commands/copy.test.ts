@@ -3,7 +3,7 @@
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { smallStoreAnswers, tempDir, writeSmallStore } from '../../helpers.js';
 import { evap } from '../harness.js';
 

@@ -1,7 +1,7 @@
 // evap demo: the demo store written into a folder, and not over one already there unless asked.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 

@@ -4,8 +4,8 @@
 // naming it, with a non-zero exit.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoOptions } from '../../../lib/store/demo.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
+import { demoOptions } from '../../../lib/synthetic/demo.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { evap, root } from '../harness.js';
 

@@ -1,8 +1,8 @@
 // evap generate: a store of the size and span asked, with the values the seeded model gives for those options.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateStore } from '../../../lib/model/generate.js';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { openSmallStore, smallStoreAnswers, tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 import { evap, evapProcess } from '../harness.js';

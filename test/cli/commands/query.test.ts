@@ -7,8 +7,8 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
-import { generateStore } from '../../../lib/model/generate.js';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { serveSmallStore, tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 

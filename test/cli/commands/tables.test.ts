@@ -2,8 +2,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
-import { openStore } from '../../../lib/store/store.js';
 import { writeTinyStore } from '../../helpers.js';
 import { clickhouseRows, libraryTables, workDir } from '../../lib/tables/engine.js';
 import { evap } from '../harness.js';

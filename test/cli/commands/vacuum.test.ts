@@ -2,7 +2,7 @@
 import { cp, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
 import { evap } from '../harness.js';
 

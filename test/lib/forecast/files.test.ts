@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { issuesOf, readIssue } from '../../../lib/forecast/files.js';
 import { forecastFromMembers, type Issue } from '../../../lib/forecast/issue.js';
 import { writeForecastIssues } from '../../../lib/forecast/write.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
+import { verifyStore } from '../../../lib/open/verify.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
 import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
-import { openStore } from '../../../lib/store/store.js';
-import { verifyStore } from '../../../lib/store/verify.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { FORECAST_TABLE, FORECAST_TOTALS_TABLE } from '../../../lib/tables/fields.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { clickhouseRows, libraryTables, workDir } from '../tables/engine.js';
 
 describe('forecast files', () => {

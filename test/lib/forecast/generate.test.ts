@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { forecastReservoir, type IssueEnsemble } from '../../../lib/forecast/generate.js';
 import { forecastFromMembers, statisticIndex } from '../../../lib/forecast/issue.js';
 import { ensembleStatistics, ensembleStats, percentileOf } from '../../../lib/forecast/stats.js';
-import { forecastVariables, MAX_LEAD } from '../../../lib/forecast/variables.js';
+import { forecastVariables, MAX_LEAD } from '../../../lib/forecast-variables.js';
 import { catalogueReservoirs, createReservoirModel } from '../../../lib/model/index.js';
 import { roundValue } from '../../../lib/units.js';
 

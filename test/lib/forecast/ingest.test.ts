@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
 import { forecastOf, ingestForecastValues, parseForecastAnswer, parseForecastCsv } from '../../../lib/forecast/ingest.js';
-import { generateStore } from '../../../lib/model/generate.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { forecastStore } from './fixture.js';
 
 let dir: string;

@@ -15,15 +15,15 @@ import { readIssue } from '../../../lib/forecast/files.js';
 import { ingestForecastValues, parseForecastAnswer } from '../../../lib/forecast/ingest.js';
 import { TOTAL_WINDOWS } from '../../../lib/forecast/totals.js';
 import { reservoirsPerGroup } from '../../../lib/forecast/write.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
+import { verifyStore } from '../../../lib/open/verify.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import type { ForecastFile, ForecastMonth, Manifest } from '../../../lib/store/manifest.js';
 import { parseFooter } from '../../../lib/store/parquet.js';
 import { encodeParquet } from '../../../lib/store/parquet-encode.js';
 import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
 import type { ByteSource } from '../../../lib/store/source.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
-import { verifyStore } from '../../../lib/store/verify.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 
 const RESERVOIRS = 30;
 const ISSUES = ['2021-06-08', '2021-06-09', '2021-06-10'];

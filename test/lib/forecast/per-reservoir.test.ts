@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
 import { ingestForecastValues, parseForecastCsv } from '../../../lib/forecast/ingest.js';
 import { listForecastIssues } from '../../../lib/forecast/query.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { Snapshot } from '../../../lib/store/open-snapshot.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { testApp } from '../../server/harness.js';
 
 let dir: string;

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
-import type { EvapStore } from '../../../lib/store/store.js';
+import type { EvapStore } from '../../../lib/open/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { fixtureNames, forecastStore } from './fixture.js';
 

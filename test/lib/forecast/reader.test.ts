@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStore } from '../../../lib/model/generate.js';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 
 let dir: string;
 beforeAll(async () => {

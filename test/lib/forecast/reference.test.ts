@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestForecastValues, parseForecastCsv } from '../../../lib/forecast/ingest.js';
 import { type EstimateVariable, referenceOf } from '../../../lib/forecast/reference.js';
 import { type VerificationCase, verify } from '../../../lib/forecast/stats.js';
-import { forecastVariables } from '../../../lib/forecast/variables.js';
-import { generateStore } from '../../../lib/model/generate.js';
-import { openStore } from '../../../lib/store/store.js';
+import { forecastVariables } from '../../../lib/forecast-variables.js';
+import { openStore } from '../../../lib/open/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import type { WireRecord } from '../../../lib/types.js';
 
 const DAY = 86_400_000;

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EvapStore } from '../../../lib/store/store.js';
+import type { EvapStore } from '../../../lib/open/store.js';
 import { fixtureNames, forecastStore } from './fixture.js';
 
 let store: EvapStore;

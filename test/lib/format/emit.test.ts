@@ -8,10 +8,10 @@ import type { FlagColumn } from '../../../lib/flags.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { emitWithFlags, RecordBuilder } from '../../../lib/format/emit.js';
 import type { RecordStream } from '../../../lib/format/stream.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { withKeys } from '../../../lib/query/plan.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
 import type { WireRecord } from '../../../lib/types.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir } from '../../helpers.js';
 
 let store: EvapStore;

@@ -8,7 +8,7 @@ import { InvalidParameterError } from '../../../lib/errors.js';
 import { tableToArrowStream } from '../../../lib/format/answer-table.js';
 import type { OutputKind } from '../../../lib/format/emit.js';
 import { jsonArrayChunks, type RecordStream, recordStream } from '../../../lib/format/stream.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { tableRecords } from '../../helpers.js';
 

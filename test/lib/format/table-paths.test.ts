@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableToParquet } from '../../../lib/format/answer-table.js';
 import { tableToParquetOffThread } from '../../../lib/format/parquet-threads.js';
 import type { RecordStream } from '../../../lib/format/stream.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { tableRecords, tempDir } from '../../helpers.js';
 
 let store: EvapStore;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { findReservoirVariable, findStationVariable, units } from '../../../lib/catalogue.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 import { serveSmallStore, smallStoreRange, tempDir, writeTinyStore } from '../../helpers.js';
 

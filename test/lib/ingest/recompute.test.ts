@@ -5,7 +5,7 @@
 import { cp } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { Staging } from '../../../lib/ingest/stage.js';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { cleanUp, smallStoreRange, tempDir, writeSmallStore } from '../../helpers.js';
 
 const lemAndNet = { datasets: ['lem', 'nete-volume-calcs'], ...smallStoreRange };

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeReservoirRows, mergeStationRows, type StagedPartition, Staging } from '../../../lib/ingest/stage.js';
-import type { ReservoirRows } from '../../../lib/store/write.js';
+import type { ReservoirRows } from '../../../lib/writer/write.js';
 
 const DAY = 18_600; // 2020-12-04: every staged day falls in 2020
 const STORED = ['NetE', 'E_volume']; // what the stored rows hold of nete-volume-calcs

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SPIN_UP_DAYS } from '../../../lib/model/chunks.js';
 import type { ReservoirDays, ReservoirSpec } from '../../../lib/model/index.js';
 import { createReservoirModel, referenceReservoirs } from '../../../lib/model/index.js';
-import { demoOptions } from '../../../lib/store/demo.js';
+import { SPIN_UP_DAYS } from '../../../lib/synthetic/chunks.js';
+import { demoOptions } from '../../../lib/synthetic/demo.js';
 import { day, hasFourDecimals, meanWhere, monthOf, reservoir, tetens } from './helpers.js';
 
 const y2019 = day('2019-01-01');

@@ -1,9 +1,9 @@
 // The demo's weather against the climate of its places: the seasons of precipitation, heat and dryness a hydrologist
 // knows, from NOAA's 1991-2020 U.S. Climate Normals of a station near each reservoir (figures rounded, cited below).
 import { describe, expect, it } from 'vitest';
-import { SPIN_UP_DAYS } from '../../../lib/model/chunks.js';
 import { createReservoirModel } from '../../../lib/model/index.js';
-import { demoOptions } from '../../../lib/store/demo.js';
+import { SPIN_UP_DAYS } from '../../../lib/synthetic/chunks.js';
+import { demoOptions } from '../../../lib/synthetic/demo.js';
 import { day, monthOf, reservoir } from './helpers.js';
 
 const start = day(demoOptions.start);

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { recordsToArrow } from '../../../lib/format/answer-table.js';
 import { jupyterDisplay } from '../../../lib/notebook/kernel.js';
 import { view } from '../../../lib/notebook/view.js';
-import { defaultStoreDir } from '../../../lib/store/demo.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
+import { defaultStoreDir } from '../../../lib/synthetic/demo.js';
 
 let store: EvapStore;
 beforeAll(async () => {

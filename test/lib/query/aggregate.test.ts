@@ -3,9 +3,9 @@
 import { addDays, differenceInCalendarDays, min as earliestOf, endOfMonth, endOfYear, max as latestOf, parseISO, startOfMonth, startOfYear } from 'date-fns';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { WireRecord } from '../../../lib/types.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { daysFrom, directionVariables, summedVariables, tempDir, tinyReservoirs, tinyStations } from '../../helpers.js';
 
 // metric label -> [factor, offset] to English (evap-docs appendix; exact definitions of the inch, foot, acre, mile)

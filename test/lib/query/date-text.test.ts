@@ -2,8 +2,8 @@
 // order, is exactly the JSON (or CSV) of that query's records.
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
-import { generateStore } from '../../../lib/model/generate.js';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import type { ReservoirDateQuery } from '../../../lib/types.js';
 import { tempDir } from '../../helpers.js';
 

@@ -1,9 +1,9 @@
 // Discovery answers from the tiny store's manifest, whose datasets, dates and stations are known by construction.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
+import { openStore } from '../../../lib/open/store.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../../../lib/query/info.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';
 
 let manifest: Manifest;

@@ -1,8 +1,8 @@
 // What `latest` (and the first day held) means, from the tiny store's manifest: 2020-12-30..2021-01-02 by construction.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { firstReservoirDay, firstStationDay, latestReservoirDay, latestStationDay } from '../../../lib/query/latest.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 let manifest: Manifest;

@@ -3,10 +3,10 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDay, parseDay } from '../../../lib/dates.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { ObservationPage } from '../../../lib/query/observations.js';
 import { withKeys } from '../../../lib/query/plan.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { roundValue } from '../../../lib/units.js';
 import { tempDir } from '../../helpers.js';
 

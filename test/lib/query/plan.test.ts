@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames } from '../../../lib/catalogue.js';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import {
   estimateReadRows,
   planReservoirDate,
@@ -23,8 +24,7 @@ import {
   selectStations,
 } from '../../../lib/query/plan.js';
 import { heldBy, type Snapshot } from '../../../lib/store/open-snapshot.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, daysFrom, tempDir, tinyReservoirs, tinyStations, writeSmallStore } from '../../helpers.js';
 
 let dir: string;

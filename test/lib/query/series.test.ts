@@ -6,11 +6,11 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../../lib/format/emit.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { selectReservoirs, selectStations } from '../../../lib/query/plan.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from '../../../lib/query/series.js';
 import type { Snapshot } from '../../../lib/store/open-snapshot.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir } from '../../helpers.js';
 
 const NAMES = ['ALPHA LAKE', 'BETA RESERVOIR', 'GAMMA POND', 'ZETA LAKE']; // DELTA is in the metadata only

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stationVariableNames } from '../../../lib/catalogue.js';
 import type { RecordStream } from '../../../lib/format/stream.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 
 let store: EvapStore;
 let stations: string[];

@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { overlaps } from '../../../lib/dates.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
 import { fileHoldsNames } from '../../../lib/query/timeseries.js';
 import type { ReaderCaches } from '../../../lib/store/partitions.js';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir } from '../../helpers.js';
 
 const date = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10);

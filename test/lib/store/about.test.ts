@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
+import { openStore } from '../../../lib/open/store.js';
 import { mirrorAbout, OPEREVAP_URL, syntheticAbout } from '../../../lib/store/about.js';
 import { parseManifest } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
 import { mirror } from '../../../lib/sync/mirror.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { serveSmallStore, tempDir, tinyReservoirs, writeTinyStore } from '../../helpers.js';
 
 const small = await serveSmallStore();

@@ -1,9 +1,9 @@
 // The query suite over the demo store copied into a bucket on a real S3-compatible server (s3rver on loopback): every
 // case of queries.test.ts runs again against the bucket, and a spread of queries answers exactly as from the folder.
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultStoreDir } from '../../../lib/store/demo.js';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { copyStore } from '../../../lib/sync/copy.js';
+import { defaultStoreDir } from '../../../lib/synthetic/demo.js';
 import { startTestBucket } from '../../support/bucket.js';
 
 const bucket = await startTestBucket();

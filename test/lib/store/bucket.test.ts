@@ -2,14 +2,14 @@
 // conditional PUTs): ranged reads, commits that two writers cannot both win, the probe that refuses an endpoint
 // without conditional writes, leases and vacuum (the client's retries and timeouts: s3.test.ts).
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { bucketStorage } from '../../../lib/store/bucket.js';
 import { indexPath } from '../../../lib/store/file-index.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
 import type { Storage } from '../../../lib/store/storage.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
 import { TABLES_FOLDER } from '../../../lib/tables/catalog.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, writeTinyStore } from '../../helpers.js';
 import { startTestBucket } from '../../support/bucket.js';
 import type { Fault } from '../../support/conditional-proxy.js';

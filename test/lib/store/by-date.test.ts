@@ -10,13 +10,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reservoirDatasets } from '../../../lib/catalogue.js';
 import { formatDay, parseDay } from '../../../lib/dates.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
 import { BY_DATE_DAYS, copyMonths } from '../../../lib/store/by-date.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
 import type { ByDateFile, Manifest } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { publishTables } from '../../../lib/tables/publish.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { dropIndexes } from '../../helpers.js';
 import { workDir } from '../tables/engine.js';
 

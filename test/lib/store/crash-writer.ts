@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseDay } from '../../../lib/dates.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 
 const days = (start: string, count: number) => Int32Array.from({ length: count }, (_, i) => parseDay(start, 'date') + i);
 const reservoirs = [

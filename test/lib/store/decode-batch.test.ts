@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeChunksAsync, parseFooter } from '../../../lib/store/parquet.js';
 import { encodeParquet } from '../../../lib/store/parquet-encode.js';
-import { floatVector, utf8Vector } from '../../../lib/store/vectors.js';
+import { floatVector, utf8Vector } from '../../../lib/writer/vectors.js';
 import { tempDir } from '../../helpers.js';
 
 const value = fc.option(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { nil: null, freq: 6 });

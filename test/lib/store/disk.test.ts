@@ -1,9 +1,9 @@
 import { link, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { createExclusive, folderStorage, resolveInside } from '../../../lib/store/disk.js';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';
 
 describe('createExclusive', () => {

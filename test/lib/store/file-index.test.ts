@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
+import { verifyStore } from '../../../lib/open/verify.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import { parseFileIndex } from '../../../lib/store/file-index.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
 import { type DataFile, type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
-import { verifyStore } from '../../../lib/store/verify.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { dropIndexes, tempDir } from '../../helpers.js';
 
 const dataFiles = (m: Manifest): DataFile[] => [

@@ -2,10 +2,10 @@
 // and vacuum's retention of past snapshots.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
-import { generateStore } from '../../../lib/model/generate.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
+import { openStore } from '../../../lib/open/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import type { WireRecord } from '../../../lib/types.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
 import { tempDir } from '../../helpers.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,7 @@
 // Iceberg), reads the values the library serves, every dataset at once, one row per day.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { listTableFiles } from '../../../lib/tables/files.js';
 
 describe('the store files', () => {

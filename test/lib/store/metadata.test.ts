@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
 import { decodeMetadata, lazyMetadata, pickAttributes } from '../../../lib/store/metadata.js';
 import { encodeParquet } from '../../../lib/store/parquet-encode.js';
-import { metadataTable } from '../../../lib/store/vectors.js';
 import type { MetadataRow } from '../../../lib/types.js';
+import { metadataTable } from '../../../lib/writer/vectors.js';
 import { tempDir } from '../../helpers.js';
 
 const parquetOf = (rows: MetadataRow[]) => encodeParquet(metadataTable(rows, 'RES_NAME'), 8192).bytes;

@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
+import { openStore } from '../../../lib/open/store.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
 import { type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
 import { NameIndex, NameLines } from '../../../lib/store/name-index.js';
 import { decodeNames, encodeNames } from '../../../lib/store/names-file.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { daysFrom, tempDir, tinyReservoirs, writeTinyStore } from '../../helpers.js';
 
 // names with what the file escapes (a backslash, line breaks), letters that sort apart in code units, and the empty name

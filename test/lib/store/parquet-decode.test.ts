@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeChunk as decodeStoreChunk, parseFooter } from '../../../lib/store/parquet.js';
 import { type ChunkShape, chunkShapes, decodeChunk, decodeChunkAsync, pageSizes, parseMetadata } from '../../../lib/store/parquet-decode.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { tempDir } from '../../helpers.js';
 
 const row = fc.record({

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeChunk, parseFooter } from '../../../lib/store/parquet.js';
 import { pageSizes } from '../../../lib/store/parquet-decode.js';
 import { encodeParquet } from '../../../lib/store/parquet-encode.js';
-import { floatVector, utf8Vector } from '../../../lib/store/vectors.js';
+import { floatVector, utf8Vector } from '../../../lib/writer/vectors.js';
 import { tempDir } from '../../helpers.js';
 
 async function duck(sql: string): Promise<Record<string, unknown>[]> {

@@ -7,13 +7,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { DateDay, makeVector, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import type { Manifest, ReservoirFile } from '../../../lib/store/manifest.js';
 import { encodeParquet } from '../../../lib/store/parquet-encode.js';
 import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
-import { openStore } from '../../../lib/store/store.js';
-import { utf8Vector } from '../../../lib/store/vectors.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
+import { utf8Vector } from '../../../lib/writer/vectors.js';
 import { day, dropIndexes, tempDir, writeTinyStore } from '../../helpers.js';
 
 interface ChunkRow {

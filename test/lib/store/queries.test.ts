@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames, reservoirVariables, stationVariableNames } from '../../../lib/catalogue.js';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { WireRecord } from '../../../lib/types.js';
 
 let store: EvapStore;

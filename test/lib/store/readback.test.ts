@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { openStorage } from '../../../lib/store/location.js';
 import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
 import {
@@ -18,9 +19,8 @@ import {
   readStationPartition,
   sortRows,
 } from '../../../lib/store/readback.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
-import { createStoreWriter, type ReservoirRows } from '../../../lib/store/write.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter, type ReservoirRows } from '../../../lib/writer/write.js';
 import { day, tempDir, tinyReservoirs, tinyStations, writeTinyStore } from '../../helpers.js';
 
 const plainValues = (column: ArrayLike<number>) => Array.from(column, (v) => (Number.isNaN(v) ? null : v));

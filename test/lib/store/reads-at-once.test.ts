@@ -8,10 +8,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { ByteSource } from '../../../lib/store/source.js';
-import { openStore } from '../../../lib/store/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { tempDir } from '../../helpers.js';
 
 // a folder's reads, each held back until the next turn of the event loop, counting how many are under way at once

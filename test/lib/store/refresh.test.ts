@@ -1,9 +1,9 @@
 // refresh() called again while it runs (a server's timer ticking faster than a slow bucket answers): the switch to a
 // new snapshot happens once, is reported once, and leaves one lease, that of the snapshot served.
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { READERS_FOLDER } from '../../../lib/store/lease.js';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 describe('refresh at once', () => {

@@ -9,12 +9,12 @@ import { isValid, parseISO } from 'date-fns';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
+import { openStore } from '../../../lib/open/store.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
 import { describeSnapshots, parseAsOf, readSnapshots, snapshotAt } from '../../../lib/store/snapshots.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, daysFrom, tempDir, writeTinyStore } from '../../helpers.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

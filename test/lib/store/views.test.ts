@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
+import { EvapStore, KEPT_VIEWS, openStore, StoreReader, StoreView } from '../../../lib/open/store.js';
 import { indexPath } from '../../../lib/store/file-index.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
 import type { Storage } from '../../../lib/store/storage.js';
-import { EvapStore, KEPT_VIEWS, openStore, StoreReader, StoreView } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { type Lent, SharedViews } from '../../../lib/store/views.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
 import { TABLES_FOLDER } from '../../../lib/tables/catalog.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 const KEPT = KEPT_VIEWS;

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { createClient, type EvapClient, RemoteError } from '../../../lib/sync/client.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';

@@ -2,9 +2,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { bucketStorage } from '../../../lib/store/bucket.js';
 import { manifestFiles } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
 import { copyStore } from '../../../lib/sync/copy.js';
 import { tempDir, writeSmallStore } from '../../helpers.js';
 import { startTestBucket } from '../../support/bucket.js';

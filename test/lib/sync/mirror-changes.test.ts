@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { mirror, PROGRESS_FILE } from '../../../lib/sync/mirror.js';
 import { planChanges } from '../../../lib/sync/mirror-changes.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';

@@ -4,9 +4,9 @@
 // (Against an evap server, --update asks /changes instead: mirror-changes.test.ts.)
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { generateStore } from '../../../lib/model/generate.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { mirror } from '../../../lib/sync/mirror.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 

@@ -2,7 +2,7 @@ import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, textSource } from '../../../lib/ingest/ingest.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { mirror, PROGRESS_FILE } from '../../../lib/sync/mirror.js';
 import { serveSmallStore, tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';

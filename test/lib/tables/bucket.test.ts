@@ -3,12 +3,12 @@
 // serves the bucket.
 import { queryAsync } from 'chdb';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { bucketStorage } from '../../../lib/store/bucket.js';
 import { readSnapshots } from '../../../lib/store/snapshots.js';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
 import { readTable } from '../../../lib/tables/catalog.js';
 import { tableNames } from '../../../lib/tables/fields.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { daysFrom, writeTinyStore } from '../../helpers.js';
 import { startTestBucket } from '../../support/bucket.js';
 import { libraryTables, sortRows } from './engine.js';

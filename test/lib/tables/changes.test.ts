@@ -3,13 +3,13 @@
 // from the snapshots' manifests alone (no data file read).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
 import { openStorage } from '../../../lib/store/location.js';
 import { readSnapshots } from '../../../lib/store/snapshots.js';
 import type { Storage } from '../../../lib/store/storage.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
 import { type ChangedSpan, diffSnapshots, snapshotSince } from '../../../lib/tables/changes.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';
 import { libraryTables } from './engine.js';
 import { revise, revision } from './revise.js';

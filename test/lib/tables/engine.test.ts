@@ -2,14 +2,14 @@
 // what the library reads from the same store snapshot, now and at the time of every retained snapshot.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { readCurrentManifest } from '../../../lib/store/history.js';
 import { openStorage } from '../../../lib/store/location.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
 import { readSnapshots } from '../../../lib/store/snapshots.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
 import { tableNames } from '../../../lib/tables/fields.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { daysFrom, tinyReservoirs, tinyStations, writeTinyStore } from '../../helpers.js';
 import { clickhouseRows, libraryTables, workDir } from './engine.js';
 import { revise, revision } from './revise.js';

@@ -8,10 +8,10 @@ import { formatDay } from '../../../lib/dates.js';
 import { decodeFlag, type FlagColumn } from '../../../lib/flags.js';
 import { issuesOf, readIssue } from '../../../lib/forecast/files.js';
 import { ensembleStatistics } from '../../../lib/forecast/stats.js';
-import { forecastVariables, MAX_LEAD, memberName } from '../../../lib/forecast/variables.js';
+import { forecastVariables, MAX_LEAD, memberName } from '../../../lib/forecast-variables.js';
+import type { StoreReader } from '../../../lib/open/store.js';
 import { createReaderCaches, PartitionReader } from '../../../lib/store/partitions.js';
 import { readReservoirPartition, readStationPartition, type SnapshotFiles } from '../../../lib/store/readback.js';
-import type { StoreReader } from '../../../lib/store/store.js';
 import {
   datasetFields,
   datasetTable,

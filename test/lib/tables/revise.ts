@@ -1,8 +1,8 @@
 // Test aid: random revisions of the tiny store, each one commit the way ingest makes them (the tables published with
 // it), for the properties that compare an engine's reading of the tables with the library's.
 import fc from 'fast-check';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter, type ReservoirRows } from '../../../lib/store/write.js';
+import { openStore } from '../../../lib/open/store.js';
+import { createStoreWriter, type ReservoirRows } from '../../../lib/writer/write.js';
 import { day, daysFrom } from '../../helpers.js';
 
 // one revision of the store: values (a gap as null) or flags changed, days added, a reservoir added with its metadata, a station rewritten

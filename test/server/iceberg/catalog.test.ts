@@ -3,7 +3,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { decodeManifestList } from '../../../lib/tables/manifests.js';
 import { fetchFrom } from '../../../server/app.js';
 import { createDatabasesHandler } from '../../../server/databases.js';

@@ -4,9 +4,9 @@
 import { queryAsync } from 'chdb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { openStorage } from '../../../lib/store/location.js';
 import { readSnapshots } from '../../../lib/store/snapshots.js';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
 import { tableNames } from '../../../lib/tables/fields.js';
 import { createDatabasesHandler } from '../../../server/databases.js';
 import { KeyRing } from '../../../server/keys/auth.js';

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { icebergRead } from 'icebird';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EvapStore, openStore } from '../../../lib/store/store.js';
+import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { TableMetadata } from '../../../lib/tables/metadata.js';
 import { createDatabasesHandler } from '../../../server/databases.js';
 import { KeyRing } from '../../../server/keys/auth.js';

@@ -2,7 +2,7 @@
 // the handler until the disk is full, then the file read back. Prints one JSON line: the statuses and what was read.
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openStore } from '../../../lib/store/store.js';
+import { openStore } from '../../../lib/open/store.js';
 import { createHandler } from '../../../server/app.js';
 import { fromFetchRequest } from '../../../server/incoming.js';
 import { KeyRing } from '../../../server/keys/auth.js';

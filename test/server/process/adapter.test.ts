@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { EvapStore } from '../../../lib/store/store.js';
+import type { EvapStore } from '../../../lib/open/store.js';
 import { createHandler } from '../../../server/app.js';
 import type { IncomingRequest } from '../../../server/incoming.js';
 import { KeyRing } from '../../../server/keys/auth.js';

@@ -1,9 +1,9 @@
 // Setting what a store says of itself publishes a new snapshot with the same data and the new provenance.
 import { describe, expect, it } from 'vitest';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
 import { SYNTHETIC_SOURCE } from '../../../lib/store/about.js';
-import { setStoreAbout } from '../../../lib/store/set-about.js';
-import { openStore } from '../../../lib/store/store.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
+import { setStoreAbout } from '../../../lib/writer/set-about.js';
 import { tempDir } from '../../helpers.js';
 
 describe('setStoreAbout', () => {

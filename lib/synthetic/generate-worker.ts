@@ -1,7 +1,7 @@
 // One generator's worker thread (generate-workers.ts): writes its chunks of the reservoirs with a writer of its own,
 // hands the files over, and stays (its marker keeping a vacuum off them) until the generator has committed.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createStoreWriter } from '../store/write.js';
+import { createStoreWriter } from '../writer/write.js';
 import { writeChunks } from './chunks.js';
 import type { WorkerTask } from './generate-workers.js';
 

@@ -4,8 +4,8 @@
 import { type DatasetName, datasetNames, reservoirDatasets } from '../catalogue.js';
 import { firstDayOfYear, formatDay, parseRange, yearOfDay } from '../dates.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
-import { ROWS_PER_FILE, type StoreWriter } from '../store/write.js';
-import { createReservoirModel, type ReservoirSpec } from './index.js';
+import { createReservoirModel, type ReservoirSpec } from '../model/index.js';
+import { ROWS_PER_FILE, type StoreWriter } from '../writer/write.js';
 
 /** What the reservoirs' rows depend on besides the reservoirs. */
 export interface ChunkOptions {

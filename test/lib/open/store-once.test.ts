@@ -1,8 +1,8 @@
 // openStoreOnce: a notebook cell run again gets the store it opened before, and a failed open is tried again.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStoreOnce } from '../../../lib/notebook/store-once.js';
-import { defaultStoreDir } from '../../../lib/store/demo.js';
+import { openStoreOnce } from '../../../lib/open/store-once.js';
+import { defaultStoreDir } from '../../../lib/synthetic/demo.js';
 import { tempDir } from '../../helpers.js';
 
 describe('openStoreOnce', () => {

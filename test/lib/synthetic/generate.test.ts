@@ -7,12 +7,12 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { differenceInCalendarDays, parseISO } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetNames } from '../../../lib/catalogue.js';
-import { generateStore } from '../../../lib/model/generate.js';
 import { referenceReservoirs } from '../../../lib/model/index.js';
 import { type ForcingColumns, modelVariables, runModel } from '../../../lib/model/run.js';
-import { demoOptions } from '../../../lib/store/demo.js';
+import { openStore } from '../../../lib/open/store.js';
 import type { Manifest } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
+import { demoOptions } from '../../../lib/synthetic/demo.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import { tempDir } from '../../helpers.js';
 
 const options = { reservoirs: 3, stations: 3, start: '2020-12-10', end: '2021-01-20', stationStart: '2020-07-01', seed: 11 }; // the third station is not one the public examples name: it has gaps

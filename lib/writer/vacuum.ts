@@ -1,10 +1,10 @@
 // Removes what no retained snapshot needs: files that snapshots replaced long enough ago, and leftovers of killed writers.
+import { leaseSequence, READERS_FOLDER } from '../store/lease.js';
+import { openStorage } from '../store/location.js';
+import { MANIFEST_FILE, manifestFiles, SNAPSHOTS_FOLDER, snapshotSequence } from '../store/manifest.js';
+import { readSnapshots } from '../store/snapshots.js';
+import type { Storage } from '../store/storage.js';
 import { expireTablesLocked } from '../tables/expire.js';
-import { leaseSequence, READERS_FOLDER } from './lease.js';
-import { openStorage } from './location.js';
-import { MANIFEST_FILE, manifestFiles, SNAPSHOTS_FOLDER, snapshotSequence } from './manifest.js';
-import { readSnapshots } from './snapshots.js';
-import type { Storage } from './storage.js';
 import { WRITING_FOLDER } from './write.js';
 
 export interface VacuumOptions {

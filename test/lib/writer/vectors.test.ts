@@ -4,9 +4,9 @@ import { DataType, Table, tableFromIPC, tableToIPC, type Vector } from 'apache-a
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WriterMisuseError } from '../../../lib/errors.js';
-import { flagVector, floatVector, metadataTable, utf8Vector } from '../../../lib/store/vectors.js';
 import type { MetadataRow } from '../../../lib/types.js';
 import { roundValue } from '../../../lib/units.js';
+import { flagVector, floatVector, metadataTable, utf8Vector } from '../../../lib/writer/vectors.js';
 
 // A vector through Arrow's IPC format and back: what another Arrow reader would see.
 function readBack(vector: Vector): unknown[] {

@@ -1,11 +1,11 @@
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../lib/open/store.js';
 import { indexPath } from '../../../lib/store/file-index.js';
 import { type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 async function allFiles(dir: string): Promise<string[]> {

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../../lib/errors.js';
-import { DEMO_COMMAND, defaultStoreDir, demoCacheDir, findDemoStore, packageRoot, packageVersion } from '../../../lib/store/demo.js';
+import { DEMO_COMMAND, defaultStoreDir, demoCacheDir, findDemoStore, packageRoot, packageVersion } from '../../../lib/synthetic/demo.js';
 import { tempDir } from '../../helpers.js';
 
 const root = resolve(import.meta.dirname, '../../..');

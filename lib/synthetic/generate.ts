@@ -2,13 +2,13 @@
 import { parseRange } from '../dates.js';
 import { encodeFlags, statusOfDay } from '../flags.js';
 import { addForecasts } from '../forecast/add.js';
+import { catalogueReservoirs, catalogueStations, isStaticReservoir, type ReservoirSpec, type StationSpec, simulateStation } from '../model/index.js';
 import { type StoreAbout, syntheticAbout } from '../store/about.js';
 import type { Manifest } from '../store/manifest.js';
-import { createStoreWriter } from '../store/write.js';
 import type { MetadataRow } from '../types.js';
+import { createStoreWriter } from '../writer/write.js';
 import { chunking, periodsOf, SPIN_UP_DAYS, writeChunks } from './chunks.js';
 import { generateInWorkers } from './generate-workers.js';
-import { catalogueReservoirs, catalogueStations, isStaticReservoir, type ReservoirSpec, type StationSpec, simulateStation } from './index.js';
 
 export interface GenerateOptions {
   reservoirs: number; // how many reservoirs: the 67 reference ones, extended with generated ones past that

@@ -1,6 +1,6 @@
 // One opened store per location for the life of the process, so a notebook cell run again reuses it instead of
 // opening another (and its caches) each time.
-import { type EvapStore, type OpenStoreOptions, openStore } from '../store/store.js';
+import { type EvapStore, type OpenStoreOptions, openStore } from './store.js';
 
 const opened = new Map<string, Promise<EvapStore>>();
 

@@ -6,9 +6,9 @@ import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ReservoirSpec } from '../model/reference.js';
 import type { Manifest } from '../store/manifest.js';
 import type { ChunkOptions } from './chunks.js';
-import type { ReservoirSpec } from './reference.js';
 
 /** What a worker is given (workerData). */
 export interface WorkerTask {

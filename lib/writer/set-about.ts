@@ -1,11 +1,11 @@
 // Changing what a store says of itself (title, description, source, citation, licence, day time zone) without touching
 // its data: a new snapshot with the same files and the new provenance, so every answer from then on carries it.
 import { InvalidParameterError } from '../errors.js';
-import { type StoreAbout, unknownAbout } from './about.js';
-import { openStorage } from './location.js';
-import type { Manifest } from './manifest.js';
-import { openReadback } from './readback.js';
-import type { Storage } from './storage.js';
+import { type StoreAbout, unknownAbout } from '../store/about.js';
+import { openStorage } from '../store/location.js';
+import type { Manifest } from '../store/manifest.js';
+import { openReadback } from '../store/readback.js';
+import type { Storage } from '../store/storage.js';
 import { createStoreWriter } from './write.js';
 
 /** The fields of the provenance a store's keeper may set (the kind of data and the retrieval time stay the makers'). */

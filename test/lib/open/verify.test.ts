@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { appendFile, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../lib/store/store.js';
-import { verifyStore } from '../../../lib/store/verify.js';
+import { openStore } from '../../../lib/open/store.js';
+import { verifyStore } from '../../../lib/open/verify.js';
 import { tempDir, writeTinyStore } from '../../helpers.js';
 
 async function tinyStore() {

@@ -3,9 +3,9 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StoreError } from '../errors.js';
-import type { GenerateOptions } from '../model/generate.js';
-import { makeFolderAside, pathExists, readTextFile } from './disk.js';
-import { MANIFEST_FILE } from './manifest.js';
+import { makeFolderAside, pathExists, readTextFile } from '../store/disk.js';
+import { MANIFEST_FILE } from '../store/manifest.js';
+import type { GenerateOptions } from './generate.js';
 
 /** The command that makes the demo store, named by every error about it. */
 export const DEMO_COMMAND = 'npx evap demo --out DIR';
@@ -104,16 +104,16 @@ export function defaultStoreDir(): string {
 
 /** Writes the demo store into `dir` (a new snapshot over any store there). */
 export async function makeDemoStore(dir: string, onProgress?: GenerateOptions['onProgress']): Promise<void> {
-  const { generateStore } = await import('../model/generate.js'); // the writer (parquet-wasm) is loaded only when needed
+  const { generateStore } = await import('./generate.js'); // the writer (parquet-wasm) is loaded only when needed
   await generateStore(dir, { ...demoOptions, onProgress });
 }
 
 /** Writes the Texas-like demo store into `dir`: its reservoirs, years and provenance are set here and nowhere else. */
 export async function makeTexasDemoStore(dir: string, onProgress?: GenerateOptions['onProgress']): Promise<void> {
   const [{ generateStore }, { texasReservoirs }, { texasDemoAbout }] = await Promise.all([
-    import('../model/generate.js'),
+    import('./generate.js'),
     import('../model/texas.js'),
-    import('./about.js'),
+    import('../store/about.js'),
   ]);
   await generateStore(dir, { ...texasDemoOptions, places: texasReservoirs, about: texasDemoAbout(texasDemoOptions.seed), onProgress });
 }

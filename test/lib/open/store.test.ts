@@ -6,13 +6,13 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError, NotFoundError, StoreError } from '../../../lib/errors.js';
-import { generateStore } from '../../../lib/model/generate.js';
+import { openStore } from '../../../lib/open/store.js';
 import { parseFileIndex } from '../../../lib/store/file-index.js';
 import { HeldLease } from '../../../lib/store/lease.js';
-import { openStore } from '../../../lib/store/store.js';
-import { vacuumStore } from '../../../lib/store/vacuum.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { generateStore } from '../../../lib/synthetic/generate.js';
 import type { WireRecord } from '../../../lib/types.js';
+import { vacuumStore } from '../../../lib/writer/vacuum.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir, tinyStations, writeTinyStore } from '../../helpers.js';
 
 describe('openStore', () => {

@@ -7,10 +7,7 @@ import { firstDayOfYear, formatDay, yearOfDay } from '../dates.js';
 import { InvalidParameterError, StoreError, WriterMisuseError } from '../errors.js';
 import { type FlagColumn, flagColumns, reservoirDayAttributes, stationDayAttributes } from '../flags.js';
 import { compareText } from '../order.js';
-import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../tables/fields.js';
-import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
-import type { MetadataRow } from '../types.js';
-import type { StoreAbout } from './about.js';
+import type { StoreAbout } from '../store/about.js';
 import {
   BY_DATE_DAYS,
   BY_DATE_FOLDER,
@@ -20,11 +17,11 @@ import {
   readStationMonthsByDate,
   stationCopyMonths,
   stationsOfMonth,
-} from './by-date.js';
-import { sha256, storePath } from './disk.js';
-import { fileIndexText, indexPath } from './file-index.js';
-import { publishSnapshot, readManifestFile } from './history.js';
-import { openStorage } from './location.js';
+} from '../store/by-date.js';
+import { sha256, storePath } from '../store/disk.js';
+import { fileIndexText, indexPath } from '../store/file-index.js';
+import { publishSnapshot, readManifestFile } from '../store/history.js';
+import { openStorage } from '../store/location.js';
 import {
   type ByDateFile,
   type DataFile,
@@ -36,13 +33,16 @@ import {
   type Manifest,
   overlapsExtent,
   type ReservoirPartition,
-} from './manifest.js';
-import { type FileLayout, parseFooter } from './parquet.js';
-import { encodeParquet } from './parquet-encode.js';
-import { createReaderCaches, PartitionReader } from './partitions.js';
-import { readFileRows, type SnapshotFiles } from './readback.js';
-import type { ReservoirRows, StationRows } from './rows.js';
-import type { Storage } from './storage.js';
+} from '../store/manifest.js';
+import { type FileLayout, parseFooter } from '../store/parquet.js';
+import { encodeParquet } from '../store/parquet-encode.js';
+import { createReaderCaches, PartitionReader } from '../store/partitions.js';
+import { readFileRows, type SnapshotFiles } from '../store/readback.js';
+import type { ReservoirRows, StationRows } from '../store/rows.js';
+import type { Storage } from '../store/storage.js';
+import { datasetFields, fieldIdsOf, metadataFieldIds, stationFields } from '../tables/fields.js';
+import { type PublishSummary, publishTablesLocked } from '../tables/publish.js';
+import type { MetadataRow } from '../types.js';
 import { flagVector, floatVector, metadataColumnTypes, metadataTable, utf8Vector, withFieldIds } from './vectors.js';
 
 const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name);
@@ -50,7 +50,7 @@ const isFlagColumn = (name: string): boolean => Object.hasOwn(flagColumns, name)
 /** Where writers leave a `<snapshot>.pid` marker while they write, so a vacuum never takes their files. */
 export const WRITING_FOLDER = 'writing';
 
-export type { ReservoirRows, StationRows } from './rows.js';
+export type { ReservoirRows, StationRows } from '../store/rows.js';
 
 export interface StoreWriterOptions {
   base?: Manifest; // the snapshot to build on: what is not rewritten is carried over unchanged
@@ -155,7 +155,7 @@ export class StoreWriter {
 
   /**
    * The snapshot as built, for another writer of the same store to adopt its files (a generator's workers,
-   * lib/model/generate.ts): this writer never commits, and its marker stays until the adopting writer's commit ends,
+   * lib/synthetic/generate.ts): this writer never commits, and its marker stays until the adopting writer's commit ends,
    * so a vacuum never takes the files in between.
    */
   handOver(): { manifest: Manifest; marker: string } {

@@ -1,12 +1,12 @@
 // A whole-store check: every byte of every file of the snapshot against the manifest and the footers' chunk checksums,
 // and every file index against its footer.
 import { checkTotals } from '../forecast/totals.js';
-import { sha256 } from './disk.js';
-import { fileIndexText } from './file-index.js';
-import { type DataFile, type FileEntry, manifestFiles } from './manifest.js';
-import { parseFooter } from './parquet.js';
-import { createReaderCaches, PartitionReader } from './partitions.js';
-import type { ByteSource } from './source.js';
+import { sha256 } from '../store/disk.js';
+import { fileIndexText } from '../store/file-index.js';
+import { type DataFile, type FileEntry, manifestFiles } from '../store/manifest.js';
+import { parseFooter } from '../store/parquet.js';
+import { createReaderCaches, PartitionReader } from '../store/partitions.js';
+import type { ByteSource } from '../store/source.js';
 import type { EvapStore } from './store.js';
 
 /** What a verification found: files checked, bytes read, and one line per problem (empty when the store is whole). */

@@ -1,6 +1,6 @@
 // The forecast's variables and sizes: the evaporation variables and the precipitation NetE needs, each with the
 // unit, description and dataset of the estimate it forecasts (the catalogue's).
-import { findReservoirVariable, reservoirAttributes, type UnitName, type UnitSystem, unitLabel } from '../catalogue.js';
+import { findReservoirVariable, reservoirAttributes, type UnitName, type UnitSystem, unitLabel } from './catalogue.js';
 
 export const forecastVariables = ['E_hs', 'NetE', 'E_volume', 'NetE_volume', 'pr'] as const;
 export type ForecastVariable = (typeof forecastVariables)[number];

@@ -28,6 +28,21 @@ import { stationsOnDate } from '../query/stations-on-date.js';
 import * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
 import { type ReservoirModelQuery, streamReservoirModel } from '../query/what-if.js';
+import { aboutMetadata, demoFallbackNote, type StoreAbout, syntheticAbout, unknownAbout } from '../store/about.js';
+import { readCurrentManifest, readNextManifest } from '../store/history.js';
+import { HeldLease, takeLease } from '../store/lease.js';
+import { openStorage } from '../store/location.js';
+import { MANIFEST_FILE, type Manifest, type ReservoirFile, snapshotPath } from '../store/manifest.js';
+import type { MetadataTable } from '../store/metadata.js';
+import { recordsModifiedSince } from '../store/modified-since.js';
+import { heldBy, openSnapshot, type Snapshot } from '../store/open-snapshot.js';
+import { createReaderCaches, PartitionReader, type ReaderCaches } from '../store/partitions.js';
+import { readReservoirFiles, readReservoirPartition, readStationPartition } from '../store/readback.js';
+import { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from '../store/snapshots.js';
+import type { ByteSource } from '../store/source.js';
+import type { Storage } from '../store/storage.js';
+import { type Lent, type Opened, SharedViews } from '../store/views.js';
+import { demoOptions, ensureDemoStore, findDemoStore } from '../synthetic/demo.js';
 import { diffSnapshots, oldestRetained, type StoreChanges, snapshotSince } from '../tables/changes.js';
 import type {
   DateRange,
@@ -39,22 +54,7 @@ import type {
   VariableInfo,
   WireRecord,
 } from '../types.js';
-import { aboutMetadata, demoFallbackNote, type StoreAbout, syntheticAbout, unknownAbout } from './about.js';
-import { demoOptions, ensureDemoStore, findDemoStore } from './demo.js';
-import { readCurrentManifest, readNextManifest } from './history.js';
-import { HeldLease, takeLease } from './lease.js';
-import { openStorage } from './location.js';
-import { MANIFEST_FILE, type Manifest, type ReservoirFile, snapshotPath } from './manifest.js';
-import type { MetadataTable } from './metadata.js';
-import { recordsModifiedSince } from './modified-since.js';
-import { heldBy, openSnapshot, type Snapshot } from './open-snapshot.js';
-import { createReaderCaches, PartitionReader, type ReaderCaches } from './partitions.js';
-import { readReservoirFiles, readReservoirPartition, readStationPartition } from './readback.js';
-import { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from './snapshots.js';
-import type { ByteSource } from './source.js';
-import type { Storage } from './storage.js';
-import { type Lent, type Opened, SharedViews } from './views.js';
-import type { ReservoirRows, StationRows } from './write.js';
+import type { ReservoirRows, StationRows } from '../writer/write.js';
 
 export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)

@@ -2,8 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../../lib/store/store.js';
-import { createStoreWriter } from '../../../lib/store/write.js';
+import { openStore } from '../../../lib/open/store.js';
+import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir, writeTinyStore } from '../../helpers.js';
 
 describe('StoreWriter.commit', () => {
