@@ -6,10 +6,11 @@
 import { parse } from 'csv-parse/sync';
 import { findReservoirVariable, type UnitSystem, units } from '../catalogue.js';
 import { formatDay, parseDay } from '../dates.js';
-import { InvalidParameterError, NotFoundError } from '../errors.js';
+import { InvalidParameterError, NotFoundError, StoreError } from '../errors.js';
 import { type ForecastVariable, forecastVariables, MAX_LEAD } from '../forecast-variables.js';
-import { openStore } from '../open/store.js';
+import { openStorage } from '../store/location.js';
 import { createReaderCaches, PartitionReader } from '../store/partitions.js';
+import { openReadback } from '../store/readback.js';
 import type { Storage } from '../store/storage.js';
 import { toMetric } from '../units.js';
 import { createStoreWriter } from '../writer/write.js';
@@ -117,7 +118,9 @@ export interface ForecastIngestSummary {
  * which need members, are left empty.
  */
 export async function ingestForecastValues(location: string | Storage, values: readonly ForecastValue[]): Promise<ForecastIngestSummary> {
-  const store = await openStore(location);
+  const storage = openStorage(location);
+  const store = await openReadback(storage); // the snapshot built on, leased while it is read back, as an ingest reads it
+  if (store === undefined) throw new StoreError(`no store at ${storage.location}: manifest.json is missing`);
   try {
     for (const v of values)
       if (!store.manifest.reservoirs.names.includes(v.name))
@@ -130,13 +133,13 @@ export async function ingestForecastValues(location: string | Storage, values: r
       if (!list) byName.set(v.name, (list = []));
       list.push(v);
     }
-    const writer = createStoreWriter(store.storage, { base: store.manifest });
+    const writer = createStoreWriter(storage, { base: store.manifest });
     const entries = store.manifest.forecasts ?? [];
     const touched = [...new Set([...given.keys()].map(monthOf))].sort();
     // the issues given, and those held with them in one file set (a month's, in stores written before), read back
     const days = new Set([...given.keys()].map(formatDay));
     const issues = new Map<number, Issue>();
-    const reader = new PartitionReader(store.storage, createReaderCaches(0, 0)); // each issue read once: nothing kept
+    const reader = new PartitionReader(storage, createReaderCaches(0, 0)); // each issue read once: nothing kept
     for (const h of issuesOf(store.manifest).filter((h) => h.month.issues.some((i) => days.has(i.issued)))) {
       const issue = await readIssue(reader, h.month, h.issue, true);
       issues.set(issue.issued, { issued: issue.issued, byName: new Map(issue.byName) });
