@@ -9,10 +9,10 @@
 
 import { parseArgs } from 'node:util';
 import type { DatasetName } from '../lib/catalogue.js';
+import { storeLabel } from '../lib/display/source.js';
 import type { RecordStream } from '../lib/format/stream.js';
-import { storeLabel } from '../lib/notebook/source.js';
-import { displayPrototype, withDisplay } from '../lib/notebook/stream-display.js';
 import { openStore } from '../lib/open/store.js';
+import { displayPrototype, withDisplay } from '../lib/open/stream-display.js';
 import { defaultStoreDir } from '../lib/synthetic/demo.js';
 import { DuckEngine } from './duckdb.js';
 import { ms } from './inprocess.js';

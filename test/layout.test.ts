@@ -80,7 +80,7 @@ function wordsOf(file: string): { strings: string[]; identifiers: string[] } {
 
 // The stack of lib/, lowest first: a folder imports its own files and those of the folders below it, never one above.
 // The files at lib/'s root are `base` (what every folder uses) but the operations table and the entry points.
-const stack = ['base', 'spatial', 'store', 'tables', 'writer', 'format', 'model', 'query', 'operations', 'forecast', 'ingest', 'synthetic', 'notebook', 'open', 'sync', 'entries'] as const;
+const stack = ['base', 'spatial', 'store', 'tables', 'writer', 'format', 'model', 'query', 'operations', 'forecast', 'ingest', 'synthetic', 'display', 'notebook', 'open', 'sync', 'entries'] as const;
 const rootLayers: Record<string, (typeof stack)[number]> = { 'lib/operations.ts': 'operations', 'lib/index.ts': 'entries', 'lib/dlem.ts': 'entries' };
 // the layer of a lib/ file: its folder's, or for a root file `base` unless named above
 const layerOf = (file: string) => (file.split('/').length > 2 ? file.split('/')[1]! : (rootLayers[file] ?? 'base'));

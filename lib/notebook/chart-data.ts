@@ -1,7 +1,7 @@
 // An answer's records as the series of a chart: daily lines, bars of monthly, annual or water-year periods, or the
 // band of a normals answer; one series per name and variable, grouped by unit (one panel each).
+import { variablesOf } from '../display/summary.js';
 import type { WireRecord } from '../types.js';
-import { variablesOf } from './summary.js';
 
 /** What the records are: daily values, totals over periods (n_days), or normals (month or day of the year). */
 export type ChartKind = 'daily' | 'periods' | 'normals';

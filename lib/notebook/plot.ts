@@ -1,10 +1,10 @@
 // plot(answer): a chart of an answer in one call, as standalone SVG that a notebook displays and a script writes to a file.
+import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from '../display/kernel.js';
+import { sourceOf, storeLabel } from '../display/source.js';
 import type { RecordStream } from '../format/stream.js';
 import type { WireRecord } from '../types.js';
 import { isRecordStream, type PlainAnswer, plainRecords } from './answers.js';
 import { type ChartKind, chartModel } from './chart-data.js';
-import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from './kernel.js';
-import { sourceOf, storeLabel } from './source.js';
 import { renderSvg } from './svg-chart.js';
 
 export interface PlotOptions {

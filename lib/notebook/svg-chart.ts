@@ -1,7 +1,7 @@
 // A chart model drawn as one standalone SVG document (no script, no font or style from elsewhere): a title, a legend
 // with one colour per series, and one panel per unit with its own value axis; the x axis is dates or categories.
+import { escapeMarkup } from '../display/render.js';
 import type { ChartModel, ChartSeries } from './chart-data.js';
-import { escapeMarkup } from './render.js';
 import { extent, thinPoints } from './thin.js';
 
 /** The colours of the series, in order (Okabe and Ito's palette, readable by colour-blind readers), then repeated. */

@@ -1,11 +1,11 @@
 // view(answer): an answer shown as a compact table in a notebook (Deno, tslab) or a Node REPL; the answer itself
 // stays plain data.
+import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from '../display/kernel.js';
+import { summaryHtml, summaryText } from '../display/render.js';
+import { sourceOf } from '../display/source.js';
+import { type AnswerSummary, summarizeBatches, summarizeRecords } from '../display/summary.js';
 import type { RecordStream } from '../format/stream.js';
 import { isRecordStream, type PlainAnswer, plainRecords } from './answers.js';
-import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from './kernel.js';
-import { summaryHtml, summaryText } from './render.js';
-import { sourceOf } from './source.js';
-import { type AnswerSummary, summarizeBatches, summarizeRecords } from './summary.js';
 
 export interface ViewOptions {
   title?: string; // the caption's first words (default "evap answer", with the store's label when a stream knows it)

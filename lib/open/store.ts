@@ -2,13 +2,12 @@
 import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
 import { ALL_NAMES, defaults } from '../catalogue.js';
+import { storeLabel } from '../display/source.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import * as forecast from '../forecast/store-methods.js';
 import type { OutputKind } from '../format/emit.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
-import { storeLabel } from '../notebook/source.js';
-import { displayPrototype } from '../notebook/stream-display.js';
 import { checkOptions, inOptionWords, type OperationName, type OptionsOf } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import { type ObservationPage, type ObservationPageQuery, reservoirObservationPage } from '../query/observations.js';
@@ -55,6 +54,7 @@ import type {
   WireRecord,
 } from '../types.js';
 import type { ReservoirRows, StationRows } from '../writer/write.js';
+import { displayPrototype } from './stream-display.js';
 
 export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)

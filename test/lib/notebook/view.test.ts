@@ -2,8 +2,8 @@
 // and last rows, checked against the records), showing a stream does not use it up, and plain answers stay plain.
 import { inspect } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { jupyterDisplay } from '../../../lib/display/kernel.js';
 import { recordsToArrow } from '../../../lib/format/answer-table.js';
-import { jupyterDisplay } from '../../../lib/notebook/kernel.js';
 import { view } from '../../../lib/notebook/view.js';
 import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { defaultStoreDir } from '../../../lib/synthetic/demo.js';

@@ -2,14 +2,14 @@
 // stays usable) and shown as view() shows it; util.inspect, which cannot wait, shows what the stream will answer.
 // The methods live on a prototype shared by a store's streams, so an answer that is never shown pays for setting
 // that prototype (bench/notebook.ts) and nothing else.
+import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from '../display/kernel.js';
+import { escapeMarkup } from '../display/render.js';
+import { sourceKey, sourceOf } from '../display/source.js';
 import type { RecordStream } from '../format/stream.js';
-import { inspectCustom, jupyterDisplay, type MimeBundle, showInTslab } from './kernel.js';
-import { escapeMarkup } from './render.js';
-import { sourceKey, sourceOf } from './source.js';
 
 const displayed = {
   async [jupyterDisplay](this: RecordStream): Promise<MimeBundle> {
-    const { view } = await import('./view.js'); // the table's code (and Arrow) loaded when a notebook shows one, not by every process
+    const { view } = await import('../notebook/view.js'); // the table's code (and Arrow) loaded when a notebook shows one, not by every process
     return (await view(this))[jupyterDisplay]();
   },
   [inspectCustom](this: RecordStream): string {

@@ -2,8 +2,8 @@
 // its HTML and text forms.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup, summaryHtml, summaryText } from '../../../lib/notebook/render.js';
-import { SHOWN_AT_EACH_END, SummaryBuilder, summarizeRecords, variablesOf } from '../../../lib/notebook/summary.js';
+import { escapeMarkup, summaryHtml, summaryText } from '../../../lib/display/render.js';
+import { SHOWN_AT_EACH_END, SummaryBuilder, summarizeRecords, variablesOf } from '../../../lib/display/summary.js';
 import type { WireRecord } from '../../../lib/types.js';
 
 const record = fc.record({
