@@ -1,3 +1,5 @@
+// evap: a store opened and read, written, ingested; the notebook display is evap/notebook, the HTTP client, copy and
+// mirror evap/sync, the model on its own evap/model.
 export * from './catalogue.js';
 export { formatDay, parseDay } from './dates.js';
 export { InvalidParameterError, NotFoundError, StoreError } from './errors.js';
@@ -13,8 +15,6 @@ export { recordsToCsv } from './format/csv.js';
 export { type PointFeature, recordsToGeoJson } from './format/geojson.js';
 export type { RecordStream } from './format/stream.js';
 export { type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary, ingest, textSource } from './ingest/ingest.js';
-export { Chart, type PlotOptions, plot } from './notebook/plot.js';
-export { AnswerView, type ViewOptions, view } from './notebook/view.js';
 export { EvapStore, type OpenStoreOptions, openStore, StoreReader, StoreView } from './open/store.js';
 export { openStoreOnce } from './open/store-once.js';
 export { type Method, type Statistic, statistics } from './query/aggregate.js';
@@ -35,9 +35,6 @@ export type { Manifest, StationPartition } from './store/manifest.js';
 export type { S3Options } from './store/s3.js';
 export { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from './store/snapshots.js';
 export type { Storage, StoredFile, TaggedText } from './store/storage.js';
-export { type ClientOptions, createClient, EvapClient, RemoteError } from './sync/client.js';
-export { type CopyOptions, type CopySummary, copyStore } from './sync/copy.js';
-export { type MirrorOptions, type MirrorSummary, mirror, PROGRESS_FILE } from './sync/mirror.js';
 export { DEMO_COMMAND, defaultStoreDir, makeDemoStore } from './synthetic/demo.js';
 export { type TableField, tableNames } from './tables/fields.js';
 export { type ListedFile, type ListFilesOptions, listTableFiles } from './tables/files.js';

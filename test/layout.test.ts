@@ -80,8 +80,32 @@ function wordsOf(file: string): { strings: string[]; identifiers: string[] } {
 
 // The stack of lib/, lowest first: a folder imports its own files and those of the folders below it, never one above.
 // The files at lib/'s root are `base` (what every folder uses) but the operations table and the entry points.
-const stack = ['base', 'spatial', 'store', 'tables', 'writer', 'format', 'model', 'query', 'operations', 'forecast', 'ingest', 'synthetic', 'display', 'notebook', 'open', 'sync', 'entries'] as const;
-const rootLayers: Record<string, (typeof stack)[number]> = { 'lib/operations.ts': 'operations', 'lib/index.ts': 'entries', 'lib/dlem.ts': 'entries' };
+const stack = [
+  'base',
+  'spatial',
+  'store',
+  'tables',
+  'writer',
+  'format',
+  'model',
+  'query',
+  'operations',
+  'forecast',
+  'ingest',
+  'synthetic',
+  'display',
+  'notebook',
+  'open',
+  'sync',
+  'entries',
+] as const;
+const rootLayers: Record<string, (typeof stack)[number]> = {
+  'lib/operations.ts': 'operations',
+  'lib/index.ts': 'entries',
+  'lib/dlem.ts': 'entries',
+  'lib/entry-notebook.ts': 'entries',
+  'lib/entry-sync.ts': 'entries',
+};
 // the layer of a lib/ file: its folder's, or for a root file `base` unless named above
 const layerOf = (file: string) => (file.split('/').length > 2 ? file.split('/')[1]! : (rootLayers[file] ?? 'base'));
 
@@ -163,7 +187,9 @@ describe('lib/', () => {
       for (const next of graph.get(from) ?? []) if (!seen.has(next)) reach(next, seen.add(next));
       return seen;
     };
-    const writing = [...graph.keys()].filter((f) => f === 'lib/writer/write.ts' || f === 'lib/store/readback.ts' || f === 'lib/forecast/ingest.ts' || f.startsWith('lib/ingest/'));
+    const writing = [...graph.keys()].filter(
+      (f) => f === 'lib/writer/write.ts' || f === 'lib/store/readback.ts' || f === 'lib/forecast/ingest.ts' || f.startsWith('lib/ingest/'),
+    );
     expect(writing.filter((f) => reach(f).has('lib/open/store.ts'))).toEqual([]);
   });
 
@@ -222,6 +248,14 @@ describe('a process that serves or queries', () => {
         entry,
       ).toEqual([]);
     }
+  });
+
+  it("loads no module of notebook/ or sync/ from the package's own entry (evap): they are entry points of their own", () => {
+    const plain = [...loadedAtStart('lib/index.ts')];
+    expect(plain.filter((m) => /^lib\/(notebook|sync)\//.test(m))).toEqual([]);
+    // and the entries that hold them do load them
+    expect(loadedAtStart('lib/entry-notebook.ts').has('lib/notebook/view.ts')).toBe(true);
+    expect(loadedAtStart('lib/entry-sync.ts').has('lib/sync/client.ts')).toBe(true);
   });
 
   it('sees a package a file loads through a chain of static imports, and not one loaded by import()', () => {
