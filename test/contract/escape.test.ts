@@ -7,9 +7,9 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../../server/routes.js';
-import { tempDir, writeTinyStore } from '../helpers.js';
+import { cleanUp, tempDir, writeTinyStore } from '../helpers.js';
 import { entryArgs } from '../support/node-entry.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,7 +48,17 @@ describe('the store folder', () => {
       const key = randomBytes(16).toString('hex');
       const child = spawn(
         'strace',
-        ['-f', '--seccomp-bpf', '-qq', '-e', 'trace=open,openat,openat2,creat,truncate,rename,unlink', '-o', trace, process.execPath, ...entryArgs('server/main.ts')],
+        [
+          '-f',
+          '--seccomp-bpf',
+          '-qq',
+          '-e',
+          'trace=open,openat,openat2,creat,truncate,rename,unlink',
+          '-o',
+          trace,
+          process.execPath,
+          ...entryArgs('server/main.ts'),
+        ],
         {
           cwd: root,
           env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EVAP_STORE: store, EVAP_API_KEYS: key },
@@ -63,7 +73,8 @@ describe('the store folder', () => {
           // already gone
         }
       };
-      afterAll(() => {
+      // cleanUp, not afterAll: vitest ignores an afterAll registered inside a test
+      cleanUp(() => {
         kill();
         rmSync(trace, { force: true });
       });
@@ -79,7 +90,7 @@ describe('the store folder', () => {
       });
       // raw node:http on a few kept-alive sockets: fetch cost the test 3 ms of CPU a request, over 5,000 requests
       const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-      afterAll(() => agent.destroy());
+      cleanUp(() => agent.destroy());
       const get = (path: string, method = 'GET') =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
           const req = httpRequest(`${url}${path}`, { method, headers: { 'api-key': key }, agent }, (res) => {
