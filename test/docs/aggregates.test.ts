@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { entryModule } from '../support/node-entry.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -17,10 +18,12 @@ describe('docs/aggregates.md', () => {
       .find((l) => l.startsWith('// ['))!
       .slice(3)
       .split(',...')[0]!;
-    const script = join(root, `aggregates-example-${process.pid}.mts`);
-    await writeFile(script, code.replace("from 'evap'", `from '${pathToFileURL(join(root, 'lib', 'index.ts')).href}'`));
+    // the example is plain JavaScript: node runs it as written, on the package's build (or its source through tsx)
+    const entry = entryModule('lib/index.ts');
+    const script = join(root, `aggregates-example-${process.pid}.mjs`);
+    await writeFile(script, code.replace("from 'evap'", `from '${pathToFileURL(entry.path).href}'`));
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: root });
+      const { stdout } = await promisify(execFile)(process.execPath, [...entry.nodeArgs, script], { cwd: root });
       const records = JSON.parse(stdout) as unknown[];
       expect(records).toHaveLength(12);
       expect(stdout.startsWith(shown)).toBe(true);

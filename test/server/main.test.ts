@@ -2,9 +2,11 @@
 // the cause when the server cannot start, a server when run (through a symlink too), nothing when imported.
 import { spawnSync } from 'node:child_process';
 import { symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
+import { entryModule } from '../support/node-entry.js';
 import { root, spawnMain, spawnServer } from './harness.js';
 
 describe('server/main.ts', () => {
@@ -21,9 +23,10 @@ describe('server/main.ts', () => {
   });
 
   it('serves when run through a symlink, with host, port and keys from the environment', async () => {
-    const link = join(await tempDir(), 'main-link.ts');
-    await symlink(join(root, 'server/main.ts'), link);
-    const server = await spawnServer(process.execPath, ['--import', 'tsx', link], { PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: 'linked-key' });
+    const main = entryModule('server/main.ts');
+    const link = join(await tempDir(), `main-link${extname(main.path)}`);
+    await symlink(main.path, link);
+    const server = await spawnServer(process.execPath, [...main.nodeArgs, link], { PORT: '0', HOST: '127.0.0.1', EVAP_API_KEYS: 'linked-key' });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${server.url}/info/list_datasets`, { headers: { 'api-key': 'linked-key' } })).status).toBe(200);
     expect(server.output()).not.toContain('api-key:'); // a key was configured: none made
@@ -32,9 +35,10 @@ describe('server/main.ts', () => {
   });
 
   it('does nothing but define startServer when imported', async () => {
-    const script = join(await tempDir(), 'imports-main.mts');
-    await writeFile(script, `const main = await import(${JSON.stringify(join(root, 'server/main.ts'))});\nconsole.log(Object.keys(main).sort().join(','));\n`);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    const main = entryModule('server/main.ts');
+    const script = join(await tempDir(), 'imports-main.mjs');
+    await writeFile(script, `const main = await import(${JSON.stringify(pathToFileURL(main.path).href)});\nconsole.log(Object.keys(main).sort().join(','));\n`);
+    const run = spawnSync(process.execPath, [...main.nodeArgs, script], {
       cwd: root,
       encoding: 'utf8',
       timeout: 20_000,

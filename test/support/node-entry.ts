@@ -22,7 +22,16 @@ export function buildIsFresh(): boolean {
 
 /** The node arguments that run `source` (a .ts file of lib/, server/ or cli/, relative to the repository's root). */
 export function entryArgs(source: string): string[] {
-  return buildIsFresh() ? [builtOf(source)] : ['--import', 'tsx', source];
+  const { nodeArgs, path } = entryModule(source);
+  return [...nodeArgs, path];
+}
+
+/**
+ * How a child process loads `source` (as entryArgs picks): the absolute path of the file to run or import (its build, or
+ * the source itself), and the node arguments the process then needs (tsx's loader for the source, none for the build).
+ */
+export function entryModule(source: string): { path: string; nodeArgs: string[] } {
+  return buildIsFresh() ? { path: join(root, builtOf(source)), nodeArgs: [] } : { path: join(root, source), nodeArgs: ['--import', 'tsx'] };
 }
 
 const builtOf = (source: string) => join('dist', source.replace(/\.ts$/, '.js'));

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { access, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -14,6 +14,7 @@ import type { WireRecord } from '../../../lib/types.js';
 import { vacuumStore } from '../../../lib/writer/vacuum.js';
 import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir, tinyStations, writeTinyStore } from '../../helpers.js';
+import { entryModule } from '../../support/node-entry.js';
 
 describe('openStore', () => {
   it('reads back exactly what the writer wrote, across row groups and partitions', async () => {
@@ -244,13 +245,14 @@ describe('openStore({ codegen: false })', () => {
   });
 
   it('answers in a process where generating code from strings is forbidden, which generated emitters cannot', async () => {
-    const store = pathToFileURL(resolve('lib/index.ts')).href; // the package's entry: nothing it loads may compile code from strings
+    const entry = entryModule('lib/index.ts'); // the package's entry: nothing it loads may compile code from strings
+    const store = pathToFileURL(entry.path).href;
     const query = { names: ['LAKE MEAD'], start: '2020-01-01', end: '2020-01-02', units: 'english' as const };
     const script = (codegen: boolean) =>
       `const { openStore } = await import(${JSON.stringify(store)}); const s = await openStore(undefined, { codegen: ${codegen} }); process.stdout.write(JSON.stringify(await s.reservoirTimeseries(${JSON.stringify(query)})));`;
     // node's own switch for what a content security policy forbids: eval and new Function throw an EvalError
     const run = (codegen: boolean) =>
-      promisify(execFile)(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script(codegen)]);
+      promisify(execFile)(process.execPath, ['--disallow-code-generation-from-strings', ...entry.nodeArgs, '--input-type=module', '-e', script(codegen)]);
     const expected = JSON.stringify(await (await openStore()).reservoirTimeseries(query));
     expect((await run(false)).stdout).toBe(expected);
     await expect(run(true)).rejects.toThrow(/EvalError/);
