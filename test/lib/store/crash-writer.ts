@@ -1,5 +1,6 @@
 // A store writer to be killed: `node --import tsx test/lib/store/crash-writer.ts <store> <generation>` rewrites every file of
 // the store as generation g, g+1, ... until killed; "ready" on stdout once loaded, "<g> <snapshot id>" after each commit.
+// The test runs it on the build when fresh (test/support/script.ts).
 // It imports only the writer (not the reader, nor test helpers) so that a process starts fast.
 import { fileURLToPath } from 'node:url';
 import { parseDay } from '../../../lib/dates.js';

@@ -11,6 +11,7 @@ import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { sha256 } from '../../../lib/store/disk.js';
 import { type Manifest, manifestFiles } from '../../../lib/store/manifest.js';
 import { writeTinyStore } from '../../helpers.js';
+import { scriptArgs } from '../../support/script.js';
 import { clickhouseRows, workDir } from '../tables/engine.js';
 import { writeGeneration } from './crash-writer.js';
 
@@ -49,8 +50,8 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 // Runs the writer from `generation` on, and kills it `delayMs` after it is ready; returns what it committed.
-function runAndKill(dir: string, generation: number, delayMs: number): Promise<{ generation: number; snapshot: string }[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/lib/store/crash-writer.ts', dir, String(generation)], {
+function runAndKill(writer: string[], dir: string, generation: number, delayMs: number): Promise<{ generation: number; snapshot: string }[]> {
+  const child = spawn(process.execPath, [...writer, dir, String(generation)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -78,6 +79,7 @@ function runAndKill(dir: string, generation: number, delayMs: number): Promise<{
 
 describe('a writer killed with SIGKILL', () => {
   it('leaves the last whole snapshot readable, old readers reading theirs, and the next write working', async () => {
+    const writer = await scriptArgs('test/lib/store/crash-writer.ts');
     const dir = `${await workDir()}/store`;
     await writeTinyStore(dir);
     const known = new Set([await writeGeneration(dir, 0)]); // snapshots known to be committed
@@ -91,7 +93,7 @@ describe('a writer killed with SIGKILL', () => {
       // a reader opened now (metadata only, no caches) must still read this snapshot after the writer has moved on
       const reader = await openStore(dir, { cacheBytes: 0, footerCacheBytes: 0 });
       const readerManifest = reader.manifest;
-      const written = await runAndKill(dir, generation + 1, Math.floor(Math.random() * 600));
+      const written = await runAndKill(writer, dir, generation + 1, Math.floor(Math.random() * 600));
       committed += written.length;
       for (const w of written) known.add(w.snapshot);
 
