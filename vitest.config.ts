@@ -23,6 +23,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // a folder for the run where costly fixtures are made once and copied from (copySmallStore in test/helpers.ts)
+    globalSetup: ['test/support/cache-folder.ts'],
     // EVAP_TEST_CPU=<file> logs each test file's CPU seconds (its own and its children's) and wall seconds there
     setupFiles: process.env.EVAP_TEST_CPU ? ['test/support/cpu-per-file.ts'] : [],
     // vitest's default is one file fewer than the cores: on 2 cores one file at a time, while most files spend their
