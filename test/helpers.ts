@@ -103,8 +103,8 @@ export async function writeSmallStore(dir: string): Promise<void> {
 
 /**
  * Writes the small store into `dir` as a copy of one written once per run (into the run's cache folder,
- * test/support/cache-folder.ts): the same files, snapshot id and creation time at each call, for about 0.6 s of CPU
- * less than writeSmallStore. For a test whose store is a fixture to read, serve or write on, not one that needs a
+ * test/support/cache-folder.ts), its Iceberg tables derived for `dir`: the same store files, snapshot id and creation
+ * time at each call, for less CPU than writeSmallStore. For a test whose store is a fixture to read, serve or write on, not one that needs a
  * snapshot of its own (say, one compared with another small store's).
  */
 export async function copySmallStore(dir: string): Promise<void> {
@@ -115,7 +115,10 @@ export async function copySmallStore(dir: string): Promise<void> {
     await writeSmallStore(aside);
     await rename(aside, made).catch(() => rm(aside, { recursive: true, force: true }));
   }
-  await cp(made, dir, { recursive: true });
+  // the Iceberg tables name their store's absolute location: derived again for the copy's, as the writer derives them
+  await cp(made, dir, { recursive: true, filter: (path) => path !== join(made, 'tables') });
+  const { publishTables } = await import('../lib/tables/publish.js');
+  await publishTables(dir);
 }
 
 /** Every reservoir and station record of the store in `dir` over the small store's days: what a copy must answer as its source. */

@@ -13,7 +13,7 @@ import { evap, evapProcess, root } from './harness.js';
 const {
   dir,
   server: { url, key },
-} = await serveSmallStore();
+} = await serveSmallStore({ copy: true });
 
 describe('evap --version and --help', () => {
   it('prints the version of package.json', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { openSource } from '../../cli/source.js';
 import { type EvapStore, openStore } from '../../lib/open/store.js';
-import { tempDir, writeSmallStore } from '../helpers.js';
+import { copySmallStore, tempDir } from '../helpers.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 import { testIo } from './harness.js';
 
@@ -15,7 +15,7 @@ let store: EvapStore;
 let server: TestServer;
 beforeAll(async () => {
   dir = await tempDir();
-  await writeSmallStore(dir);
+  await copySmallStore(dir);
   store = await openStore(dir);
   server = await startTestServer({ store });
 });

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../lib/open/store.js';
-import { tempDir, writeSmallStore, writeTinyStore } from '../helpers.js';
+import { copySmallStore, tempDir, writeTinyStore } from '../helpers.js';
 import { startTestServer } from '../server/harness.js';
 import { evap, evapProcess, root } from './harness.js';
 
 const syntheticDir = await tempDir();
-await writeSmallStore(syntheticDir); // the seeded generator, as the demo store is made
+await copySmallStore(syntheticDir); // the seeded generator, as the demo store is made
 const plainDir = await tempDir();
 await writeTinyStore(plainDir); // written by hand: no provenance, not synthetic
 const syntheticServer = await startTestServer({ store: await openStore(syntheticDir) });

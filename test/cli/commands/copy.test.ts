@@ -4,7 +4,7 @@ import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EvapStore, openStore } from '../../../lib/open/store.js';
-import { smallStoreAnswers, tempDir, writeSmallStore } from '../../helpers.js';
+import { copySmallStore, smallStoreAnswers, tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 
 let sourceDir: string;
@@ -15,7 +15,7 @@ const storeFile = (f: string) => f.endsWith('.parquet') || f.endsWith('.index.js
 
 beforeAll(async () => {
   sourceDir = join(await tempDir(), 'source');
-  await writeSmallStore(sourceDir);
+  await copySmallStore(sourceDir);
   source = await openStore(sourceDir);
   files = (await readdir(sourceDir, { recursive: true })).filter(storeFile).sort();
 });

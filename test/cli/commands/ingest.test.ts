@@ -7,7 +7,7 @@ import type { WireRecord } from '../../../lib/types.js';
 import { openSmallStore, smallStoreAnswers, smallStoreRange, tempDir } from '../../helpers.js';
 import { evap, evapProcess } from '../harness.js';
 
-const { dir: sourceDir, store: source, names } = await openSmallStore();
+const { dir: sourceDir, store: source, names } = await openSmallStore({ copy: true });
 const answers = (dir: string) => smallStoreAnswers(dir, names);
 
 describe('evap ingest', () => {

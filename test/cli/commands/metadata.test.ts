@@ -9,7 +9,7 @@ const {
   stations,
   api,
   server: { url, key },
-} = await serveSmallStore();
+} = await serveSmallStore({ copy: true });
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 describe('evap metadata', () => {

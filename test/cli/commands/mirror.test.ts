@@ -8,7 +8,7 @@ import { openSmallStore, smallStoreAnswers, tempDir } from '../../helpers.js';
 import { startTestServer } from '../../server/harness.js';
 import { evap, evapProcess } from '../harness.js';
 
-const { dir: sourceDir, store: source, names } = await openSmallStore();
+const { dir: sourceDir, store: source, names } = await openSmallStore({ copy: true });
 const answers = (dir: string) => smallStoreAnswers(dir, names);
 
 describe('evap mirror', () => {

@@ -18,7 +18,7 @@ const {
   stations,
   api,
   server: { url, key },
-} = await serveSmallStore();
+} = await serveSmallStore({ copy: true });
 
 /** A loopback port nobody listens on: one just given back by the system. */
 async function closedPort(): Promise<number> {

@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, writeSmallStore } from '../../helpers.js';
+import { copySmallStore, tempDir } from '../../helpers.js';
 import { spawnServer } from '../../server/harness.js';
 import { evap, evapServe, root } from '../harness.js';
 
 describe('evap serve', () => {
   it('serves a store with the flags of npm start', async () => {
     const store = await tempDir();
-    await writeSmallStore(store);
+    await copySmallStore(store);
     const server = await evapServe(['--store', store, '--max-names', '1'], { EVAP_API_KEYS: 'serve-key' });
     const get = (path: string) => fetch(`${server.url}${path}`, { headers: { 'api-key': 'serve-key' } });
     expect(await (await get('/info/list_datasets')).json()).toEqual(['rtma', 'res', 'lem', 'nete-volume-calcs']);

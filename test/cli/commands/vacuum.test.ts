@@ -3,13 +3,13 @@ import { cp, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../lib/open/store.js';
-import { tempDir, writeSmallStore } from '../../helpers.js';
+import { copySmallStore, tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 
 describe('evap vacuum', () => {
   it('removes what no snapshot needs and says how many files it kept as too recent', async () => {
     const dir = await tempDir();
-    await writeSmallStore(dir);
+    await copySmallStore(dir);
     const store = await openStore(dir);
     const [file] = store.manifest.stations.names.map((n) => store.manifest.stations.partitions[n]!.path);
     await store.close();

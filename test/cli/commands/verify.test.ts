@@ -3,7 +3,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EvapStore, openStore } from '../../../lib/open/store.js';
-import { tempDir, writeSmallStore } from '../../helpers.js';
+import { copySmallStore, tempDir } from '../../helpers.js';
 import { evap } from '../harness.js';
 
 let sourceDir: string;
@@ -11,7 +11,7 @@ let source: EvapStore;
 
 beforeAll(async () => {
   sourceDir = await tempDir();
-  await writeSmallStore(sourceDir);
+  await copySmallStore(sourceDir);
   source = await openStore(sourceDir);
 });
 
