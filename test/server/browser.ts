@@ -2,8 +2,7 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
-import { tempDir } from '../helpers.js';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 
 export const chromiumPath = '/usr/bin/chromium';
 
@@ -17,17 +16,36 @@ export function chromiumMissing(what: string): boolean {
   return missing;
 }
 
-/** A headless browser with a fresh user-data-dir, nothing of its own on the network (no updates, no sync, no QUIC). */
-export async function launchChromium(options: Parameters<typeof chromium.launchPersistentContext>[1] = {}): Promise<BrowserContext> {
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
-  return chromium.launchPersistentContext(await tempDir('evap-chromium-'), { executablePath: chromiumPath, args, ...options });
+const args = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// one browser for the test files of a process (they share its modules), launched on first use: a launch and its close
+// cost about 3 s of CPU and several seconds of wall; playwright ends it when the process exits
+let shared: Promise<Browser> | undefined;
+
+function sharedBrowser(): Promise<Browser> {
+  if (shared) return shared;
+  const launched = chromium.launch({ executablePath: chromiumPath, args });
+  const forget = () => {
+    if (shared === launched) shared = undefined; // crashed or failed to start: the next file launches another
+  };
+  launched.then((browser) => browser.once('disconnected', forget), forget);
+  shared = launched;
+  return launched;
+}
+
+/**
+ * A fresh headless browser context (its own cookies, storage and cache, as a new profile has), nothing of the browser's
+ * own on the network (no updates, no sync, no QUIC). Closing it leaves the browser to the next test file.
+ */
+export async function launchChromium(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return (await sharedBrowser()).newContext(options);
 }
