@@ -1,4 +1,6 @@
-// node:http <-> the handler's request and a web Response (in the style of honojs/node-server), with a bound on concurrent requests and clean shutdown.
+// node:http <-> the handler's request and a web Response (in the style of honojs/node-server), with a bound on
+// concurrent requests and clean shutdown; an answer the handler has ready for a target (handler.again) is written
+// without either (replays.ts), and stalled connections are closed (stall.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -11,7 +13,8 @@ import { settingDefault } from './config.js';
 import { bodyComing, Intake, type IntakeOptions, intakeOptions } from './intake.js';
 import { lingerOnClose } from './linger.js';
 import { formatAccess, type Logger } from './log.js';
-import { type Replay, Replays } from './replays.js';
+import { requestHeaders, type Slots, writeAgain } from './replays.js';
+import { sweepStalled } from './stall.js';
 
 export interface ServeOptions extends Partial<IntakeOptions> {
   port: number; // 0 picks a free port
@@ -38,7 +41,6 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   let closing = false;
   const perClient = new Map<string, number>(); // requests in flight by client address
   const responding = new WeakMap<Socket, ServerResponse[]>(); // the responses each keep-alive socket owes, until each closes
-  const replays = new Replays(); // kept answers, sent again without the handler while their checks pass
   const { logger } = options;
 
   const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
@@ -48,36 +50,15 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     if (left > 0) perClient.set(client, left);
     else perClient.delete(client);
   };
-
-  // A kept answer sent again (replays.ts), as the listener below would send it: the same slot, the same access line,
-  // the slot given back once the answer is out or its connection gone (the response's close, or its socket's for one
-  // queued behind a pipelined request that closed it); written at once, with no promise, signal or web object.
-  const replay = (incoming: IncomingMessage, outgoing: ServerResponse, again: Replay) => {
-    const started = performance.now();
-    const socket = incoming.socket;
-    const client = socket.remoteAddress ?? '';
-    active++;
-    perClient.set(client, (perClient.get(client) ?? 0) + 1);
-    let open = true;
-    const settle = (out: boolean) => {
-      if (!open) return;
-      open = false;
-      outgoing.removeListener('finish', done);
-      outgoing.removeListener('close', cut);
-      socket.removeListener('close', cut);
-      if (!out) outgoing.destroy();
+  const slots: Slots = {
+    take(client) {
+      active++;
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    },
+    give(client) {
       active--;
       release(client);
-      const ms = performance.now() - started;
-      logger.info(formatAccess({ method: 'GET', target: incoming.url ?? '', status: again.status, ms, bytes: again.body.byteLength, aborted: !out }));
-    };
-    const done = () => settle(true);
-    const cut = () => settle(outgoing.writableFinished);
-    outgoing.once('finish', done);
-    outgoing.once('close', cut);
-    socket.once('close', cut);
-    outgoing.writeHead(again.status, again.head);
-    outgoing.end(again.body);
+    },
   };
 
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -94,8 +75,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     let holding = false; // a query slot: taken at once, or for a body once it has arrived
     const hold = () => {
       holding = true;
-      active++;
-      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+      slots.take(client);
       return active > options.maxConcurrent
         ? `server busy: more than ${options.maxConcurrent} requests in flight; retry later`
         : perClient.get(client)! > maxPerClient
@@ -120,7 +100,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
           response = detailResponse(400, 'malformed request');
         }
       }
-      await send(outgoing, incoming, response, closing || refusal !== undefined, gone, replays, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
+      await send(outgoing, incoming, response, closing || refusal !== undefined, gone, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
         // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
         if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ABORT_ERR')
           logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
@@ -128,10 +108,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       });
     } finally {
       // given back only when the work is over: freed at the socket's close, pipelined resets ran 100 handlers at once under a bound of 4
-      if (holding) {
-        active--;
-        release(client);
-      }
+      if (holding) slots.give(client);
       arrival?.release();
       socket.removeListener('close', cancel); // keep-alive sockets serve many requests: no listener may pile up
       const status = outgoing.headersSent ? outgoing.statusCode : undefined;
@@ -163,8 +140,8 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       if (!hasHost(req) && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
       // a kept answer, unless the bounds or a shutdown would refuse it (the listener answers those)
       if (!closing && req.method === 'GET' && active < options.maxConcurrent && (perClient.get(socket.remoteAddress ?? '') ?? 0) < maxPerClient) {
-        const again = replays.match(req);
-        if (again) return replay(req, res, again);
+        const again = req.url === undefined ? undefined : handler.again?.(req.url, requestHeaders(req));
+        if (again) return writeAgain(req, res, again, slots, logger);
       }
       void listener(req, res);
     },
@@ -203,46 +180,6 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       return done.finally(() => clearTimeout(timer));
     },
   };
-}
-
-/**
- * Closes the connections that have read and written nothing for `stallMs` while the client had the next move (checked
- * four times in that span, so one goes after `stallMs` to 1.25 × `stallMs`). Node's own `server.setTimeout` does the
- * same by setting each socket's timer again for every request: about 6 µs of a kept answer's 44 µs of CPU (measured
- * with perf). `owed(socket)`: the oldest response the socket is owed; `receiving(req)`: whether its body is arriving
- * under the intake. Returns the stop.
- */
-function sweepStalled(
-  server: Server,
-  stallMs: number,
-  owed: (socket: Socket) => ServerResponse | undefined,
-  receiving: (req: IncomingMessage) => boolean,
-): () => void {
-  const seen = new Map<Socket, { moved: number; since: number }>();
-  server.on('connection', (socket: Socket) => {
-    seen.set(socket, { moved: 0, since: performance.now() });
-    socket.once('close', () => seen.delete(socket));
-  });
-  // the server's move: a request received whole, its answer waiting for a heavy turn or being made, nothing held back
-  // for the client to read (counting bytes alone, 8 of 18 answers waiting their turn were cut with no response); or a
-  // body arriving under the intake's watch, whose deadlines answer it with a 408 (the sweep closed such uploads silently)
-  const serversMove = (socket: Socket) => {
-    const response = owed(socket);
-    if (!response) return false;
-    return response.req.complete ? socket.writableLength === 0 : receiving(response.req);
-  };
-  const timer = setInterval(
-    () => {
-      const now = performance.now();
-      for (const [socket, last] of seen) {
-        const moved = socket.bytesRead + socket.bytesWritten;
-        if (moved !== last.moved || serversMove(socket)) Object.assign(last, { moved, since: now });
-        else if (now - last.since >= stallMs) socket.destroy();
-      }
-    },
-    Math.max(10, stallMs / 4),
-  ).unref();
-  return () => clearInterval(timer);
 }
 
 /**
@@ -318,7 +255,6 @@ async function send(
   response: Response,
   close: boolean,
   gone: Departure,
-  replays: Replays,
   count?: (n: number) => void,
 ): Promise<void> {
   if (gone.departed) return void outgoing.destroy(); // gone before its answer began (waiting for a turn): nothing is sent, none logged as sent
@@ -332,8 +268,9 @@ async function send(
     outgoing.writeHead(response.status, headers);
     outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);
     count?.(incoming.method === 'HEAD' ? 0 : bytes.byteLength);
+    // a kept answer: its head, with its target, so that the same request again is written this (handler.again)
     if (response.replay && incoming.method === 'GET' && headers.connection === undefined && incoming.url !== undefined)
-      replays.remember(incoming.url, { status: response.status, head: headers, body: bytes, check: response.replay });
+      response.replay.keep(incoming.url, headers);
     return written(outgoing, gone);
   }
   const signal = gone.signal;

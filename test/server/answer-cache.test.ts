@@ -1,4 +1,4 @@
-// server/answer-cache.ts: conditional requests and the cache of recent answers through the app (no socket): an answer's ETag names its
+// server/answer-cache.ts and cached-answers.ts: conditional requests and the cache of recent answers through the app (no socket): an answer's ETag names its
 // snapshot and query, If-None-Match gives 304 without the answer being made, a repeated query is answered from the
 // cache without asking the store, and a revision (a new snapshot, written here) is never answered from either.
 import fc from 'fast-check';
@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
 import { generateStore } from '../../lib/model/generate.js';
 import { type EvapStore, openStore } from '../../lib/store/store.js';
-import { newAnswerCache, noneMatch } from '../../server/answer-cache.js';
+import { AnswerCache } from '../../server/answer-cache.js';
+import { noneMatch } from '../../server/cached-answers.js';
 import { tempDir } from '../helpers.js';
 import { demoStore, testApp } from './harness.js';
 
@@ -168,7 +169,7 @@ describe('the cache of recent answers', () => {
   it('holds at most its bound of bytes, least recently used out first, and no answer above an eighth of it', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 40 })), { maxLength: 60 }), (puts) => {
-        const cache = newAnswerCache(160); // answers of up to 20 bytes kept
+        const cache = new AnswerCache(160); // answers of up to 20 bytes kept
         const model: [string, number][] = []; // the expected content, most recently used last
         for (const [key, size] of puts) {
           const name = `k${key}`;
@@ -181,14 +182,14 @@ describe('the cache of recent answers', () => {
             ); // a use makes it the newest
             continue;
           }
-          cache.set(name, { status: 200, headers: [], body: new Uint8Array(size) }, size);
+          cache.set(name, { status: 200, headers: [], body: new Uint8Array(size) });
           const at = model.findIndex(([k]) => k === name);
           if (at >= 0) model.splice(at, 1);
           if (size <= 20) model.push([name, size]);
           while (model.reduce((n, [, s]) => n + s, 0) > 160) model.shift();
         }
-        expect(cache.size).toBeLessThanOrEqual(160);
-        expect({ bytes: cache.size, answers: cache.count }).toEqual({ bytes: model.reduce((n, [, s]) => n + s, 0), answers: model.length });
+        expect(cache.stats.bytes).toBeLessThanOrEqual(160);
+        expect({ bytes: cache.stats.bytes, answers: cache.stats.answers }).toEqual({ bytes: model.reduce((n, [, s]) => n + s, 0), answers: model.length });
         for (const [k, size] of model) expect(cache.get(k)?.body.byteLength).toBe(size);
       }),
     );

@@ -1,4 +1,4 @@
-// Kept answers sent again from the socket (server/process/replays.ts): the same status, headers and bytes the handler
+// Kept answers written again from the socket (server/process/replays.ts, server/answer-cache.ts again): the same status, headers and bytes the handler
 // gives, an access line for each request, and never past what would change the answer: a revoked key, a key never
 // accepted, If-None-Match, gzip, a revision (a new snapshot, written here).
 import { request as httpRequest } from 'node:http';
@@ -55,6 +55,7 @@ describe('kept answers sent again', () => {
       handled++;
       return inner(request);
     };
+    handler.again = inner.again; // the answers the handler has ready, written again by the adapter
     server = await startTestServer({ store, handler });
   });
   afterAll(async () => {
