@@ -1,19 +1,21 @@
 // node:http <-> the handler's request and a web Response (in the style of honojs/node-server), with a bound on
 // concurrent requests and clean shutdown; an answer the handler has ready for a target (handler.again) is written
 // without either (replays.ts), and stalled connections are closed (stall.ts).
-import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import type { HeaderReader } from '../answer-cache.js';
 import { WholeResponse } from '../answers.js';
 import type { Handler } from '../app.js';
-import { detailBody, detailResponse } from '../errors.js';
+import { detailResponse } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
 import { settingDefault } from './config.js';
 import { bodyComing, Intake, type IntakeOptions, intakeOptions } from './intake.js';
 import { lingerOnClose } from './linger.js';
 import { formatAccess, type Logger } from './log.js';
-import { requestHeaders, type Slots, writeAgain } from './replays.js';
+import { answerPlain, rawAnswer, refuse } from './refusals.js';
+import { type Slots, writeAgain } from './replays.js';
 import { sweepStalled } from './stall.js';
 
 export interface ServeOptions extends Partial<IntakeOptions> {
@@ -308,33 +310,33 @@ function written(outgoing: ServerResponse, gone: Departure): Promise<void> {
   });
 }
 
-// A refusal before the handler (no Host, an unknown Expect): JSON like every other answer, then the connection closes.
-function answerPlain(res: ServerResponse, status: number, detail: string): void {
-  const body = detailBody(detail);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
-  res.end(body);
+/**
+ * A request's headers read as the handler's Headers reads them (toIncoming appends every raw header): the values of
+ * a name, compared without case, in order, joined by ', ', each without leading or trailing HTTP whitespace.
+ */
+export function requestHeaders(incoming: Pick<IncomingMessage, 'rawHeaders'>): HeaderReader {
+  const raw = incoming.rawHeaders;
+  return {
+    get(name) {
+      const wanted = name.toLowerCase();
+      let value: string | null = null;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const field = raw[i]!;
+        if (field.length !== wanted.length || field.toLowerCase() !== wanted) continue;
+        const one = withoutEdgeWhitespace(raw[i + 1]!);
+        value = value === null ? one : `${value}, ${one}`;
+      }
+      return value;
+    },
+  };
 }
 
-// Requests node:http cannot parse or that time out never reach the handler: answer them in JSON too, then close.
-function refuse(error: NodeJS.ErrnoException, socket: Socket, inFlight: ServerResponse | undefined, logger: Logger): void {
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  // as node's default handler: answer unless a response on this (keep-alive) socket has begun
-  if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
-    const detail =
-      status === 431
-        ? 'the request line and headers are too large'
-        : status === 408
-          ? 'the request was not received in time'
-          : `malformed HTTP request (${error.code ?? 'parse error'})`;
-    const answer = rawAnswer(status, detail);
-    socket.end(answer);
-    logger.info(formatAccess({ method: '-', target: '-', status, ms: 0, bytes: Buffer.byteLength(detailBody(detail)), aborted: false })); // no raw bytes: they may hold a key
-  }
-  setTimeout(() => socket.destroy(), 500).unref(); // after the answer is flushed, even if the client keeps sending
-}
-
-// A whole HTTP/1.1 answer written on a raw socket, where node:http has no response to write it with: JSON, then close.
-function rawAnswer(status: number, detail: string): string {
-  const body = detailBody(detail);
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+// HTTP whitespace (tab, line feed, carriage return, space) at either end, as the Headers class drops it
+const edgeWhitespace = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+function withoutEdgeWhitespace(value: string): string {
+  if (value === '') return value;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  const edge = (c: number) => c === 9 || c === 10 || c === 13 || c === 32;
+  return edge(first) || edge(last) ? value.replace(edgeWhitespace, '') : value;
 }
