@@ -29,11 +29,8 @@ export interface HeaderReader {
 /** Whether a request with these headers would get the very same answer again. */
 export type ReplayCheck = (headers: HeaderReader) => boolean;
 
-/** A kept answer's way back: `keep` records the head it was written with for `target`, to be written again while `check` passes. */
-export interface Replay {
-  check: ReplayCheck;
-  keep(target: string, head: Readonly<Record<string, string>>): void;
-}
+/** A kept answer's way back: told the head it was written with for a target, to be written that again (`again`). */
+export type Replay = (target: string, head: Written['head']) => void;
 
 /** Default bytes of answers kept (the --answer-cache-mib setting). */
 const ANSWER_CACHE_BYTES = 64 * 2 ** 20;
@@ -79,15 +76,12 @@ export class AnswerCache {
     this.answers.set(key, answer, answer.body.byteLength);
   }
 
-  /** The answer `answer`, kept under `key`, as written again for a target while `check` passes. */
+  /** The way back of `answer`, kept under `key`: written again for a target while `check` passes. */
   replay(key: string, answer: CachedAnswer, check: ReplayCheck): Replay {
-    return {
-      check,
-      keep: (target, head) => {
-        this.targets.delete(target); // a target kept again is the newest
-        if (this.targets.size >= TARGETS) this.targets.delete(this.targets.keys().next().value!);
-        this.targets.set(target, { key, answer, head, check });
-      },
+    return (target, head) => {
+      this.targets.delete(target); // a target kept again is the newest
+      if (this.targets.size >= TARGETS) this.targets.delete(this.targets.keys().next().value!);
+      this.targets.set(target, { key, answer, head, check });
     };
   }
 

@@ -29,9 +29,9 @@ export type ListFormat = (typeof outputFormats.places)[number];
 export class WholeResponse extends Response {
   readonly whole: string | Uint8Array<ArrayBuffer>; // the body as given
   /**
-   * Set on a kept answer (cached-answers.ts): the node adapter hands it the head it wrote, and a later GET of the same
-   * target whose headers pass its check is written the very same status, head and bytes without the handler
-   * (answer-cache.ts `again`, process/replays.ts).
+   * Set on a kept answer (cached-answers.ts): the node adapter tells it the head it wrote for the target, and a later
+   * GET of that target whose headers pass the answer's check is written the very same status, head and bytes without
+   * the handler (answer-cache.ts `again`, process/replays.ts).
    */
   replay?: Replay;
   #read: Response | undefined; // the web body, once asked for

@@ -271,8 +271,7 @@ async function send(
     outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);
     count?.(incoming.method === 'HEAD' ? 0 : bytes.byteLength);
     // a kept answer: its head, with its target, so that the same request again is written this (handler.again)
-    if (response.replay && incoming.method === 'GET' && headers.connection === undefined && incoming.url !== undefined)
-      response.replay.keep(incoming.url, headers);
+    if (response.replay && incoming.method === 'GET' && headers.connection === undefined && incoming.url !== undefined) response.replay(incoming.url, headers);
     return written(outgoing, gone);
   }
   const signal = gone.signal;

@@ -225,7 +225,7 @@ describe('the cache of recent answers', () => {
           const answer: CachedAnswer = { status: 200, headers: [], body: new Uint8Array(size) };
           const head = { 'content-length': String(size) };
           cache.set(`k${k}`, answer);
-          cache.replay(`k${k}`, answer, () => passes).keep(`/t${k}`, head);
+          cache.replay(`k${k}`, answer, () => passes)(`/t${k}`, head);
           last.set(k, { answer, passes, head });
         }
         let live = 0; // targets still given again: each failed one is forgotten
@@ -243,7 +243,7 @@ describe('the cache of recent answers', () => {
     const cache = new AnswerCache(2 ** 20);
     const answer: CachedAnswer = { status: 200, headers: [], body: new Uint8Array(1) };
     cache.set('k', answer);
-    for (let i = 0; i < 300; i++) cache.replay('k', answer, () => true).keep(`/t${i}`, {});
+    for (let i = 0; i < 300; i++) cache.replay('k', answer, () => true)(`/t${i}`, {});
     expect(cache.stats.targets).toBe(256);
     expect(cache.again('/t0', new Headers())).toBeUndefined(); // the oldest went first
     expect(cache.again('/t299', new Headers())?.body).toBe(answer.body);
