@@ -98,10 +98,7 @@ export class AnswerCache {
     return undefined;
   }
 
-  /** The bytes of answers a cache may hold, and at most per answer. */
-  get maxBytes(): number {
-    return this.answers.maxBytes;
-  }
+  /** The bytes of one answer at most (0: none is kept). */
   get maxEntryBytes(): number {
     return this.answers.maxEntryBytes;
   }

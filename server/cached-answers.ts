@@ -25,7 +25,7 @@ type Run = (reader: StoreReader) => Promise<Response> | Response;
  */
 export function createCachedAnswers(store: EvapStore, cache: AnswerCache, admits: ReplayCheck | undefined) {
   const gathering = new Set<string>(); // the keys of streamed answers being gathered to be kept
-  const keeping = cache.maxBytes > 0;
+  const keeping = cache.maxEntryBytes > 0;
 
   const answer = async (route: Route, request: IncomingRequest, path: string, reader: StoreReader, asOf: string | undefined, run: Run) => {
     if (request.method !== 'GET' || route.method !== 'GET' || unkept.has(route.operation)) return run(reader);

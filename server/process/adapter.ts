@@ -47,11 +47,6 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
 
   const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
   const intake = new Intake(intakeOptions(options));
-  const release = (client: string) => {
-    const left = perClient.get(client)! - 1;
-    if (left > 0) perClient.set(client, left);
-    else perClient.delete(client);
-  };
   const slots: Slots = {
     take(client) {
       active++;
@@ -59,7 +54,9 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     },
     give(client) {
       active--;
-      release(client);
+      const left = perClient.get(client)! - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
     },
   };
 
