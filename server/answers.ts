@@ -12,6 +12,7 @@ import { recordsToGeoJson } from '../lib/format/geojson.js';
 import { mayExceed, type RecordStream, tooManyValues } from '../lib/format/stream.js';
 import { nextTurn } from '../lib/turns.js';
 import type { WireRecord } from '../lib/types.js';
+import type { Replay } from './answer-cache.js';
 
 /** The formats of the list paths; the timeseries paths add Parquet and Arrow, the metadata paths GeoJSON. */
 export type OutputFormat = (typeof outputFormats.list)[number];
@@ -19,14 +20,6 @@ type TimeseriesFormat = (typeof outputFormats.series)[number];
 export type ListFormat = (typeof outputFormats.places)[number];
 
 // Answers whose whole body is already in memory
-
-/** The headers of a request as a replay check reads them (Headers.get's result: values of a repeated name joined by ', '). */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
-
-/** Whether a request with these headers would get the same answer again (WholeResponse.replay). */
-export type ReplayCheck = (headers: HeaderReader) => boolean;
 
 /**
  * A Response whose body the adapter sends directly; still a plain web Response for any other reader. The web body is
@@ -36,11 +29,11 @@ export type ReplayCheck = (headers: HeaderReader) => boolean;
 export class WholeResponse extends Response {
   readonly whole: string | Uint8Array<ArrayBuffer>; // the body as given
   /**
-   * Set on a kept answer (answer-cache.ts): whether a later GET of the same target, carrying these headers, would be
-   * answered with the very same status, headers and bytes. The node adapter then sends those again without the
-   * handler (server/process/replays.ts); a layer that adds a condition of its own (the key, the rate) wraps it.
+   * Set on a kept answer (cached-answers.ts): the node adapter tells it the head it wrote for the target, and a later
+   * GET of that target whose headers pass the answer's check is written the very same status, head and bytes without
+   * the handler (answer-cache.ts `again`, process/replays.ts).
    */
-  replay?: ReplayCheck;
+  replay?: Replay;
   #read: Response | undefined; // the web body, once asked for
 
   constructor(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit) {

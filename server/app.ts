@@ -5,8 +5,9 @@ import type { RecordStream } from '../lib/format/stream.js';
 import type { EvapStore } from '../lib/open/store.js';
 import { parametersOf } from '../lib/operations.js';
 import { AnswerGate, WHOLE_ANSWER_WEIGHT } from './admission.js';
-import { type AnswerCache, answerCacheOf, createCachedAnswers } from './answer-cache.js';
-import { builtWhole, compress, type ReplayCheck, WholeResponse } from './answers.js';
+import { AnswerCache, answerCacheOf, type HeaderReader, type Written } from './answer-cache.js';
+import { builtWhole, compress } from './answers.js';
+import { createCachedAnswers } from './cached-answers.js';
 import { createDocs } from './docs.js';
 import { errorResponse, HttpError } from './errors.js';
 import { createExplorer } from './explorer.js';
@@ -23,8 +24,12 @@ import { provenanceLink, SYNTHETIC_DOCS_NOTE, withDataNote } from './provenance.
 import { defaultRequestLimits, ignoredParameters, QueryParams, type RequestLimits, type Route } from './route.js';
 import { routes } from './routes.js';
 
-/** The server's handler: a request whose target is already parsed (node.ts, or fromFetchRequest for a fetch Request) -> a Response. */
-export type Handler = (request: IncomingRequest) => Promise<Response>;
+/**
+ * The server's handler: a request whose target is already parsed (the node adapter, or fromFetchRequest for a fetch
+ * Request) -> a Response; and `again`, the answer last written for a request target, when the cache of answers says
+ * a request with these headers gets the very same one (the adapter then writes it without a Request or a Response).
+ */
+export type Handler = ((request: IncomingRequest) => Promise<Response>) & { again?: (target: string, headers: HeaderReader) => Written | undefined };
 
 export interface HandlerOptions {
   store: EvapStore;
@@ -41,7 +46,7 @@ export interface HandlerOptions {
   gate?: AnswerGate; // the admission of heavy answers, when given (maxHeavy and heavyRows are then its own)
   basePath?: string; // the path this store is served under when the server serves several (`/twdb`; default '': the root)
   links?: LinkBase; // where the OGC answers' links point (--public-url, --trust-proxy); default: the request's Host
-  answerCacheBytes?: number; // bytes of recent whole answers kept (answer-cache.ts); 0: none; default ANSWER_CACHE_BYTES
+  answerCacheBytes?: number; // bytes of recent whole answers kept (answer-cache.ts); 0: none (tags and 304s still); default ANSWER_CACHE_BYTES
   answerCache?: AnswerCache | null; // the cache of recent answers, when given (shared by several databases; null: none); answerCacheBytes is then its own
 }
 
@@ -77,15 +82,15 @@ export function createHandler(options: HandlerOptions): Handler {
   const limiter = perMinute > 0 ? (options.rateLimiter ?? createRateLimiter(perMinute)) : undefined;
   const keyRequests = options.keyRequests ?? createKeyRequests(undefined);
   const gate = options.gate ?? new AnswerGate(options.maxHeavy ?? settingDefault('max-heavy'), options.heavyRows, options.heavyWaitMs);
-  const cachedAnswer = createCachedAnswers(options.store, answerCacheOf(options));
+  const cache = answerCacheOf(options) ?? new AnswerCache(0); // with no bytes, the tags alone
+  // a kept answer is the same again only for an accepted key; with a rate limit every request must be counted here
+  const cachedAnswer = createCachedAnswers(options.store, cache, limiter ? undefined : (headers) => options.keys.admits(headers));
 
   const admitKey = async (request: IncomingRequest) => {
     const digest = options.keys.check(request);
     const wait = (await limiter?.(digest)) ?? 0;
     if (wait > 0) throw new HttpError(429, `rate limit: at most ${perMinute} requests a minute per key; retry in ${wait} s`, { 'retry-after': String(wait) });
   };
-  // a kept answer is the same again only for an accepted key; with a rate limit every request must be counted here
-  const replayWithKey = (same: ReplayCheck): ReplayCheck | undefined => (limiter ? undefined : (headers) => options.keys.admits(headers) && same(headers));
   const handle: Handler = async (request) => {
     let query: QueryParams | undefined; // the route's parameters once read
     let ignored: string | undefined; // those of them the route does not take
@@ -122,10 +127,7 @@ export function createHandler(options: HandlerOptions): Handler {
       // defaults led to, says which it ignored
       ignored = ignoredParameters(query, known.get(route)!);
       const asked = query;
-      const response = await cachedAnswer(route, request, asked, path, (servedFrom) =>
-        route.run({ store: options.store, query: asked, request, limits, admit, servedFrom }),
-      );
-      if (response instanceof WholeResponse && response.replay) response.replay = replayWithKey(response.replay);
+      const response = await cachedAnswer(route, request, asked, path, (store) => route.run({ store, query: asked, request, limits, admit }));
       return compress(request, withIgnored(response, ignored));
     } catch (error) {
       const sent = query ?? new QueryParams(request.url.searchParams, limits);
@@ -137,12 +139,14 @@ export function createHandler(options: HandlerOptions): Handler {
   };
   // every answer of a synthetic store says so, and every answer links to the store's provenance (provenance.ts)
   const link = provenanceLink(basePath);
-  return async (request) => {
+  const handler: Handler = async (request) => {
     const response = await handle(request);
     if (options.store.synthetic) response.headers.set(DATA_HEADER, 'synthetic');
     response.headers.append('link', link);
     return response;
   };
+  handler.again = (target, headers) => cache.again(target, headers);
+  return handler;
 }
 
 function withIgnored(response: Response, ignored: string | undefined): Response {

@@ -127,9 +127,11 @@ export function createDatabasesHandler(options: Omit<HandlerOptions, 'store' | '
     url.pathname = path.slice(name.length + 1) || '/';
     return handler({ method: request.method, url, headers: request.headers, body: request.body, signal: request.signal });
   };
-  return async (request) => {
+  const handler: Handler = async (request) => {
     const response = await route(request);
     response.headers.set(DATABASES_HEADER, count);
     return response;
   };
+  if (answerCache) handler.again = (target, headers) => answerCache.again(target, headers); // every database's answers, by the target as sent
+  return handler;
 }

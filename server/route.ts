@@ -1,6 +1,7 @@
 // One documented path and how it reads its request: the query parameters (each list within the request's limits);
 // the parameters a path takes and the library option each carries, as the operations table (lib/operations.ts) says,
-// never written per route; and the server's own, output_format and as_of (the store as it was then). An operation
+// never written per route; and the server's own output_format (as_of, the store as it was then, is opened before the
+// route runs: cached-answers.ts). An operation
 // answering records is streamed by the store's `stream<Operation>` method, found by its name.
 import { defaults } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
@@ -93,12 +94,11 @@ export function ignoredParameters(sent: QueryParams, known: readonly string[]): 
 
 /** What a route handler gets. */
 interface RouteContext {
-  store: StoreReader; // the store, or under as_of a view of its past
+  store: StoreReader; // the store, or under as_of the view of its past (opened once, by cached-answers.ts)
   query: QueryParams;
   request: IncomingRequest;
   limits: RequestLimits;
   admit(stream: RecordStream): RecordStream; // a heavy answer waits for its turn (admission.ts); a light one is as it was
-  servedFrom?: (snapshot: string) => void; // told the snapshot an as_of answer is read from (answer-cache.ts tags it)
 }
 
 /** One documented path. */
@@ -138,7 +138,6 @@ export function tableRoute<O extends OperationName>(
   const all = parametersOf(operation);
   const formats = all.find((p) => p.name === 'output_format')?.values ?? [];
   const parameters = described.parameters ?? all.filter((p) => p.in !== 'path');
-  const takesAsOf = parameters.some((p) => p.name === 'as_of');
   const run = (context: RouteContext) => {
     const { query } = context;
     const format = readFormat(query, formats) as FormatOf<O>; // one of the operation's formats, checked by readFormat
@@ -153,26 +152,8 @@ export function tableRoute<O extends OperationName>(
     operation,
     parameters,
     ...(described.upload ? { upload: true } : {}),
-    run: (context) => {
-      const time = takesAsOf ? context.query.one('as_of') : undefined;
-      return time === undefined ? run(context) : runAsOf(time, context, run);
-    },
+    run,
   };
-}
-
-/**
- * A route run against the store as it was at `time` (as_of, docs/flags-and-history.md): a view whose snapshot stays
- * leased (safe from vacuum) until the answer streamed from it has been read to the end or given up (the library's
- * streams hold it: lib/store/lease.ts HeldLease).
- */
-async function runAsOf(time: string, context: RouteContext, run: (context: RouteContext) => Promise<Response> | Response): Promise<Response> {
-  const view = await context.store.asOf(time);
-  context.servedFrom?.(view.manifest.snapshot); // the answer's tag names the snapshot it is read from
-  try {
-    return await run({ ...context, store: view });
-  } finally {
-    await view.close(); // its use ends once the answer's stream has been read to the end or given up
-  }
 }
 
 /** The `output_format` parameter among the formats a path offers (default json). */

@@ -1,17 +1,22 @@
-// node:http <-> the handler's request and a web Response (in the style of honojs/node-server), with a bound on concurrent requests and clean shutdown.
-import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+// node:http <-> the handler's request and a web Response (in the style of honojs/node-server), with a bound on
+// concurrent requests and clean shutdown; an answer the handler has ready for a target (handler.again) is written
+// without either (replays.ts), and stalled connections are closed (stall.ts).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import type { HeaderReader } from '../answer-cache.js';
 import { WholeResponse } from '../answers.js';
 import type { Handler } from '../app.js';
-import { detailBody, detailResponse } from '../errors.js';
+import { detailResponse } from '../errors.js';
 import type { IncomingRequest } from '../incoming.js';
 import { settingDefault } from './config.js';
 import { bodyComing, Intake, type IntakeOptions, intakeOptions } from './intake.js';
 import { lingerOnClose } from './linger.js';
 import { formatAccess, type Logger } from './log.js';
-import { type Replay, Replays } from './replays.js';
+import { answerPlain, rawAnswer, refuse } from './refusals.js';
+import { type Slots, writeAgain } from './replays.js';
+import { sweepStalled } from './stall.js';
 
 export interface ServeOptions extends Partial<IntakeOptions> {
   port: number; // 0 picks a free port
@@ -38,46 +43,21 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
   let closing = false;
   const perClient = new Map<string, number>(); // requests in flight by client address
   const responding = new WeakMap<Socket, ServerResponse[]>(); // the responses each keep-alive socket owes, until each closes
-  const replays = new Replays(); // kept answers, sent again without the handler while their checks pass
   const { logger } = options;
 
   const maxPerClient = options.maxPerClient ?? options.maxConcurrent;
   const intake = new Intake(intakeOptions(options));
-  const release = (client: string) => {
-    const left = perClient.get(client)! - 1;
-    if (left > 0) perClient.set(client, left);
-    else perClient.delete(client);
-  };
-
-  // A kept answer sent again (replays.ts), as the listener below would send it: the same slot, the same access line,
-  // the slot given back once the answer is out or its connection gone (the response's close, or its socket's for one
-  // queued behind a pipelined request that closed it); written at once, with no promise, signal or web object.
-  const replay = (incoming: IncomingMessage, outgoing: ServerResponse, again: Replay) => {
-    const started = performance.now();
-    const socket = incoming.socket;
-    const client = socket.remoteAddress ?? '';
-    active++;
-    perClient.set(client, (perClient.get(client) ?? 0) + 1);
-    let open = true;
-    const settle = (out: boolean) => {
-      if (!open) return;
-      open = false;
-      outgoing.removeListener('finish', done);
-      outgoing.removeListener('close', cut);
-      socket.removeListener('close', cut);
-      if (!out) outgoing.destroy();
+  const slots: Slots = {
+    take(client) {
+      active++;
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    },
+    give(client) {
       active--;
-      release(client);
-      const ms = performance.now() - started;
-      logger.info(formatAccess({ method: 'GET', target: incoming.url ?? '', status: again.status, ms, bytes: again.body.byteLength, aborted: !out }));
-    };
-    const done = () => settle(true);
-    const cut = () => settle(outgoing.writableFinished);
-    outgoing.once('finish', done);
-    outgoing.once('close', cut);
-    socket.once('close', cut);
-    outgoing.writeHead(again.status, again.head);
-    outgoing.end(again.body);
+      const left = perClient.get(client)! - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
+    },
   };
 
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -94,8 +74,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
     let holding = false; // a query slot: taken at once, or for a body once it has arrived
     const hold = () => {
       holding = true;
-      active++;
-      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+      slots.take(client);
       return active > options.maxConcurrent
         ? `server busy: more than ${options.maxConcurrent} requests in flight; retry later`
         : perClient.get(client)! > maxPerClient
@@ -120,7 +99,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
           response = detailResponse(400, 'malformed request');
         }
       }
-      await send(outgoing, incoming, response, closing || refusal !== undefined, gone, replays, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
+      await send(outgoing, incoming, response, closing || refusal !== undefined, gone, (n) => (bytes += n)).catch((error: NodeJS.ErrnoException) => {
         // a failure after the status line was sent: the connection is aborted so the client sees a truncated answer
         if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ABORT_ERR')
           logger.error(`response aborted: ${incoming.method} ${incoming.url?.split('?')[0]}: ${error.stack ?? error.message}`);
@@ -128,10 +107,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       });
     } finally {
       // given back only when the work is over: freed at the socket's close, pipelined resets ran 100 handlers at once under a bound of 4
-      if (holding) {
-        active--;
-        release(client);
-      }
+      if (holding) slots.give(client);
       arrival?.release();
       socket.removeListener('close', cancel); // keep-alive sockets serve many requests: no listener may pile up
       const status = outgoing.headersSent ? outgoing.statusCode : undefined;
@@ -163,8 +139,8 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       if (!hasHost(req) && req.httpVersionMinor >= 1) return void answerPlain(res, 400, 'the request has no Host header');
       // a kept answer, unless the bounds or a shutdown would refuse it (the listener answers those)
       if (!closing && req.method === 'GET' && active < options.maxConcurrent && (perClient.get(socket.remoteAddress ?? '') ?? 0) < maxPerClient) {
-        const again = replays.match(req);
-        if (again) return replay(req, res, again);
+        const again = req.url === undefined ? undefined : handler.again?.(req.url, requestHeaders(req));
+        if (again) return writeAgain(req, res, again, slots, logger);
       }
       void listener(req, res);
     },
@@ -203,46 +179,6 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Se
       return done.finally(() => clearTimeout(timer));
     },
   };
-}
-
-/**
- * Closes the connections that have read and written nothing for `stallMs` while the client had the next move (checked
- * four times in that span, so one goes after `stallMs` to 1.25 × `stallMs`). Node's own `server.setTimeout` does the
- * same by setting each socket's timer again for every request: about 6 µs of a kept answer's 44 µs of CPU (measured
- * with perf). `owed(socket)`: the oldest response the socket is owed; `receiving(req)`: whether its body is arriving
- * under the intake. Returns the stop.
- */
-function sweepStalled(
-  server: Server,
-  stallMs: number,
-  owed: (socket: Socket) => ServerResponse | undefined,
-  receiving: (req: IncomingMessage) => boolean,
-): () => void {
-  const seen = new Map<Socket, { moved: number; since: number }>();
-  server.on('connection', (socket: Socket) => {
-    seen.set(socket, { moved: 0, since: performance.now() });
-    socket.once('close', () => seen.delete(socket));
-  });
-  // the server's move: a request received whole, its answer waiting for a heavy turn or being made, nothing held back
-  // for the client to read (counting bytes alone, 8 of 18 answers waiting their turn were cut with no response); or a
-  // body arriving under the intake's watch, whose deadlines answer it with a 408 (the sweep closed such uploads silently)
-  const serversMove = (socket: Socket) => {
-    const response = owed(socket);
-    if (!response) return false;
-    return response.req.complete ? socket.writableLength === 0 : receiving(response.req);
-  };
-  const timer = setInterval(
-    () => {
-      const now = performance.now();
-      for (const [socket, last] of seen) {
-        const moved = socket.bytesRead + socket.bytesWritten;
-        if (moved !== last.moved || serversMove(socket)) Object.assign(last, { moved, since: now });
-        else if (now - last.since >= stallMs) socket.destroy();
-      }
-    },
-    Math.max(10, stallMs / 4),
-  ).unref();
-  return () => clearInterval(timer);
 }
 
 /**
@@ -318,7 +254,6 @@ async function send(
   response: Response,
   close: boolean,
   gone: Departure,
-  replays: Replays,
   count?: (n: number) => void,
 ): Promise<void> {
   if (gone.departed) return void outgoing.destroy(); // gone before its answer began (waiting for a turn): nothing is sent, none logged as sent
@@ -332,8 +267,8 @@ async function send(
     outgoing.writeHead(response.status, headers);
     outgoing.end(incoming.method === 'HEAD' ? undefined : bytes);
     count?.(incoming.method === 'HEAD' ? 0 : bytes.byteLength);
-    if (response.replay && incoming.method === 'GET' && headers.connection === undefined && incoming.url !== undefined)
-      replays.remember(incoming.url, { status: response.status, head: headers, body: bytes, check: response.replay });
+    // a kept answer: its head, with its target, so that the same request again is written this (handler.again)
+    if (response.replay && incoming.method === 'GET' && headers.connection === undefined && incoming.url !== undefined) response.replay(incoming.url, headers);
     return written(outgoing, gone);
   }
   const signal = gone.signal;
@@ -371,33 +306,33 @@ function written(outgoing: ServerResponse, gone: Departure): Promise<void> {
   });
 }
 
-// A refusal before the handler (no Host, an unknown Expect): JSON like every other answer, then the connection closes.
-function answerPlain(res: ServerResponse, status: number, detail: string): void {
-  const body = detailBody(detail);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
-  res.end(body);
+/**
+ * A request's headers read as the handler's Headers reads them (toIncoming appends every raw header): the values of
+ * a name, compared without case, in order, joined by ', ', each without leading or trailing HTTP whitespace.
+ */
+export function requestHeaders(incoming: Pick<IncomingMessage, 'rawHeaders'>): HeaderReader {
+  const raw = incoming.rawHeaders;
+  return {
+    get(name) {
+      const wanted = name.toLowerCase();
+      let value: string | null = null;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const field = raw[i]!;
+        if (field.length !== wanted.length || field.toLowerCase() !== wanted) continue;
+        const one = withoutEdgeWhitespace(raw[i + 1]!);
+        value = value === null ? one : `${value}, ${one}`;
+      }
+      return value;
+    },
+  };
 }
 
-// Requests node:http cannot parse or that time out never reach the handler: answer them in JSON too, then close.
-function refuse(error: NodeJS.ErrnoException, socket: Socket, inFlight: ServerResponse | undefined, logger: Logger): void {
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  // as node's default handler: answer unless a response on this (keep-alive) socket has begun
-  if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
-    const detail =
-      status === 431
-        ? 'the request line and headers are too large'
-        : status === 408
-          ? 'the request was not received in time'
-          : `malformed HTTP request (${error.code ?? 'parse error'})`;
-    const answer = rawAnswer(status, detail);
-    socket.end(answer);
-    logger.info(formatAccess({ method: '-', target: '-', status, ms: 0, bytes: Buffer.byteLength(detailBody(detail)), aborted: false })); // no raw bytes: they may hold a key
-  }
-  setTimeout(() => socket.destroy(), 500).unref(); // after the answer is flushed, even if the client keeps sending
-}
-
-// A whole HTTP/1.1 answer written on a raw socket, where node:http has no response to write it with: JSON, then close.
-function rawAnswer(status: number, detail: string): string {
-  const body = detailBody(detail);
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+// HTTP whitespace (tab, line feed, carriage return, space) at either end, as the Headers class drops it
+const edgeWhitespace = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+function withoutEdgeWhitespace(value: string): string {
+  if (value === '') return value;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  const edge = (c: number) => c === 9 || c === 10 || c === 13 || c === 32;
+  return edge(first) || edge(last) ? value.replace(edgeWhitespace, '') : value;
 }

@@ -68,6 +68,12 @@ describe('the README request path', () => {
       const functions = script.functions.filter((f) => f.ranges[0]!.count > 0).map((f) => f.functionName);
       if (functions.length > 0) ran.set(file, new Set([...(ran.get(file) ?? []), ...functions]));
     }
+    // the options are checked once per request, by the store's stream method (the route only reads them off the wire)
+    const checked = result
+      .filter((script) => script.url.endsWith('/lib/operations.ts'))
+      .flatMap((script) => script.functions.filter((f) => f.functionName === 'checkOptions'))
+      .reduce((calls, f) => calls + f.ranges[0]!.count, 0);
+    expect(checked).toBe(1);
     const missing = [...inSteps, ...inShared].flatMap(([file, functions]) => functions.filter((f) => !ran.get(file)?.has(f)).map((f) => `${file} ${f}`));
     expect(missing).toEqual([]);
     expect(ran.size, [...ran.keys()].sort().join(' ')).toBeLessThanOrEqual(most);

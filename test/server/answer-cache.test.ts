@@ -1,4 +1,4 @@
-// server/answer-cache.ts: conditional requests and the cache of recent answers through the app (no socket): an answer's ETag names its
+// server/answer-cache.ts and cached-answers.ts: conditional requests and the cache of recent answers through the app (no socket): an answer's ETag names its
 // snapshot and query, If-None-Match gives 304 without the answer being made, a repeated query is answered from the
 // cache without asking the store, and a revision (a new snapshot, written here) is never answered from either.
 import fc from 'fast-check';
@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingest, textSource } from '../../lib/ingest/ingest.js';
 import { type EvapStore, openStore } from '../../lib/open/store.js';
 import { generateStore } from '../../lib/synthetic/generate.js';
-import { newAnswerCache, noneMatch } from '../../server/answer-cache.js';
+import { AnswerCache, type CachedAnswer } from '../../server/answer-cache.js';
+import { noneMatch } from '../../server/cached-answers.js';
 import { tempDir } from '../helpers.js';
 import { demoStore, testApp } from './harness.js';
 
@@ -118,6 +119,26 @@ describe('the cache of recent answers', () => {
     expect(await valueOn15th(await app.get(query()))).toBe(111.5); // the current snapshot is not the past one
   });
 
+  it('opens one view of the past per as_of request: its snapshot names the tag, and the route reads from it', async () => {
+    const app = await testApp({ store });
+    const past = `${query().replace('2021-03-31', '2021-03-29')}&as_of=${beforeRevisions}`;
+    const opened = vi.spyOn(store, 'asOf');
+    try {
+      const first = await app.get(past); // made
+      expect(first.status).toBe(200);
+      expect(opened).toHaveBeenCalledTimes(1);
+      const tag = first.headers.get('etag')!;
+      expect((await app.get(past)).headers.get('etag')).toBe(tag); // kept
+      expect((await app.get(past, { headers: { 'if-none-match': tag } })).status).toBe(304);
+      expect(opened).toHaveBeenCalledTimes(3); // one view each: the kept answer and the 304 need its snapshot too
+      const bad = await app.get(`${query()}&as_of=1900-01-01`);
+      expect(bad.status).toBe(422); // before the first snapshot: the view's refusal, once
+      expect(opened).toHaveBeenCalledTimes(4);
+    } finally {
+      opened.mockRestore();
+    }
+  });
+
   it('neither tags nor keeps the list of snapshots, which a vacuum changes without a new snapshot', async () => {
     const app = await testApp({ store });
     const listed = await app.get('/info/list_snapshots');
@@ -168,7 +189,7 @@ describe('the cache of recent answers', () => {
   it('holds at most its bound of bytes, least recently used out first, and no answer above an eighth of it', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 40 })), { maxLength: 60 }), (puts) => {
-        const cache = newAnswerCache(160); // answers of up to 20 bytes kept
+        const cache = new AnswerCache(160); // answers of up to 20 bytes kept
         const model: [string, number][] = []; // the expected content, most recently used last
         for (const [key, size] of puts) {
           const name = `k${key}`;
@@ -181,16 +202,50 @@ describe('the cache of recent answers', () => {
             ); // a use makes it the newest
             continue;
           }
-          cache.set(name, { status: 200, headers: [], body: new Uint8Array(size) }, size);
+          cache.set(name, { status: 200, headers: [], body: new Uint8Array(size) });
           const at = model.findIndex(([k]) => k === name);
           if (at >= 0) model.splice(at, 1);
           if (size <= 20) model.push([name, size]);
           while (model.reduce((n, [, s]) => n + s, 0) > 160) model.shift();
         }
-        expect(cache.size).toBeLessThanOrEqual(160);
-        expect({ bytes: cache.size, answers: cache.count }).toEqual({ bytes: model.reduce((n, [, s]) => n + s, 0), answers: model.length });
+        expect(cache.stats.bytes).toBeLessThanOrEqual(160);
+        expect({ bytes: cache.stats.bytes, answers: cache.stats.answers }).toEqual({ bytes: model.reduce((n, [, s]) => n + s, 0), answers: model.length });
         for (const [k, size] of model) expect(cache.get(k)?.body.byteLength).toBe(size);
       }),
     );
+  });
+
+  it('gives an answer again by its target only while that very answer is kept and its check passes, and keeps at most 256 targets', () => {
+    const put = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 40 }), fc.boolean()); // key and target, body bytes, check
+    fc.assert(
+      fc.property(fc.array(put, { maxLength: 40 }), (puts) => {
+        const cache = new AnswerCache(160);
+        const last = new Map<number, { answer: CachedAnswer; passes: boolean; head: Record<string, string> }>();
+        for (const [k, size, passes] of puts) {
+          const answer: CachedAnswer = { status: 200, headers: [], body: new Uint8Array(size) };
+          const head = { 'content-length': String(size) };
+          cache.set(`k${k}`, answer);
+          cache.replay(`k${k}`, answer, () => passes)(`/t${k}`, head);
+          last.set(k, { answer, passes, head });
+        }
+        let live = 0; // targets still given again: each failed one is forgotten
+        for (const [k, { answer, passes, head }] of last) {
+          const kept = cache.get(`k${k}`) === answer; // evicted, or not kept at all (above an eighth of the bound)
+          const again = cache.again(`/t${k}`, new Headers());
+          if (kept && passes) expect(again).toEqual({ status: 200, head, body: answer.body });
+          else expect(again).toBeUndefined();
+          expect(again?.body).toBe(kept && passes ? answer.body : undefined); // the very bytes kept, not a copy
+          if (kept && passes) live++;
+        }
+        expect(cache.stats.targets).toBe(live);
+      }),
+    );
+    const cache = new AnswerCache(2 ** 20);
+    const answer: CachedAnswer = { status: 200, headers: [], body: new Uint8Array(1) };
+    cache.set('k', answer);
+    for (let i = 0; i < 300; i++) cache.replay('k', answer, () => true)(`/t${i}`, {});
+    expect(cache.stats.targets).toBe(256);
+    expect(cache.again('/t0', new Headers())).toBeUndefined(); // the oldest went first
+    expect(cache.again('/t299', new Headers())?.body).toBe(answer.body);
   });
 });

@@ -1,4 +1,4 @@
-// Kept answers sent again from the socket (server/process/replays.ts): the same status, headers and bytes the handler
+// Kept answers written again from the socket (server/process/replays.ts, server/answer-cache.ts again): the same status, headers and bytes the handler
 // gives, an access line for each request, and never past what would change the answer: a revoked key, a key never
 // accepted, If-None-Match, gzip, a revision (a new snapshot, written here).
 import { request as httpRequest } from 'node:http';
@@ -8,8 +8,9 @@ import { ingest, textSource } from '../../../lib/ingest/ingest.js';
 import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { generateStore } from '../../../lib/synthetic/generate.js';
 import { createHandler, type Handler } from '../../../server/app.js';
+import { createDatabasesHandler } from '../../../server/databases.js';
 import { KeyRing } from '../../../server/keys/auth.js';
-import { requestHeaders } from '../../../server/process/replays.js';
+import { requestHeaders } from '../../../server/process/adapter.js';
 import { tempDir } from '../../helpers.js';
 import { startTestServer, type TestServer } from '../harness.js';
 
@@ -55,6 +56,7 @@ describe('kept answers sent again', () => {
       handled++;
       return inner(request);
     };
+    handler.again = inner.again; // the answers the handler has ready, written again by the adapter
     server = await startTestServer({ store, handler });
   });
   afterAll(async () => {
@@ -132,5 +134,26 @@ describe('kept answers sent again', () => {
     expect(revised.headers.etag).not.toBe(kept.headers.etag);
     const day = (JSON.parse(revised.body) as Record<string, unknown>[]).find((r) => r.start_date === '2021-03-15')!;
     expect(day['E_hs (mm)']).toBe(987.5);
+  });
+
+  it('sends again the answers of a server of several databases, by the target as sent', async () => {
+    const inner = createDatabasesHandler({ databases: [{ name: 'one', store }], keys: KeyRing.fromKeys([key]) });
+    let reached = 0;
+    const handler: Handler = (request) => {
+      reached++;
+      return inner(request);
+    };
+    handler.again = inner.again;
+    const several = await startTestServer({ store, handler });
+    const get = (path: string) => fetch(`${several.url}${path}`, { headers: { 'api-key': key, 'accept-encoding': 'identity' } });
+    for (const path of [`/one${target()}`, target()]) {
+      const first = await get(path);
+      const body = await first.text();
+      const calls = reached;
+      const again = await get(path);
+      expect([again.status, await again.text(), again.headers.get('x-evap-databases')]).toEqual([200, body, '1']);
+      expect(reached).toBe(calls); // written again by the adapter
+    }
+    await several.close();
   });
 });
