@@ -3,8 +3,7 @@
 // this file (performance.now() at its first line), the library's import, openStore, and (given a query's spec) the
 // answer's JSON text. With EVAP_BENCH_PROFILE=<file>, a CPU profile of the import, the open and the answer.
 
-import { writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { startProfile } from './profile-session.js';
 
 const startMs = performance.now();
 const [dir, spec, format = 'json'] = process.argv.slice(2) as [string, string | undefined, 'json' | 'csv' | undefined];
@@ -48,19 +47,3 @@ const out = {
 };
 process.stdout.write(`${JSON.stringify(out)}\n`);
 await store.close();
-
-// the profiler started (when asked for): a function that stops it and writes the profile
-async function startProfile(): Promise<(() => Promise<void>) | null> {
-  const file = process.env.EVAP_BENCH_PROFILE;
-  if (!file) return null;
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}

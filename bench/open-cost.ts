@@ -2,7 +2,6 @@
 // `npx tsx bench/open-cost.ts --runs 5 STORE...`. Each run is its own process (bench/open-cost-child.ts): node's
 // start-up, the library's import, openStore (and the bytes it reads), then the answer; with --profile, one more run
 // of each under the CPU profiler, summed by function and file (bench/profile.ts).
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,6 @@ import { clickhouseSql } from './clickhouse.js';
 import { type CpuProfile, summarizeProfile } from './profile.js';
 import { duckdbSql, lastYearOf, type QuerySpec } from './queries.js';
 import { child as scaleChild } from './scale.js';
-import { repoRoot } from './store.js';
 import { median } from './timing.js';
 
 interface Split {
@@ -114,20 +112,12 @@ function oneTableQueries(manifest: Manifest): Record<'Q1' | 'Q3' | 'Q4', QuerySp
   };
 }
 
-function child(dir: string, spec: string | undefined, format: string, profile?: string): Promise<Split> {
-  return new Promise((done, fail) => {
-    const args = ['--import', 'tsx', join(repoRoot, 'bench', 'open-cost-child.ts'), dir, ...(spec ? [spec, format] : [])];
-    const proc = spawn(process.execPath, args, {
-      cwd: repoRoot,
-      env: { ...process.env, ...(profile ? { EVAP_BENCH_PROFILE: profile } : {}) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    proc.on('exit', (code) =>
-      code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as Split) : fail(new Error(`exited with ${code}: ${err.slice(-2000)}`)),
-    );
-  });
+// one run in a process of its own (bench/open-cost-child.ts), under the CPU profiler when given a file for it
+async function child(dir: string, spec: string | undefined, format: string, profile?: string): Promise<Split> {
+  if (profile) process.env.EVAP_BENCH_PROFILE = profile;
+  try {
+    return await scaleChild<Split>([dir, ...(spec ? [spec, format] : [])], 'open-cost-child.ts');
+  } finally {
+    delete process.env.EVAP_BENCH_PROFILE;
+  }
 }
