@@ -6,11 +6,11 @@
 //                           with a header) made in memory; prints {ms, cpuMs, length, records}
 // Each mode imports only what it uses (the library or DuckDB), before the clock starts: what is timed is opening and
 // answering, as in bench/cold-child.ts. With EVAP_BENCH_PROFILE=<file>, a CPU profile of the timed part is written there.
-import { rm, stat, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { libraryModule } from './built.js';
+import { startProfile } from './profile-session.js';
 import type { QuerySpec } from './queries.js';
 
 const [mode, dir, job, format = 'json'] = process.argv.slice(2) as [string, string, string | undefined, 'json' | 'csv' | undefined];
@@ -57,22 +57,6 @@ if (mode === 'open' || mode === 'ours') {
 function cpuSince(from: NodeJS.CpuUsage): number {
   const { user, system } = process.cpuUsage(from);
   return (user + system) / 1000;
-}
-
-// the profiler started (when asked for): a function that stops it and writes the profile
-async function startProfile(): Promise<(() => Promise<void>) | null> {
-  const file = process.env.EVAP_BENCH_PROFILE;
-  if (!file) return null;
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  };
 }
 
 function print(value: object): void {

@@ -310,9 +310,9 @@ async function serverUnderLoad(
   return { rows, peakRssBytes };
 }
 
-export function child<T>(args: string[]): Promise<T> {
+export function child<T>(args: string[], script = 'scale-child.ts'): Promise<T> {
   return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'scale-child.ts'), ...args], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', script), ...args], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
