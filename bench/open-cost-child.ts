@@ -16,7 +16,7 @@ const lap = () => {
   at = performance.now();
   return ms;
 };
-const { openStore } = (await import(libraryModule('store/store.js'))) as typeof import('../lib/store/store.js'); // the build, when current
+const { openStore } = (await import(libraryModule('open/store.js'))) as typeof import('../lib/open/store.js'); // the build, when current
 const importMs = lap();
 const cpu = process.cpuUsage();
 const store = await openStore(dir);
