@@ -42,11 +42,11 @@ export function frameText(frame: Frame, kind: 'json' | 'csv', columns: readonly 
   // an index key comes first in a JS object, and a key given twice once: such text comes from the records
   if (json && (last.size !== keys.length || keys.some((k) => INDEX_KEY.test(k)))) return [JSON.stringify(frameRecords(frame)).slice(1, -1)];
   const slots: [before: string, column: FrameColumn | undefined][] = json
-    ? frame.columns.map((c, k) => [`${k === 0 ? '{' : ','}${JSON.stringify(c.key)}:`, c])
+    ? frame.columns.map((c, k) => [`${k === 0 ? '' : ','}${JSON.stringify(c.key)}:`, c])
     : columns.map((key, k) => [k === 0 ? '' : ',', last.get(key)]);
   const asText = textOfValue[kind];
   // the constant text before each varying column and after the last (one value a frame folded in), and those columns
-  const texts = [''];
+  const texts = [json ? '{' : ''];
   const varying: FrameColumn[] = [];
   for (const [before, column] of slots) {
     texts[texts.length - 1] += before;

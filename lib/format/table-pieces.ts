@@ -29,7 +29,7 @@ export async function recordsToTableInPieces(records: readonly WireRecord[], col
  */
 export async function framesToTableInPieces(frames: readonly Frame[], columns: readonly string[]): Promise<Table> {
   const held = frames.map((f) => new Map(f.columns.map((c) => [c.key, c]))); // a key's last column holds its values
-  const types = new Map<string, DataType>(columns.map((c) => [c, columnTypeOf(c, () => numeric(held, c))]));
+  const types = new Map<string, DataType>(columns.map((c) => [c, columnTypeOf(c, () => numeric(frames, held, c))]));
   const pieces: Table[] = [];
   for (let at = 0; at < frames.length || pieces.length === 0; ) {
     if (pieces.length > 0) await nextTurn();
@@ -58,11 +58,11 @@ function joinPieces(pieces: readonly Table[]): Table {
 }
 
 // whether a column's values are numbers and gaps, some numbers (columnType's test of records)
-function numeric(held: readonly Map<string, FrameColumn>[], key: string): boolean {
+function numeric(frames: readonly Frame[], held: readonly Map<string, FrameColumn>[], key: string): boolean {
   let some = false;
-  for (const columns of held) {
+  for (const [f, columns] of held.entries()) {
     const c = columns.get(key);
-    if (c === undefined) continue;
+    if (c === undefined || frames[f]!.rows === 0) continue;
     if (c.kind === 'day') return false;
     if (c.kind === 'number') some ||= Array.prototype.some.call(c.values, (x: number) => x === x);
     else
