@@ -21,7 +21,17 @@ export function frameStream(columns: string[], run: () => AsyncIterable<Frame>, 
     readRows,
     bound,
   );
-  stream.table = async (maxValues = Infinity) => {
+  stream.table = frameTable(stream, run);
+  return stream;
+}
+
+/**
+ * The `table` output of a stream whose rows `run` yields as frames: built from their columns (table-pieces.ts), with
+ * the stream's bound on values checked before anything is read and while frames come.
+ */
+export function frameTable(stream: Pick<RecordStream, 'columns' | 'maxRecords'>, run: () => AsyncIterable<Frame>): RecordStream['table'] {
+  const { columns } = stream;
+  return async (maxValues = Infinity) => {
     if (mayExceed(stream, maxValues)) throw tooManyValues(maxValues); // before any row is read
     const frames: Frame[] = [];
     let [values, sinceTurn] = [0, 0];
@@ -38,5 +48,4 @@ export function frameStream(columns: string[], run: () => AsyncIterable<Frame>, 
     const { framesToTableInPieces } = await import('./table-pieces.js'); // Arrow is loaded by the first table asked
     return framesToTableInPieces(frames, columns);
   };
-  return stream;
 }

@@ -2,7 +2,8 @@
 // A wire record is one of the encoders' outputs (frame-stream.ts), never something a query builds.
 import { formatDay } from '../dates.js';
 import type { WireValue } from '../types.js';
-import { roundValue } from '../units.js';
+import { convert, roundValue } from '../units.js';
+import type { ResolvedVariable } from './emitter.js';
 
 /** A frame's column under its wire key: how its values are held says how they are written. */
 export type FrameColumn =
@@ -34,6 +35,34 @@ export function attributeColumns(attributes: Readonly<Record<string, WireValue>>
   return Object.keys(attributes)
     .filter((k) => k !== except)
     .map((key) => ({ key, kind: 'same', value: attributes[key]! }));
+}
+
+/**
+ * Rows [from, to) of a name's block of the daily reader (`days`, and metric values by variable, undefined when not
+ * held) as a frame of the answer's record shape: name, start and end date, the values in the answer's units, `extra`.
+ */
+export function blockFrame(
+  nameKey: string,
+  variables: readonly ResolvedVariable[],
+  name: string,
+  block: { days: ArrayLike<number>; columns: readonly (ArrayLike<number> | undefined)[] },
+  extra: Readonly<Record<string, WireValue>>,
+  from: number,
+  to: number,
+): Frame {
+  const rows = to - from;
+  const days = Int32Array.from({ length: rows }, (_, i) => block.days[from + i]!);
+  const values = variables.map((v, j): FrameColumn => {
+    const column = block.columns[j];
+    const converted = Float64Array.from({ length: rows }, (_, i) => (column ? convert(column[from + i]!, v) : NaN));
+    return { key: v.key, kind: 'number', values: converted, variable: v.name };
+  });
+  const head: FrameColumn[] = [
+    { key: nameKey, kind: 'same', value: name },
+    { key: 'start_date', kind: 'day', days },
+    { key: 'end_date', kind: 'day', days },
+  ];
+  return { rows, columns: [...head, ...values, ...attributeColumns(extra, nameKey)] };
 }
 
 /** The value a frame's column holds in row `i`, as a wire record holds it (rounded to 4 decimals, null for none). */

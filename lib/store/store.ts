@@ -4,7 +4,9 @@ import type { Table } from 'apache-arrow';
 import { ALL_NAMES, defaults } from '../catalogue.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import * as forecast from '../forecast/store-methods.js';
-import type { OutputKind } from '../format/emit.js';
+import type { BuilderKind } from '../format/emit.js';
+import type { Frame } from '../format/frame.js';
+import { frameTable } from '../format/frame-stream.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { storeLabel } from '../notebook/source.js';
@@ -277,16 +279,21 @@ export abstract class StoreReader {
     operation: OperationName,
     options: Q,
     plan: (s: Snapshot, query: Q) => Plan,
-    read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>,
+    read: (s: Snapshot, plan: Plan, kind: BuilderKind) => AsyncIterable<unknown[]>,
   ): RecordStream {
     return this.streamOf(operation, options, (s, query) => {
       const planned = plan(s, query);
-      return recordStream(
+      const stream = recordStream(
         planned.header,
         (kind) => read(s, planned, kind),
         estimateReadRows(s, planned),
         () => boundRecords(s, planned),
       );
+      // a table is built from the blocks' columns as frames, not from records
+      stream.table = frameTable(stream, async function* () {
+        for await (const batch of read(s, planned, 'frames')) yield* batch as Frame[];
+      });
+      return stream;
     });
   }
 
