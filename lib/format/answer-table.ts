@@ -86,6 +86,11 @@ export function vectorOf(type: DataType, values: readonly WireValue[], column: s
   );
 }
 
+/** Doubles (already rounded) as a Float64 vector, null where NaN. */
+export function doubleVector(values: Float64Array): Vector {
+  return floatVector(values, false);
+}
+
 /** An Arrow table of vectors under their columns, each field with a unit carrying it (as recordsToTable's). */
 export function vectorsToTable(vectors: Record<string, Vector>): Table {
   return annotate(new Table(vectors), new Map());

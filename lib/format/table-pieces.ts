@@ -2,11 +2,10 @@
 // of every demo reservoir over three years (73,000 records x 27 columns) took 2 s of one uninterrupted turn, during
 // which a server answered nothing else.
 import { type DataType, DateDay, Field, Float64, makeVector, RecordBatch, RecordBatchStreamWriter, Schema, Table, type Vector } from 'apache-arrow';
-import { floatVector } from '../store/vectors.js';
 import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { roundValue } from '../units.js';
-import { columnType, columnTypeOf, recordsToTable, vectorOf, vectorsToTable } from './answer-table.js';
+import { columnType, columnTypeOf, doubleVector, recordsToTable, vectorOf, vectorsToTable } from './answer-table.js';
 import { type Frame, type FrameColumn, wireValueAt } from './frame.js';
 
 /** The same table as recordsToTable(records, columns), as record batches of about PIECE_VALUES values each. */
@@ -95,7 +94,7 @@ function vectorOfFrames(frames: readonly Frame[], held: readonly Map<string, Fra
         values[at++] = x !== x ? x : roundValue(x);
       }
     });
-    return floatVector(values, false);
+    return doubleVector(values);
   }
   const values: WireValue[] = [];
   for (let f = 0; f < frames.length; f++) for (let i = 0; i < frames[f]!.rows; i++) values.push(parts[f] ? wireValueAt(parts[f]!, i) : null);

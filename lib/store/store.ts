@@ -6,7 +6,6 @@ import { InvalidParameterError, StoreError } from '../errors.js';
 import * as forecast from '../forecast/store-methods.js';
 import type { BuilderKind } from '../format/emit.js';
 import type { Frame } from '../format/frame.js';
-import { frameTable } from '../format/frame-stream.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { storeLabel } from '../notebook/source.js';
@@ -289,10 +288,14 @@ export abstract class StoreReader {
         estimateReadRows(s, planned),
         () => boundRecords(s, planned),
       );
-      // a table is built from the blocks' columns as frames, not from records
-      stream.table = frameTable(stream, async function* () {
-        for await (const batch of read(s, planned, 'frames')) yield* batch as Frame[];
-      });
+      // a table is built from the blocks' columns as frames, not from records; its code is loaded by the first table
+      // asked, so that a JSON or CSV answer runs none of it
+      stream.table = async (maxValues) => {
+        const { frameTable } = await import('../format/frame-stream.js');
+        return frameTable(stream, async function* () {
+          for await (const batch of read(s, planned, 'frames')) yield* batch as Frame[];
+        })(maxValues);
+      };
       return stream;
     });
   }
