@@ -14,15 +14,15 @@ import {
   memberName,
   statisticValues,
 } from '../forecast-variables.js';
-import { recordsToCsv } from '../format/csv.js';
-import type { OutputKind } from '../format/emit.js';
-import { type RecordStream, recordStream } from '../format/stream.js';
+import { attributeColumns, type Frame, type FrameColumn, sameDay } from '../format/frame.js';
+import { frameStream } from '../format/frame-stream.js';
+import type { RecordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
 import { allowed, asksAll, otherKind, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import type { WireRecord, WireValue } from '../types.js';
-import { conversionOf, convert, roundValue } from '../units.js';
+import { conversionOf, convert } from '../units.js';
 import { issueHolds, issuesOf, readIssue } from './files.js';
 import type { Issue, ReservoirForecast } from './issue.js';
 import { type EstimateVariable, referenceInputs, referenceOf } from './reference.js';
@@ -103,8 +103,8 @@ function attributesOf(s: Snapshot, name: string, attributes: readonly string[]):
   return Object.fromEntries(attributes.map((a) => [a, (row[a] ?? null) as WireValue]));
 }
 
-const value = (x: number | undefined, factor: { factor: number; offset: number }): number | null =>
-  x === undefined || Number.isNaN(x) ? null : roundValue(convert(x, factor));
+// a stored value in the answer's units, NaN for none (the encoders round it to 4 decimals, NaN as null)
+const value = (x: number | undefined, factor: { factor: number; offset: number }): number => (x === undefined ? NaN : convert(x, factor));
 
 function refuseMissingMembers(held: Held): void {
   throw new InvalidParameterError(
@@ -115,18 +115,21 @@ function refuseMissingMembers(held: Held): void {
   );
 }
 
-// ---- the streams ----
+// ---- the streams: a frame per reservoir ----
 
-function stream(columns: string[], run: () => AsyncGenerator<WireRecord[]>): RecordStream {
-  const batches = async function* (kind: OutputKind) {
-    for await (const batch of run()) {
-      if (kind === 'records') yield batch;
-      else if (kind === 'json') yield batch.map((record) => JSON.stringify(record));
-      else yield [recordsToCsv(batch, columns, false)];
-    }
-  };
-  return recordStream(columns, batches);
+/** The value columns of a reservoir's rows: `at(k, row)` gives key k's stored value in that row. */
+function valueColumns(keys: readonly ValueKey[], rows: number, at: (k: ValueKey, row: number) => number | undefined): FrameColumn[] {
+  return keys.map((k) => ({
+    key: k.key,
+    kind: 'number',
+    values: Float64Array.from({ length: rows }, (_, row) => value(at(k, row), k.conversion)),
+    variable: k.variable,
+    unit: k.unit,
+    statistic: k.statistic >= 0 ? ensembleStatistics[k.statistic] : memberName(-1 - k.statistic),
+  }));
 }
+
+const numbers = (key: string, values: ArrayLike<number>): FrameColumn => ({ key, kind: 'number', values: Float64Array.from(values) });
 
 /** The options of one issue's answers (daily, total), checked, and the issue asked for (undefined: none that day). */
 function checkIssueQuery(source: ForecastSource, query: OptionsOf<'forecastDaily'> | OptionsOf<'forecastTotal'>) {
@@ -147,16 +150,26 @@ export function forecastDaily(source: ForecastSource, query: OptionsOf<'forecast
   const count = members && held ? held.issue.members : 0;
   const keys = valueKeys(variables, system, stats, count);
   const columns = ['RES_NAME', 'issued', 'valid_date', 'lead_days', ...keys.map((k) => k.key), ...attributes];
-  return stream(columns, async function* () {
+  return frameStream(columns, async function* () {
     if (!held) return;
     const issue = await readIssue(source.snapshot.reader, held.month, held.issue, members, { names, variables, totals: false });
+    const rows = to - from + 1;
+    const leads = Array.from({ length: rows }, (_, row) => from + row);
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
-      const extra = attributesOf(s, name, attributes);
-      const batch: WireRecord[] = [];
-      for (let lead = from; lead <= to; lead++) batch.push(dailyRecord(name, issue, lead, f, keys, extra));
-      yield batch;
+      const frame: Frame = {
+        rows,
+        columns: [
+          { key: 'RES_NAME', kind: 'same', value: name },
+          sameDay('issued', issue.issued, rows),
+          { key: 'valid_date', kind: 'day', days: Int32Array.from(leads, (lead) => issue.issued + lead) },
+          numbers('lead_days', leads),
+          ...valueColumns(keys, rows, (k, row) => pick(f, k, leads[row]!)),
+          ...attributeColumns(attributesOf(s, name, attributes)),
+        ],
+      };
+      yield frame;
     }
   });
 }
@@ -166,22 +179,18 @@ interface ValueKey {
   variable: ForecastVariable;
   statistic: number; // position among the statistics, or -1 - member index
   conversion: { factor: number; offset: number };
+  unit: string; // its label in the answer's unit system
 }
 
 function valueKeys(variables: readonly ForecastVariable[], system: UnitSystem, stats: readonly EnsembleStatistic[], members: number): ValueKey[] {
   return variables.flatMap((variable) => {
     const conversion = conversionOf(forecastVariableInfo(variable).unit, system);
+    const unit = unitLabel(forecastVariableInfo(variable).unit, system);
     return [
-      ...stats.map((st) => ({ key: forecastKey(variable, system, st), variable, statistic: ensembleStatistics.indexOf(st), conversion })),
-      ...Array.from({ length: members }, (_, m) => ({ key: forecastKey(variable, system, memberName(m)), variable, statistic: -1 - m, conversion })),
+      ...stats.map((st) => ({ key: forecastKey(variable, system, st), variable, statistic: ensembleStatistics.indexOf(st), conversion, unit })),
+      ...Array.from({ length: members }, (_, m) => ({ key: forecastKey(variable, system, memberName(m)), variable, statistic: -1 - m, conversion, unit })),
     ];
   });
-}
-
-function dailyRecord(name: string, issue: Issue, lead: number, f: ReservoirForecast, keys: readonly ValueKey[], extra: WireRecord): WireRecord {
-  const record: WireRecord = { RES_NAME: name, issued: formatDay(issue.issued), valid_date: formatDay(issue.issued + lead), lead_days: lead };
-  for (const k of keys) record[k.key] = value(pick(f, k, lead), k.conversion);
-  return Object.assign(record, extra);
 }
 
 function pick(f: ReservoirForecast, k: ValueKey, lead: number): number | undefined {
@@ -208,25 +217,47 @@ export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastL
   // over a range of issues, members where kept: a day whose issue kept fewer (or none) has nulls there
   const count = members ? Math.max(0, ...wanted.map(([, h]) => h.issue.members)) : 0;
   const keys = valueKeys(variables, system, stats, count);
-  const observedKeys = variables.map((v) => ({ v, key: forecastKey(v, system, 'observed'), conversion: conversionOf(forecastVariableInfo(v).unit, system) }));
+  const observedKeys = variables.map((v) => ({
+    v,
+    key: forecastKey(v, system, 'observed'),
+    conversion: conversionOf(forecastVariableInfo(v).unit, system),
+    unit: unitLabel(forecastVariableInfo(v).unit, system),
+  }));
   const columns = ['RES_NAME', 'valid_date', 'issued', 'lead_days', ...keys.map((k) => k.key), ...observedKeys.map((k) => k.key), ...attributes];
-  return stream(columns, async function* () {
+  return frameStream(columns, async function* () {
     if (wanted.length === 0) return;
     const issues = new Map<number, Issue>();
     for (const [day, h] of wanted) issues.set(day, await readIssue(source.snapshot.reader, h.month, h.issue, members, { names, variables, totals: false }));
     const observed = await source.estimates(names, variables, wanted[0]![0], wanted.at(-1)![0]);
     for (const name of names) {
-      const extra = attributesOf(s, name, attributes);
-      const batch: WireRecord[] = [];
-      for (const [day, issue] of issues) {
+      const held = [...issues].flatMap(([day, issue]) => {
         const f = issue.byName.get(name);
-        if (!f) continue;
-        const record: WireRecord = { RES_NAME: name, valid_date: formatDay(day), issued: formatDay(issue.issued), lead_days: lead };
-        for (const k of keys) record[k.key] = value(pick(f, k, lead), k.conversion);
-        for (const k of observedKeys) record[k.key] = value(observed.get(name)?.get(k.v)?.get(day), k.conversion);
-        batch.push(Object.assign(record, extra));
-      }
-      if (batch.length > 0) yield batch;
+        return f ? [{ day, issue, f }] : [];
+      });
+      if (held.length === 0) continue;
+      const rows = held.length;
+      const frame: Frame = {
+        rows,
+        columns: [
+          { key: 'RES_NAME', kind: 'same', value: name },
+          { key: 'valid_date', kind: 'day', days: Int32Array.from(held, (h) => h.day) },
+          { key: 'issued', kind: 'day', days: Int32Array.from(held, (h) => h.issue.issued) },
+          numbers('lead_days', new Float64Array(rows).fill(lead)),
+          ...valueColumns(keys, rows, (k, row) => pick(held[row]!.f, k, lead)),
+          ...observedKeys.map(
+            (k): FrameColumn => ({
+              key: k.key,
+              kind: 'number',
+              values: Float64Array.from(held, (h) => value(observed.get(name)?.get(k.v)?.get(h.day), k.conversion)),
+              variable: k.v,
+              unit: k.unit,
+              statistic: 'observed',
+            }),
+          ),
+          ...attributeColumns(attributesOf(s, name, attributes)),
+        ],
+      };
+      yield frame;
     }
   });
 }
@@ -259,18 +290,29 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
   const columns = ['RES_NAME', 'issued', 'start_date', 'end_date', 'leads', ...keys.map((k) => k.key), ...attributes];
   const issued = held ? parseDay(held.issue.issued, 'issued') : 0;
   const leads = `${from}-${to}`;
-  return stream(columns, async function* () {
+  // a reservoir's one row: its issue and window, then the values of the keys
+  const totalFrame = (name: string, issuedDay: number, at: (k: ValueKey) => number | undefined): Frame => ({
+    rows: 1,
+    columns: [
+      { key: 'RES_NAME', kind: 'same', value: name },
+      sameDay('issued', issuedDay, 1),
+      sameDay('start_date', issuedDay + from, 1),
+      sameDay('end_date', issuedDay + to, 1),
+      { key: 'leads', kind: 'same', value: leads },
+      ...valueColumns(keys, 1, at),
+      ...attributeColumns(attributesOf(s, name, attributes)),
+    ],
+  });
+  return frameStream(columns, async function* () {
     if (!held) return;
     // the issue's totals table, when it holds the window: every reservoir's totals in a few small row groups
     if (!needsMembers && held.month.totals && TOTAL_WINDOWS.includes(to)) {
       const t = await readTotals(source.snapshot.reader, held.month.totals, to, stats, variables);
-      const columnOf = keys.map((k) => t.values.get(`${k.variable} ${ensembleStatistics[k.statistic]}`)!);
+      const columnOf = new Map(keys.map((k) => [k, t.values.get(`${k.variable} ${ensembleStatistics[k.statistic]}`)!]));
       for (const name of names) {
         const i = t.row.get(name);
         if (i === undefined) continue;
-        const record: WireRecord = { RES_NAME: name, issued: held.issue.issued, start_date: formatDay(issued + from), end_date: formatDay(issued + to), leads };
-        for (let k = 0; k < keys.length; k++) record[keys[k]!.key] = value(columnOf[k]![i], keys[k]!.conversion);
-        yield [Object.assign(record, attributesOf(s, name, attributes))];
+        yield totalFrame(name, issued, (k) => columnOf.get(k)![i]);
       }
       return;
     }
@@ -279,32 +321,23 @@ export function forecastTotal(source: ForecastSource, query: OptionsOf<'forecast
     for (const name of names) {
       const f = issue.byName.get(name);
       if (!f) continue;
-      const record: WireRecord = {
-        RES_NAME: name,
-        issued: formatDay(issue.issued),
-        start_date: formatDay(issue.issued + from),
-        end_date: formatDay(issue.issued + to),
-        leads: `${from}-${to}`,
-      };
       const computed = new Map<ForecastVariable, { stats: Record<EnsembleStatistic, number>; sums: number[] }>();
-      for (const k of keys) {
-        let x: number | undefined;
-        if (from === 1 && k.statistic >= 0) x = f.totals[k.variable][k.statistic * MAX_LEAD + to - 1];
-        else {
-          let c = computed.get(k.variable);
-          if (!c) {
-            const m = Array.from({ length: f.count }, (_, i) => f.members![k.variable].subarray(i * MAX_LEAD, (i + 1) * MAX_LEAD));
-            const sums = m.map((member) => member.slice(from - 1, to).reduce((a, b) => a + b, 0));
-            computed.set(k.variable, (c = { stats: totalStats(m, from, to), sums }));
-          }
-          x = k.statistic >= 0 ? c.stats[ensembleStatistics[k.statistic]!] : c.sums[-1 - k.statistic];
+      yield totalFrame(name, issue.issued, (k) => {
+        if (from === 1 && k.statistic >= 0) return f.totals[k.variable][k.statistic * MAX_LEAD + to - 1];
+        let c = computed.get(k.variable);
+        if (!c) {
+          const m = Array.from({ length: f.count }, (_, i) => f.members![k.variable].subarray(i * MAX_LEAD, (i + 1) * MAX_LEAD));
+          const sums = m.map((member) => member.slice(from - 1, to).reduce((a, b) => a + b, 0));
+          computed.set(k.variable, (c = { stats: totalStats(m, from, to), sums }));
         }
-        record[k.key] = value(x, k.conversion);
-      }
-      yield [Object.assign(record, attributesOf(s, name, attributes))];
+        return k.statistic >= 0 ? c.stats[ensembleStatistics[k.statistic]!] : c.sums[-1 - k.statistic];
+      });
     }
   });
 }
+
+// the verification's columns after the lead, in the order of the answer
+const verificationMetrics = ['n', 'bias', 'mae', 'rmse', 'crps', 'n_crps', 'coverage_80', 'mae_normal', 'skill'] as const;
 
 /** GET /forecast/verification/reservoirs: one record per reservoir, variable and lead, over the issues in a range. */
 export function forecastVerification(source: ForecastSource, query: OptionsOf<'forecastVerification'>): RecordStream {
@@ -318,8 +351,8 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
     const day = parseDay(h.issue.issued, 'issued');
     return day >= start && day <= end;
   });
-  const columns = ['RES_NAME', 'variable', 'units', 'lead_days', 'n', 'bias', 'mae', 'rmse', 'crps', 'n_crps', 'coverage_80', 'mae_normal', 'skill'];
-  return stream(columns, async function* () {
+  const columns = ['RES_NAME', 'variable', 'units', 'lead_days', ...verificationMetrics];
+  return frameStream(columns, async function* () {
     if (held.length === 0) return;
     const issues: Issue[] = [];
     for (const h of held) issues.push(await readIssue(source.snapshot.reader, h.month, h.issue, true, { names, variables, totals: false }));
@@ -332,7 +365,8 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
     const observed = await source.estimates(names, [...new Set(variables.flatMap((v) => [v, ...referenceInputs(v)]))], first, last);
     for (const name of names) {
       if (!issues.some((i) => i.byName.has(name))) continue;
-      const batch: WireRecord[] = [];
+      const [variableOf, unitsOf, leadOf] = [[] as string[], [] as string[], [] as number[]];
+      const metrics = verificationMetrics.map(() => [] as number[]);
       for (const variable of variables) {
         const days = observed.get(name)?.get(variable) ?? new Map<number, number>();
         const reference = referenceOf(variable, observed.get(name) ?? new Map());
@@ -357,25 +391,23 @@ export function forecastVerification(source: ForecastSource, query: OptionsOf<'f
             });
           }
           const m = verify(cases);
-          const round = (x: number | null) => (x === null ? null : roundValue(x));
-          batch.push({
-            RES_NAME: name,
-            variable,
-            units: unitLabel(forecastVariableInfo(variable).unit, system),
-            lead_days: lead,
-            n: m.n,
-            bias: round(m.bias),
-            mae: round(m.mae),
-            rmse: round(m.rmse),
-            crps: round(m.crps),
-            n_crps: m.n_crps,
-            coverage_80: round(m.coverage_80),
-            mae_normal: round(m.mae_normal),
-            skill: round(m.skill),
-          });
+          variableOf.push(variable);
+          unitsOf.push(unitLabel(forecastVariableInfo(variable).unit, system));
+          leadOf.push(lead);
+          verificationMetrics.forEach((metric, j) => metrics[j]!.push(m[metric] ?? NaN));
         }
       }
-      yield batch;
+      const frame: Frame = {
+        rows: leadOf.length,
+        columns: [
+          { key: 'RES_NAME', kind: 'same', value: name },
+          { key: 'variable', kind: 'value', values: variableOf },
+          { key: 'units', kind: 'value', values: unitsOf },
+          numbers('lead_days', leadOf),
+          ...verificationMetrics.map((metric, j) => numbers(metric, metrics[j]!)),
+        ],
+      };
+      yield frame;
     }
   });
 }

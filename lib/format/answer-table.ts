@@ -17,7 +17,7 @@ import {
 import * as wasm from 'parquet-wasm';
 import { attributeUnit } from '../catalogue.js';
 import { parseDay } from '../dates.js';
-import type { WireRecord } from '../types.js';
+import type { WireRecord, WireValue } from '../types.js';
 import { floatVector, utf8Vector } from '../writer/vectors.js';
 
 const intColumns = new Set(['n_days', 'month', 'n_qflag_M', 'n_qflag_S', 'n_qflag_R']);
@@ -26,13 +26,19 @@ const dateColumns = new Set(['start_date', 'end_date', 'date']);
 
 /** A column's type from its name (so an empty answer keeps its schema), else from its values. */
 export function columnType(column: string, records: readonly WireRecord[]): DataType {
+  return columnTypeOf(column, () => {
+    const values = records.map((r) => r[column]);
+    return values.some((v) => typeof v === 'number') && values.every((v) => v === null || v === undefined || typeof v === 'number');
+  });
+}
+
+/** A column's type from its name, else numbers (Float64) when `numeric()` says its values are numbers and gaps, some numbers. */
+export function columnTypeOf(column: string, numeric: () => boolean): DataType {
   if (dateColumns.has(column)) return new DateDay();
   if (textColumns.has(column)) return new Utf8();
   if (intColumns.has(column) || column.endsWith(' n')) return new Int32();
   if (column.includes(' (')) return new Float64(); // "<variable> (<unit>)" and the keys derived from it
-  const numeric =
-    records.some((r) => typeof r[column] === 'number') && records.every((r) => r[column] === null || r[column] === undefined || typeof r[column] === 'number');
-  return numeric ? new Float64() : new Utf8(); // no values at all: text, as in an empty answer
+  return numeric() ? new Float64() : new Utf8(); // no values at all: text, as in an empty answer
 }
 
 /** A column's unit, for its field metadata: a variable's "<name> (<unit>)" and what derives from it, counts in days, a metadata attribute's. */
@@ -53,29 +59,41 @@ export function recordsToTable(
   types?: ReadonlyMap<string, DataType>, // each column's type when known (a piece of a larger answer: table-pieces.ts)
 ): Table {
   const vectors: Record<string, Vector> = {};
-  for (const column of columns) {
-    const type = types?.get(column) ?? columnType(column, records);
-    const values = records.map((r) => r[column] ?? null);
-    const nulls = values.some((v) => v === null);
-    if (type instanceof DateDay) {
-      vectors[column] = makeVector({ type, data: Int32Array.from(values, (v) => parseDay(String(v), column)) });
-      continue;
-    }
-    // typed arrays straight into vectors where possible: vectorFromArray's builder took 0.3-0.7 s for 16,800 x 27 values
-    if (type instanceof Float64)
-      vectors[column] = floatVector(
-        Float64Array.from(values, (v) => (v === null ? NaN : (v as number))),
-        false,
-      );
-    else if (type instanceof Int32 && !nulls) vectors[column] = makeVector(Int32Array.from(values as number[]));
-    else if (type instanceof Utf8 && !nulls) vectors[column] = utf8Vector(values.map(String));
-    else
-      vectors[column] = vectorFromArray(
-        values.map((v) => (v === null || type instanceof Int32 ? v : String(v))),
-        type,
-      );
-  }
+  for (const column of columns)
+    vectors[column] = vectorOf(
+      types?.get(column) ?? columnType(column, records),
+      records.map((r) => r[column] ?? null),
+      column,
+    );
   return annotate(new Table(vectors), metadata);
+}
+
+/** A column's wire values (null for gaps) as a vector of its type: dates are parsed, numbers made doubles or integers. */
+export function vectorOf(type: DataType, values: readonly WireValue[], column: string): Vector {
+  const nulls = values.some((v) => v === null);
+  if (type instanceof DateDay) return makeVector({ type, data: Int32Array.from(values, (v) => parseDay(String(v), column)) });
+  // typed arrays straight into vectors where possible: vectorFromArray's builder took 0.3-0.7 s for 16,800 x 27 values
+  if (type instanceof Float64)
+    return floatVector(
+      Float64Array.from(values, (v) => (v === null ? NaN : (v as number))),
+      false,
+    );
+  if (type instanceof Int32 && !nulls) return makeVector(Int32Array.from(values as number[]));
+  if (type instanceof Utf8 && !nulls) return utf8Vector(values.map(String));
+  return vectorFromArray(
+    values.map((v) => (v === null || type instanceof Int32 ? v : String(v))),
+    type,
+  );
+}
+
+/** Doubles (already rounded) as a Float64 vector, null where NaN. */
+export function doubleVector(values: Float64Array): Vector {
+  return floatVector(values, false);
+}
+
+/** An Arrow table of vectors under their columns, each field with a unit carrying it (as recordsToTable's). */
+export function vectorsToTable(vectors: Record<string, Vector>): Table {
+  return annotate(new Table(vectors), new Map());
 }
 
 /** An Arrow table of any records, with one column per record key in the records' key order, typed as recordsToTable types an answer. */

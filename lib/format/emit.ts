@@ -6,6 +6,7 @@ import type { WireRecord, WireValue } from '../types.js';
 import { convert, roundValue } from '../units.js';
 import { csvField, formatNumber } from './csv.js';
 import type { Emitter, ResolvedVariable } from './emitter.js';
+import { blockFrame } from './frame.js';
 import { byteEmitter } from './row-bytes.js';
 
 /** Rows of several columns for one name, aligned on `days`. */
@@ -16,6 +17,9 @@ export interface Block {
 
 /** What a builder produces per block: record objects, JSON text (objects separated by commas, no brackets), or CSV rows. */
 export type OutputKind = 'records' | 'json' | 'csv';
+
+/** An output kind, or frames (frame.ts: the columns an Arrow or Parquet answer is built from). */
+export type BuilderKind = OutputKind | 'frames';
 
 const emitters = new Map<string, Emitter>();
 const MAX_EMITTERS = 512; // shapes are few in practice; the bound keeps hostile variety from growing the map
@@ -29,12 +33,13 @@ export class RecordBuilder {
   constructor(
     private readonly nameKey: string,
     private readonly variables: readonly ResolvedVariable[],
-    readonly kind: OutputKind = 'records',
+    readonly kind: BuilderKind = 'records',
     private readonly codegen = true, // false: the interpreted emitter, where generating code is forbidden (a content security policy)
   ) {}
 
   /** Appends the records (or their JSON text) of rows [from, to) of a block (default: all its rows). */
   emit(out: unknown[], name: string, block: Block, extra: WireRecord, from = 0, to = block.days.length): void {
+    if (this.kind === 'frames') return void out.push(blockFrame(this.nameKey, this.variables, name, block, extra, from, to));
     const keys = Object.keys(extra).filter((k) => k !== this.nameKey);
     const emit = this.emitterOf(keys, block.columns);
     const asText = textOf[this.kind];
@@ -48,25 +53,26 @@ export class RecordBuilder {
    * date of every name): as one string where the emitter can (row-bytes.ts), else record by record.
    */
   emitNames(out: unknown[], names: readonly string[], seen: ArrayLike<number>, block: Block, from: number, to: number): void {
-    const emit = this.emitterOf([], block.columns);
-    if (emit.names?.(out, names, seen, block.days, block.columns, from, to)) return;
+    const emit = this.kind === 'frames' ? undefined : this.emitterOf([], block.columns);
+    if (emit?.names?.(out, names, seen, block.days, block.columns, from, to)) return;
     for (let i = from; i < to; i++) if (seen[i]) this.emit(out, names[i]!, block, {}, i, i + 1);
   }
 
   // the emitter of a block's columns and attribute keys: made again only when the keys change
   private emitterOf(keys: string[], columns: Block['columns']): Emitter {
     if (!this.emitters || !sameKeys(keys, this.extraKeys!)) {
+      const kind = this.kind as OutputKind; // frames are made without an emitter
       this.extraKeys = keys;
       this.last = undefined;
       this.emitters = this.codegen
-        ? emittersOf(this.nameKey, this.variables, keys, this.kind)
+        ? emittersOf(this.nameKey, this.variables, keys, kind)
         : (columns) =>
             interpretedEmitter(
               this.nameKey,
               this.variables,
               columns.map((c) => c !== undefined),
               keys,
-              this.kind,
+              kind,
             );
     }
     if (this.last?.columns !== columns) this.last = { columns, emit: this.emitters(columns) };
@@ -75,8 +81,9 @@ export class RecordBuilder {
 }
 
 // How a name or an attribute value enters each kind of output.
-const textOf: Record<OutputKind, (value: WireValue) => WireValue> = {
+const textOf: Record<BuilderKind, (value: WireValue) => WireValue> = {
   records: (value) => value,
+  frames: (value) => value,
   json: (value) => JSON.stringify(value),
   csv: (value) => (value === null ? '' : typeof value === 'number' ? formatNumber(value) : csvField(value)),
 };

@@ -15,7 +15,7 @@ const bytesOf = (text: string): Uint8Array => encoder.encode(text);
 // 44,000 30.5 -> 25 ms. A double read and written back keeps its bytes; were a NaN's ever changed, UTF-8 text never
 // spells one (its exponent needs a byte >= 0xf0 followed by 0x7f or 0xff, where UTF-8 follows 0xf0-0xf4 with 0x80-0xbf).
 // Every write may run up to 7 bytes past its text, which the next write covers: each buffer keeps SLACK bytes spare.
-const SLACK = 8;
+export const SLACK = 8;
 
 // the fraction texts of csv.ts ('', '.0001' .. '.9999'), each padded to one double
 const FRACTION_TEXT = new Float64Array(10_000);
@@ -56,7 +56,7 @@ function segmentOf(bytes: Uint8Array): Segment {
   return { doubles: new Float64Array(padded.buffer), length: bytes.length };
 }
 
-function putBytes(buf: Uint8Array, at: number, bytes: Uint8Array): number {
+export function putBytes(buf: Uint8Array, at: number, bytes: Uint8Array): number {
   for (let k = 0; k < bytes.length; k++) buf[at + k] = bytes[k]!;
   return at + bytes.length;
 }
@@ -111,7 +111,7 @@ const DIGIT_PAIRS = Uint16Array.from({ length: 100 }, (_, n) => 48 + Math.floor(
  * Math.round(|value| * 1e4) that roundValue divides (the division and writeNumber's product give it back exactly up to
  * 1e15, half a unit away at most), so they are written from it; -0 and values that round to 0 are written as 0.
  */
-function writeRounded(view: DataView, buf: Uint8Array, at: number, value: number): number {
+export function writeRounded(view: DataView, buf: Uint8Array, at: number, value: number): number {
   const magnitude = value < 0 ? -value : value;
   if (!(magnitude < 1e11)) return writeNumber(view, buf, at, roundValue(value));
   const digits = Math.round(magnitude * 1e4);
@@ -138,12 +138,12 @@ function writeRounded(view: DataView, buf: Uint8Array, at: number, value: number
   return at + FRACTION_LENGTH[fraction]!;
 }
 
-function writeAscii(buf: Uint8Array, at: number, text: string): number {
+export function writeAscii(buf: Uint8Array, at: number, text: string): number {
   for (let k = 0; k < text.length; k++) buf[at + k] = text.charCodeAt(k);
   return at + text.length;
 }
 
-function writeDay(view: DataView, buf: Uint8Array, at: number, day: number): number {
+export function writeDay(view: DataView, buf: Uint8Array, at: number, day: number): number {
   const slot = day - FIRST_DAY;
   if (slot >= 0 && slot < DAY_SPAN && (day | 0) === day) {
     if (DAY_FILLED[slot] === 0) {
@@ -185,12 +185,12 @@ function encodeHead(before: Uint8Array, name: string, after: Uint8Array, ascii: 
   return into.subarray(0, putBytes(into, at, after));
 }
 
-function isAscii(text: string): boolean {
+export function isAscii(text: string): boolean {
   for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) > 127) return false;
   return true;
 }
 
-const LONE_SURROGATE = /\p{Cs}/u;
+export const LONE_SURROGATE = /\p{Cs}/u;
 const INDEX_KEY = /^(0|[1-9]\d*)$/;
 
 /**
@@ -411,7 +411,7 @@ function rowsOf(vectors: readonly ArrayLike<number>[], from: number): Float64Arr
 
 // the scratch buffer when it holds `need` bytes, else a larger one (kept as the scratch up to KEPT_SCRATCH; a larger
 // block, decades of many variables, has its own)
-function bufferOf(need: number): [Uint8Array, DataView] {
+export function bufferOf(need: number): [Uint8Array, DataView] {
   if (scratch.length >= need + SLACK) return [scratch, scratchView];
   const buf = new Uint8Array(Math.max(need + SLACK, 2 * scratch.length));
   const view = new DataView(buf.buffer);
@@ -452,7 +452,7 @@ function namesText(names: readonly string[], kind: 'json' | 'csv'): NamesText | 
 const decoder = new TextDecoder();
 
 // the first `length` bytes as a string; ASCII bytes by a plain copy (Latin-1), where UTF-8 decoding checks every byte
-function textOf(buf: Uint8Array, length: number, ascii: boolean): string {
+export function textOf(buf: Uint8Array, length: number, ascii: boolean): string {
   if (!ascii) return decoder.decode(buf.subarray(0, length));
   return buf === scratch ? scratchText.toString('latin1', 0, length) : Buffer.from(buf.buffer, buf.byteOffset, length).toString('latin1');
 }

@@ -5,7 +5,8 @@ import { ALL_NAMES, defaults } from '../catalogue.js';
 import { storeLabel } from '../display/source.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import * as forecast from '../forecast/store-methods.js';
-import type { OutputKind } from '../format/emit.js';
+import type { BuilderKind } from '../format/emit.js';
+import type { Frame } from '../format/frame.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { checkOptions, inOptionWords, type OperationName, type OptionsOf } from '../operations.js';
@@ -277,16 +278,25 @@ export abstract class StoreReader {
     operation: OperationName,
     options: Q,
     plan: (s: Snapshot, query: Q) => Plan,
-    read: (s: Snapshot, plan: Plan, kind: OutputKind) => AsyncIterable<unknown[]>,
+    read: (s: Snapshot, plan: Plan, kind: BuilderKind) => AsyncIterable<unknown[]>,
   ): RecordStream {
     return this.streamOf(operation, options, (s, query) => {
       const planned = plan(s, query);
-      return recordStream(
+      const stream = recordStream(
         planned.header,
         (kind) => read(s, planned, kind),
         estimateReadRows(s, planned),
         () => boundRecords(s, planned),
       );
+      // a table is built from the blocks' columns as frames, not from records; its code is loaded by the first table
+      // asked, so that a JSON or CSV answer runs none of it
+      stream.table = async (maxValues) => {
+        const { frameTable } = await import('../format/frame-stream.js');
+        return frameTable(stream, async function* () {
+          for await (const batch of read(s, planned, 'frames')) yield* batch as Frame[];
+        })(maxValues);
+      };
+      return stream;
     });
   }
 

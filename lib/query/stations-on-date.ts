@@ -3,7 +3,7 @@
 // scan and a search per station (47 stations: fifteen times the time of JSON.stringify of the answer).
 import { formatDay, overlaps } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
-import { type Block, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
+import { type Block, type BuilderKind, emitWithFlags, RecordBuilder } from '../format/emit.js';
 import { copyOfDay } from '../store/by-date.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { Plan } from './plan.js';
@@ -20,7 +20,7 @@ interface StationDay {
 }
 
 /** The records of a plan on one date (plan.startDay), stations in the plan's order. */
-export async function* stationsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+export async function* stationsOnDate(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
   const { names, columns: variables, startDay: day, attach, flags } = plan;
   const wanted = [...variables.map((v) => v.name), ...flags];
   const gathered = await stationDay(source, day, wanted);

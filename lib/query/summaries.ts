@@ -1,13 +1,14 @@
 // Aggregate and normals queries against a snapshot: validate like the daily queries, read each name's days, summarise.
-import { defaults } from '../catalogue.js';
+import { defaults, type UnitSystem, unitLabel } from '../catalogue.js';
 import { formatDay, resolveRange } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
-import { recordsToCsv } from '../format/csv.js';
-import type { Block, OutputKind } from '../format/emit.js';
-import { type RecordStream, recordStream } from '../format/stream.js';
+import type { Block } from '../format/emit.js';
+import { attributeColumns, type Frame, type FrameColumn, type Measure, sameDay } from '../format/frame.js';
+import { frameStream } from '../format/frame-stream.js';
+import type { RecordStream } from '../format/stream.js';
 import { pickAttributes } from '../store/metadata.js';
 import type { Snapshot } from '../store/open-snapshot.js';
-import type { ReservoirRangeQuery, StationRangeQuery, WireRecord } from '../types.js';
+import type { ReservoirRangeQuery, StationRangeQuery } from '../types.js';
 import { roundValue } from '../units.js';
 import { aggregateBlock, convertAggregate, type Method, methodOf, type PeriodValues, resolveStatistic } from './aggregate.js';
 import { countFlags, flagCountColumns } from './day-counts.js';
@@ -147,40 +148,53 @@ function aggregates(r: Resolved, query: AggregateOptions & { start?: string; end
   // a record per name and period with days held at most
   const [first, last] = [Math.max(startDay, r.first() ?? startDay), Math.min(endDay, r.latest() ?? endDay)];
   const heldPeriods = first <= last ? periodsOf(first, last, interval).length : 0;
-  return summaryStream(columns, readRows, r.names.length * heldPeriods, async function* () {
+  return frameStream(columns, run, readRows, r.names.length * heldPeriods);
+
+  async function* run(): AsyncGenerator<Frame> {
     for await (const [name, block] of namedBlocks(r, startDay, endDay)) {
       const normal = base ? monthlyNormals(r, methods, await r.series(name, base.startDay, base.endDay), base) : undefined;
-      yield recordsOf(name, block, normal);
+      yield frameOf(name, block, normal);
     }
-  });
-
-  function recordsOf(name: string, block: Block, normal: Stats[][] | undefined): WireRecord[] {
-    const extra = pickAttributes(r.metadata, name, attributes);
-    const extraKeys = Object.keys(extra).filter((k) => k !== r.nameKey);
-    const values = new Float64Array(r.columns.length);
-    return aggregateBlock(block, periods, methods).map((pv) => {
-      const record: WireRecord = {
-        [r.nameKey]: name,
-        start_date: formatDay(pv.period.start),
-        end_date: formatDay(pv.period.end),
-        n_days: pv.period.end - pv.period.start + 1,
-      };
-      if (r.dayFlags) countFlags(block.days, block.columns[r.columns.length], pv.period).forEach((n, k) => (record[flagKeys[k]!] = n));
-      for (let j = 0; j < values.length; j++) {
-        const v = r.columns[j]!;
-        values[j] = convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!);
-        record[v.key] = wire(values[j]!, methods[j]!);
-      }
-      for (let j = 0; j < values.length; j++) record[countKeys[j]!] = block.columns[j] ? pv.counts[j]! : 0;
-      for (let j = 0; normal && j < values.length; j++) {
-        const mean = normal[pv.period.month - 1]![j]!.mean;
-        const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(values[j]!) && !Number.isNaN(mean) && mean !== 0;
-        record[pctKeys[j]!] = usable ? roundValue((100 * values[j]!) / mean) : null;
-      }
-      for (const k of extraKeys) record[k] = extra[k]!;
-      return record;
-    });
   }
+
+  // a row per period with days held: its dates, counts, values and their share of the normal, then the attributes
+  function frameOf(name: string, block: Block, normal: Stats[][] | undefined): Frame {
+    const pvs = aggregateBlock(block, periods, methods);
+    const rows = pvs.length;
+    const out: FrameColumn[] = [
+      { key: r.nameKey, kind: 'same', value: name },
+      { key: 'start_date', kind: 'day', days: Int32Array.from(pvs, (pv) => pv.period.start) },
+      { key: 'end_date', kind: 'day', days: Int32Array.from(pvs, (pv) => pv.period.end) },
+      { key: 'n_days', kind: 'number', values: Float64Array.from(pvs, (pv) => pv.period.end - pv.period.start + 1) },
+    ];
+    if (r.dayFlags) {
+      const counts = pvs.map((pv) => countFlags(block.days, block.columns[r.columns.length], pv.period));
+      flagKeys.forEach((key, k) => out.push({ key, kind: 'number', values: Float64Array.from(counts, (c) => c[k] ?? NaN) }));
+    }
+    const values = r.columns.map((v, j) => Float64Array.from(pvs, (pv) => convertAggregate(pv.values[j]!, v, methods[j]!, pv.counts[j]!)));
+    r.columns.forEach((v, j) =>
+      out.push({ key: v.key, kind: 'number', values: values[j]!.map((x) => wire(x, methods[j]!)), ...measureOf(v, r.system, methods[j]!) }),
+    );
+    countKeys.forEach((key, j) => out.push({ key, kind: 'number', values: Float64Array.from(pvs, (pv) => (block.columns[j] ? pv.counts[j]! : 0)) }));
+    r.columns.forEach((v, j) => {
+      if (!normal) return;
+      const pct = new Float64Array(rows);
+      pvs.forEach((pv, i) => {
+        const mean = normal[pv.period.month - 1]![j]!.mean;
+        const value = values[j]![i]!;
+        const usable = pv.period.whole && methods[j] !== 'circular-mean' && !Number.isNaN(value) && !Number.isNaN(mean) && mean !== 0;
+        pct[i] = usable ? (100 * value) / mean : NaN;
+      });
+      out.push({ key: pctKeys[j]!, kind: 'number', values: pct, variable: v.name, unit: '%', statistic: 'pct_of_normal' });
+    });
+    out.push(...attributeColumns(pickAttributes(r.metadata, name, attributes), r.nameKey));
+    return { rows, columns: out };
+  }
+}
+
+// what a value column of a variable measures, in the answer's unit system
+function measureOf(v: Selection['columns'][number], system: UnitSystem, statistic: string): Measure {
+  return { variable: v.name, unit: unitLabel(v.unit, system), statistic };
 }
 
 function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly string[] }): RecordStream {
@@ -199,23 +213,28 @@ function normals(r: Resolved, query: NormalsOptions & { alsoReturn?: readonly st
   const statKeys = r.columns.flatMap((v) => normalStatistics.map((st) => `${v.key} ${st}`));
   const columns = [r.nameKey, period, 'start_date', 'end_date', ...statKeys, ...attributes.filter((a) => a !== r.nameKey)];
   const groups = period === 'month' ? 12 : dayLabels.length; // a record per name and calendar month or MM-DD at most
-  return summaryStream(columns, r.readRows(base.startDay, base.endDay), r.names.length * groups, async function* () {
+  const run = async function* (): AsyncGenerator<Frame> {
     for await (const [name, block] of namedBlocks(r, base.startDay, base.endDay)) {
-      const extra = pickAttributes(r.metadata, name, attributes);
       const groups = period === 'month' ? monthlyNormals(r, methods, block, base) : dailyNormals(r, methods, block);
-      const labels = period === 'month' ? groups.map((_, m) => m + 1) : dayLabels;
-      const out: WireRecord[] = [];
-      groups.forEach((stats, g) => {
-        if (stats.every((st) => st.n === 0)) return;
-        const record: WireRecord = { [r.nameKey]: name, [period]: labels[g]!, start_date: formatDay(base.startDay), end_date: formatDay(base.endDay) };
-        r.columns.forEach((v, j) => {
-          for (const st of normalStatistics) record[`${v.key} ${st}`] = st === 'n' ? stats[j]!.n : wire(stats[j]![st], methods[j]!);
-        });
-        out.push({ ...record, ...extra, [r.nameKey]: name });
+      const kept = groups.flatMap((stats, g) => (stats.every((st) => st.n === 0) ? [] : [g]));
+      const rows = kept.length;
+      const out: FrameColumn[] = [
+        { key: r.nameKey, kind: 'same', value: name },
+        { key: period, kind: 'value', values: kept.map((g) => (period === 'month' ? g + 1 : dayLabels[g]!)) },
+        sameDay('start_date', base.startDay, rows),
+        sameDay('end_date', base.endDay, rows),
+      ];
+      r.columns.forEach((v, j) => {
+        for (const st of normalStatistics) {
+          const values = Float64Array.from(kept, (g) => (st === 'n' ? groups[g]![j]!.n : wire(groups[g]![j]![st], methods[j]!)));
+          out.push({ key: `${v.key} ${st}`, kind: 'number', values, ...(st === 'n' ? {} : measureOf(v, r.system, st)) });
+        }
       });
-      yield out;
+      out.push(...attributeColumns(pickAttributes(r.metadata, name, attributes), r.nameKey));
+      yield { rows, columns: out };
     }
-  });
+  };
+  return frameStream(columns, run, r.readRows(base.startDay, base.endDay), r.names.length * groups);
 }
 
 // each name with days in the range and its block, names read together in chunks of about VALUES_PER_GROUP values
@@ -282,23 +301,9 @@ function resolveCompareTo(value: string | undefined, interval: Interval): boolea
   return true;
 }
 
-// a value as the wire shows it: rounded to 4 decimals, null for none; a circular mean that rounds to 360 is 0
-function wire(value: number, method: Method): number | null {
-  if (Number.isNaN(value)) return null;
-  const rounded = roundValue(value);
-  return method === 'circular-mean' && rounded === 360 ? 0 : rounded;
-}
-
-// records in batches, as a RecordStream: JSON and CSV text written from the records (answers are a record per period)
-function summaryStream(columns: string[], readRows: number, maxRecords: number, run: () => AsyncGenerator<WireRecord[]>): RecordStream {
-  const batches = async function* (kind: OutputKind) {
-    for await (const batch of run()) {
-      if (kind === 'records') yield batch;
-      else if (kind === 'json') yield batch.map((record) => JSON.stringify(record));
-      else yield [recordsToCsv(batch, columns, false)];
-    }
-  };
-  return recordStream(columns, batches, readRows, maxRecords);
+// a value as the wire shows it once rounded to 4 decimals (NaN: null): a circular mean that rounds to 360 is 0
+function wire(value: number, method: Method): number {
+  return method === 'circular-mean' && roundValue(value) === 360 ? 0 : value;
 }
 
 // a period has many days and so no one status; qflag stays the reservoir-level metadata value here (docs/flags-and-history.md)

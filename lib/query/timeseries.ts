@@ -1,7 +1,7 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { formatDay, overlaps, yearOfDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
-import { type Block, type DayFlags, emitWithFlags, type OutputKind, RecordBuilder } from '../format/emit.js';
+import { type Block, type BuilderKind, type DayFlags, emitWithFlags, RecordBuilder } from '../format/emit.js';
 import type { ResolvedVariable } from '../format/emitter.js';
 import { compareText, partitionPoint, rowsWithin, runEnd, runsOnDay } from '../order.js';
 import { copyOfDay } from '../store/by-date.js';
@@ -27,7 +27,7 @@ export const VALUES_PER_GROUP = 4_000_000;
  * Reservoir records over [startDay, endDay] in name then date order: one batch per reservoir and year, or, when many
  * names are asked in order (every reservoir for a year), one batch per reservoir, the names read in groups.
  */
-export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
   const { names, columns: variables, attach, flags } = plan;
   const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
   const read = names.length >= MANY_NAMES && isSorted(names) ? spansInGroups : spansByNameAndYear;
@@ -122,7 +122,7 @@ const NAMES_PER_BATCH = 1000;
  * column: a few MB at 44,000 reservoirs); the records are then made a batch of names at a time as the reader asks, so
  * the answer's text is never held whole (17 MB of JSON at 44,000, kept alive long enough to reach the old generation).
  */
-export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
   const { columns: variables, startDay: day, attach } = plan;
   const names = source.manifest.reservoirs.names;
   const { seen, columns, flagCodes } = await gatherDay(source, plan);
@@ -208,7 +208,7 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
 }
 
 /** Station records over [startDay, endDay], one batch per station, in name then date order. */
-export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: OutputKind = 'records'): AsyncGenerator<unknown[]> {
+export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
   const { names, columns: variables, startDay, endDay, attach, flags } = plan;
   const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
