@@ -4,7 +4,7 @@
 // headers say their size and values) to take the chunk's checksum, which the footer (written last, with a placeholder
 // of the same length) then gets in place of the placeholder. Memory: a row group and a page, whatever the file's size.
 import { createHash, type Hash } from 'node:crypto';
-import { type Table, tableToIPC } from 'apache-arrow';
+import { Field, RecordBatch, Schema, Table, tableToIPC } from 'apache-arrow';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import * as wasm from 'parquet-wasm';
 import { StoreError } from '../errors.js';
@@ -33,34 +33,53 @@ export async function* encodeParquetStream(
   const placeholder = sumsText(Array.from({ length: groups }, () => Array.from({ length: plan.columns }, () => '0'.repeat(32))));
   const source = batches[Symbol.asyncIterator]();
   let given = 0;
+  let refused: StoreError | undefined; // said rather than the stream writer's own error
+  let schema: Schema | undefined;
   const input = new ReadableStream({
     async pull(controller) {
       const next = await source.next();
-      if (next.done) {
-        if (given !== plan.rows) controller.error(new StoreError(`a streamed Parquet file was given ${given} rows, not ${plan.rows}`));
-        else controller.close();
+      const expected = Math.min(plan.rowGroupSize, plan.rows - given);
+      if (next.done ? given !== plan.rows : next.value.numRows !== expected) {
+        refused = new StoreError(
+          next.done
+            ? `a streamed Parquet file was given ${given} rows, not ${plan.rows}`
+            : `a streamed row group has ${next.value.numRows} rows, not ${expected}`,
+        );
+        controller.close(); // ended cleanly (an error put in the stream reaches the writer as a value it cannot take): the refusal is thrown below
         return;
       }
-      const expected = Math.min(plan.rowGroupSize, plan.rows - given);
-      if (next.value.numRows !== expected) controller.error(new StoreError(`a streamed row group has ${next.value.numRows} rows, not ${expected}`));
+      if (next.done) return controller.close();
       given += next.value.numRows;
-      const table = wasm.Table.fromIPCStream(tableToIPC(next.value, 'stream'));
-      for (const batch of table.recordBatches()) controller.enqueue(batch);
+      // every batch with the same schema, each column nullable: the first batch's would say "no nulls" where a later one has some
+      schema ??= nullable(next.value.schema);
+      const table = new Table(
+        schema,
+        next.value.batches.map((b) => new RecordBatch(schema!, b.data)),
+      );
+      for (const batch of wasm.Table.fromIPCStream(tableToIPC(table, 'stream')).recordBatches()) controller.enqueue(batch);
     },
   });
-  const output = (await wasm.transformParquetStream(input, writerProperties(plan.rowGroupSize, new Map([[CHUNK_SUMS_KEY, placeholder]])))).getReader();
+  const properties = writerProperties(plan.rowGroupSize, new Map([[CHUNK_SUMS_KEY, placeholder]]));
+  const output = (
+    await wasm.transformParquetStream(input, properties).catch((error: unknown) => {
+      throw refused ?? error;
+    })
+  ).getReader();
   const file = createHash('sha256');
   const walk = chunkWalker(groups, plan, file);
   let size = 0;
   for (;;) {
-    const { done: ended, value } = await output.read();
-    if (ended) break;
+    const { done: ended, value } = await output.read().catch((error: unknown) => {
+      throw refused ?? error;
+    });
+    if (ended || refused) break;
     const passed = walk.add(value as Uint8Array);
     if (passed.byteLength > 0) {
       size += passed.byteLength;
       yield passed;
     }
   }
+  if (refused) throw refused;
   const tail = walk.rest();
   const metadata = parseMetadata(tail);
   const ranges = chunkRanges(metadata);
@@ -133,4 +152,11 @@ function chunkWalker(groups: number, plan: { rows: number; rowGroupSize: number;
       return Uint8Array.from(pending);
     },
   };
+}
+
+function nullable(schema: Schema): Schema {
+  return new Schema(
+    schema.fields.map((f) => new Field(f.name, f.type, true, f.metadata)),
+    schema.metadata,
+  );
 }
