@@ -20,7 +20,7 @@ import { MAX_LEAD } from './variables.js';
 const S = ensembleStatistics.length;
 
 /** An issue to write as its rows are made: its reservoirs in order, and their forecasts in that order, made when asked. */
-export interface IssueSource {
+interface IssueSource {
   issued: number; // epoch day
   names: readonly string[]; // sorted
   memberCounts: readonly number[]; // per name, the members it keeps (0: none)
