@@ -1,8 +1,8 @@
-// The forecast benchmark's two queries, ours and DuckDB's over the statistics file the store's manifest names for the
+// The forecast benchmark's two queries, ours and DuckDB's and ClickHouse's (chdb) over the statistics file the store's manifest names for the
 // latest issue (a month's file in stores written before a file set per issue; the files of older snapshots sit beside
 // it until a vacuum): the latest issue of one reservoir, and the 28-day totals of every reservoir.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Manifest } from '../lib/store/manifest.js';
 
 export const NAME = 'LAKE MEAD';
@@ -11,6 +11,8 @@ export async function forecastQueries(dir: string) {
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   const month = manifest.forecasts!.at(-1)!;
   const file = join(dir, month.stats.path).replaceAll("'", "''");
+  // ClickHouse (chdb) reads files under its working directory alone: the file from the store's parent folder
+  const chFile = join(basename(dir), month.stats.path).replaceAll('\\', '\\\\').replaceAll("'", "\\'");
   const latest = month.issues.at(-1)!.issued;
   return {
     manifest,
@@ -18,10 +20,12 @@ export async function forecastQueries(dir: string) {
       latest: {
         ours: { method: 'forecastDaily', options: { names: [NAME], variables: ['E_volume'] } },
         sql: `select RES_NAME, issued, valid_date, lead_days, statistic, E_volume from read_parquet('${file}') where RES_NAME = '${NAME}' and issued = '${latest}' and statistic in ('mean', 'p10', 'p50', 'p90') order by lead_days, statistic`,
+        clickhouse: `select RES_NAME, issued, valid_date, lead_days, statistic, E_volume from file('${chFile}', Parquet) where RES_NAME = '${NAME}' and issued = toDate32('${latest}') and statistic in ('mean', 'p10', 'p50', 'p90') order by lead_days, statistic`,
       },
       totals: {
         ours: { method: 'forecastTotal', options: { names: ['ALL'], variables: ['E_volume'], statistics: ['p50'] } },
         sql: `select RES_NAME, E_volume_total from read_parquet('${file}') where issued = '${latest}' and lead_days = 28 and statistic = 'p50' order by RES_NAME`,
+        clickhouse: `select RES_NAME, E_volume_total from file('${chFile}', Parquet) where issued = toDate32('${latest}') and lead_days = 28 and statistic = 'p50' order by RES_NAME`,
       },
     },
   } as const;

@@ -1,6 +1,6 @@
-// The forecasts, ours against DuckDB over the same files: the latest issue of one reservoir (28 leads, 4 statistics)
+// The forecasts, ours against DuckDB and ClickHouse (chdb) over the same files: the latest issue of one reservoir (28 leads, 4 statistics)
 // and the 28-day totals of every reservoir (the median), warm (repeated in one process) and cold (a fresh process per
-// run), and the store's bytes per issue. DuckDB reads the latest issue's statistics file, the one the manifest names
+// run), and the store's bytes per issue. DuckDB and ClickHouse read the latest issue's statistics file, the one the manifest names
 // (the files of older snapshots sit beside it until a vacuum): the same statistics, not our totals table.
 //   npm run bench:forecast -- [--reservoirs 247] [--issues 31] [--runs 5] [--dir DIR]
 // At thousands of reservoirs the estimates are made for December alone (forecasts need no year of them) and no
@@ -9,10 +9,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore } from '../lib/open/store.js';
 import { generateStore } from '../lib/synthetic/generate.js';
+import { clickhouseAnswer } from './clickhouse.js';
 import { DuckEngine } from './duckdb.js';
 import { type ForecastQueryName, forecastQueries } from './forecast-queries.js';
 import { median, timeRepeated } from './timing.js';
@@ -29,7 +30,7 @@ const reservoirs = Number(values.reservoirs);
 const issueCount = Number(values.issues);
 const runs = Number(values.runs);
 const large = reservoirs > 1000;
-const dir = values.dir ?? join(tmpdir(), `evap-bench-forecast-${reservoirs}-${issueCount}`);
+const dir = resolve(values.dir ?? join(tmpdir(), `evap-bench-forecast-${reservoirs}-${issueCount}`));
 
 if (!existsSync(join(dir, 'manifest.json'))) {
   const began = performance.now();
@@ -52,21 +53,22 @@ const indexBytes = manifest.forecasts!.reduce((sum, m) => sum + (m.stats.index?.
 const withMembers = issues.filter((i) => i.members > 0).length;
 type QueryName = ForecastQueryName;
 
-async function warm(name: QueryName): Promise<{ ours: number; duck: number; rows: [number, number] }> {
+async function warm(name: QueryName): Promise<{ ours: number; duck: number; ch: number; rows: [number, number, number] }> {
   const store = await openStore(dir);
   const duck = await DuckEngine.open();
   const q = queries[name];
   const call = () => (store as unknown as Record<string, (o: object) => Promise<unknown[]>>)[q.ours.method]!.call(store, q.ours.options);
-  const rows: [number, number] = [(await call()).length, (await duck.records(q.sql)).length];
+  const ch = async () => clickhouseAnswer(dir, q.clickhouse);
+  const rows: [number, number, number] = [(await call()).length, (await duck.records(q.sql)).length, (await ch()).length];
   const time = async (f: () => Promise<unknown>) => (await timeRepeated(f, { minRuns: runs * 4, maxRuns: runs * 4, budgetMs: 0 })).medianMs;
-  const result = { ours: await time(call), duck: await time(() => duck.records(q.sql)), rows };
+  const result = { ours: await time(call), duck: await time(() => duck.records(q.sql)), ch: await time(ch), rows };
   duck.close();
   await store.close();
   return result;
 }
 
 // a fresh process per run: from before opening (the store, or a DuckDB instance) to the answer
-function cold(name: QueryName, engine: 'ours' | 'duckdb'): number {
+function cold(name: QueryName, engine: 'ours' | 'duckdb' | 'clickhouse'): number {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'forecast-child.ts'), engine, dir, name], { encoding: 'utf8' });
@@ -77,16 +79,17 @@ function cold(name: QueryName, engine: 'ours' | 'duckdb'): number {
 
 {
   const lines = [
-    `Forecasts: ${reservoirs} reservoirs, ${issues.length} issues (members kept for ${withMembers}); statistics ${(statsBytes / issues.length / 1024).toFixed(0)} KiB per issue (${(statsBytes / issues.length / reservoirs / 1024).toFixed(1)} KiB per reservoir), members ${(memberBytes / Math.max(1, withMembers) / 1024).toFixed(0)} KiB per issue that keeps them; the files' indexes ${(indexBytes / 1024).toFixed(0)} KiB`,
+    `Forecasts: ${manifest.reservoirs.names.length} reservoirs, ${issues.length} issues (members kept for ${withMembers}); statistics ${(statsBytes / issues.length / 1024).toFixed(0)} KiB per issue (${(statsBytes / issues.length / manifest.reservoirs.names.length / 1024).toFixed(1)} KiB per reservoir), members ${(memberBytes / Math.max(1, withMembers) / 1024).toFixed(0)} KiB per issue that keeps them; the files' indexes ${(indexBytes / 1024).toFixed(0)} KiB`,
     '',
-    '| query | rows ours / DuckDB | warm ours | warm DuckDB | DuckDB/ours | cold ours | cold DuckDB | DuckDB/ours |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| query | rows ours / DuckDB / ClickHouse | warm ours | warm DuckDB | warm ClickHouse | DuckDB/ours | ClickHouse/ours | cold ours | cold DuckDB | cold ClickHouse | DuckDB/ours | ClickHouse/ours |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
+  const ratio = (peer: number, ours: number) => `**${(peer / ours).toFixed(1)}×**`;
   for (const name of Object.keys(queries) as QueryName[]) {
     const w = await warm(name);
-    const c = { ours: cold(name, 'ours'), duck: cold(name, 'duckdb') };
+    const c = { ours: cold(name, 'ours'), duck: cold(name, 'duckdb'), ch: cold(name, 'clickhouse') };
     lines.push(
-      `| ${name} | ${w.rows[0]} / ${w.rows[1]} | ${w.ours.toFixed(2)} ms | ${w.duck.toFixed(2)} ms | **${(w.duck / w.ours).toFixed(1)}×** | ${c.ours.toFixed(0)} ms | ${c.duck.toFixed(0)} ms | **${(c.duck / c.ours).toFixed(1)}×** |`,
+      `| ${name} | ${w.rows.join(' / ')} | ${w.ours.toFixed(2)} ms | ${w.duck.toFixed(2)} ms | ${w.ch.toFixed(2)} ms | ${ratio(w.duck, w.ours)} | ${ratio(w.ch, w.ours)} | ${c.ours.toFixed(0)} ms | ${c.duck.toFixed(0)} ms | ${c.ch.toFixed(0)} ms | ${ratio(c.duck, c.ours)} | ${ratio(c.ch, c.ours)} |`,
     );
   }
   console.log(lines.join('\n'));

@@ -1,11 +1,11 @@
 // Forecasts for a store being generated: every reservoir's ensemble on every issue day of a span, written an
-// issue-month at a time (a file set per issue) into the writer's snapshot. One function, for the demo store and any other generated one.
+// issue at a time (a file set per issue) into the writer's snapshot. One function, for the demo store and any other generated one.
 import { formatDay, parseRange } from '../dates.js';
 import type { ReservoirSpec } from '../model/reference.js';
 import type { StoreWriter } from '../writer/write.js';
 import { forecastReservoir, type IssueEnsemble } from './generate.js';
-import { forecastFromMembers, type Issue } from './issue.js';
-import { writeForecastIssues } from './write.js';
+import { forecastFromMembers } from './issue.js';
+import { writeForecastSources } from './write.js';
 
 export interface ForecastGeneration {
   firstIssue: string; // first issue date, YYYY-MM-DD
@@ -17,27 +17,30 @@ export interface ForecastGeneration {
   onProgress?: (month: string) => void;
 }
 
-/** Adds forecasts (statistics and every member) of the given reservoirs to the writer's snapshot; returns the issues written. */
+/**
+ * Adds forecasts (statistics and the members kept) of the given reservoirs to the writer's snapshot; returns the
+ * issues written. One issue at a time, each reservoir's ensemble made as its rows are written (the reservoirs' model
+ * states run on from issue to issue), so an issue of any number of reservoirs is written in bounded memory.
+ */
 export async function addForecasts(writer: StoreWriter, reservoirs: readonly ReservoirSpec[], options: ForecastGeneration): Promise<number> {
   const { startDay, endDay } = parseRange(options.firstIssue, options.lastIssue);
-  const runs = reservoirs.map((spec) => forecastReservoir(spec, options.seed, options.origin, startDay, endDay, options.members));
-  let months = writer.current.forecasts ?? [];
-  let written = 0;
-  for (let from = startDay; from <= endDay; ) {
-    const date = new Date(from * 86_400_000);
-    const to = Math.min(endDay, Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 86_400_000 - 1);
-    const issues: Issue[] = Array.from({ length: to - from + 1 }, (_, i) => ({ issued: from + i, byName: new Map() }));
-    for (const run of runs) {
-      for (let day = from; day <= to; day++) {
+  const specs = [...reservoirs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)); // a file's rows are in name order
+  const names = specs.map((s) => s.name);
+  const runs = specs.map((spec) => forecastReservoir(spec, options.seed, options.origin, startDay, endDay, options.members));
+  let entries = writer.current.forecasts ?? [];
+  for (let day = startDay; day <= endDay; day++) {
+    const keep = options.keepMembers === undefined || day > endDay - options.keepMembers;
+    const forecasts = function* () {
+      for (const run of runs) {
         const ensemble = run.next().value as IssueEnsemble;
-        const keep = options.keepMembers === undefined || day > endDay - options.keepMembers;
-        issues[day - from]!.byName.set(ensemble.name, forecastFromMembers(ensemble.members, ensemble.count, keep));
+        yield forecastFromMembers(ensemble.members, ensemble.count, keep);
       }
-    }
-    months = await writeForecastIssues(writer, months, issues);
-    written += issues.length;
-    options.onProgress?.(formatDay(from).slice(0, 7));
-    from = to + 1;
+    };
+    entries = await writeForecastSources(writer, entries, [
+      { issued: day, names, memberCounts: names.map(() => (keep ? options.members : 0)), forecasts: forecasts() },
+    ]);
+    const month = formatDay(day).slice(0, 7);
+    if (day === endDay || formatDay(day + 1).slice(0, 7) !== month) options.onProgress?.(month);
   }
-  return written;
+  return endDay - startDay + 1;
 }

@@ -72,7 +72,8 @@ export function bucketStorage(location: string, env: NodeJS.ProcessEnv, options:
       return tagOf(response);
     },
     async write(path, bytes) {
-      const response = await client.send('PUT', key(path), { body: typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes });
+      const body = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes instanceof Uint8Array ? bytes : await gathered(bytes);
+      const response = await client.send('PUT', key(path), { body });
       if (response.status !== 200) throw client.failure('write', key(path), response);
     },
     async create(path, text) {
@@ -191,4 +192,11 @@ async function withBucketLock<T>(
     clearInterval(refresh);
     if ((await storage.readText(path).catch(() => undefined))?.text === text) await storage.remove(path); // ours still, not a taker's
   }
+}
+
+// a streamed file's pieces as one body: one PUT needs its length first (a multipart upload would bound the memory)
+async function gathered(pieces: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const all: Uint8Array[] = [];
+  for await (const piece of pieces) all.push(piece);
+  return Buffer.concat(all);
 }

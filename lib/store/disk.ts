@@ -130,7 +130,7 @@ function createRangeReader(root: string, maxOpen = 64): RangeReader {
  * truncated and rewritten in place: a crash would leave it torn, and a copy of the store made with hard links would
  * change with it (the Iceberg tables republished for a new location rewrite files of the same names).
  */
-async function writeDurable(root: string, path: string, bytes: Uint8Array | string, sync = true): Promise<void> {
+async function writeDurable(root: string, path: string, bytes: Uint8Array | string | AsyncIterable<Uint8Array>, sync = true): Promise<void> {
   const full = resolveInside(root, path);
   await mkdir(dirname(full), { recursive: true });
   if (!sync) return writeFile(full, bytes);
@@ -145,7 +145,7 @@ async function writeDurable(root: string, path: string, bytes: Uint8Array | stri
 }
 
 /** Replaces a file atomically: write a temporary sibling, fsync, rename over, fsync the folder. */
-async function replaceAtomically(root: string, path: string, bytes: Uint8Array | string): Promise<void> {
+async function replaceAtomically(root: string, path: string, bytes: Uint8Array | string | AsyncIterable<Uint8Array>): Promise<void> {
   const full = resolveInside(root, path);
   const temporary = `${full}.${process.pid}.${Date.now()}.tmp`;
   await mkdir(dirname(full), { recursive: true });
@@ -164,10 +164,11 @@ async function replaceAtomically(root: string, path: string, bytes: Uint8Array |
   }
 }
 
-async function writeSynced(full: string, bytes: Uint8Array | string, flags = 'w'): Promise<void> {
+async function writeSynced(full: string, bytes: Uint8Array | string | AsyncIterable<Uint8Array>, flags = 'w'): Promise<void> {
   const handle = await open(full, flags);
   try {
-    await handle.writeFile(bytes);
+    if (typeof bytes === 'string' || bytes instanceof Uint8Array) await handle.writeFile(bytes);
+    else for await (const piece of bytes) await handle.writeFile(piece); // a streamed file, a piece at a time (each from the current position)
     await handle.sync();
   } finally {
     await handle.close();

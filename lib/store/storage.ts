@@ -23,7 +23,7 @@ export interface Storage extends ByteSource {
   readonly location: string; // the folder or s3:// URL, for messages
   readText(path: string): Promise<TaggedText | undefined>; // undefined when absent
   stamp(path: string): Promise<string | undefined>; // the tag alone, cheaply: has it changed?
-  write(path: string, bytes: Uint8Array | string): Promise<void>; // a new file, durable when this returns
+  write(path: string, bytes: Uint8Array | string | AsyncIterable<Uint8Array>): Promise<void>; // a new file, durable when this returns; pieces streamed where the storage can
   create(path: string, text: string): Promise<boolean>; // only if absent, whole or not at all; false when taken
   replace(path: string, text: string, expected?: string): Promise<boolean>; // atomically; false if its tag is no longer `expected`
   list(folder: string): Promise<StoredFile[]>; // every file under a folder ('' : the top level only)

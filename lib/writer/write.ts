@@ -35,7 +35,9 @@ import {
   type ReservoirPartition,
 } from '../store/manifest.js';
 import { type FileLayout, parseFooter } from '../store/parquet.js';
+import { parseMetadata } from '../store/parquet-decode.js';
 import { encodeParquet } from '../store/parquet-encode.js';
+import { encodeParquetStream, type StreamedParquet } from '../store/parquet-stream.js';
 import { createReaderCaches, PartitionReader } from '../store/partitions.js';
 import { readFileRows, type SnapshotFiles } from '../store/readback.js';
 import type { ReservoirRows, StationRows } from '../store/rows.js';
@@ -192,6 +194,35 @@ export class StoreWriter {
   writeForecastFile(path: string, table: Table, days: Int32Array, rowGroupSize: number): Promise<DataFile> {
     // its layout beside it: a footer of hundreds of small row groups takes longer to parse than the chunks a query reads
     return this.writeTable(path, table, days, rowGroupSize, true);
+  }
+
+  /**
+   * Writes a data file of the forecasts a row group at a time (lib/store/parquet-stream.ts), from batches of exactly
+   * `rowGroupSize` rows (the last the rest), all of the issue day `day`: its memory is a row group's, not the file's.
+   */
+  async writeForecastStream(
+    path: string,
+    batches: AsyncIterable<Table>,
+    plan: { rows: number; rowGroupSize: number; columns: number },
+    day: number,
+  ): Promise<DataFile> {
+    this.releaseMarker ??= await this.storage.mark(this.marker);
+    this.written.push(path);
+    const done: Partial<StreamedParquet> = {};
+    await this.storage.write(path, encodeParquetStream(batches, plan, done));
+    const { bytes, sha256: sum, rest } = done as StreamedParquet;
+    const tail = rest.subarray(rest.byteLength - (parseMetadata(rest).metadata_length + 8)); // the footer, its length and the magic
+    return {
+      path,
+      rows: plan.rows,
+      bytes,
+      sha256: sum,
+      footerBytes: tail.byteLength,
+      footerSha256: sha256(tail),
+      start: formatDay(day),
+      end: formatDay(day),
+      index: await this.writeIndex(path, parseFooter(tail)),
+    };
   }
 
   /** The snapshot's forecasts: every issue-month and its files (lib/forecast/files.ts). */
