@@ -26,6 +26,26 @@ describe('docs/forecasts.md', () => {
     }
   });
 
+  it('quotes the verification figures `evap forecast --verification` gives for Lake Mead, to their rounding', async () => {
+    const text = forecasts.replace(/\s+/g, ' ');
+    const m = text.match(
+      /mean absolute error of `E_hs` is ([\d.]+) mm at lead 1, ([\d.]+) mm at lead 3 and ([\d.]+) mm at lead 7, where the normal's is ([\d.]+), ([\d.]+) and ([\d.]+) mm \(skill ([-\d.]+), ([-\d.]+), ([-\d.]+)\)/,
+    );
+    const lead14 = text.match(/Lead 14 at Lake Mead: `E_hs` ([-\d.]+), `E_volume` ([-\d.]+)\./);
+    expect(m).not.toBeNull();
+    expect(lead14).not.toBeNull();
+    const run = await evap(['forecast', '--store', 'data', '--verification', '--names', 'LAKE MEAD', '--variables', 'E_hs,E_volume', '--format', 'json']);
+    const rows = JSON.parse(run.stdout) as { variable: string; lead_days: number; mae: number; mae_normal: number; skill: number }[];
+    const at = (variable: string, lead: number) => rows.find((r) => r.variable === variable && r.lead_days === lead)!;
+    const quoted = (figure: string, value: number) => Math.abs(Number(figure) - value) <= 0.5 * 10 ** -(figure.split('.')[1]?.length ?? 0) + 1e-9;
+    const leads = [1, 3, 7];
+    leads.forEach((lead, k) => {
+      const row = at('E_hs', lead);
+      expect([lead, quoted(m![1 + k]!, row.mae), quoted(m![4 + k]!, row.mae_normal), quoted(m![7 + k]!, row.skill)]).toEqual([lead, true, true, true]);
+    });
+    expect([quoted(lead14![1]!, at('E_hs', 14).skill), quoted(lead14![2]!, at('E_volume', 14).skill)]).toEqual([true, true]);
+  });
+
   it('quotes the line `evap forecast` says for a reservoir without forecasts', async () => {
     const quoted = forecasts.split('\n').find((l) => l.startsWith('evap forecast: no forecasts for ABIQUIU LAKE'));
     const run = await evap(['forecast', '--store', 'data', '--names', 'ABIQUIU LAKE']);
