@@ -282,14 +282,21 @@ function plainText(page: Uint8Array, count: number): string[] | undefined {
   return out;
 }
 
+/** The header of the page at `offset` of `bytes`: its compressed size, how many values it holds, and where its data begins. Throws when the header is cut short. */
+export function readPageHeader(bytes: Uint8Array, offset: number): { dataStart: number; compressedSize: number; values: number } {
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset };
+  const header = parquetHeader(reader);
+  const values = header.data_page_header?.num_values ?? header.data_page_header_v2?.num_values ?? 0;
+  return { dataStart: reader.offset, compressedSize: header.compressed_page_size, values };
+}
+
 /** The compressed size of each page of a chunk, in order (a chunk's layout, for tests and checks). */
 export function pageSizes(bytes: Uint8Array): number[] {
-  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
   const sizes: number[] = [];
-  while (reader.offset < bytes.byteLength - 1) {
-    const header = parquetHeader(reader);
-    reader.offset += header.compressed_page_size;
-    sizes.push(header.compressed_page_size);
+  for (let at = 0; at < bytes.byteLength - 1; ) {
+    const header = readPageHeader(bytes, at);
+    at = header.dataStart + header.compressedSize;
+    sizes.push(header.compressedSize);
   }
   return sizes;
 }

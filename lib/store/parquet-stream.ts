@@ -5,11 +5,10 @@
 // of the same length) then gets in place of the placeholder. Memory: a row group and a page, whatever the file's size.
 import { createHash, type Hash } from 'node:crypto';
 import { Field, RecordBatch, Schema, Table, tableToIPC } from 'apache-arrow';
-import { parquetHeader } from 'hyparquet/src/column.js';
 import * as wasm from 'parquet-wasm';
 import { StoreError } from '../errors.js';
 import { CHUNK_SUMS_KEY, chunkRanges } from './parquet.js';
-import { parseMetadata } from './parquet-decode.js';
+import { parseMetadata, readPageHeader } from './parquet-decode.js';
 import { sumsText, writerProperties } from './parquet-encode.js';
 
 /** What a streamed file came to, filled in when its last piece has passed. */
@@ -115,18 +114,17 @@ function chunkWalker(groups: number, plan: { rows: number; rowGroupSize: number;
       pending = pending.byteLength === 0 ? piece : Buffer.concat([pending, piece]);
       while (group < groups) {
         const local = at - offset;
-        const reader = { view: new DataView(pending.buffer, pending.byteOffset, pending.byteLength), offset: local };
-        let header: ReturnType<typeof parquetHeader>;
+        let header: ReturnType<typeof readPageHeader>;
         try {
-          header = parquetHeader(reader);
+          header = readPageHeader(pending, local);
         } catch {
           break; // the header is not all here yet
         }
-        const end = reader.offset + header.compressed_page_size;
+        const end = header.dataStart + header.compressedSize;
         if (end > pending.byteLength) break;
         chunk.update(pending.subarray(local, end));
         at = offset + end;
-        values += header.data_page_header?.num_values ?? header.data_page_header_v2?.num_values ?? 0;
+        values += header.values;
         if (values >= rowsOf(group)) {
           (sums[group] ??= []).push(chunk.digest('hex').slice(0, 32));
           (ranges[group] ??= []).push([chunkStart, at]);
