@@ -22,6 +22,7 @@ export function frameStream(columns: string[], run: () => AsyncIterable<Frame>, 
     bound,
   );
   stream.table = frameTable(stream, run);
+  stream.frames = run;
   return stream;
 }
 

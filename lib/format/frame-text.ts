@@ -9,17 +9,17 @@ import { TEXT_PIECE_CHARS } from './text-pieces.js';
 const encoder = new TextEncoder();
 const INDEX_KEY = /^(0|[1-9]\d*)$/;
 
-/** The frame's rows as records, keys in its columns' order (a key given twice: its first place, its last value). */
-export function frameRecords(frame: Frame): WireRecord[] {
-  const out: WireRecord[] = new Array(frame.rows);
-  for (let i = 0; i < frame.rows; i++) {
+/** The frame's rows [from, to) as records, keys in its columns' order (a key given twice: its first place, its last value). */
+export function frameRecords(frame: Frame, from = 0, to = frame.rows): WireRecord[] {
+  const out: WireRecord[] = new Array(Math.max(0, to - from));
+  for (let i = from; i < to; i++) {
     const record: WireRecord = {};
     for (const column of frame.columns) {
       const value = wireValueAt(column, i);
       if (column.key === '__proto__') Object.defineProperty(record, column.key, { value, enumerable: true, writable: true, configurable: true });
       else record[column.key] = value;
     }
-    out[i] = record;
+    out[i - from] = record;
   }
   return out;
 }

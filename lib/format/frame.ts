@@ -51,10 +51,14 @@ export function blockFrame(
   to: number,
 ): Frame {
   const rows = to - from;
-  const days = Int32Array.from({ length: rows }, (_, i) => block.days[from + i]!);
+  // plain loops: TypedArray.from with a function cost a what-if year of 20 reservoirs as much as writing its JSON
+  const days = new Int32Array(rows);
+  for (let i = 0; i < rows; i++) days[i] = block.days[from + i]!;
   const values = variables.map((v, j): FrameColumn => {
     const column = block.columns[j];
-    const converted = Float64Array.from({ length: rows }, (_, i) => (column ? convert(column[from + i]!, v) : NaN));
+    const converted = new Float64Array(rows);
+    if (!column) converted.fill(NaN);
+    else for (let i = 0; i < rows; i++) converted[i] = convert(column[from + i]!, v);
     return { key: v.key, kind: 'number', values: converted, variable: v.name };
   });
   const head: FrameColumn[] = [

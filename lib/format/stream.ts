@@ -6,6 +6,7 @@ import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord } from '../types.js';
 import { csvTextChunks, recordsToCsv } from './csv.js';
 import type { OutputKind } from './emit.js';
+import type { Frame } from './frame.js';
 import { joinedPieces } from './text-pieces.js';
 
 /**
@@ -22,6 +23,7 @@ export interface RecordStream {
   csv(): AsyncIterable<string>; // CSV text chunks, the header first: the same text as recordsToCsv of the records
   readRows: number; // about how many stored rows the answer decodes (estimateReadRows; 0 where not estimated)
   maxRecords: number; // the most records the answer can hold, known before anything is read (names x days or periods); Infinity where not bounded
+  frames?(): AsyncIterable<Frame>; // the rows as frames, where the answer is read as columns: a page of it without a record for every row
 }
 
 /**
@@ -159,6 +161,7 @@ export function aroundOutputs(stream: RecordStream, enter: () => Promise<OutputH
     csv: () => each(() => stream.csv()),
     records: () => whole(() => stream.records()),
     table: (maxValues) => whole(() => stream.table(maxValues)),
+    ...(stream.frames ? { frames: () => each(() => stream.frames!()) } : {}),
   };
 }
 

@@ -290,11 +290,12 @@ export abstract class StoreReader {
       );
       // a table is built from the blocks' columns as frames, not from records; its code is loaded by the first table
       // asked, so that a JSON or CSV answer runs none of it
+      stream.frames = async function* () {
+        for await (const batch of read(s, planned, 'frames')) yield* batch as Frame[];
+      };
       stream.table = async (maxValues) => {
         const { frameTable } = await import('../format/frame-stream.js');
-        return frameTable(stream, async function* () {
-          for await (const batch of read(s, planned, 'frames')) yield* batch as Frame[];
-        })(maxValues);
+        return frameTable(stream, stream.frames!)(maxValues);
       };
       return stream;
     });

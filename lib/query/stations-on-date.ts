@@ -2,10 +2,14 @@
 // the records are made straight from those vectors, where reading station by station cost a footer lookup, a row-group
 // scan and a search per station (47 stations: fifteen times the time of JSON.stringify of the answer).
 import { formatDay, overlaps } from '../dates.js';
-import type { FlagColumn } from '../flags.js';
-import { type Block, type BuilderKind, emitWithFlags, RecordBuilder } from '../format/emit.js';
+import { decodeFlag, type FlagColumn } from '../flags.js';
+import type { BuilderKind } from '../format/emit.js';
+import type { Frame, FrameColumn } from '../format/frame.js';
+import { frameRecords, frameText } from '../format/frame-text.js';
 import { copyOfDay } from '../store/by-date.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
+import type { WireValue } from '../types.js';
+import { convert } from '../units.js';
 import type { Plan } from './plan.js';
 import { type DayColumns, dayFromCopy, readNameRows, stationRange } from './timeseries.js';
 
@@ -19,26 +23,51 @@ interface StationDay {
   single: boolean; // no station has two rows on the day (else the day is answered station by station, as written)
 }
 
-/** The records of a plan on one date (plan.startDay), stations in the plan's order. */
+/** The records of a plan on one date (plan.startDay), stations in the plan's order, as frames or written from them. */
 export async function* stationsOnDate(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
-  const { names, columns: variables, startDay: day, attach, flags } = plan;
-  const wanted = [...variables.map((v) => v.name), ...flags];
-  const gathered = await stationDay(source, day, wanted);
+  const wanted = [...plan.columns.map((v) => v.name), ...plan.flags];
+  const gathered = await stationDay(source, plan.startDay, wanted);
   if (!gathered.single) return yield* stationRange(source, plan, kind);
   const index = new Map(source.manifest.stations.names.map((n, i) => [n, i]));
-  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
-  const block: Block = { days: new Int32Array(gathered.seen.length).fill(day), columns: gathered.values.slice(0, variables.length) };
-  const flagCodes = new Map<FlagColumn, Float64Array | undefined>(flags.map((f, k) => [f, gathered.values[variables.length + k]]));
-  let out: unknown[] = [];
-  for (let n = 0; n < names.length; n++) {
-    const i = index.get(names[n]!);
-    if (i !== undefined && gathered.seen[i]) emitWithFlags(builder, out, names[n]!, block, attach(names[n]!), flagCodes, i, i + 1);
-    if (out.length > 0 && (n + 1) % NAMES_PER_BATCH === 0) {
-      yield out;
-      out = [];
-    }
+  for (let n = 0; n < plan.names.length; n += NAMES_PER_BATCH) {
+    const batch = plan.names.slice(n, n + NAMES_PER_BATCH);
+    const rows = batch.flatMap((name) => {
+      const i = index.get(name);
+      return i !== undefined && gathered.seen[i] ? [[name, i] as const] : [];
+    });
+    if (rows.length === 0) continue;
+    const frame = dayFrame(plan, gathered, rows);
+    yield kind === 'frames' ? [frame] : kind === 'records' ? frameRecords(frame) : frameText(frame, kind, plan.header);
   }
-  if (out.length > 0) yield out;
+}
+
+// the rows of the stations held on the day (name and index in the manifest's names) as a frame of the answer's shape:
+// name, the day twice, the values in the answer's units, then the attributes with each station's own day flags
+function dayFrame(plan: Plan, gathered: StationDay, rows: readonly (readonly [string, number])[]): Frame {
+  const { columns: variables, flags } = plan;
+  const days = new Int32Array(rows.length).fill(plan.startDay);
+  const values = variables.map((v, j): FrameColumn => {
+    const column = gathered.values[j];
+    const converted = new Float64Array(rows.length);
+    for (let r = 0; r < rows.length; r++) converted[r] = column ? convert(column[rows[r]![1]]!, v) : NaN;
+    return { key: v.key, kind: 'number', values: converted, variable: v.name };
+  });
+  const attached = rows.map(([name]) => plan.attach(name));
+  // a day without a flag (files written before flags) keeps the name's attribute: the metadata qflag, else null
+  const attributes = plan.attributes
+    .filter((key) => key !== plan.nameKey)
+    .map((key): FrameColumn => {
+      const k = flags.indexOf(key as FlagColumn);
+      const codes = k < 0 ? undefined : gathered.values[variables.length + k];
+      const values = rows.map(([, i], r): WireValue => (k >= 0 && codes ? decodeFlag(flags[k]!, codes[i]!) : null) ?? attached[r]![key] ?? null);
+      return { key, kind: 'value', values };
+    });
+  const head: FrameColumn[] = [
+    { key: plan.nameKey, kind: 'value', values: rows.map(([name]) => name) },
+    { key: 'start_date', kind: 'day', days },
+    { key: 'end_date', kind: 'day', days },
+  ];
+  return { rows: rows.length, columns: [...head, ...values, ...attributes] };
 }
 
 /** The day's values of every station for the wanted columns, worked out once per snapshot, day and columns. */

@@ -2,9 +2,10 @@
 // scenario, in the daily records' shape (or an interval's totals, as the aggregates give them).
 import { clip as clipText } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
-import { type Block, emitWithFlags, RecordBuilder } from '../format/emit.js';
+import type { Block } from '../format/emit.js';
+import { blockFrame, type Frame } from '../format/frame.js';
+import { frameStream } from '../format/frame-stream.js';
 import type { RecordStream } from '../format/stream.js';
-import { recordStream } from '../format/stream.js';
 import { type ModelVariable, modelDatasets } from '../model/run.js';
 import { checkScenario, type Scenario, type ScenarioOptions } from '../model/scenario.js';
 import type { Snapshot } from '../store/open-snapshot.js';
@@ -62,7 +63,7 @@ export function streamReservoirModel(s: Snapshot, query: ReservoirModelQuery): R
   const [startDay, endDay] = clip(plan.startDay, plan.endDay, first, last);
   const days = Math.max(0, endDay - startDay + 1);
   const cells = plan.names.length * days;
-  return recordStream(plan.header, (kind) => modelRecords(plan, run, startDay, endDay, kind, s.codegen), cells * MODEL_ROW_WEIGHT, cells);
+  return frameStream(plan.header, () => modelFrames(plan, run, startDay, endDay), cells * MODEL_ROW_WEIGHT, cells);
 }
 
 // names one model run takes for answers of `days` days (their spin-up included) within CELLS_PER_GROUP
@@ -73,17 +74,9 @@ function namesPerRun(days: number): number {
 // each name's block of the variables over the days, computed for a group of names at once
 type Run = (names: readonly string[], variables: readonly string[], startDay: number, endDay: number) => Promise<Map<string, Block>>;
 
-// the answer's records: names in groups that fit CELLS_PER_GROUP, each group's blocks computed at once
-async function* modelRecords(
-  plan: Plan,
-  run: Run,
-  startDay: number,
-  endDay: number,
-  kind: 'records' | 'json' | 'csv',
-  codegen: boolean,
-): AsyncGenerator<unknown[]> {
+// the answer's frames, one a name: names in groups that fit CELLS_PER_GROUP, each group's blocks computed at once
+async function* modelFrames(plan: Plan, run: Run, startDay: number, endDay: number): AsyncGenerator<Frame> {
   if (endDay < startDay) return;
-  const builder = new RecordBuilder('RES_NAME', plan.columns, kind, codegen);
   const group = namesPerRun(endDay - startDay + 1);
   for (let g = 0; g < plan.names.length; g += group) {
     const blocks = await run(
@@ -92,11 +85,7 @@ async function* modelRecords(
       startDay,
       endDay,
     );
-    for (const [name, block] of blocks) {
-      const out: unknown[] = [];
-      emitWithFlags(builder, out, name, block, plan.attach(name), new Map());
-      yield out;
-    }
+    for (const [name, block] of blocks) yield blockFrame(plan.nameKey, plan.columns, name, block, plan.attach(name), 0, block.days.length);
   }
 }
 
