@@ -5,7 +5,7 @@ import type { RecordStream } from '../format/stream.js';
 import type { WireRecord } from '../types.js';
 
 /** A module loaded on first use; `loaded` once it is, so that later calls run at once, as with a static import. */
-export interface Part<M> {
+interface Part<M> {
   loaded: M | undefined;
   load(): Promise<M>;
 }

@@ -38,6 +38,7 @@ import type { MetadataTable } from '../store/metadata.js';
 import { recordsModifiedSince } from '../store/modified-since.js';
 import { heldBy, openSnapshot, type Snapshot } from '../store/open-snapshot.js';
 import { createReaderCaches, PartitionReader, type ReaderCaches } from '../store/partitions.js';
+import { readReservoirFiles, readReservoirPartition, readStationPartition } from '../store/readback.js';
 import { describeSnapshots, parseAsOf, readSnapshots, type SnapshotInfo, snapshotAt } from '../store/snapshots.js';
 import type { ByteSource } from '../store/source.js';
 import type { Storage } from '../store/storage.js';
@@ -672,20 +673,17 @@ export class EvapStore extends StoreReader {
 
   /** Every row of one dataset-year, as the writer takes them (sorted by name then date); undefined if absent. */
   readReservoirPartition(dataset: string, year: number): Promise<ReservoirRows | undefined> {
-    const snapshot = this.snapshot;
-    return import('../store/readback.js').then((m) => m.readReservoirPartition(snapshot, dataset, year));
+    return readReservoirPartition(this.snapshot, dataset, year);
   }
 
   /** Every row of some files of one dataset, as the writer takes them (sorted by name then date). */
   readReservoirFiles(dataset: string, files: readonly ReservoirFile[]): Promise<ReservoirRows> {
-    const snapshot = this.snapshot;
-    return import('../store/readback.js').then((m) => m.readReservoirFiles(snapshot, dataset, files));
+    return readReservoirFiles(this.snapshot, dataset, files);
   }
 
   /** Every row of one station, as the writer takes them; undefined if the station has no data. */
   readStationPartition(name: string): Promise<StationRows | undefined> {
-    const snapshot = this.snapshot;
-    return import('../store/readback.js').then((m) => m.readStationPartition(snapshot, name));
+    return readStationPartition(this.snapshot, name);
   }
 }
 
