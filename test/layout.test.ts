@@ -258,6 +258,20 @@ describe('a process that serves or queries', () => {
     expect(loadedAtStart('lib/entry-sync.ts').has('lib/sync/client.ts')).toBe(true);
   });
 
+  it('loads no forecast query, what-if, summary, changes or observations module from the store: their first call does', () => {
+    // a daily answer's process needs none of them (issue 44); each is an import() in lib/open/store.ts. Of lib/model/,
+    // only what checkOptions loads to check a scenario's options.
+    const lazy =
+      /^lib\/(forecast\/(?!variable-list\.ts$)|model\/|query\/(what-if|summaries|day-counts|observations|modelled|series|forcing)\.ts$|tables\/|ingest\/|writer\/|synthetic\/generate)/;
+    const checking = loadedAtStart('lib/operations.ts');
+    const loaded = [...loadedAtStart('lib/open/store.ts')];
+    expect(loaded.filter((m) => lazy.test(m) && !checking.has(m))).toEqual([]);
+    expect(loaded.filter((m) => onDemand.includes(m.split('/')[0]!))).toEqual([]);
+    // and the test sees them when they are imported statically
+    expect(loadedAtStart('lib/query/what-if.ts').has('lib/query/summaries.ts')).toBe(true);
+    expect(loadedAtStart('lib/forecast/store-methods.ts').has('lib/forecast/query.ts')).toBe(true);
+  });
+
   it('sees a package a file loads through a chain of static imports, and not one loaded by import()', () => {
     expect(loadedAtStart('lib/writer/write.ts').has('apache-arrow')).toBe(true);
     expect(loadedAtStart('lib/spatial/within.ts').has('proj4')).toBe(false);

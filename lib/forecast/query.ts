@@ -18,7 +18,7 @@ import { attributeColumns, type Frame, type FrameColumn, sameDay } from '../form
 import { frameStream } from '../format/frame-stream.js';
 import type { RecordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
-import { allowed, asksAll, otherKind, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
+import { asksAll, otherKind, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import type { WireRecord, WireValue } from '../types.js';
@@ -450,18 +450,4 @@ export async function listForecastIssues(source: Pick<ForecastSource, 'snapshot'
 /** The names are the store's reservoirs (as every forecast path checks them); a bad one is refused. */
 export function checkForecastNames(s: Snapshot, names: readonly string[]): void {
   checkNames(s, names);
-}
-
-/** GET /forecast/info/list_variables: the forecast variables with their units and the statistics kept. */
-export function listForecastVariables(): { api_name: string; description: string; units_metric: string; units_english: string; statistics: string }[] {
-  return forecastVariables.map((v) => {
-    const info = forecastVariableInfo(v);
-    return {
-      api_name: v,
-      description: info.description,
-      units_metric: unitLabel(info.unit, 'metric'),
-      units_english: unitLabel(info.unit, 'english'),
-      statistics: allowed(statisticValues),
-    };
-  });
 }

@@ -17,15 +17,14 @@ export {
   forecastTotal,
   forecastVerification,
   listForecastIssues,
-  listForecastVariables,
 } from './query.js';
+export { type ForecastVariableInfo, listForecastVariables } from './variable-list.js';
 
 type WithAsOf<O extends 'forecastDaily' | 'forecastLead' | 'forecastTotal' | 'forecastVerification'> = OptionsOf<O> & { asOf?: string };
 export type ForecastDailyQuery = WithAsOf<'forecastDaily'>;
 export type ForecastLeadQuery = WithAsOf<'forecastLead'>;
 export type ForecastTotalQuery = WithAsOf<'forecastTotal'>;
 export type ForecastVerificationQuery = WithAsOf<'forecastVerification'>;
-export type ForecastVariableInfo = ReturnType<typeof import('./query.js').listForecastVariables>[number];
 
 /**
  * The estimates (metric, as stored: never rounded) of the names and variables over [start, end], by name, variable

@@ -4,14 +4,15 @@ import type { Table } from 'apache-arrow';
 import { ALL_NAMES, defaults } from '../catalogue.js';
 import { storeLabel } from '../display/source.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
-import * as forecast from '../forecast/store-methods.js';
+import type * as forecast from '../forecast/store-methods.js';
+import { listForecastVariables } from '../forecast/variable-list.js';
 import type { BuilderKind } from '../format/emit.js';
 import type { Frame } from '../format/frame.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { checkOptions, inOptionWords, type OperationName, type OptionsOf } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
-import { type ObservationPage, type ObservationPageQuery, reservoirObservationPage } from '../query/observations.js';
+import type { ObservationPage, ObservationPageQuery } from '../query/observations.js';
 import {
   asksAll,
   boundRecords,
@@ -25,9 +26,9 @@ import {
   resolveNames,
 } from '../query/plan.js';
 import { stationsOnDate } from '../query/stations-on-date.js';
-import * as summaries from '../query/summaries.js';
+import type * as summaries from '../query/summaries.js';
 import { reservoirRange, reservoirsOnDate, stationRange } from '../query/timeseries.js';
-import { type ReservoirModelQuery, streamReservoirModel } from '../query/what-if.js';
+import type { ReservoirModelQuery } from '../query/what-if.js';
 import { aboutMetadata, demoFallbackNote, type StoreAbout, syntheticAbout, unknownAbout } from '../store/about.js';
 import { readCurrentManifest, readNextManifest } from '../store/history.js';
 import { HeldLease, takeLease } from '../store/lease.js';
@@ -43,7 +44,7 @@ import type { ByteSource } from '../store/source.js';
 import type { Storage } from '../store/storage.js';
 import { type Lent, type Opened, SharedViews } from '../store/views.js';
 import { demoOptions, ensureDemoStore, findDemoStore } from '../synthetic/demo.js';
-import { diffSnapshots, oldestRetained, type StoreChanges, snapshotSince } from '../tables/changes.js';
+import type { StoreChanges } from '../tables/changes.js';
 import type {
   DateRange,
   ReservoirDateQuery,
@@ -55,6 +56,7 @@ import type {
   WireRecord,
 } from '../types.js';
 import type { ReservoirRows, StationRows } from '../writer/write.js';
+import { part, partStream } from './deferred-stream.js';
 import { displayPrototype } from './stream-display.js';
 
 export interface OpenStoreOptions {
@@ -87,6 +89,13 @@ function noteDemoFallback(dir: string): void {
   demoNoted = true;
   console.error(demoFallbackNote(dir));
 }
+
+// the parts few processes use, loaded by their first call: a daily answer's process loads none (issue 44)
+const parts = {
+  summaries: part(() => import('../query/summaries.js')),
+  model: part(() => import('../query/what-if.js')),
+  forecast: part(() => import('../forecast/store-methods.js')),
+};
 
 /** How many views of past snapshots (as_of) a store keeps open while unused, each holding a lease, for the requests to come. */
 export const KEPT_VIEWS = 4;
@@ -149,6 +158,7 @@ export abstract class StoreReader {
   async changes(options: OptionsOf<'changes'> & { asOf?: string }): Promise<StoreChanges> {
     const { since, asOf } = checkOptions('changes', options);
     if (asOf === undefined) {
+      const { diffSnapshots, oldestRetained, snapshotSince } = await import('../tables/changes.js');
       const before = since === undefined ? await oldestRetained(this.storage) : await snapshotSince(this.storage, since, this.manifest);
       return diffSnapshots(before.sequence > this.manifest.sequence ? this.manifest : before, this.manifest);
     }
@@ -189,6 +199,7 @@ export abstract class StoreReader {
     const snapshot = this.snapshot;
     const leave = this.lease.enter();
     try {
+      const { reservoirObservationPage } = await import('../query/observations.js');
       return await reservoirObservationPage(snapshot, dataset, query);
     } finally {
       leave();
@@ -336,12 +347,12 @@ export abstract class StoreReader {
 
   /** Monthly, annual or water-year aggregates of reservoirs (`interval`, `statistic`, `compareTo`): see docs/aggregates.md. */
   streamReservoirAggregates(options: summaries.ReservoirAggregateQuery = {}): RecordStream {
-    return this.streamOf('reservoirAggregates', options, summaries.streamReservoirAggregates);
+    return this.streamOf('reservoirAggregates', options, (s, q) => partStream(parts.summaries, (m) => m.streamReservoirAggregates(s, q)));
   }
 
   /** Monthly, annual or water-year aggregates of stations. */
   streamStationAggregates(options: summaries.StationAggregateQuery = {}): RecordStream {
-    return this.streamOf('stationAggregates', options, summaries.streamStationAggregates);
+    return this.streamOf('stationAggregates', options, (s, q) => partStream(parts.summaries, (m) => m.streamStationAggregates(s, q)));
   }
 
   /** Reservoir aggregates as an array; the stream's table() gives any answer as an Arrow table. */
@@ -359,7 +370,7 @@ export abstract class StoreReader {
    * depth_m, stage_delta, area_scale, wind_scale, tds), daily or as `interval` totals: see docs/model.md.
    */
   streamReservoirModel(options: ReservoirModelQuery = {}): RecordStream {
-    return this.streamOf('reservoirModel', options, streamReservoirModel);
+    return this.streamOf('reservoirModel', options, (s, q) => partStream(parts.model, (m) => m.streamReservoirModel(s, q)));
   }
 
   /** The what-if answer as an array (`asOf` allowed: the forcing as it was then). */
@@ -369,12 +380,12 @@ export abstract class StoreReader {
 
   /** Normals of reservoirs by calendar month or day of the year: n, mean, min, max and percentiles. */
   streamReservoirNormals(options: summaries.ReservoirNormalsQuery = {}): RecordStream {
-    return this.streamOf('reservoirNormals', options, summaries.streamReservoirNormals);
+    return this.streamOf('reservoirNormals', options, (s, q) => partStream(parts.summaries, (m) => m.streamReservoirNormals(s, q)));
   }
 
   /** Normals of stations by calendar month or day of the year. */
   streamStationNormals(options: summaries.StationNormalsQuery = {}): RecordStream {
-    return this.streamOf('stationNormals', options, summaries.streamStationNormals);
+    return this.streamOf('stationNormals', options, (s, q) => partStream(parts.summaries, (m) => m.streamStationNormals(s, q)));
   }
 
   /** Reservoir normals as an array. */
@@ -391,22 +402,22 @@ export abstract class StoreReader {
 
   /** The ensemble forecast of one issue (`issued`, default latest), a record per reservoir and lead day. */
   streamForecastDaily(options: forecast.ForecastDailyQuery = {}): RecordStream {
-    return this.forecastStream('forecastDaily', options, forecast.forecastDaily);
+    return this.forecastStream('forecastDaily', options, (m) => m.forecastDaily);
   }
 
   /** Per valid date, the forecast issued `lead` days before, with the day's estimate (`observed`). */
   streamForecastLead(options: forecast.ForecastLeadQuery = {}): RecordStream {
-    return this.forecastStream('forecastLead', options, forecast.forecastLead);
+    return this.forecastStream('forecastLead', options, (m) => m.forecastLead);
   }
 
   /** The statistics of the total over the leads of one issue, per reservoir (from the members: sum first). */
   streamForecastTotal(options: forecast.ForecastTotalQuery = {}): RecordStream {
-    return this.forecastStream('forecastTotal', options, forecast.forecastTotal);
+    return this.forecastStream('forecastTotal', options, (m) => m.forecastTotal);
   }
 
   /** Verification of the issues in a range against the estimates that came: per reservoir, variable and lead. */
   streamForecastVerification(options: forecast.ForecastVerificationQuery = {}): RecordStream {
-    return this.forecastStream('forecastVerification', options, forecast.forecastVerification);
+    return this.forecastStream('forecastVerification', options, (m) => m.forecastVerification);
   }
 
   forecastDaily(query: forecast.ForecastDailyQuery = {}): Promise<WireRecord[]> {
@@ -426,30 +437,40 @@ export abstract class StoreReader {
   }
 
   /** Per reservoir (RES_NAMES' default, or ALL for every one), the first and last issue date of its forecasts. */
-  listForecastIssues(names?: readonly string[]): Promise<forecast.ForecastIssueRange[]> {
-    return forecast.listForecastIssues({ snapshot: this.snapshot }, names);
+  async listForecastIssues(names?: readonly string[]): Promise<forecast.ForecastIssueRange[]> {
+    const snapshot = this.snapshot;
+    return (await parts.forecast.load()).listForecastIssues({ snapshot }, names);
   }
 
   /** The forecast variables, their units and the statistics kept. */
   listForecastVariables(names?: readonly string[]): forecast.ForecastVariableInfo[] {
-    if (names !== undefined) forecast.checkForecastNames(this.snapshot, names); // unknown names are refused alike
-    return forecast.listForecastVariables();
+    if (names !== undefined) this.forecastNames(names); // unknown names are refused alike
+    return listForecastVariables();
   }
 
   private forecastStream<Q extends { asOf?: string }>(
     operation: OperationName,
     options: Q,
-    make: (source: forecast.ForecastSource, query: Q) => RecordStream,
+    make: (module: typeof forecast) => (source: forecast.ForecastSource, query: Q) => RecordStream,
   ): RecordStream {
     return this.streamOf(operation, options, (snapshot, query) =>
-      make(
-        {
-          snapshot,
-          estimates: (names, variables, start, end) => forecast.readEstimates(snapshot, names, variables, start, end),
-        },
-        query,
+      partStream(parts.forecast, (m) =>
+        make(m)(
+          {
+            snapshot,
+            estimates: (names, variables, start, end) => m.readEstimates(snapshot, names, variables, start, end),
+          },
+          query,
+        ),
       ),
     );
+  }
+
+  // the forecast paths' check of RES_NAMES (checkForecastNames), here so that listing the variables loads no query
+  private forecastNames(names: readonly string[]): void {
+    const s = this.snapshot;
+    if (!asksAll(names, s.reservoirNames, [ALL_NAMES]))
+      resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
   }
 
   /** The datasets the store holds. */
