@@ -1,5 +1,5 @@
-// Each operation answering records and the reader's stream that answers it, one line each: the server's routes, the
-// CLI's query and forecast, and the bench call an operation through here, never by a method name made from a string.
+// Each operation answering records and the reader's stream that answers it, one line each: the server's routes and
+// the CLI's query and forecast call an operation through here, never by a method name made from a string.
 // The map's type names every records operation of the table (lib/operations.ts), so tsc refuses a missing line, and
 // each line passes the table's options to a stream method that must take them.
 import type { RecordStream } from '../format/stream.js';
