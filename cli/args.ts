@@ -1,7 +1,7 @@
 // Flag reading shared by the commands: node:util parseArgs, with mistakes thrown as UsageError.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parseWholeNumber } from '../lib/integer.js';
-import { type OperationName, parametersOf } from '../lib/operations.js';
+import { type OperationName, parametersOf, type QueryOf } from '../lib/operations.js';
 import { UsageError } from './command.js';
 import { withFlagSuggestion } from './wording.js';
 
@@ -69,7 +69,7 @@ export function optionFlags(operations: readonly OperationName[]): FlagSpec {
 }
 
 /** The options of `operation` from its flags: a list split at commas, one value as it is; a given flag it does not take is a UsageError. */
-export function optionsFromFlags(operation: OperationName, values: Flags, flags: readonly string[], what: string): Record<string, string | string[]> {
+export function optionsFromFlags<O extends OperationName>(operation: O, values: Flags, flags: readonly string[], what: string): QueryOf<O> {
   const taken = flagParameters(operation);
   for (const flag of flags)
     if (values[flag] !== undefined && !taken.some((p) => flagOf(p.option) === flag)) throw new UsageError(`--${flag} is not an option of ${what}`);
@@ -78,5 +78,5 @@ export function optionsFromFlags(operation: OperationName, values: Flags, flags:
     const value = p.kind === 'list' ? listFlag(values, flagOf(p.option)) : stringFlag(values, flagOf(p.option));
     if (value !== undefined) options[p.option] = value;
   }
-  return options;
+  return options as QueryOf<O>; // the keys are the operation's options but the path's, as QueryOf says
 }

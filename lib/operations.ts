@@ -15,6 +15,7 @@ import { statistics } from './query/aggregate.js';
 import { normalPeriods } from './query/normals.js';
 import { intervals } from './query/periods.js';
 import { didYouMean } from './suggest.js';
+import type { WireRecord } from './types.js';
 
 /** One parameter of an operation and the library option it carries. */
 export interface Parameter {
@@ -557,6 +558,25 @@ type ParameterOf<O extends OperationName> = (typeof operations)[O]['parameters']
 /** The library options of an operation read from the query, inferred from its parameters: a list is an array of strings, one value a string. */
 export type OptionsOf<O extends OperationName> = {
   -readonly [P in Exclude<Extract<ParameterOf<O>, { side: 'library' }>, { in: 'path' }> as P['option']]?: P extends { kind: 'list' } ? string[] : string;
+};
+
+/**
+ * Every option an operation's checkOptions takes: the library's, its path's, and the server's as_of and
+ * modified_since (which the array methods take too), but the answer format; as a CLI reads them from flags.
+ */
+export type QueryOf<O extends OperationName> = {
+  -readonly [P in Exclude<ParameterOf<O>, { name: 'output_format' } | { in: 'path' }> as P['option']]?: P extends { kind: 'list' } ? string[] : string;
+} & PathOptionsOf<O>;
+
+/**
+ * The array method of each records operation, named as the operation: a store, a view of its past and the remote
+ * client all have them (`implements RecordsMethods`, so tsc refuses one left out); lib/open/dispatch.ts calls them.
+ */
+export type RecordsMethods = { [O in RecordsOperation]: (options?: QueryOf<O>) => Promise<WireRecord[]> };
+
+/** The options of an operation's path parameters (an aggregate's interval, one of its values): pathOf fills them in. */
+export type PathOptionsOf<O extends OperationName> = {
+  -readonly [P in Extract<ParameterOf<O>, { side: 'library'; in: 'path' }> as P['option']]?: P extends { values: readonly (infer V)[] } ? V : string;
 };
 
 /** The output formats an operation offers. */

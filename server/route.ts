@@ -2,10 +2,11 @@
 // the parameters a path takes and the library option each carries, as the operations table (lib/operations.ts) says,
 // never written per route; and the server's own output_format (as_of, the store as it was then, is opened before the
 // route runs: cached-answers.ts). An operation
-// answering records is streamed by the store's `stream<Operation>` method, found by its name.
+// answering records is streamed by its reader's stream as lib/open/dispatch.ts maps it.
 import { defaults } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
 import { heldStream, type RecordStream } from '../lib/format/stream.js';
+import { streamOf } from '../lib/open/dispatch.js';
 import type { StoreReader } from '../lib/open/store.js';
 import {
   type FormatOf,
@@ -14,6 +15,7 @@ import {
   type OptionsOf,
   operations,
   type Parameter,
+  type PathOptionsOf,
   parametersOf,
   type RecordsOperation,
   parameters as tableParameters,
@@ -170,29 +172,16 @@ function readFormat<T extends string>(q: QueryParams, allowed: readonly T[]): T 
   return value as T;
 }
 
-type StreamMethod<O extends RecordsOperation> = `stream${Capitalize<O>}`;
-// every records operation has its store method, and the options the table gives it are options that method takes
-type Fits = { [O in RecordsOperation]: OptionsOf<O> extends NonNullable<Parameters<StoreReader[StreamMethod<O>]>[0]> ? true : false }[RecordsOperation];
-const everyOperationFits: Fits extends true ? true : never = true;
-
-/** The store's stream of a records operation (`extra`: the path's options, an aggregate's interval). */
-function streamOf<O extends RecordsOperation>(store: StoreReader, operation: O, options: OptionsOf<O>, extra: object = {}): RecordStream {
-  const method = `stream${operation[0]!.toUpperCase()}${operation.slice(1)}` as StreamMethod<O>;
-  // the method is the one Fits checked against this operation's options
-  return (store[method] as unknown as (options: object) => RecordStream).call(store, { ...options, ...extra });
-}
-
 /** A route answering records (JSON, CSV, Parquet, Arrow) streamed from the store, a heavy answer admitted in turn. */
-export function recordsRoute(operation: RecordsOperation, described: Described, extra: object = {}): Route {
-  void everyOperationFits;
+export function recordsRoute<O extends RecordsOperation>(operation: O, described: Described, extra: PathOptionsOf<O> = {}): Route {
   return tableRoute(operation, described, async ({ options, format }, { store, admit, query }) => {
     const takes = (described.parameters ?? parametersOf(operation)).some((p) => p.name === 'modified_since'); // the daily paths
     const since = takes ? query.one('modified_since') : undefined;
-    if (since === undefined) return timeseriesAnswer(format, admit(streamOf(store, operation, options, extra)));
+    if (since === undefined) return timeseriesAnswer(format, admit(streamOf(store, operation, { ...options, ...extra })));
     // only the records that changed since: this answer and the one of then, compared (lib/store/modified-since.ts)
     let columns: string[] = [];
     const records = await recordsModifiedSince(store, since, (reader) => {
-      const stream = admit(streamOf(reader, operation, options, extra));
+      const stream = admit(streamOf(reader, operation, { ...options, ...extra }));
       if (reader === store) columns = stream.columns;
       return stream.records();
     });

@@ -96,7 +96,7 @@ export const routes: readonly Route[] = withPostTwins([
     'listSnapshots',
     { tag: 'Info', summary: 'The retained snapshots of the data (oldest first): id, time, and the files and rows each added' },
     async ({ format }, { store }) => {
-      const records = (await store.listSnapshots()) as unknown as WireRecord[];
+      const records = await store.listSnapshots();
       return listResponse(format, records, records, snapshotColumns);
     },
   ),
@@ -105,7 +105,7 @@ export const routes: readonly Route[] = withPostTwins([
     { tag: 'Info', summary: "What changed since a snapshot: each table's names and days, and the snapshot to ask from next time" },
     async ({ options, format }, { store }) => {
       const answer = await store.changes(options);
-      const response = listResponse(format, answer, answer.changes as unknown as WireRecord[], changeColumns);
+      const response = listResponse(format, answer, answer.changes, changeColumns);
       response.headers.set('x-evap-snapshot', String(answer.current)); // the CSV's `current`, which its rows cannot say
       return response;
     },

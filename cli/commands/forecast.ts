@@ -2,7 +2,7 @@
 // by valid date at one lead (--lead), totals over the leads (--total), or how good past issues were (--verification).
 
 import { ALL_NAMES } from '../../lib/catalogue.js';
-import type { RecordStream } from '../../lib/format/stream.js';
+import { recordsOf, streamOf } from '../../lib/open/dispatch.js';
 import type { RecordsOperation } from '../../lib/operations.js';
 import type { WireRecord } from '../../lib/types.js';
 import { type Flags, listFlag, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
@@ -65,17 +65,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (asOf !== undefined && local) source = await current.asOf(asOf);
     const flagsGiven = local ? { ...values, 'as-of': undefined } : values;
     const options = optionsFromFlags(operation, flagsGiven, Object.keys(optionFlagSpec), whatOf(operation));
-    const method = `${operation[0]!.toUpperCase()}${operation.slice(1)}`;
     let empty: boolean;
-    if (local && (format === 'csv' || format === 'json')) {
-      const stream = (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options);
+    if ('streamForecastDaily' in source && (format === 'csv' || format === 'json')) {
+      const stream = streamOf(source, operation, options); // a store's: its text made from the columns
       const text = watchText(format === 'csv' ? stream.csv() : withNewline(stream.json()), format);
       await writeText(io, text.chunks, out);
       empty = text.empty();
     } else {
-      const records = local
-        ? await (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options).records()
-        : await (source as unknown as Calls<Promise<WireRecord[]>>)[operation]!.call(source, options);
+      const records = await recordsOf(source, operation, options);
       const metadata = format === 'parquet' ? await provenanceMetadata(source) : undefined;
       await writeRecords(io, records, Object.keys(records[0] ?? {}), format, out, metadata);
       empty = records.length === 0;
@@ -115,7 +112,7 @@ async function listIssues(io: CliIo, values: Flags, format: ReturnType<typeof ch
   if (others.length > 0) throw new UsageError(`--list takes --names only, not --${others[0]}`);
   const { source, close, answered } = await openSource(values, io);
   try {
-    const records = (await source.listForecastIssues(listFlag(values, 'names') ?? [ALL_NAMES])) as unknown as WireRecord[];
+    const records: WireRecord[] = await source.listForecastIssues(listFlag(values, 'names') ?? [ALL_NAMES]);
     await writeRecords(io, records, ['RES_NAME', 'start_date', 'end_date'], format, out, format === 'parquet' ? await provenanceMetadata(source) : undefined);
     if (records.length === 0) io.stderr.write('evap forecast: no reservoir asked has forecasts; the list is empty\n');
     answered();
@@ -156,8 +153,6 @@ const whatOf = (operation: (typeof operations)[number]) =>
     forecastTotal: 'a --total',
     forecastVerification: 'a --verification',
   })[operation];
-
-type Calls<T> = Record<string, ((options: object) => T) | undefined>;
 
 async function* withNewline(chunks: AsyncIterable<string>): AsyncGenerator<string> {
   yield* chunks;

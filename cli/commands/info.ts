@@ -27,19 +27,18 @@ ${formatUsage}
 ${sourceUsage}`;
 
 type Records = Promise<WireRecord[]> | WireRecord[];
-const rows = async <T extends object>(values: Promise<T[]> | T[]) => (await values) as unknown as WireRecord[];
 const named = (key: string) => async (names: Promise<string[]> | string[]) => (await names).map((n) => ({ [key]: n }));
 
 // topic -> its records
 const topics: Record<string, (source: Source, dataset?: string, variable?: string, names?: string[]) => Records> = {
   about: async (s) => aboutEntries(await s.about()).map(([field, value]) => ({ field, value })),
   datasets: async (s) => (await s.listDatasets()).map((dataset) => ({ dataset, description: describeDataset(dataset) })),
-  variables: (s, dataset) => rows(s.listVariables(dataset)),
-  dates: (s, dataset, variable) => rows(s.listDates(dataset, variable)),
+  variables: (s, dataset) => s.listVariables(dataset),
+  dates: (s, dataset, variable) => s.listDates(dataset, variable),
   reservoirs: (s) => named('RES_NAME')(s.listReservoirNames()),
   stations: (s) => named('STA_NAME')(s.listStationNames()),
-  'station-variables': (s, _d, _v, names) => rows(s.listStationVariables(names)),
-  'station-dates': (s, _d, _v, names) => rows(s.listStationDates(names)),
+  'station-variables': (s, _d, _v, names) => s.listStationVariables(names),
+  'station-dates': (s, _d, _v, names) => s.listStationDates(names),
 };
 
 export async function run(argv: string[], io: CliIo): Promise<number> {

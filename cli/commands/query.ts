@@ -1,5 +1,6 @@
 // evap query: reservoir or station timeseries with the API's names and values, from a store or a server.
 import type { RecordStream } from '../../lib/format/stream.js';
+import { recordsOf, streamOf } from '../../lib/open/dispatch.js';
 import type { RecordsOperation } from '../../lib/operations.js';
 import type { WireRecord } from '../../lib/types.js';
 import { choiceFlag, type Flags, optionFlags, optionsFromFlags, readArgs, stringFlag } from '../args.js';
@@ -100,16 +101,11 @@ function answerOf(source: Source, kind: 'reservoirs' | 'stations', interval: (ty
   const operation = interval === 'daily' ? operationsOf[kind].daily[date ? 1 : 0] : operationsOf[kind].aggregate;
   const what = `a ${interval} ${kind === 'reservoirs' ? 'reservoir' : 'station'} query${date ? ' on a date' : ''}`;
   const options = { ...optionsFromFlags(operation, values, Object.keys(optionFlagSpec), what), ...(interval === 'daily' ? {} : { interval }) };
-  const method = `${operation[0]!.toUpperCase()}${operation.slice(1)}`;
-  // the store's stream<Operation> and the client's <operation>, which take the operation's options (checked as they start);
-  // modified_since compares two whole answers: the store's array method
-  const modified = 'modifiedSince' in options && options.modifiedSince !== undefined;
-  if ('streamReservoirTimeseries' in source && !modified)
-    return { stream: (source as unknown as Calls<RecordStream>)[`stream${method}`]!.call(source, options) };
-  return (source as unknown as Calls<Promise<WireRecord[]>>)[operation]!.call(source, options).then((records) => ({ records }));
+  // a store streams (its CSV and JSON text made from the columns) but for modified_since, which compares two whole
+  // answers; a client asks for the whole answer: each by the operation's dispatch (lib/open/dispatch.ts)
+  if ('streamReservoirTimeseries' in source && options.modifiedSince === undefined) return { stream: streamOf(source, operation, options) };
+  return recordsOf(source, operation, options).then((records) => ({ records }));
 }
-
-type Calls<T> = Record<string, ((options: object) => T) | undefined>;
 
 // the JSON array as the API sends it, then a newline for the terminal
 async function* jsonLines(stream: RecordStream): AsyncGenerator<string> {

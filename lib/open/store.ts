@@ -10,7 +10,7 @@ import type { BuilderKind } from '../format/emit.js';
 import type { Frame } from '../format/frame.js';
 import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
-import { checkOptions, inOptionWords, type OperationName, type OptionsOf } from '../operations.js';
+import { checkOptions, inOptionWords, type OperationName, type OptionsOf, type RecordsMethods } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import type { ObservationPage, ObservationPageQuery } from '../query/observations.js';
 import {
@@ -106,7 +106,7 @@ export const KEPT_VIEWS = 4;
  * a view opened for the call); the stream methods read this reader's snapshot and refuse `asOf` (stream from
  * `await store.asOf(time)`), since a stream's columns are known before it is read.
  */
-export abstract class StoreReader {
+export abstract class StoreReader implements RecordsMethods {
   protected snapshot!: Snapshot;
   readonly root: string; // the folder or s3:// location
 

@@ -5,15 +5,15 @@ import { type Manifest, parseManifest, rowFiles, SNAPSHOTS_FOLDER, snapshotSeque
 import { loadNames } from './names-file.js';
 import type { Storage } from './storage.js';
 
-/** One retained snapshot, as `describeSnapshots` lists them (oldest first). */
-export interface SnapshotInfo {
+/** One retained snapshot, as `describeSnapshots` lists them (oldest first). (A type, so it is a WireRecord.) */
+export type SnapshotInfo = {
   id: number; // the snapshot's sequence number
   snapshot: string; // its writer's id, as in the file names it wrote
   time: string; // when it was published, ISO
   files: number; // data and metadata files it added (written by it, not carried over from the one before)
   rows: number; // rows in those files
   removed: number; // files of the snapshot before that it no longer names
-}
+};
 
 /**
  * The published snapshots still on record (vacuum retires old ones), oldest first, ending with the current one. Files

@@ -11,8 +11,9 @@ import type {
   ForecastVariableInfo,
   ForecastVerificationQuery,
 } from '../forecast/store-methods.js';
-import { checkOptions, type OperationName, operations, parametersOf, pathOf, toWire } from '../operations.js';
+import { checkOptions, type OperationName, operations, parametersOf, pathOf, type RecordsMethods, toWire } from '../operations.js';
 import type { ReservoirAggregateQuery, ReservoirNormalsQuery, StationAggregateQuery, StationNormalsQuery } from '../query/summaries.js';
+import type { ReservoirModelQuery } from '../query/what-if.js';
 import type { StoreAbout } from '../store/about.js';
 import type { StoreChanges } from '../tables/changes.js';
 import type {
@@ -68,7 +69,8 @@ export function createClient(first: ClientOptions | string, rest: Partial<Omit<C
   return new EvapClient(typeof first === 'string' ? { apiKey: '', ...rest, baseUrl: first } : first);
 }
 
-export class EvapClient {
+// an array method for every records operation of the table: tsc refuses one left out
+export class EvapClient implements RecordsMethods {
   private readonly base: string;
   private readonly fetch: typeof fetch;
   private dataTold = false;
@@ -143,6 +145,11 @@ export class EvapClient {
   /** Verification metrics per reservoir, variable and lead. */
   forecastVerification(query: ForecastVerificationQuery = {}): Promise<WireRecord[]> {
     return this.ask('forecastVerification', query);
+  }
+
+  /** What if: lem and nete-volume-calcs computed by the server's DLEM under a scenario (docs/model.md). */
+  reservoirModel(query: ReservoirModelQuery = {}): Promise<WireRecord[]> {
+    return this.ask('reservoirModel', query);
   }
 
   /** Per reservoir (RES_NAMES' default, or ALL for every one), the first and last issue date of its forecasts. */

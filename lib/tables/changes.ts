@@ -11,13 +11,13 @@ import { readSnapshots, snapshotAt } from '../store/snapshots.js';
 import type { Storage } from '../store/storage.js';
 import { snapshotTables } from './layout.js';
 
-/** A name of a table whose values over a span of days may differ between the two snapshots. */
-export interface ChangedSpan {
+/** A name of a table whose values over a span of days may differ between the two snapshots (a type: a WireRecord). */
+export type ChangedSpan = {
   table: string;
   name: string | null; // null: every name (a table whose files hold no name bounds, such as the forecasts)
   start_date: string | null; // null for a table without dates (the metadata tables)
   end_date: string | null;
-}
+};
 
 /** The changes since a snapshot: the two snapshots compared, and each changed name and span. */
 export interface StoreChanges {

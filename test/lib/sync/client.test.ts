@@ -100,6 +100,7 @@ describe('createClient', () => {
         (api) => api.reservoirNormals({ names: names.slice(0, 1), datasets: ['rtma'], variables: ['pr'], period: 'day', baseEnd: '2020-12-31' }),
       ],
       ['stationNormals by day', (api) => api.stationNormals({ names: stations.slice(0, 1), period: 'day', units: 'english' })],
+      ['reservoirModel warmer', (api) => api.reservoirModel({ names: names.slice(0, 1), start: '2020-12-28', end: '2021-01-03', taDelta: '2' })],
       ['listDatasets', (api) => api.listDatasets()],
       ['listVariables', (api) => api.listVariables()],
       ['listVariables rtma', (api) => api.listVariables('rtma')],
