@@ -12,6 +12,7 @@ export type { ForecastDailyQuery, ForecastLeadQuery, ForecastTotalQuery, Forecas
 export { type ForecastVariable, forecastVariables, MAX_LEAD } from './forecast-variables.js';
 export { recordsToArrow, recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
 export { recordsToCsv } from './format/csv.js';
+export type { Frame, FrameColumn } from './format/frame.js';
 export { type PointFeature, recordsToGeoJson } from './format/geojson.js';
 export type { RecordStream } from './format/stream.js';
 export { type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary, ingest, textSource } from './ingest/ingest.js';

@@ -43,7 +43,7 @@ describe('view', () => {
 describe('a store stream', () => {
   it('keeps its documented keys: the display is not enumerable', () => {
     const stream = store.streamReservoirTimeseries(query);
-    expect(Object.keys(stream).sort()).toEqual(['batches', 'columns', 'csv', 'json', 'maxRecords', 'readRows', 'records', 'table']);
+    expect(Object.keys(stream).sort()).toEqual(['batches', 'columns', 'csv', 'frames', 'json', 'maxRecords', 'readRows', 'records', 'table']);
     expect(Object.getOwnPropertySymbols({ ...stream })).toEqual([]); // a spread copy (as aroundOutputs makes) carries no display
   });
 
