@@ -11,7 +11,7 @@ import { readCurrentManifest } from '../lib/store/history.js';
 import type { Manifest } from '../lib/store/manifest.js';
 import { clickhouseSql } from './clickhouse.js';
 import { type CpuProfile, summarizeProfile } from './profile.js';
-import { duckdbSql, lastYearOf, type QuerySpec } from './queries.js';
+import { duckdbSql, everyReservoirForAYear, lastYearOf, type QuerySpec } from './queries.js';
 import { child as scaleChild } from './scale.js';
 import { median } from './timing.js';
 
@@ -101,15 +101,7 @@ function oneTableQueries(manifest: Manifest): Record<'Q1' | 'Q3' | 'Q4' | 'Q7', 
       end: `${year}-12-31`,
     },
     Q3: { kind: 'reservoir-date', datasets: ['rtma', 'nete-volume-calcs'], variables, date: `${year}-07-01` },
-    Q7: {
-      kind: 'reservoir-range',
-      names: [],
-      datasets: ['nete-volume-calcs'],
-      variables: ['NetE'],
-      start: `${year}-01-01`,
-      end: `${year}-12-31`,
-      everyName: true,
-    },
+    Q7: everyReservoirForAYear(year),
     Q4: {
       kind: 'reservoir-range',
       names: [one],

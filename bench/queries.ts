@@ -125,16 +125,7 @@ export function defineQueries(manifest: Manifest, year = 2020): BenchQuery[] {
       title: `every reservoir (${reservoirs.length}), NetE, one year`,
       format: 'json',
       http: false,
-      // every name from the store (44,000 of them fit neither a command line nor an IN list)
-      spec: {
-        kind: 'reservoir-range',
-        names: [],
-        datasets: ['nete-volume-calcs'],
-        variables: ['NetE'],
-        start: `${year}-01-01`,
-        end: `${year}-12-31`,
-        everyName: true,
-      },
+      spec: everyReservoirForAYear(year),
     },
   ];
 }
@@ -151,6 +142,19 @@ function pickStation(manifest: Manifest, year: number): string {
   entries.sort((a, b) => b[1].rows - a[1].rows || (a[0] < b[0] ? -1 : 1));
   if (entries.length === 0) throw new Error(`the bench store has no station with ten variables over ${year - 1}-${year}`);
   return entries[0]![0];
+}
+
+/** Q7: every reservoir's NetE over a year, every name from the store (44,000 of them fit neither a command line nor an IN list). */
+export function everyReservoirForAYear(year: number): QuerySpec {
+  return {
+    kind: 'reservoir-range',
+    names: [],
+    datasets: ['nete-volume-calcs'],
+    variables: ['NetE'],
+    start: `${year}-01-01`,
+    end: `${year}-12-31`,
+    everyName: true,
+  };
 }
 
 // The variables some of the stations hold, in catalogue order (what the library defaults to).
