@@ -192,7 +192,7 @@ export const parameters = {
     description:
       'Answer from the data as published then: an ISO date (the end of that day, UTC) or date and time (YYYY-MM-DDTHH:MM:SSZ); see /info/list_snapshots',
   },
-  // the server answers it from two views of the store; the library's array methods take it too (lib/store/modified-since.ts)
+  // the server answers it from two views of the store; the library's array methods take it too (lib/query/modified-since.ts)
   modified_since: {
     name: 'modified_since',
     option: 'modifiedSince',

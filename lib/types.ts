@@ -26,7 +26,7 @@ export interface CommonQuery {
 
 /** What the daily queries may set besides. */
 export interface DailyQuery extends CommonQuery {
-  modifiedSince?: string; // only the records whose values differ from a snapshot's: its id or a time (lib/store/modified-since.ts); array methods only
+  modifiedSince?: string; // only the records whose values differ from a snapshot's: its id or a time (lib/query/modified-since.ts); array methods only
 }
 
 /** Reservoir timeseries over an inclusive date range. */

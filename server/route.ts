@@ -5,7 +5,7 @@
 // answering records is streamed by its reader's stream as lib/open/dispatch.ts maps it.
 import { defaults } from '../lib/catalogue.js';
 import { InvalidParameterError } from '../lib/errors.js';
-import { heldStream, type RecordStream } from '../lib/format/stream.js';
+import type { RecordStream } from '../lib/format/stream.js';
 import { streamOf } from '../lib/open/dispatch.js';
 import type { StoreReader } from '../lib/open/store.js';
 import {
@@ -20,7 +20,7 @@ import {
   type RecordsOperation,
   parameters as tableParameters,
 } from '../lib/operations.js';
-import { recordsModifiedSince } from '../lib/store/modified-since.js';
+import { modifiedSinceStream } from '../lib/query/modified-since.js';
 import { didYouMean } from '../lib/suggest.js';
 import { timeseriesAnswer } from './answers.js';
 import type { IncomingRequest } from './incoming.js';
@@ -178,13 +178,7 @@ export function recordsRoute<O extends RecordsOperation>(operation: O, described
     const takes = (described.parameters ?? parametersOf(operation)).some((p) => p.name === 'modified_since'); // the daily paths
     const since = takes ? query.one('modified_since') : undefined;
     if (since === undefined) return timeseriesAnswer(format, admit(streamOf(store, operation, { ...options, ...extra })));
-    // only the records that changed since: this answer and the one of then, compared (lib/store/modified-since.ts)
-    let columns: string[] = [];
-    const records = await recordsModifiedSince(store, since, (reader) => {
-      const stream = admit(streamOf(reader, operation, { ...options, ...extra }));
-      if (reader === store) columns = stream.columns;
-      return stream.records();
-    });
-    return timeseriesAnswer(format, heldStream(columns, records));
+    // only the rows that changed since: this answer and the one of then, read side by side (lib/query/modified-since.ts)
+    return timeseriesAnswer(format, admit(await modifiedSinceStream(store, since, (reader) => streamOf(reader, operation, { ...options, ...extra }))));
   });
 }

@@ -4,7 +4,7 @@ import type { Table } from 'apache-arrow';
 import { InvalidParameterError } from '../errors.js';
 import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord } from '../types.js';
-import { csvTextChunks, recordsToCsv } from './csv.js';
+import { csvTextChunks } from './csv.js';
 import type { OutputKind } from './emit.js';
 import type { Frame } from './frame.js';
 import { joinedPieces } from './text-pieces.js';
@@ -77,20 +77,6 @@ async function collect(batches: AsyncIterable<WireRecord[]>, maxValues: number, 
 }
 
 /** Whether the stream's bound on records (when it has one) allows more than `maxValues` values. */
-/** A stream of records already held whole (an answer worked out from others: modified_since), in one batch. */
-export function heldStream(columns: string[], records: WireRecord[]): RecordStream {
-  return recordStream(
-    columns,
-    async function* (kind: OutputKind) {
-      if (kind === 'records') yield records;
-      else if (kind === 'json') yield records.map((r) => JSON.stringify(r));
-      else yield [recordsToCsv(records, columns, false)];
-    },
-    records.length,
-    records.length,
-  );
-}
-
 export function mayExceed(stream: Pick<RecordStream, 'maxRecords' | 'columns'>, maxValues: number): boolean {
   return Number.isFinite(stream.maxRecords) && stream.maxRecords * stream.columns.length > maxValues;
 }

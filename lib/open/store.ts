@@ -35,7 +35,6 @@ import { HeldLease, takeLease } from '../store/lease.js';
 import { openStorage } from '../store/location.js';
 import { MANIFEST_FILE, type Manifest, type ReservoirFile, snapshotPath } from '../store/manifest.js';
 import type { MetadataTable } from '../store/metadata.js';
-import { recordsModifiedSince } from '../store/modified-since.js';
 import { heldBy, openSnapshot, type Snapshot } from '../store/open-snapshot.js';
 import { createReaderCaches, PartitionReader, type ReaderCaches } from '../store/partitions.js';
 import { readReservoirFiles, readReservoirPartition, readStationPartition } from '../store/readback.js';
@@ -247,7 +246,7 @@ export abstract class StoreReader implements RecordsMethods {
   }
 
   // a streamed query's records as an array, from the snapshot current at `asOf` when one is given; with
-  // `modifiedSince`, only those whose values differ from that snapshot's (lib/store/modified-since.ts)
+  // `modifiedSince`, only those whose values differ from that snapshot's (lib/query/modified-since.ts)
   protected async answer<Q extends { asOf?: string; modifiedSince?: string }>(
     operation: OperationName,
     options: Q,
@@ -257,7 +256,8 @@ export abstract class StoreReader implements RecordsMethods {
     if (modifiedSince === undefined) return this.whole(operation, options, stream, (s) => s.records());
     const now = query.asOf === undefined ? this : await this.asOf(query.asOf);
     try {
-      return await recordsModifiedSince(now, modifiedSince, (reader) => stream(reader, { ...query, asOf: undefined } as Q).records());
+      const { modifiedSinceStream } = await import('../query/modified-since.js'); // loaded by the first such answer
+      return await (await modifiedSinceStream(now, modifiedSince, (reader) => stream(reader, { ...query, asOf: undefined } as Q))).records();
     } finally {
       if (now !== this) await (now as StoreView).close();
     }
