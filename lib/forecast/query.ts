@@ -1,6 +1,6 @@
 // The forecast operations (lib/operations.ts): each checks its options and works out its columns at once (so errors
 // come before the first record), then reads the issues it needs and yields one batch of records per reservoir.
-import { ALL_NAMES, defaults, type UnitSystem, unitLabel } from '../catalogue.js';
+import { type UnitSystem, unitLabel } from '../catalogue.js';
 import { clip, formatDay, parseDay, parseRange } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
 import {
@@ -18,7 +18,7 @@ import { attributeColumns, type Frame, type FrameColumn, sameDay } from '../form
 import { frameStream } from '../format/frame-stream.js';
 import type { RecordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
-import { asksAll, otherKind, resolveAllowed, resolveAttributes, resolveNames, resolveUnits } from '../query/plan.js';
+import { resolveAllowed, resolveAttributes, resolveReservoirNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import type { WireRecord, WireValue } from '../types.js';
@@ -83,12 +83,6 @@ function parseLead(value: string | undefined): number {
   return lead;
 }
 
-function checkNames(s: Snapshot, names: readonly string[] | undefined): string[] {
-  return asksAll(names, s.reservoirNames, [ALL_NAMES])
-    ? [...s.manifest.reservoirs.names]
-    : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
-}
-
 /** The issue asked for: `latest` (the default: the newest held), or a date; undefined when none was issued that day. */
 function findIssue(s: Snapshot, issued: string | undefined): Held | undefined {
   const all = issuesOf(s.manifest);
@@ -134,7 +128,7 @@ const numbers = (key: string, values: ArrayLike<number>): FrameColumn => ({ key,
 /** The options of one issue's answers (daily, total), checked, and the issue asked for (undefined: none that day). */
 function checkIssueQuery(source: ForecastSource, query: OptionsOf<'forecastDaily'> | OptionsOf<'forecastTotal'>) {
   const s = source.snapshot;
-  const names = checkNames(s, query.names); // in the order of the parameters: the first bad one is named
+  const names = resolveReservoirNames(s, query.names); // in the order of the parameters: the first bad one is named
   const variables = checkVariables(query.variables);
   const system = resolveUnits(query.units);
   const { stats, members } = checkStatistics(query.statistics);
@@ -202,7 +196,7 @@ function pick(f: ReservoirForecast, k: ValueKey, lead: number): number | undefin
 /** GET /forecast/daily/reservoirs/lead: one record per reservoir and valid date, the forecast issued `lead` days before and the day's estimate. */
 export function forecastLead(source: ForecastSource, query: OptionsOf<'forecastLead'>): RecordStream {
   const s = source.snapshot;
-  const names = checkNames(s, query.names);
+  const names = resolveReservoirNames(s, query.names);
   const variables = checkVariables(query.variables);
   const system = resolveUnits(query.units);
   const { stats, members } = checkStatistics(query.statistics);
@@ -342,7 +336,7 @@ const verificationMetrics = ['n', 'bias', 'mae', 'rmse', 'crps', 'n_crps', 'cove
 /** GET /forecast/verification/reservoirs: one record per reservoir, variable and lead, over the issues in a range. */
 export function forecastVerification(source: ForecastSource, query: OptionsOf<'forecastVerification'>): RecordStream {
   const s = source.snapshot;
-  const names = checkNames(s, query.names);
+  const names = resolveReservoirNames(s, query.names);
   const variables = checkVariables(query.variables);
   const system = resolveUnits(query.units);
   const [from, to] = parseLeads(query.leads);
@@ -422,7 +416,7 @@ export type ForecastIssueRange = { RES_NAME: string; start_date: string; end_dat
  */
 export async function listForecastIssues(source: Pick<ForecastSource, 'snapshot'>, names: readonly string[] | undefined): Promise<ForecastIssueRange[]> {
   const s = source.snapshot;
-  const asked = checkNames(s, names); // the API's default (as every RES_NAMES), or ALL
+  const asked = resolveReservoirNames(s, names); // the API's default (as every RES_NAMES), or ALL
   const all = issuesOf(s.manifest);
   const holds = async (h: Held, name: string): Promise<boolean> =>
     issueHolds(h.issue, name, s.reservoirNames) ??
@@ -445,9 +439,4 @@ export async function listForecastIssues(source: Pick<ForecastSource, 'snapshot'
     out.push({ RES_NAME: name, start_date: first.issue.issued, end_date: last.issue.issued });
   }
   return out;
-}
-
-/** The names are the store's reservoirs (as every forecast path checks them); a bad one is refused. */
-export function checkForecastNames(s: Snapshot, names: readonly string[]): void {
-  checkNames(s, names);
 }

@@ -9,7 +9,6 @@ import type { Estimates } from './query.js';
 import type { EstimateVariable } from './reference.js';
 
 export {
-  checkForecastNames,
   type ForecastIssueRange,
   type ForecastSource,
   forecastDaily,

@@ -1,7 +1,7 @@
 // An opened store: one manifest snapshot, its metadata, and every documented query as a method.
 import { resolve } from 'node:path';
 import type { Table } from 'apache-arrow';
-import { ALL_NAMES, defaults } from '../catalogue.js';
+import { defaults } from '../catalogue.js';
 import { storeLabel } from '../display/source.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import type * as forecast from '../forecast/store-methods.js';
@@ -14,7 +14,6 @@ import { checkOptions, inOptionWords, type OperationName, type OptionsOf, type R
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
 import type { ObservationPage, ObservationPageQuery } from '../query/observations.js';
 import {
-  asksAll,
   boundRecords,
   estimateReadRows,
   otherKind,
@@ -24,6 +23,7 @@ import {
   planStationDate,
   planStationRange,
   resolveNames,
+  resolveReservoirNames,
 } from '../query/plan.js';
 import { stationsOnDate } from '../query/stations-on-date.js';
 import type * as summaries from '../query/summaries.js';
@@ -444,7 +444,7 @@ export abstract class StoreReader implements RecordsMethods {
 
   /** The forecast variables, their units and the statistics kept. */
   listForecastVariables(names?: readonly string[]): forecast.ForecastVariableInfo[] {
-    if (names !== undefined) this.forecastNames(names); // unknown names are refused alike
+    if (names !== undefined) resolveReservoirNames(this.snapshot, names); // refused as the forecast paths refuse them (plan.ts: no forecast module loaded)
     return listForecastVariables();
   }
 
@@ -464,13 +464,6 @@ export abstract class StoreReader implements RecordsMethods {
         ),
       ),
     );
-  }
-
-  // the forecast paths' check of RES_NAMES (checkForecastNames), here so that listing the variables loads no query
-  private forecastNames(names: readonly string[]): void {
-    const s = this.snapshot;
-    if (!asksAll(names, s.reservoirNames, [ALL_NAMES]))
-      resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
   }
 
   /** The datasets the store holds. */
@@ -511,10 +504,7 @@ export abstract class StoreReader implements RecordsMethods {
   /** Metadata of reservoirs (default LAKE ALICE, LAKE ESTES), sorted by name. */
   reservoirMetadata(names?: readonly string[]): WireRecord[] {
     const s = this.snapshot;
-    const list = asksAll(names, s.reservoirNames, [ALL_NAMES])
-      ? s.manifest.reservoirs.names
-      : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
-    return list.map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
+    return resolveReservoirNames(s, names).map((n) => s.reservoirs.byName.get(n) ?? { RES_NAME: n });
   }
 
   /** Metadata of stations (default ABERDEEN_STATION, ABIQUIU DAM_STATION), sorted by name. */

@@ -238,17 +238,21 @@ export interface Plan extends Selection {
 type Selecting = Pick<ReservoirRangeQuery, 'names' | 'datasets' | 'variables' | 'units'>;
 
 /** Whether `ALL` (stations also `ALL_STATIONS`) alone names every held name; never when a name is that word itself. */
-export function asksAll(names: readonly string[] | undefined, known: ReadonlySet<string>, words: readonly string[]): boolean {
+function asksAll(names: readonly string[] | undefined, known: ReadonlySet<string>, words: readonly string[]): boolean {
   return names?.length === 1 && words.includes(names[0]!) && !known.has(names[0]!);
+}
+
+/** RES_NAMES checked against the store: the names asked (the API's default when none), or every reservoir for ALL. */
+export function resolveReservoirNames(s: Snapshot, names: readonly string[] | undefined): string[] {
+  return asksAll(names, s.reservoirNames, [ALL_NAMES])
+    ? s.manifest.reservoirs.names
+    : resolveNames(names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
 }
 
 /** Reservoirs and their variables; `every` (a query on one date) takes every held name instead of `names`. */
 export function selectReservoirs(s: Snapshot, query: Selecting, every = false): Selection {
   const system = resolveUnits(query.units);
-  const names =
-    every || asksAll(query.names, s.reservoirNames, [ALL_NAMES])
-      ? s.manifest.reservoirs.names
-      : resolveNames(query.names, defaults.RES_NAMES, s.reservoirNames, 'RES_NAMES', 'reservoir', otherKind(s, 'reservoir'));
+  const names = every ? s.manifest.reservoirs.names : resolveReservoirNames(s, query.names);
   const columns = withKeys(resolveReservoirVariables(query.variables, resolveDatasets(query.datasets)), system);
   const used = [...new Set(columns.map((v) => v.dataset!))];
   return { nameKey: 'RES_NAME', names, columns, system, metadata: s.reservoirs, latest: () => latestReservoirDay(s.manifest, used) };

@@ -235,6 +235,22 @@ describe('forecast errors', () => {
     await refused(() => store.forecastLead({ start: '2021-07-01', end: '2021-06-01' }), 'end', /^end 2021-06-01 is before start 2021-07-01/); // the options written
     await expect(store.forecastDaily({ names: ['LAKE MAED'] })).rejects.toBeInstanceOf(NotFoundError);
   });
+  it('refuse names alike when listing the variables, answering the forecasts and the metadata', async () => {
+    const errorOf = async (make: () => unknown) => {
+      try {
+        await make();
+      } catch (error) {
+        return [(error as Error).name, (error as Error).message];
+      }
+      return 'answered';
+    };
+    for (const names of [['LAKE MAED'], ['LAKE ALICE', 'MEAD'], ['ALL'], ['LAKE ESTES']]) {
+      const listing = await errorOf(() => store.listForecastVariables(names));
+      expect(await errorOf(() => store.forecastDaily({ names })), names.join()).toEqual(listing);
+      expect(await errorOf(() => store.reservoirMetadata(names)), names.join()).toEqual(listing);
+      if (names[0] === 'LAKE MAED') expect(listing).toEqual(['NotFoundError', expect.stringMatching(/^reservoir not found: "LAKE MAED"/)]);
+    }
+  });
   it('an issue date with no forecast is an empty answer, as a date range outside the data is', async () => {
     expect(await store.forecastDaily({ issued: '2020-01-01' })).toEqual([]);
   });
