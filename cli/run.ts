@@ -37,8 +37,8 @@ function otherKindHint(error: unknown): string {
   return `; ask for ${kind} as ${kind}: evap query ${kind} --names ${JSON.stringify(error.elsewhere.join(','))} (or evap metadata ${kind})`;
 }
 
-// the commands whose InvalidParameterErrors all come of their flags' values
-const flagValueCommands: ReadonlySet<string> = new Set([...queryCommands, 'files']);
+// the commands whose InvalidParameterErrors all come of their flags' values (forecast --ingest: of a file's lines too)
+const flagValueCommands: ReadonlySet<string> = new Set(['query', 'info', 'metadata', 'files']);
 
 const usage = `usage: evap <command> [options]     (evap <command> --help for its options)
 
@@ -72,17 +72,18 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return (await command.run(args, io)) ?? 0;
   } catch (error) {
     const words = (message: string) => (queryCommands.has(name) ? inFlagWords(message) : message);
+    // the wire's words where the library used its caller's options (start_date, which inFlagWords makes --start), as
+    // a server answers them: the same message from a store and from --from
+    const wire = error instanceof InvalidParameterError ? error.wire?.message : undefined;
     // one rule for a flag's value refused (--units imperial, --interval weekly, --start 2021-02-30): exit 2 with the
     // accepted values and the synopsis, as for any mistake on the command line; a failure (a name the store does not
     // hold, a server down) exits 1. Only where every InvalidParameterError is a flag's: model and forecast ingest
     // raise it for a bad line of a file too, which is no mistake in the command line
     if (error instanceof UsageError || (error instanceof InvalidParameterError && flagValueCommands.has(name))) {
-      // the wire's words where the library used its caller's options (start_date, which inFlagWords makes --start)
-      const message = error instanceof InvalidParameterError ? (error.wire?.message ?? error.message) : error.message;
-      io.stderr.write(`evap ${name}: ${words(message)}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
+      io.stderr.write(`evap ${name}: ${words(wire ?? error.message)}\nusage: ${command.usage.split('\n')[0]}\n(evap ${name} --help for every option)\n`);
       return 2;
     }
-    io.stderr.write(`evap ${name}: ${words(describeError(error))}${otherKindHint(error)}\n`);
+    io.stderr.write(`evap ${name}: ${words(wire ?? describeError(error))}${otherKindHint(error)}\n`);
     return 1;
   }
 }

@@ -10,11 +10,12 @@ export const flagOfWireName: Readonly<Record<string, string>> = {
   end_date: '--end',
   also_return: '--also-return',
   as_of: '--as-of',
+  modified_since: '--modified-since',
   output_format: '--format',
 }; // datasets, variables, units, statistic: the same word as the flag, and a common word in sentences: left as they are
 
 /** The commands whose flags carry wire parameters (ingest reads files whose columns are named start_date: not these). */
-export const queryCommands: ReadonlySet<string> = new Set(['query', 'info', 'metadata']);
+export const queryCommands: ReadonlySet<string> = new Set(['query', 'info', 'metadata', 'forecast']);
 
 const wireName = new RegExp(`(?<![\\w-])(${Object.keys(flagOfWireName).join('|')})(?![\\w-])`, 'g');
 

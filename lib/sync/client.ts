@@ -372,11 +372,13 @@ async function readDetail(response: Response): Promise<unknown> {
 /** 404 -> NotFoundError, 422 -> InvalidParameterError (from FastAPI's detail list), anything else -> RemoteError. */
 function toError(status: number, detail: unknown, url: string, nameParameter: string, names: readonly string[]): Error {
   if (status === 404) {
-    const message = (typeof detail === 'string' ? detail : JSON.stringify(detail)).replace(/; see \/info\/\S+$/, ''); // as the library says it
+    // as the library says it: without the server's pointers to its paths (a list of names, the other kind's paths)
+    const message = (typeof detail === 'string' ? detail : JSON.stringify(detail)).replace(/; see \/info\/\S+(; (stations|reservoirs) are at .*)?$/, '');
     return new NotFoundError(
       nameParameter,
       names.filter((n) => message.includes(n)),
       message,
+      names.filter((n) => message.includes(`${JSON.stringify(n)} (it is a `)), // of the other kind, as resolveNames says
     );
   }
   if (status === 422) {

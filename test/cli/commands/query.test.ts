@@ -203,6 +203,25 @@ describe('evap query', () => {
     expect(remote.stderr).toMatch(/--end/);
   });
 
+  it('says from a server what it says from a store: the flags typed, never a wire name or path', async () => {
+    const cases = [
+      ['query', '--names', `ABERDEEN_STATION,${names[0]}`], // a station asked as a reservoir: the command that answers it
+      ['metadata', '--names', 'ABERDEEN_STATION'],
+      ['query', '--names', names[0]!, '--modified-since', 'yesterday'],
+      ['forecast', '--names', ''],
+      ['forecast', '--names', names[0]!, '--lead', '3', '--start', '2021-07-01', '--end', '2021-06-01'],
+      ['forecast', '--names', names[0]!, '--verification', '--start', '2021-02-30'],
+      ['forecast', '--names', names[0]!, '--as-of', 'yesterday'],
+    ];
+    for (const [command, ...args] of cases) {
+      const [local, remote] = await Promise.all([evap([command!, '--store', dir, ...args]), evap([command!, '--from', url, '--api-key', key, ...args])]);
+      const what = [command, ...args].join(' ');
+      expect([remote.code, remote.stderr], what).toEqual([local.code, local.stderr]);
+      expect(local.code, what).not.toBe(0);
+      expect(local.stderr, what).not.toMatch(/RES_NAMES|STA_NAMES|start_date|end_date|as_of|modified_since|\/info\/|\/timeseries\//);
+    }
+  });
+
   it('says on stderr when nothing matched, with the dates the data hold, and exits 0', async () => {
     const [reservoirs, json, stationRun, matched] = await Promise.all([
       evap(['query', '--store', dir, '--names', names[0]!, '--datasets', 'lem', '--start', '1990-01-01', '--end', '1990-12-31']),
