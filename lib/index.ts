@@ -1,21 +1,18 @@
-// evap: a store opened and read, written, ingested; the notebook display is evap/notebook, the HTTP client, copy and
-// mirror evap/sync, the model on its own evap/model.
+// evap: a store opened and read; writing, ingest, vacuum and Arrow or Parquet built from records are evap/write (they
+// load apache-arrow and parquet-wasm), the notebook display evap/notebook, the HTTP client, copy and mirror evap/sync,
+// the model on its own evap/model.
 export * from './catalogue.js';
 export { formatDay, parseDay } from './dates.js';
 export { InvalidParameterError, NotFoundError, StoreError } from './errors.js';
 export { EARLY_DAYS, PROVISIONAL_DAYS, type QFlag, qflagValues, type Status, statusOfDay, statusValues } from './flags.js';
 // forecasts (docs/forecasts.md)
-export { addForecasts, type ForecastGeneration } from './forecast/add.js';
-export { type ForecastIngestSummary, type ForecastValue, ingestForecastValues, parseForecastAnswer, parseForecastCsv } from './forecast/ingest.js';
 export { crps, type EnsembleStatistic, ensembleStatistics, ensembleStats, totalStats, type VerificationMetrics, verify } from './forecast/stats.js';
 export type { ForecastDailyQuery, ForecastLeadQuery, ForecastTotalQuery, ForecastVerificationQuery } from './forecast/store-methods.js';
 export { type ForecastVariable, forecastVariables, MAX_LEAD } from './forecast-variables.js';
-export { recordsToArrow, recordsToTable, tableToArrowStream, tableToParquet } from './format/answer-table.js';
 export { recordsToCsv } from './format/csv.js';
 export type { Frame, FrameColumn } from './format/frame.js';
 export { type PointFeature, recordsToGeoJson } from './format/geojson.js';
 export type { RecordStream } from './format/stream.js';
-export { type IngestOptions, type IngestProblem, type IngestSource, type IngestSummary, ingest, textSource } from './ingest/ingest.js';
 export { EvapStore, type OpenStoreOptions, openStore, StoreReader, StoreView } from './open/store.js';
 export { openStoreOnce } from './open/store-once.js';
 export { type Method, type Statistic, statistics } from './query/aggregate.js';
@@ -42,5 +39,3 @@ export { type ListedFile, type ListFilesOptions, listTableFiles } from './tables
 export { type PublishSummary, publishTables, tablesBehind } from './tables/publish.js';
 export type * from './types.js';
 export { convertValue, roundValue, toMetric } from './units.js';
-export { type VacuumOptions, type VacuumSummary, vacuumStore } from './writer/vacuum.js';
-export { createStoreWriter, type ReservoirRows, type StationRows, StoreWriter, type StoreWriterOptions } from './writer/write.js';

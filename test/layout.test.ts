@@ -105,6 +105,7 @@ const rootLayers: Record<string, (typeof stack)[number]> = {
   'lib/dlem.ts': 'entries',
   'lib/entry-notebook.ts': 'entries',
   'lib/entry-sync.ts': 'entries',
+  'lib/entry-write.ts': 'entries',
 };
 // the layer of a lib/ file: its folder's, or for a root file `base` unless named above
 const layerOf = (file: string) => (file.split('/').length > 2 ? file.split('/')[1]! : (rootLayers[file] ?? 'base'));
@@ -256,6 +257,12 @@ describe('a process that serves or queries', () => {
     // and the entries that hold them do load them
     expect(loadedAtStart('lib/entry-notebook.ts').has('lib/notebook/view.ts')).toBe(true);
     expect(loadedAtStart('lib/entry-sync.ts').has('lib/sync/client.ts')).toBe(true);
+  });
+
+  it("loads neither Arrow nor parquet-wasm from the package's own entry (evap): writing and tables are evap/write", () => {
+    expect([...loadedAtStart('lib/index.ts')].filter((m) => onDemand.includes(m.split('/')[0]!))).toEqual([]);
+    const write = loadedAtStart('lib/entry-write.ts');
+    expect(['apache-arrow', 'parquet-wasm', 'lib/writer/write.ts'].map((m) => write.has(m))).toEqual([true, true, true]);
   });
 
   it('loads no forecast query, what-if, summary, changes or observations module from the store: their first call does', () => {
