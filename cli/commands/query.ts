@@ -101,8 +101,9 @@ function answerOf(source: Source, kind: 'reservoirs' | 'stations', interval: (ty
   const operation = interval === 'daily' ? operationsOf[kind].daily[date ? 1 : 0] : operationsOf[kind].aggregate;
   const what = `a ${interval} ${kind === 'reservoirs' ? 'reservoir' : 'station'} query${date ? ' on a date' : ''}`;
   const options = { ...optionsFromFlags(operation, values, Object.keys(optionFlagSpec), what), ...(interval === 'daily' ? {} : { interval }) };
-  // a store streams (its CSV and JSON text made from the columns) but for modified_since, which compares two whole
-  // answers; a client asks for the whole answer: each by the operation's dispatch (lib/open/dispatch.ts)
+  // a store streams (its CSV and JSON text made from the columns) but for modified_since, which its array method
+  // answers (the store's streams refuse it); a client asks for the whole answer: each by the operation's dispatch
+  // (lib/open/dispatch.ts)
   if ('streamReservoirTimeseries' in source && options.modifiedSince === undefined) return { stream: streamOf(source, operation, options) };
   return recordsOf(source, operation, options).then((records) => ({ records }));
 }
