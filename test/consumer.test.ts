@@ -172,5 +172,16 @@ describe('the packed package', () => {
       env: { ...env, EVAP_DEMO_DIR: join(consumer, 'package.json', 'demo') },
     }).catch((e: { stderr: string }) => e);
     expect(blocked.stderr).toContain('npx evap demo --out DIR');
+    // the writer is its own entry: evap/write gives it, and evap no longer does (0.2.0)
+    const entries = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const w = await import('evap/write'); const e = await import('evap'); console.log(typeof w.createStoreWriter, typeof w.tableToParquet, typeof e.createStoreWriter);",
+      ],
+      { cwd: consumer, env },
+    );
+    expect(entries.stdout).toBe('function function undefined\n');
   });
 });
