@@ -43,3 +43,30 @@ export async function forecastQueries(dir: string) {
 }
 
 export type ForecastQueryName = 'latest' | 'totals' | 'archive';
+
+type Row = Record<string, unknown>;
+const STATISTICS = ['mean', 'p10', 'p50', 'p90'];
+
+/**
+ * Where a peer's rows differ from our records (undefined: they say the same). Ours are wide (a key a statistic), the
+ * peers' long (a row a statistic): each is made a map of (issue, lead, statistic) or name to the value, then compared.
+ */
+export function answerDifference(name: ForecastQueryName, ours: readonly Row[], peer: readonly Row[]): string | undefined {
+  const mine = new Map<string, unknown>();
+  const theirs = new Map<string, unknown>();
+  if (name === 'totals') {
+    for (const r of ours) mine.set(String(r.RES_NAME), r['E_volume (m3) p50']);
+    for (const r of peer) theirs.set(String(r.RES_NAME), r.E_volume_total);
+  } else {
+    for (const r of ours) for (const s of STATISTICS) mine.set(`${r.RES_NAME}|${r.issued}|${r.lead_days}|${s}`, r[`E_volume (m3) ${s}`]);
+    for (const r of peer) theirs.set(`${r.RES_NAME}|${r.issued}|${r.lead_days}|${r.statistic}`, r.E_volume);
+  }
+  if (mine.size !== theirs.size) return `${mine.size} values against ${theirs.size}`;
+  for (const [key, value] of mine) {
+    const other = theirs.get(key);
+    // the stored values are rounded to 4 decimals: ours (rounded again) equal them to within a double's rounding
+    if (typeof value !== 'number' || typeof other !== 'number' || Math.abs(value - other) > 1e-9 * Math.max(1, Math.abs(value)))
+      return `${key}: ${value} against ${other}`;
+  }
+  return undefined;
+}

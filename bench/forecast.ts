@@ -1,7 +1,8 @@
-// The forecasts, ours against DuckDB and ClickHouse (chdb) over the same files: the latest issue of one reservoir (28 leads, 4 statistics)
-// and the 28-day totals of every reservoir (the median), warm (repeated in one process) and cold (a fresh process per
-// run), and the store's bytes per issue. DuckDB and ClickHouse read the latest issue's statistics file, the one the manifest names
-// (the files of older snapshots sit beside it until a vacuum): the same statistics, not our totals table.
+// The forecasts, ours against DuckDB and ClickHouse (chdb) over the same files: the latest issue of one reservoir (28
+// leads, 4 statistics) and the 28-day totals of every reservoir (the median), warm (repeated in one process) and cold (a
+// fresh process per run), and the store's bytes per issue; each peer's answer checked against ours, value for value.
+// DuckDB and ClickHouse read the latest issue's statistics file, the one the manifest names (the files of older
+// snapshots sit beside it until a vacuum): the same statistics, not our totals table.
 //   npm run bench:forecast -- [--reservoirs 247] [--issues 31] [--runs 5] [--dir DIR] [--queries latest,totals,archive]
 // The archive query (one reservoir's 7-day forecast from every issue held) is what grows with an archive: run it over a
 // store of N issues made by bench/forecast-write.ts (--dir that store).
@@ -17,7 +18,7 @@ import { generateStore } from '../lib/synthetic/generate.js';
 import { libraryModule } from './built.js';
 import { clickhouseAnswer } from './clickhouse.js';
 import { DuckEngine } from './duckdb.js';
-import { type ForecastQueryName, forecastQueries } from './forecast-queries.js';
+import { answerDifference, type ForecastQueryName, forecastQueries } from './forecast-queries.js';
 import { median, timeRepeated } from './timing.js';
 
 const { values } = parseArgs({
@@ -71,7 +72,15 @@ async function warm(name: QueryName): Promise<{ ours: number; duck: number; ch: 
   const q = queries[name];
   const call = () => (store as unknown as Record<string, (o: object) => Promise<unknown[]>>)[q.ours.method]!.call(store, q.ours.options);
   const ch = async () => clickhouseAnswer(dir, q.clickhouse);
-  const rows: [number, number, number] = [(await call()).length, (await duck.records(q.sql)).length, (await ch()).length];
+  const answers = { ours: (await call()) as Record<string, unknown>[], duck: await duck.records(q.sql), ch: await ch() };
+  for (const [peer, rows] of [
+    ['DuckDB', answers.duck],
+    ['ClickHouse', answers.ch],
+  ] as const) {
+    const difference = answerDifference(name, answers.ours, rows);
+    if (difference) throw new Error(`${name}: ${peer}'s answer differs from ours: ${difference}`);
+  }
+  const rows: [number, number, number] = [answers.ours.length, answers.duck.length, answers.ch.length];
   const time = async (f: () => Promise<unknown>) => (await timeRepeated(f, { minRuns: runs * 4, maxRuns: runs * 4, budgetMs: 0 })).medianMs;
   const result = { ours: await time(call), duck: await time(() => duck.records(q.sql)), ch: await time(ch), rows };
   duck.close();
