@@ -16,6 +16,7 @@ import { catalogueReservoirs } from '../lib/model/places.js';
 import { openStore } from '../lib/open/store.js';
 import { SPIN_UP_DAYS } from '../lib/synthetic/chunks.js';
 import { createStoreWriter } from '../lib/writer/write.js';
+import { median } from './timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,8 +41,15 @@ const names = [...writer.current.reservoirs.names].sort();
 const origin = first - SPIN_UP_DAYS; // the model's states start there, as a store generated from the first issue day would
 const rss = () => process.memoryUsage().rss / 2 ** 20;
 const before = rss();
+// the process's CPU time (every thread's): on a loaded machine the wall time is the other processes' too
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const began = performance.now();
+const cpuBegan = cpu();
 const perIssue: number[] = [];
+const perIssueCpu: number[] = [];
 if (values.source === 'model') {
   const specs = catalogueReservoirs(names.length, seed);
   await addForecasts(writer, specs, {
@@ -51,7 +59,10 @@ if (values.source === 'model') {
     keepMembers: keep,
     seed,
     origin,
-    onProgress: () => perIssue.push(performance.now() - began),
+    onProgress: () => {
+      perIssue.push(performance.now() - began - perIssue.reduce((a, b) => a + b, 0));
+      perIssueCpu.push(cpu() - perIssueCpu.reduce((a, b) => a + b, cpuBegan));
+    },
   });
 } else {
   // 64 reservoirs' ensembles from the model, each reservoir given one of them
@@ -64,12 +75,14 @@ if (values.source === 'model') {
   let entries = writer.current.forecasts ?? [];
   for (let k = 0; k < issues; k++) {
     const t = performance.now();
+    const c = cpu();
     const kept = k >= issues - keep;
     const from = pool[kept ? 'kept' : 'not'];
     entries = await writeForecastSources(writer, entries, [
       { issued: first + k, names, memberCounts: names.map(() => (kept ? members : 0)), forecasts: names.map((_, i) => from[(i * 7 + k) % from.length]!) },
     ]);
     perIssue.push(performance.now() - t);
+    perIssueCpu.push(cpu() - c);
   }
 }
 const written = performance.now() - began;
@@ -83,6 +96,10 @@ console.log(
     source: values.source,
     writeMs: Math.round(written),
     perIssueMs: perIssue.map((t) => Math.round(t)),
+    perIssueCpuMs: perIssueCpu.map((t) => Math.round(t)),
+    // per row of statistics (28 leads x 8 statistics a reservoir), wall and CPU, the median issue
+    usPerRow: Number(((median(perIssue) * 1000) / (names.length * 224)).toFixed(2)),
+    cpuUsPerRow: Number(((median(perIssueCpu) * 1000) / (names.length * 224)).toFixed(2)),
     statsBytes: sum((m) => m.stats.bytes),
     membersBytes: sum((m) => m.members?.bytes ?? 0),
     totalsBytes: sum((m) => m.totals?.bytes ?? 0),

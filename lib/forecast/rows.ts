@@ -36,17 +36,22 @@ export class RowBatcher {
 
   /** A reservoir's rows: lead by lead, its statistics (or its `count` members) at each. */
   async add(name: string, f: ReservoirForecast, count: number): Promise<void> {
+    // plain loops over arrays taken once: a closure a row was a tenth of writing an issue
+    const daily = forecastVariables.map((v) => (this.members ? f.members![v] : f.stats[v]));
+    const totals = this.members ? undefined : forecastVariables.map((v) => f.totals[v]); // a member's total is its own sum
+    const labels = this.members ? Array.from({ length: count }, (_, k) => memberName(k)) : ensembleStatistics;
+    const values = this.values;
     for (let lead = 1; lead <= MAX_LEAD; lead++)
       for (let k = 0; k < count; k++) {
         const at = k * MAX_LEAD + lead - 1;
         const i = this.n++;
         this.names.push(name);
         this.leads[i] = lead;
-        this.statistic.push(this.members ? memberName(k) : ensembleStatistics[k]!);
-        forecastVariables.forEach((v, c) => {
-          this.values[2 * c]![i] = this.members ? f.members![v][at]! : f.stats[v][at]!;
-          this.values[2 * c + 1]![i] = this.members ? Number.NaN : f.totals[v][at]!; // a member's total is its own sum
-        });
+        this.statistic.push(labels[k]!);
+        for (let c = 0; c < daily.length; c++) {
+          values[2 * c]![i] = daily[c]![at]!;
+          values[2 * c + 1]![i] = totals ? totals[c]![at]! : Number.NaN;
+        }
         if (this.n === this.groupRows) await this.flush();
       }
   }

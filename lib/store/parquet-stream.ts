@@ -7,7 +7,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { Field, RecordBatch, Schema, Table, tableToIPC } from 'apache-arrow';
 import * as wasm from 'parquet-wasm';
 import { StoreError } from '../errors.js';
-import { CHUNK_SUMS_KEY, chunkRanges } from './parquet.js';
+import { CHUNK_SUMS_KEY, chunkRanges, type Footer, footerOf } from './parquet.js';
 import { parseMetadata, readPageHeader } from './parquet-decode.js';
 import { sumsText, writerProperties } from './parquet-encode.js';
 
@@ -16,6 +16,8 @@ export interface StreamedParquet {
   bytes: number;
   sha256: string;
   rest: Uint8Array; // what follows the last chunk: any page indexes, the footer, its length and the magic
+  footer: Footer; // the footer parsed, with the chunks' checksums
+  footerLength: number; // bytes of the footer, its length and the magic
 }
 
 /**
@@ -86,10 +88,15 @@ export async function* encodeParquetStream(
   const text = Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength);
   const at = text.indexOf(placeholder, 0, 'latin1');
   if (at < 0 || text.indexOf(placeholder, at + 1, 'latin1') >= 0) throw new StoreError('a streamed Parquet footer has no single place for its checksums');
-  text.write(sumsText(walk.sums), at, 'latin1');
+  const sums = sumsText(walk.sums);
+  text.write(sums, at, 'latin1');
+  // the parsed footer as the bytes now say, handed to the writer: parsed once (at 44,000 reservoirs a footer of 4,000
+  // row groups was parsed three times, the file's peak memory: 250 MB of heap more than while its rows streamed)
+  for (const kv of metadata.key_value_metadata ?? []) if (kv.key === CHUNK_SUMS_KEY) kv.value = sums;
   file.update(tail);
   size += tail.byteLength;
-  Object.assign(done, { bytes: size, sha256: file.digest('hex'), rest: tail });
+  const footer = footerOf(metadata);
+  Object.assign(done, { bytes: size, sha256: file.digest('hex'), rest: tail, footer, footerLength: metadata.metadata_length + 8 });
   yield tail;
 }
 

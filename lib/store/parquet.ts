@@ -54,7 +54,11 @@ export interface Footer extends FileLayout {
 
 /** Parses the tail of a Parquet file (at least the footer, its length and the magic). */
 export function parseFooter(tail: Uint8Array): Footer {
-  const metadata = parseMetadata(tail);
+  return footerOf(parseMetadata(tail));
+}
+
+/** The layout of a parsed footer (a streamed file's, parsed once by its writer: at 4,000 row groups a parse is a second). */
+export function footerOf(metadata: FileMetaData): Footer {
   const columns = new Map(metadata.row_groups[0]?.columns.map((c, i) => [c.meta_data!.path_in_schema.join('.'), i]) ?? []);
   const groupStarts = [0];
   for (const group of metadata.row_groups) groupStarts.push(groupStarts[groupStarts.length - 1]! + Number(group.num_rows));

@@ -35,7 +35,6 @@ import {
   type ReservoirPartition,
 } from '../store/manifest.js';
 import { type FileLayout, parseFooter } from '../store/parquet.js';
-import { parseMetadata } from '../store/parquet-decode.js';
 import { encodeParquet } from '../store/parquet-encode.js';
 import { encodeParquetStream, type StreamedParquet } from '../store/parquet-stream.js';
 import { createReaderCaches, PartitionReader } from '../store/partitions.js';
@@ -210,8 +209,8 @@ export class StoreWriter {
     this.written.push(path);
     const done: Partial<StreamedParquet> = {};
     await this.storage.write(path, encodeParquetStream(batches, plan, done));
-    const { bytes, sha256: sum, rest } = done as StreamedParquet;
-    const tail = rest.subarray(rest.byteLength - (parseMetadata(rest).metadata_length + 8)); // the footer, its length and the magic
+    const { bytes, sha256: sum, rest, footer, footerLength } = done as StreamedParquet;
+    const tail = rest.subarray(rest.byteLength - footerLength); // the footer, its length and the magic
     return {
       path,
       rows: plan.rows,
@@ -221,7 +220,7 @@ export class StoreWriter {
       footerSha256: sha256(tail),
       start: formatDay(day),
       end: formatDay(day),
-      index: await this.writeIndex(path, parseFooter(tail)),
+      index: await this.writeIndex(path, footer),
     };
   }
 
