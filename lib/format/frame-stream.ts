@@ -1,21 +1,29 @@
 // A query run that yields frames, as a RecordStream: records, JSON and CSV text and tables all made from the columns.
 import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { Frame } from './frame.js';
-import { frameRecords, frameText } from './frame-text.js';
+import { frameRecords } from './frame-records.js';
+import { frameText } from './frame-text.js';
 import { mayExceed, type RecordStream, recordStream, tooManyValues } from './stream.js';
 
 /**
  * A RecordStream over `run`, which yields the answer's frames in order (a batch of records each): records for the
  * library, JSON and CSV written from the columns (frame-text.ts), tables built from them (table-pieces.ts).
- * `maxRecords` may be given as the function that works it out: only a Parquet or Arrow answer asks for it.
+ * `maxRecords` may be given as the function that works it out: only a Parquet or Arrow answer asks for it. `codegen`
+ * false: records are built without generated code (frame-records.ts); by default, where the process allows it.
  */
-export function frameStream(columns: string[], run: () => AsyncIterable<Frame>, readRows = 0, bound: number | (() => number) = Infinity): RecordStream {
+export function frameStream(
+  columns: string[],
+  run: () => AsyncIterable<Frame>,
+  readRows = 0,
+  bound: number | (() => number) = Infinity,
+  codegen?: boolean,
+): RecordStream {
   const stream = recordStream(
     columns,
     async function* (kind) {
       for await (const frame of run()) {
         if (frame.rows === 0) continue;
-        yield kind === 'records' ? frameRecords(frame) : frameText(frame, kind, columns);
+        yield kind === 'records' ? frameRecords(frame, 0, frame.rows, codegen) : frameText(frame, kind, columns);
       }
     },
     readRows,
