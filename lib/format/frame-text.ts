@@ -1,11 +1,10 @@
 // A frame's rows as records, or as JSON objects and CSV rows written as UTF-8 bytes straight from its columns with
 // bytes.ts's writers: the same text as JSON.stringify and recordsToCsv of its records, without making them.
 import type { WireValue } from '../types.js';
-import { bufferOf, copyBytes, isAscii, LONE_SURROGATE, SLACK, textOf, writeAscii, writeDay, writeRounded } from './bytes.js';
+import { bufferOf, copyBytes, isAscii, LONE_SURROGATE, SLACK, TEXT_PIECE_CHARS, textOf, writeAscii, writeDay, writeRounded } from './bytes.js';
 import { csvField, formatNumber, recordsToCsv } from './csv.js';
 import type { Frame, FrameColumn } from './frame.js';
 import { frameRecords } from './frame-records.js';
-import { TEXT_PIECE_CHARS } from './text-pieces.js';
 
 const encoder = new TextEncoder();
 const INDEX_KEY = /^(0|[1-9]\d*)$/;

@@ -4,7 +4,7 @@ import { formatDay } from '../dates.js';
 import { decodeFlag, type FlagColumn } from '../flags.js';
 import type { WireValue } from '../types.js';
 import { roundValue } from '../units.js';
-import type { ResolvedVariable } from './emitter.js';
+import type { ResolvedVariable } from './variable.js';
 
 /**
  * A frame's column under its wire key: how its values are held says how they are written. A number column may hold

@@ -4,10 +4,10 @@
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TEXT_PIECE_CHARS } from '../../../lib/format/bytes.js';
 import type { Frame, FrameColumn } from '../../../lib/format/frame.js';
 import { frameRecords } from '../../../lib/format/frame-records.js';
 import { frameText } from '../../../lib/format/frame-text.js';
-import { TEXT_PIECE_CHARS } from '../../../lib/format/text-pieces.js';
 import type { WireValue } from '../../../lib/types.js';
 import { roundValue } from '../../../lib/units.js';
 

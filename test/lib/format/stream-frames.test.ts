@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { recordsToTable } from '../../../lib/format/answer-table.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import type { Frame, FrameColumn } from '../../../lib/format/frame.js';
-import { frameStream } from '../../../lib/format/frame-stream.js';
+import { frameStream } from '../../../lib/format/stream.js';
 import type { WireValue } from '../../../lib/types.js';
 import { roundValue } from '../../../lib/units.js';
 
