@@ -50,6 +50,20 @@ function labelsText(labels: readonly string[], kind: 'json' | 'csv'): LabelsText
   return (kept[kind] = { view: new DataView(bytes.buffer), offsets, ascii, widest });
 }
 
+const wordsOf = (length: number): [Float64Array, Uint8Array] => {
+  const words = new Float64Array(length);
+  return [words, new Uint8Array(words.buffer)];
+};
+
+// a slot's text holding a 'same' value (the name) as UTF-8, in a buffer kept per slot (a view of it: read before the
+// next frame's)
+const slotBuffers: Uint8Array[] = [];
+function encodeSlot(h: number, text: string): Uint8Array {
+  let into = slotBuffers[h];
+  if (!into || into.length < 3 * text.length) into = slotBuffers[h] = new Uint8Array(Math.max(256, 3 * text.length)); // UTF-8: at most 3 bytes a UTF-16 unit
+  return into.subarray(0, encoder.encodeInto(text, into).written);
+}
+
 // what a varying column is, read in the rows' loop as a small integer
 const DAY = 0;
 const NUMBER = 1;
@@ -68,6 +82,9 @@ interface Shape {
   codes: Uint8Array; // their kinds: DAY, NUMBER, LABEL or VALUE
   slots: (string | number)[][]; // the constant text before each varying column and after the last: text, and 'same' columns by index
   fixed: (Uint8Array | undefined)[]; // a slot's bytes, when it holds no 'same' column
+  fixedAscii: boolean;
+  bytes: Uint8Array[]; // each slot's bytes for the frame being written
+  layout: RowLayout; // filled for each frame, which is written before the next (frameText returns its text)
 }
 
 // the shapes last seen, most recent first (a signature string a frame cost a year of every reservoir 10%)
@@ -124,7 +141,22 @@ function makeShape(frame: Frame, json: boolean, header: readonly string[]): Shap
   );
   const codes = Uint8Array.from(varying, (k) => ({ day: DAY, number: NUMBER, label: LABEL, value: VALUE, same: VALUE })[kinds[k]!]);
   const fixed = joined.map((pieces) => (pieces.every((p) => typeof p === 'string') ? encoder.encode(pieces.join('')) : undefined));
-  return { json, header, keys, kinds, viaRecords, varying, codes, slots: joined, fixed };
+  const fixedAscii = fixed.every((b) => b === undefined || b.every((c) => c < 128));
+  const n = varying.length;
+  const [words, wordBytes] = wordsOf(0);
+  const layout: RowLayout = {
+    json,
+    kinds: codes,
+    arrays: varying.map(() => NO_ROWS),
+    factors: new Float64Array(n),
+    offsets: new Float64Array(n),
+    words, // written by the first frame, again where a slot holds a 'same' value
+    wordBytes,
+    first: new Int32Array(n + 2),
+    lengths: new Int32Array(n + 1),
+    labels: varying.map(() => undefined),
+  };
+  return { json, header, keys, kinds, viaRecords, varying, codes, slots: joined, fixed, fixedAscii, bytes: [], layout };
 }
 
 /**
@@ -136,26 +168,23 @@ export function frameText(frame: Frame, kind: 'json' | 'csv', columns: readonly 
   if (rows === 0) return [];
   const shape = shapeOf(frame, kind, columns);
   if (shape.viaRecords) return [JSON.stringify(frameRecords(frame)).slice(1, -1)];
-  const { json, varying, codes, slots, fixed } = shape;
+  const { json, varying, slots, fixed, layout } = shape;
+  const { arrays, factors, offsets, first, lengths, labels } = layout; // the shape's, filled for this frame
   const asText = textOfValue[kind];
   const n = varying.length;
-  const labels: (LabelsText | null | undefined)[] = new Array(n);
-  let ascii = true;
+  let ascii = shape.fixedAscii;
   let withValues = false;
   // each varying column's array and conversion, read by index in the loop, and the row's most bytes: its constant
   // texts, a comma, 16 a day, 25 a number, the widest label (a value's text is counted a row at a time)
-  const arrays: ArrayLike<number>[] = new Array(n);
-  const factors = new Float64Array(n);
-  const offsets = new Float64Array(n);
-  const converted = new Uint8Array(n);
   let rowBytes = 1;
   for (let h = 0; h < n; h++) {
     const c = frame.columns[varying[h]!]!;
     arrays[h] = NO_ROWS;
+    [factors[h], offsets[h]] = [1, 0];
     if (c.kind === 'day') [arrays[h], rowBytes] = [c.days, rowBytes + 16];
     else if (c.kind === 'number') {
       [arrays[h], rowBytes] = [c.values, rowBytes + 25];
-      if (c.factor !== undefined) [factors[h], offsets[h], converted[h]] = [c.factor, c.offset ?? 0, 1];
+      if (c.factor !== undefined) [factors[h], offsets[h]] = [c.factor, c.offset ?? 0];
     } else if (c.kind === 'label') {
       const text = (labels[h] = labelsText(c.labels, kind));
       if (text === null) return [recordsToCsv(frameRecords(frame), columns, false)]; // CSV with a lone surrogate is not UTF-8
@@ -167,34 +196,41 @@ export function frameText(frame: Frame, kind: 'json' | 'csv', columns: readonly 
     }
   }
   // the constant texts (with the frame's 'same' values) as doubles end to end, text h from word first[h]
-  const bytes = slots.map((pieces, h) => {
-    const known = fixed[h];
-    if (known) return known;
-    let text = '';
-    for (const p of pieces) text += typeof p === 'string' ? p : asText((frame.columns[p] as Extract<FrameColumn, { kind: 'same' }>).value);
-    if (!json && LONE_SURROGATE.test(text)) return undefined;
-    return encoder.encode(text);
-  });
-  if (bytes.includes(undefined)) return [recordsToCsv(frameRecords(frame), columns, false)];
-  const first = new Int32Array(n + 2);
-  const lengths = new Int32Array(n + 1);
+  let rewrite = layout.words.length === 0;
   for (let h = 0; h <= n; h++) {
-    const b = bytes[h]!;
-    lengths[h] = b.length;
-    first[h + 1] = first[h]! + ((b.length + 7) >> 3);
-    rowBytes += b.length;
-    if (ascii) for (let k = 0; k < b.length; k++) if (b[k]! > 127) ascii = false;
+    let b = fixed[h];
+    if (b === undefined) {
+      let text = '';
+      for (const p of slots[h]!) text += typeof p === 'string' ? p : asText((frame.columns[p] as Extract<FrameColumn, { kind: 'same' }>).value);
+      if (!json && LONE_SURROGATE.test(text)) return [recordsToCsv(frameRecords(frame), columns, false)];
+      b = encodeSlot(h, text);
+      if (ascii) for (let k = 0; k < b.length; k++) if (b[k]! > 127) ascii = false;
+      rewrite = true;
+    }
+    shape.bytes[h] = b;
   }
-  const words = new Float64Array(first[n + 1]!);
-  const wordBytes = new Uint8Array(words.buffer);
-  for (let h = 0; h <= n; h++) wordBytes.set(bytes[h]!, 8 * first[h]!);
-  const layout: RowLayout = { json, kinds: codes, arrays, factors, offsets, converted, words, first, lengths, labels };
-  if (withValues) return writeRowsWithValues(layout, rows, rowBytes, ascii, frame, varying, asText);
-  // rows of known most bytes are cut into pieces by count, with no test a row
-  const pieceRows = Math.max(1, Math.floor(TEXT_PIECE_CHARS / rowBytes));
-  const [buf, view] = bufferOf(rowBytes * Math.min(rows, pieceRows));
-  const pieces: string[] = [];
-  for (let start = 0; start < rows; start += pieceRows) pieces.push(textOf(buf, writeRows(layout, start, Math.min(rows, start + pieceRows), buf, view), ascii));
+  if (rewrite) {
+    for (let h = 0; h <= n; h++) {
+      lengths[h] = shape.bytes[h]!.length;
+      first[h + 1] = first[h]! + ((lengths[h]! + 7) >> 3);
+    }
+    if (layout.words.length < first[n + 1]!) [layout.words, layout.wordBytes] = wordsOf(2 * first[n + 1]!);
+    const wordBytes = layout.wordBytes;
+    for (let h = 0; h <= n; h++) wordBytes.set(shape.bytes[h]!, 8 * first[h]!);
+  }
+  for (let h = 0; h <= n; h++) rowBytes += lengths[h]!;
+  let pieces: string[];
+  if (withValues) pieces = writeRowsWithValues(layout, rows, rowBytes, ascii, frame, varying, asText);
+  else {
+    // rows of known most bytes are cut into pieces by count, with no test a row
+    const pieceRows = Math.max(1, Math.floor(TEXT_PIECE_CHARS / rowBytes));
+    const [buf, view] = bufferOf(rowBytes * Math.min(rows, pieceRows));
+    pieces = [];
+    for (let start = 0; start < rows; start += pieceRows)
+      pieces.push(textOf(buf, writeRows(layout, start, Math.min(rows, start + pieceRows), buf, view), ascii));
+  }
+  arrays.fill(NO_ROWS); // the shape keeps no frame's columns alive
+  labels.fill(undefined);
   return pieces;
 }
 
@@ -203,10 +239,10 @@ interface RowLayout {
   json: boolean;
   kinds: Uint8Array; // DAY, NUMBER, LABEL or VALUE
   arrays: ArrayLike<number>[]; // days, values or label indexes
-  factors: Float64Array; // a number column's conversion, where `converted`
+  factors: Float64Array; // a number column's conversion (1 and 0 where none)
   offsets: Float64Array;
-  converted: Uint8Array;
   words: Float64Array; // the constant texts' bytes as doubles, text h from word first[h], lengths[h] bytes long
+  wordBytes: Uint8Array; // the same bytes
   first: Int32Array;
   lengths: Int32Array;
   labels: (LabelsText | null | undefined)[]; // a label column's encoded labels
@@ -214,7 +250,7 @@ interface RowLayout {
 
 // rows [from, to) written into `buf` at `at` (a VALUE column's text in `texts`: one row); returns the end
 function writeRows(layout: RowLayout, from: number, to: number, buf: Uint8Array, view: DataView, at = 0, texts?: readonly string[]): number {
-  const { json, kinds, arrays, factors, offsets, converted, words, first, lengths, labels } = layout;
+  const { json, kinds, arrays, factors, offsets, words, first, lengths } = layout;
   const n = kinds.length;
   for (let i = from; i < to; i++) {
     if (json && at > 0) buf[at++] = 44; // ','
@@ -223,26 +259,31 @@ function writeRows(layout: RowLayout, from: number, to: number, buf: Uint8Array,
     for (let h = 0; h < n; h++) {
       const kind = kinds[h];
       if (kind === NUMBER) {
-        const raw = arrays[h]![i]!;
-        const x = converted[h] ? raw * factors[h]! + offsets[h]! : raw;
+        // factor 1 and offset 0 where not converted: the same double, but -0, which is written 0 all the same
+        const x = arrays[h]![i]! * factors[h]! + offsets[h]!;
         if (x !== x || (json && !Number.isFinite(x))) {
           if (json) at = writeAscii(buf, at, 'null'); // JSON.stringify writes NaN and Infinity as null; CSV leaves NaN empty
         } else at = writeRounded(view, buf, at, x);
       } else if (kind === DAY) at = writeDay(view, buf, at, arrays[h]![i]!);
-      else if (kind === LABEL) {
-        const { view: source, offsets: starts } = labels[h]!;
-        const label = arrays[h]![i]!;
-        at = copyBytes(view, at, source, starts[label]!, starts[label + 1]!);
-      } else {
-        const text = texts![h]!;
-        at = isAscii(text) ? writeAscii(buf, at, text) : at + encoder.encodeInto(text, buf.subarray(at)).written;
-      }
-      const to = first[h + 2]!;
-      for (let w = first[h + 1]!, into = at; w < to; w++, into += 8) view.setFloat64(into, words[w]!, true);
+      else at = writeLabel(layout, h, i, buf, view, at, texts);
+      const end = first[h + 2]!;
+      for (let w = first[h + 1]!, into = at; w < end; w++, into += 8) view.setFloat64(into, words[w]!, true);
       at += lengths[h + 1]!;
     }
   }
   return at;
+}
+
+// a LABEL column's text in row i, copied from its labels' bytes, or a VALUE column's (in `texts`); apart from the
+// rows' loop, which stays small enough for its calls to be inlined
+function writeLabel(layout: RowLayout, h: number, i: number, buf: Uint8Array, view: DataView, at: number, texts?: readonly string[]): number {
+  if (layout.kinds[h] === LABEL) {
+    const { view: source, offsets: starts } = layout.labels[h]!;
+    const label = layout.arrays[h]![i]!;
+    return copyBytes(view, at, source, starts[label]!, starts[label + 1]!);
+  }
+  const text = texts![h]!;
+  return isAscii(text) ? writeAscii(buf, at, text) : at + encoder.encodeInto(text, buf.subarray(at)).written;
 }
 
 // rows with VALUE columns (text of any length a row: a forecast's lead range, a day flag) a row at a time, a piece
