@@ -62,7 +62,7 @@ export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)
   footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
   source?: ByteSource; // where the files' bytes come from (default: the store's own: positional reads of a folder, ranged GETs of a bucket)
-  codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
+  codegen?: boolean; // false where generating code is forbidden (a content security policy): records are built key by key, slower
 }
 
 /**
