@@ -23,7 +23,7 @@ export function conversionOf(unit: UnitName, system: UnitSystem): Conversion {
   return { factor, offset };
 }
 
-/** Applies a conversion; the identity leaves the value as it is (so -0 stays -0, as the generated emitters inline it). */
+/** Applies a conversion; the identity leaves the value as it is (so -0 stays -0, as frame-records.ts writes it). */
 export function convert(value: number, { factor, offset }: Conversion): number {
   return factor === 1 && offset === 0 ? value : value * factor + offset;
 }

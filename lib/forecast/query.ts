@@ -15,8 +15,7 @@ import {
   statisticValues,
 } from '../forecast-variables.js';
 import { attributeColumns, type Frame, type FrameColumn, sameDay } from '../format/frame.js';
-import { frameStream } from '../format/frame-stream.js';
-import type { RecordStream } from '../format/stream.js';
+import { frameStream, type RecordStream } from '../format/stream.js';
 import type { OptionsOf } from '../operations.js';
 import { resolveAllowed, resolveAttributes, resolveReservoirNames, resolveUnits } from '../query/plan.js';
 import type { ForecastIssue, ForecastMonth } from '../store/manifest.js';

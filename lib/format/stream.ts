@@ -1,13 +1,18 @@
-// Query answers as streams: records in batches, and every output made from them in one place (records, an Arrow
-// table, JSON / CSV text made straight from the columns), so the library and the server format answers alike.
+// Query answers as streams: frames (a batch of rows as columns) or records in batches, and every output made from them
+// in one place (records, an Arrow table, JSON / CSV text written from the columns), so the library and the server
+// format answers alike.
 import type { Table } from 'apache-arrow';
 import { InvalidParameterError } from '../errors.js';
 import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord } from '../types.js';
-import { csvTextChunks } from './csv.js';
-import type { OutputKind } from './emit.js';
+import { joinedPieces } from './bytes.js';
+import { recordsToCsv } from './csv.js';
 import type { Frame } from './frame.js';
-import { joinedPieces } from './text-pieces.js';
+import { frameRecords } from './frame-records.js';
+import { frameText } from './frame-text.js';
+
+/** What a stream's run yields per batch: record objects, JSON text (objects separated by commas, no brackets), or CSV rows. */
+export type OutputKind = 'records' | 'json' | 'csv';
 
 /**
  * A query answer that can be streamed: its columns (the CSV header), its records in batches, and its outputs. JSON and
@@ -55,6 +60,68 @@ export function recordStream(
     get maxRecords() {
       return maxRecords();
     },
+  };
+}
+
+/**
+ * A RecordStream over `run`, which yields the answer's frames in order (a batch of records each): records for the
+ * library, JSON and CSV written from the columns (frame-text.ts), tables built from them (table-pieces.ts).
+ * `maxRecords` may be given as the function that works it out: only a Parquet or Arrow answer asks for it. `codegen`
+ * false: records are built without generated code (frame-records.ts); by default, where the process allows it.
+ */
+export function frameStream(
+  columns: string[],
+  run: () => AsyncIterable<Frame>,
+  readRows = 0,
+  bound: number | (() => number) = Infinity,
+  codegen?: boolean,
+): RecordStream {
+  const encode = (kind: OutputKind) => (frame: Frame) => (kind === 'records' ? frameRecords(frame, 0, frame.rows, codegen) : frameText(frame, kind, columns));
+  const stream = recordStream(columns, (kind) => mapped(run, encode(kind)), readRows, bound);
+  stream.table = frameTable(stream, run);
+  stream.frames = run;
+  return stream;
+}
+
+// each frame of `run` (but empty ones) through `encode`, as an iterator of its own: an async generator in between cost a
+// year of every reservoir 5% (a promise and a turn of the generator a frame)
+function mapped<T>(run: () => AsyncIterable<Frame>, encode: (frame: Frame) => T): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      const frames = run()[Symbol.asyncIterator]();
+      const next = (): Promise<IteratorResult<T>> =>
+        frames.next().then((r) => (r.done ? { done: true, value: undefined } : r.value.rows === 0 ? next() : { done: false, value: encode(r.value) }));
+      const end = async (): Promise<IteratorResult<T>> => {
+        await frames.return?.();
+        return { done: true, value: undefined };
+      };
+      return { next, return: end };
+    },
+  };
+}
+
+/**
+ * The `table` output of a stream whose rows `run` yields as frames: built from their columns (table-pieces.ts), with
+ * the stream's bound on values checked before anything is read and while frames come.
+ */
+function frameTable(stream: Pick<RecordStream, 'columns' | 'maxRecords'>, run: () => AsyncIterable<Frame>): RecordStream['table'] {
+  const { columns } = stream;
+  return async (maxValues = Infinity) => {
+    if (mayExceed(stream, maxValues)) throw tooManyValues(maxValues); // before any row is read
+    const frames: Frame[] = [];
+    let [values, sinceTurn] = [0, 0];
+    for await (const frame of run()) {
+      frames.push(frame);
+      values += frame.rows * columns.length;
+      if (values > maxValues) throw tooManyValues(maxValues);
+      sinceTurn += frame.rows * columns.length;
+      if (sinceTurn >= PIECE_VALUES) {
+        sinceTurn = 0;
+        await nextTurn(); // frames from a warm cache are ready at once: awaiting them alone lets nothing else run
+      }
+    }
+    const { framesToTableInPieces } = await import('./table-pieces.js'); // Arrow is loaded by the first table asked
+    return framesToTableInPieces(frames, columns);
   };
 }
 
@@ -167,4 +234,10 @@ export async function* jsonArrayChunks(batches: AsyncIterable<readonly string[]>
     }
   }
   yield ']';
+}
+
+/** CSV text in chunks from batches of CSV rows already written (RecordStream.csv): the header, then the rows. */
+export async function* csvTextChunks(columns: readonly string[], batches: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
+  yield recordsToCsv([], columns, true);
+  for await (const batch of batches) yield* joinedPieces(batch, ''); // in pieces, as for JSON
 }

@@ -6,7 +6,7 @@ import { nextTurn, PIECE_VALUES } from '../turns.js';
 import type { WireRecord, WireValue } from '../types.js';
 import { roundValue } from '../units.js';
 import { columnType, columnTypeOf, doubleVector, recordsToTable, vectorOf, vectorsToTable } from './answer-table.js';
-import { type Frame, type FrameColumn, wireValueAt } from './frame.js';
+import { type Frame, type FrameColumn, numberAt, wireValueAt } from './frame.js';
 
 /** The same table as recordsToTable(records, columns), as record batches of about PIECE_VALUES values each. */
 export async function recordsToTableInPieces(records: readonly WireRecord[], columns: readonly string[]): Promise<Table> {
@@ -64,6 +64,7 @@ function numeric(frames: readonly Frame[], held: readonly Map<string, FrameColum
     if (c === undefined || frames[f]!.rows === 0) continue;
     if (c.kind === 'day') return false;
     if (c.kind === 'number') some ||= Array.prototype.some.call(c.values, (x: number) => x === x);
+    else if (c.kind === 'label') return false;
     else
       for (const v of c.kind === 'same' ? [c.value] : c.values) {
         if (typeof v === 'string') return false;
@@ -90,7 +91,7 @@ function vectorOfFrames(frames: readonly Frame[], held: readonly Map<string, Fra
     let at = 0;
     parts.forEach((c, f) => {
       for (let i = 0; i < frames[f]!.rows; i++) {
-        const x = (c as Extract<FrameColumn, { kind: 'number' }>).values[i]!;
+        const x = numberAt(c as Extract<FrameColumn, { kind: 'number' }>, i);
         values[at++] = x !== x ? x : roundValue(x);
       }
     });

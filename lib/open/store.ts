@@ -6,9 +6,8 @@ import { storeLabel } from '../display/source.js';
 import { InvalidParameterError, StoreError } from '../errors.js';
 import type * as forecast from '../forecast/store-methods.js';
 import { listForecastVariables } from '../forecast/variable-list.js';
-import type { BuilderKind } from '../format/emit.js';
 import type { Frame } from '../format/frame.js';
-import { aroundOutputs, type RecordStream, recordStream } from '../format/stream.js';
+import { aroundOutputs, frameStream, type RecordStream } from '../format/stream.js';
 import type { RecomputeOptions, RecomputeSummary } from '../ingest/recompute.js';
 import { checkOptions, inOptionWords, type OperationName, type OptionsOf, type RecordsMethods } from '../operations.js';
 import { describeStationVariables, listDatasets, listDates, listStationDates, listVariables } from '../query/info.js';
@@ -62,7 +61,7 @@ export interface OpenStoreOptions {
   cacheBytes?: number; // bound on decoded column chunks kept in memory (default 256 MiB)
   footerCacheBytes?: number; // bound on parsed Parquet footers kept (default 64 MiB)
   source?: ByteSource; // where the files' bytes come from (default: the store's own: positional reads of a folder, ranged GETs of a bucket)
-  codegen?: boolean; // false where generating code is forbidden (a content security policy): records are made by an interpreter, slower
+  codegen?: boolean; // false where generating code is forbidden (a content security policy): records are built key by key, slower
 }
 
 /**
@@ -284,31 +283,22 @@ export abstract class StoreReader implements RecordsMethods {
     }
   }
 
-  // a query planned once against the current snapshot (so errors come before the first batch), then read batch by batch
+  // a query planned once against the current snapshot (so errors come before the first batch), then read frame by frame
   protected stream<Q extends { asOf?: string }>(
     operation: OperationName,
     options: Q,
     plan: (s: Snapshot, query: Q) => Plan,
-    read: (s: Snapshot, plan: Plan, kind: BuilderKind) => AsyncIterable<unknown[]>,
+    read: (s: Snapshot, plan: Plan) => AsyncIterable<Frame>,
   ): RecordStream {
     return this.streamOf(operation, options, (s, query) => {
       const planned = plan(s, query);
-      const stream = recordStream(
+      return frameStream(
         planned.header,
-        (kind) => read(s, planned, kind),
+        () => read(s, planned),
         estimateReadRows(s, planned),
         () => boundRecords(s, planned),
+        s.codegen,
       );
-      // a table is built from the blocks' columns as frames, not from records; its code is loaded by the first table
-      // asked, so that a JSON or CSV answer runs none of it
-      stream.frames = async function* () {
-        for await (const batch of read(s, planned, 'frames')) yield* batch as Frame[];
-      };
-      stream.table = async (maxValues) => {
-        const { frameTable } = await import('../format/frame-stream.js');
-        return frameTable(stream, stream.frames!)(maxValues);
-      };
-      return stream;
     });
   }
 

@@ -2,8 +2,8 @@
 import { aggregationOf, findReservoirVariable, findStationVariable } from '../catalogue.js';
 import { clip } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
-import type { Block } from '../format/emit.js';
-import type { ResolvedVariable } from '../format/emitter.js';
+import type { Block } from '../format/frame.js';
+import type { ResolvedVariable } from '../format/variable.js';
 import { type Conversion, convert } from '../units.js';
 import type { Period } from './periods.js';
 

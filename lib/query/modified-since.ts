@@ -3,10 +3,8 @@
 // by row keyed by name and day: a frame of each is held at a time, never a whole answer. A row removed since has
 // nothing to list and is not listed.
 import { InvalidParameterError } from '../errors.js';
-import type { Frame, FrameColumn } from '../format/frame.js';
-import { wireValueAt } from '../format/frame.js';
-import { frameStream } from '../format/frame-stream.js';
-import type { RecordStream } from '../format/stream.js';
+import { type Frame, type FrameColumn, wireValueAt } from '../format/frame.js';
+import { frameStream, type RecordStream } from '../format/stream.js';
 import { compareText } from '../order.js';
 import type { SnapshotInfo } from '../store/snapshots.js';
 import type { WireRecord, WireValue } from '../types.js';
@@ -19,7 +17,7 @@ interface Reader {
 
 /**
  * The answer `open` gives from `reader`, less the rows the store as it was at `since` (a retained snapshot's id, or a
- * time) answers with the same values: a stream of frames, encoded like every other (frame-stream.ts). `since` and the
+ * time) answers with the same values: a stream of frames, encoded like every other (stream.ts). `since` and the
  * older answer's plan are checked here, before anything is read; each output then reads the older answer afresh
  * beside the newer one.
  */
@@ -181,6 +179,8 @@ function pickRows(frame: Frame, rows: readonly number[]): Frame {
         return { ...column, values: Float64Array.from(rows, (i) => column.values[i]!) };
       case 'value':
         return { ...column, values: rows.map((i) => column.values[i]!) };
+      case 'label':
+        return { ...column, at: Int32Array.from(rows, (i) => column.at[i]!) };
       case 'same':
         return column;
     }

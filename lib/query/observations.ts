@@ -3,7 +3,7 @@
 // that statistics cannot settle (a group holding names on both sides of the boundary, or days on both sides of the
 // range) have their dates and names decoded to count them.
 import { formatDay, yearOfDay } from '../dates.js';
-import type { ResolvedVariable } from '../format/emitter.js';
+import type { ResolvedVariable } from '../format/variable.js';
 import { compareText, firstAfterAwaited, partitionPoint, rowsWithin, runEnd } from '../order.js';
 import type { ReservoirFile } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';

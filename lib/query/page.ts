@@ -1,5 +1,5 @@
 // One page of a record stream in bounded memory: skip `offset` records, keep `limit`, count the rest without holding them.
-import { frameRecords } from '../format/frame-text.js';
+import { frameRecords } from '../format/frame-records.js';
 import type { RecordStream } from '../format/stream.js';
 import type { WireRecord } from '../types.js';
 

@@ -18,7 +18,7 @@ import {
 import { clip, parseDay, resolveDay, resolveRange, yearOfDay } from '../dates.js';
 import { InvalidParameterError, NotFoundError } from '../errors.js';
 import { dayAttributesOf, type FlagColumn, reservoirDayAttributes, stationDayAttributes, withDayAttributes } from '../flags.js';
-import type { CheckedVariable, ResolvedVariable } from '../format/emitter.js';
+import type { CheckedVariable, ResolvedVariable } from '../format/variable.js';
 import { type MetadataTable, pickAttributes } from '../store/metadata.js';
 import { heldBy, type Snapshot } from '../store/open-snapshot.js';
 import { didYouMean, didYouMeanName } from '../suggest.js';

@@ -1,7 +1,7 @@
 // One name's daily values over a range, as aligned columns: what aggregates and normals are computed from.
 import { formatDay, overlaps } from '../dates.js';
-import type { Block } from '../format/emit.js';
-import type { ResolvedVariable } from '../format/emitter.js';
+import type { Block } from '../format/frame.js';
+import type { ResolvedVariable } from '../format/variable.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import { alignSpans, readNameRows, readNamesRows, readReservoirSpans } from './timeseries.js';
 

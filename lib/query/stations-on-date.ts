@@ -2,19 +2,12 @@
 // the records are made straight from those vectors, where reading station by station cost a footer lookup, a row-group
 // scan and a search per station (47 stations: fifteen times the time of JSON.stringify of the answer).
 import { formatDay, overlaps } from '../dates.js';
-import { decodeFlag, type FlagColumn } from '../flags.js';
-import type { BuilderKind } from '../format/emit.js';
-import type { Frame, FrameColumn } from '../format/frame.js';
-import { frameRecords, frameText } from '../format/frame-text.js';
+import type { DayFlags, Frame } from '../format/frame.js';
 import { copyOfDay } from '../store/by-date.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
-import type { WireValue } from '../types.js';
-import { convert } from '../units.js';
+import { dayFrame } from './day-frame.js';
 import type { Plan } from './plan.js';
-import { type DayColumns, dayFromCopy, readNameRows, stationRange } from './timeseries.js';
-
-/** Stations whose records are made and handed on together. */
-const NAMES_PER_BATCH = 1000;
+import { type DayColumns, dayFromCopy, NAMES_PER_BATCH, readNameRows, stationRange } from './timeseries.js';
 
 /** Every station's values on one day, by index in the manifest's station names (NaN where not held). */
 interface StationDay {
@@ -23,51 +16,21 @@ interface StationDay {
   single: boolean; // no station has two rows on the day (else the day is answered station by station, as written)
 }
 
-/** The records of a plan on one date (plan.startDay), stations in the plan's order, as frames or written from them. */
-export async function* stationsOnDate(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
+/** The records of a plan on one date (plan.startDay), stations in the plan's order, as frames of a batch of stations. */
+export async function* stationsOnDate(source: TimeseriesSource, plan: Plan): AsyncGenerator<Frame> {
   const wanted = [...plan.columns.map((v) => v.name), ...plan.flags];
   const gathered = await stationDay(source, plan.startDay, wanted);
-  if (!gathered.single) return yield* stationRange(source, plan, kind);
-  const index = new Map(source.manifest.stations.names.map((n, i) => [n, i]));
+  if (!gathered.single) return yield* stationRange(source, plan);
+  const names = source.manifest.stations.names;
+  const index = new Map(names.map((n, i) => [n, i]));
+  const flags: DayFlags = new Map(plan.flags.map((f, k) => [f, gathered.values[plan.columns.length + k]]));
   for (let n = 0; n < plan.names.length; n += NAMES_PER_BATCH) {
-    const batch = plan.names.slice(n, n + NAMES_PER_BATCH);
-    const rows = batch.flatMap((name) => {
+    const at = plan.names.slice(n, n + NAMES_PER_BATCH).flatMap((name) => {
       const i = index.get(name);
-      return i !== undefined && gathered.seen[i] ? [[name, i] as const] : [];
+      return i !== undefined && gathered.seen[i] ? [i] : [];
     });
-    if (rows.length === 0) continue;
-    const frame = dayFrame(plan, gathered, rows);
-    yield kind === 'frames' ? [frame] : kind === 'records' ? frameRecords(frame) : frameText(frame, kind, plan.header);
+    if (at.length > 0) yield dayFrame(plan, names, Int32Array.from(at), gathered.values, flags);
   }
-}
-
-// the rows of the stations held on the day (name and index in the manifest's names) as a frame of the answer's shape:
-// name, the day twice, the values in the answer's units, then the attributes with each station's own day flags
-function dayFrame(plan: Plan, gathered: StationDay, rows: readonly (readonly [string, number])[]): Frame {
-  const { columns: variables, flags } = plan;
-  const days = new Int32Array(rows.length).fill(plan.startDay);
-  const values = variables.map((v, j): FrameColumn => {
-    const column = gathered.values[j];
-    const converted = new Float64Array(rows.length);
-    for (let r = 0; r < rows.length; r++) converted[r] = column ? convert(column[rows[r]![1]]!, v) : NaN;
-    return { key: v.key, kind: 'number', values: converted, variable: v.name };
-  });
-  const attached = rows.map(([name]) => plan.attach(name));
-  // a day without a flag (files written before flags) keeps the name's attribute: the metadata qflag, else null
-  const attributes = plan.attributes
-    .filter((key) => key !== plan.nameKey)
-    .map((key): FrameColumn => {
-      const k = flags.indexOf(key as FlagColumn);
-      const codes = k < 0 ? undefined : gathered.values[variables.length + k];
-      const values = rows.map(([, i], r): WireValue => (k >= 0 && codes ? decodeFlag(flags[k]!, codes[i]!) : null) ?? attached[r]![key] ?? null);
-      return { key, kind: 'value', values };
-    });
-  const head: FrameColumn[] = [
-    { key: plan.nameKey, kind: 'value', values: rows.map(([name]) => name) },
-    { key: 'start_date', kind: 'day', days },
-    { key: 'end_date', kind: 'day', days },
-  ];
-  return { rows: rows.length, columns: [...head, ...values, ...attributes] };
 }
 
 /** The day's values of every station for the wanted columns, worked out once per snapshot, day and columns. */

@@ -2,10 +2,8 @@
 import { defaults, type UnitSystem, unitLabel } from '../catalogue.js';
 import { formatDay, resolveRange } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
-import type { Block } from '../format/emit.js';
-import { attributeColumns, type Frame, type FrameColumn, type Measure, sameDay } from '../format/frame.js';
-import { frameStream } from '../format/frame-stream.js';
-import type { RecordStream } from '../format/stream.js';
+import { attributeColumns, type Block, type Frame, type FrameColumn, type Measure, sameDay } from '../format/frame.js';
+import { frameStream, type RecordStream } from '../format/stream.js';
 import { pickAttributes } from '../store/metadata.js';
 import type { Snapshot } from '../store/open-snapshot.js';
 import type { ReservoirRangeQuery, StationRangeQuery } from '../types.js';

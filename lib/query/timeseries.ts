@@ -1,14 +1,15 @@
 // Wide wire records from partitions: select rows and columns, convert units, round, sort by name then date.
 import { formatDay, overlaps, yearOfDay } from '../dates.js';
 import type { FlagColumn } from '../flags.js';
-import { type Block, type BuilderKind, type DayFlags, emitWithFlags, RecordBuilder } from '../format/emit.js';
-import type { ResolvedVariable } from '../format/emitter.js';
+import { type Block, blockFrame, type DayFlags, type Frame } from '../format/frame.js';
+import type { ResolvedVariable } from '../format/variable.js';
 import { compareText, partitionPoint, rowsWithin, runEnd, runsOnDay } from '../order.js';
 import { copyOfDay } from '../store/by-date.js';
 import type { DataFile, Extent } from '../store/manifest.js';
 import type { TimeseriesSource } from '../store/open-snapshot.js';
 import type { FileLayout } from '../store/parquet.js';
 import type { PartitionReader } from '../store/partitions.js';
+import { dayFrame } from './day-frame.js';
 import type { Plan } from './plan.js';
 
 /** Rows of one name (or of every name) from some files: days ascending, one Float64Array per requested column. */
@@ -24,19 +25,16 @@ const MANY_NAMES = 32;
 export const VALUES_PER_GROUP = 4_000_000;
 
 /**
- * Reservoir records over [startDay, endDay] in name then date order: one batch per reservoir and year, or, when many
- * names are asked in order (every reservoir for a year), one batch per reservoir, the names read in groups.
+ * Reservoir records over [startDay, endDay] in name then date order, as frames: one per reservoir and year, or, when
+ * many names are asked in order (every reservoir for a year), one per reservoir, the names read in groups.
  */
-export async function* reservoirRange(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
+export async function* reservoirRange(source: TimeseriesSource, plan: Plan): AsyncGenerator<Frame> {
   const { names, columns: variables, attach, flags } = plan;
-  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
   const read = names.length >= MANY_NAMES && isSorted(names) ? spansInGroups : spansByNameAndYear;
   for await (const [name, spans] of read(source, plan)) {
     const block = alignSpans(spans, variables);
     if (block.days.length === 0) continue;
-    const out: unknown[] = [];
-    emitWithFlags(builder, out, name, block, attach(name), flagsOf(spans, block, flags));
-    yield out;
+    yield blockFrame('RES_NAME', variables, name, block, attach(name), 0, block.days.length, flagsOf(spans, block, flags));
   }
 }
 
@@ -114,28 +112,25 @@ async function* spansInGroups(source: TimeseriesSource, plan: Plan): AsyncGenera
   }
 }
 
-/** Names whose records are made and handed on together when every reservoir is answered on one date. */
-const NAMES_PER_BATCH = 1000;
+/** Names whose records are made and handed on together when every name is answered on one date. */
+export const NAMES_PER_BATCH = 1000;
 
 /**
- * Every reservoir's records on one date, in name order. The day's values are gathered first (one value per name and
- * column: a few MB at 44,000 reservoirs); the records are then made a batch of names at a time as the reader asks, so
- * the answer's text is never held whole (17 MB of JSON at 44,000, kept alive long enough to reach the old generation).
+ * Every reservoir's records on one date, in name order, as frames. The day's values are gathered first (one value per
+ * name and column: a few MB at 44,000 reservoirs); a frame of a batch of names is then made as the reader asks, so the
+ * answer's text is never held whole (17 MB of JSON at 44,000, kept alive long enough to reach the old generation).
  */
-export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
-  const { columns: variables, startDay: day, attach } = plan;
+export async function* reservoirsOnDate(source: TimeseriesSource, plan: Plan): AsyncGenerator<Frame> {
   const names = source.manifest.reservoirs.names;
   const { seen, columns, flagCodes } = await gatherDay(source, plan);
-  const builder = new RecordBuilder('RES_NAME', variables, kind, source.codegen);
-  const block: Block = { days: new Int32Array(names.length).fill(day), columns };
-  // without attributes or flags a batch of names is one run of rows: JSON or CSV text comes as one string (no call per name)
-  const plain = plan.attributes.length === 0 && flagCodes.size === 0;
   for (let from = 0; from < names.length; from += NAMES_PER_BATCH) {
-    const out: unknown[] = [];
     const to = Math.min(from + NAMES_PER_BATCH, names.length);
-    if (plain) builder.emitNames(out, names, seen, block, from, to);
-    else for (let i = from; i < to; i++) if (seen[i]) emitWithFlags(builder, out, names[i]!, block, attach(names[i]!), flagCodes, i, i + 1);
-    if (out.length > 0) yield out;
+    let held = 0;
+    for (let i = from; i < to; i++) held += seen[i]!;
+    if (held === 0) continue;
+    const at = new Int32Array(held);
+    for (let i = from, r = 0; i < to; i++) if (seen[i]) at[r++] = i;
+    yield dayFrame(plan, names, at, columns, flagCodes);
   }
 }
 
@@ -207,10 +202,9 @@ function datasetOnDay(source: TimeseriesSource, dataset: string, day: number, wa
   });
 }
 
-/** Station records over [startDay, endDay], one batch per station, in name then date order. */
-export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: BuilderKind = 'records'): AsyncGenerator<unknown[]> {
+/** Station records over [startDay, endDay], a frame per station, in name then date order. */
+export async function* stationRange(source: TimeseriesSource, plan: Plan): AsyncGenerator<Frame> {
   const { names, columns: variables, startDay, endDay, attach, flags } = plan;
-  const builder = new RecordBuilder('STA_NAME', variables, kind, source.codegen);
   const [startText, endText] = [formatDay(startDay), formatDay(endDay)];
   for (const name of names) {
     const partition = source.manifest.stations.partitions[name];
@@ -218,9 +212,7 @@ export async function* stationRange(source: TimeseriesSource, plan: Plan, kind: 
     const span = await readNameRows(source.reader, [partition], undefined, startDay, endDay, [...variables.map((v) => v.name), ...flags]);
     if (span.days.length === 0) continue;
     const block: Block = { days: span.days, columns: variables.map((v) => span.column(v.name)) };
-    const out: unknown[] = [];
-    emitWithFlags(builder, out, name, block, attach(name), new Map(flags.map((f) => [f, span.column(f)])));
-    yield out;
+    yield blockFrame('STA_NAME', variables, name, block, attach(name), 0, span.days.length, new Map(flags.map((f) => [f, span.column(f)])));
   }
 }
 

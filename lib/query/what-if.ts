@@ -2,10 +2,8 @@
 // scenario, in the daily records' shape (or an interval's totals, as the aggregates give them).
 import { clip as clipText } from '../dates.js';
 import { InvalidParameterError } from '../errors.js';
-import type { Block } from '../format/emit.js';
-import { blockFrame, type Frame } from '../format/frame.js';
-import { frameStream } from '../format/frame-stream.js';
-import type { RecordStream } from '../format/stream.js';
+import { type Block, blockFrame, type Frame } from '../format/frame.js';
+import { frameStream, type RecordStream } from '../format/stream.js';
 import { type ModelVariable, modelDatasets } from '../model/run.js';
 import { checkScenario, type Scenario, type ScenarioOptions } from '../model/scenario.js';
 import type { Snapshot } from '../store/open-snapshot.js';

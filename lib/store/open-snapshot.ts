@@ -12,7 +12,7 @@ export interface TimeseriesSource {
   manifest: Manifest;
   reader: PartitionReader;
   reservoirIndex: Pick<ReadonlyMap<string, number>, 'get'>; // name -> position in manifest.reservoirs.names
-  codegen: boolean; // whether record emitters may be generated code
+  codegen: boolean; // whether records may be built by generated code (lib/format/frame-records.ts)
   partitionsByYear: ReadonlyMap<string, ReadonlyMap<number, ReservoirPartition>>; // dataset -> year -> partition
 }
 

@@ -26,7 +26,7 @@ const MAX_EDR_VALUES = 2_000_000;
  */
 export const EDR_WEIGHT = { coverage: 1, geojson: 3 };
 
-/** Features written per string: a few hundred bytes each, so a string stays under V8's large-object size (text-pieces.ts). */
+/** Features written per string: a few hundred bytes each, so a string stays under V8's large-object size (lib/format/bytes.ts). */
 const FEATURES_PER_PIECE = 200;
 
 const bad = (message: string) => new HttpError(400, message);

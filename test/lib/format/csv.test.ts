@@ -2,7 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvTextChunks, formatNumber, recordsToCsv } from '../../../lib/format/csv.js';
+import { formatNumber, recordsToCsv } from '../../../lib/format/csv.js';
+import { csvTextChunks } from '../../../lib/format/stream.js';
 import type { WireRecord } from '../../../lib/types.js';
 
 const columns = ['RES_NAME', 'start_date', 'NetE (mm)', 'note'];

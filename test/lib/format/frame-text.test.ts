@@ -4,9 +4,10 @@
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TEXT_PIECE_CHARS } from '../../../lib/format/bytes.js';
 import type { Frame, FrameColumn } from '../../../lib/format/frame.js';
-import { frameRecords, frameText } from '../../../lib/format/frame-text.js';
-import { TEXT_PIECE_CHARS } from '../../../lib/format/text-pieces.js';
+import { frameRecords } from '../../../lib/format/frame-records.js';
+import { frameText } from '../../../lib/format/frame-text.js';
 import type { WireValue } from '../../../lib/types.js';
 import { roundValue } from '../../../lib/units.js';
 
@@ -30,14 +31,26 @@ function columnOf(kind: FrameColumn['kind'], k: string, rows: number): fc.Arbitr
     return fc
       .array(fc.oneof(fc.integer({ min: -40_000, max: 80_000 }), fc.integer({ min: 18_000, max: 21_000 })), { minLength: rows, maxLength: rows })
       .map((days) => ({ key: k, kind, days: Int32Array.from(days) }));
-  if (kind === 'number') return fc.array(number, { minLength: rows, maxLength: rows }).map((v) => ({ key: k, kind, values: Float64Array.from(v) }));
+  if (kind === 'number')
+    return fc
+      .tuple(
+        fc.array(number, { minLength: rows, maxLength: rows }),
+        fc.option(fc.tuple(fc.constantFrom(1, 0.0393701, 1 / 1233.48, 1.8, -2.5), fc.constantFrom(0, 32, -0.5))),
+      )
+      .map(([v, conversion]) => ({ key: k, kind, values: Float64Array.from(v), ...(conversion ? { factor: conversion[0], offset: conversion[1] } : {}) }));
+  if (kind === 'label')
+    return fc
+      .array(text, { minLength: 1, maxLength: 6 })
+      .chain((labels) =>
+        fc.array(fc.nat(labels.length - 1), { minLength: rows, maxLength: rows }).map((at) => ({ key: k, kind, labels, at: Int32Array.from(at) })),
+      );
   if (kind === 'value') return fc.array(wireValue, { minLength: rows, maxLength: rows }).map((values) => ({ key: k, kind, values }));
   return wireValue.map((value) => ({ key: k, kind: 'same' as const, value }));
 }
 
 const frame: fc.Arbitrary<Frame> = fc.integer({ min: 0, max: 8 }).chain((rows) =>
   fc
-    .array(fc.tuple(key, fc.constantFrom('day', 'number', 'value', 'same') as fc.Arbitrary<FrameColumn['kind']>), { maxLength: 8 })
+    .array(fc.tuple(key, fc.constantFrom('day', 'number', 'value', 'label', 'same') as fc.Arbitrary<FrameColumn['kind']>), { maxLength: 8 })
     .chain((specs) => fc.tuple(...specs.map(([k, kind]) => columnOf(kind, k, rows))))
     .map((columns) => ({ rows, columns })),
 );
@@ -45,7 +58,11 @@ const frame: fc.Arbitrary<Frame> = fc.integer({ min: 0, max: 8 }).chain((rows) =
 // a row's value of a column as a wire record holds it, made here without the library's encoders
 function plainValue(column: FrameColumn, i: number): WireValue {
   if (column.kind === 'day') return isoDay(column.days[i]!);
-  if (column.kind === 'number') return Number.isNaN(column.values[i]!) ? null : roundValue(column.values[i]!);
+  if (column.kind === 'number') {
+    const x = column.factor === undefined ? column.values[i]! : column.values[i]! * column.factor + column.offset!;
+    return Number.isNaN(x) ? null : roundValue(x);
+  }
+  if (column.kind === 'label') return column.labels[column.at[i]!]!;
   return column.kind === 'value' ? column.values[i]! : column.value;
 }
 
@@ -65,6 +82,7 @@ describe('frameRecords', () => {
     fc.assert(
       fc.property(frame, (f) => {
         expect(frameRecords(f)).toStrictEqual(plainRecords(f));
+        expect(frameRecords(f, 0, f.rows, false)).toStrictEqual(plainRecords(f)); // built key by key, as where code may not be generated
       }),
       { numRuns: 300 },
     );

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../../../lib/errors.js';
 import { tableToArrowStream } from '../../../lib/format/answer-table.js';
-import type { OutputKind } from '../../../lib/format/emit.js';
+import type { OutputKind } from '../../../lib/format/stream.js';
 import { jsonArrayChunks, type RecordStream, recordStream } from '../../../lib/format/stream.js';
 import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import type { WireRecord } from '../../../lib/types.js';

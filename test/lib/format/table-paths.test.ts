@@ -1,6 +1,6 @@
 // Every way to an answer's Arrow table is one: the store's *Table methods, the stream's table() (which the server's
 // Parquet and Arrow answers are made of) give the same schema, metadata and values, and those values are the JSON
-// answer (made by another path, row-bytes.ts) as apache-arrow reads the IPC bytes back and DuckDB reads the Parquet file.
+// answer (made by another path, frame-text.ts) as apache-arrow reads the IPC bytes back and DuckDB reads the Parquet file.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';

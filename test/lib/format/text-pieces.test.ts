@@ -2,7 +2,7 @@
 // single text is, and no piece that could have taken the next text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { joinedPieces, TEXT_PIECE_CHARS } from '../../../lib/format/text-pieces.js';
+import { joinedPieces, TEXT_PIECE_CHARS } from '../../../lib/format/bytes.js';
 
 // texts from empty to a few times the bound, drawn as a length and a letter (the length is what matters)
 const texts = fc

@@ -5,8 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import type { Frame } from '../../../lib/format/frame.js';
-import { frameStream } from '../../../lib/format/frame-stream.js';
-import { type RecordStream, recordStream } from '../../../lib/format/stream.js';
+import { frameStream, type RecordStream, recordStream } from '../../../lib/format/stream.js';
 import { changedFrames } from '../../../lib/query/modified-since.js';
 import type { WireRecord } from '../../../lib/types.js';
 

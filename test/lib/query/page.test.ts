@@ -3,8 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '../../../lib/format/frame.js';
-import { frameStream } from '../../../lib/format/frame-stream.js';
-import { recordStream } from '../../../lib/format/stream.js';
+import { frameStream, recordStream } from '../../../lib/format/stream.js';
 import { pageOf } from '../../../lib/query/page.js';
 import type { WireRecord } from '../../../lib/types.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Block } from '../../../lib/format/emit.js';
+import type { Block } from '../../../lib/format/frame.js';
 import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { selectReservoirs, selectStations } from '../../../lib/query/plan.js';
 import { reservoirSeries, reservoirSeriesMany, stationSeries } from '../../../lib/query/series.js';

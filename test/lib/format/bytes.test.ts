@@ -1,14 +1,14 @@
-// JSON and CSV text written as bytes from the column vectors is exactly JSON.stringify of the same records, and exactly
-// what csv-stringify writes for the same rows, over any values: NaN, infinities, -0, tiny and huge numbers, unicode
-// names and attributes, English units, also_return attributes and day flags.
+// JSON and CSV text written as bytes (bytes.ts) from a block's frame is exactly JSON.stringify of the same records, and
+// exactly what csv-stringify writes for the same rows, over any values: NaN, infinities, -0, tiny and huge numbers,
+// unicode names and attributes, English units, also_return attributes and day flags.
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames, stationVariables } from '../../../lib/catalogue.js';
-import { emitWithFlags, RecordBuilder } from '../../../lib/format/emit.js';
-import type { CheckedVariable } from '../../../lib/format/emitter.js';
-import { byteEmitter } from '../../../lib/format/row-bytes.js';
-import { TEXT_PIECE_CHARS } from '../../../lib/format/text-pieces.js';
+import { TEXT_PIECE_CHARS } from '../../../lib/format/bytes.js';
+import { blockFrame } from '../../../lib/format/frame.js';
+import { frameText } from '../../../lib/format/frame-text.js';
+import type { CheckedVariable } from '../../../lib/format/variable.js';
 import { withKeys } from '../../../lib/query/plan.js';
 import type { WireValue } from '../../../lib/types.js';
 import { convert, roundValue } from '../../../lib/units.js';
@@ -104,31 +104,23 @@ describe('text written as bytes from the columns', () => {
                 { cast: { number: String } },
               );
 
-        const json: unknown[] = [];
-        const csv: unknown[] = [];
-        new RecordBuilder(nameKey, variables, 'json').emit(json, name, block, extra, from, to);
-        new RecordBuilder(nameKey, variables, 'csv').emit(csv, name, block, extra, from, to);
-        expect(json.join(',')).toBe(expectedJson);
-        expect(csv.join('')).toBe(expectedCsv);
+        const frame = blockFrame(nameKey, variables, name, block, extra, from, to);
+        const header = [nameKey, 'start_date', 'end_date', ...variables.map((v) => v.key), ...extraKeys];
+        expect(frameText(frame, 'json', header).join(',')).toBe(expectedJson);
+        expect(frameText(frame, 'csv', header).join('')).toBe(expectedCsv);
       }),
       { numRuns: 800 },
     );
   });
 
-  it('writes by bytes every shape whose keys are not array indices (the string emitters stay for those)', () => {
+  it('writes unicode names and keys, "__proto__" and -0 as JSON.stringify does (-0 as 0)', () => {
     const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'english');
-    const fallback = () => {
-      throw new Error('the byte writer fell back');
-    };
-    const emit = byteEmitter('RES_NAME', variables, [true], ['ünï "code"', '__proto__'], 'json', fallback);
-    const out: unknown[] = [];
-    emit!(out, '"Réservoir 湖"', Int32Array.of(18_262, 18_263), [Float64Array.of(25.4, NaN)], 0, 2, ['"x"', '-0']);
-    expect(out).toEqual([
-      '{"RES_NAME":"Réservoir 湖","start_date":"2020-01-01","end_date":"2020-01-01","NetE (in)":1,"ünï \\"code\\"":"x","__proto__":-0},' +
-        '{"RES_NAME":"Réservoir 湖","start_date":"2020-01-02","end_date":"2020-01-02","NetE (in)":null,"ünï \\"code\\"":"x","__proto__":-0}',
+    const block = { days: Int32Array.of(18_262, 18_263), columns: [Float64Array.of(25.4, NaN)] };
+    const frame = blockFrame('RES_NAME', variables, 'Réservoir 湖', block, { 'ünï "code"': 'x', ['__proto__']: -0 }, 0, 2);
+    expect(frameText(frame, 'json', [])).toEqual([
+      '{"RES_NAME":"Réservoir 湖","start_date":"2020-01-01","end_date":"2020-01-01","NetE (in)":1,"ünï \\"code\\"":"x","__proto__":0},' +
+        '{"RES_NAME":"Réservoir 湖","start_date":"2020-01-02","end_date":"2020-01-02","NetE (in)":null,"ünï \\"code\\"":"x","__proto__":0}',
     ]);
-    expect(byteEmitter('RES_NAME', variables, [true], ['7'], 'json', fallback)).toBeUndefined();
-    expect(byteEmitter('RES_NAME', variables, [true], ['7'], 'csv', fallback)).toBeDefined();
   });
 
   it('writes a block of 8 MB of JSON in pieces, then small ones again', () => {
@@ -136,30 +128,27 @@ describe('text written as bytes from the columns', () => {
     const rows = 80_000;
     const days = Int32Array.from({ length: rows }, (_, i) => i - 30_000);
     const values = Float64Array.from({ length: rows }, (_, i) => (i % 7 === 0 ? NaN : Math.sin(i) * 10 ** (i % 9)));
-    const builder = new RecordBuilder('RES_NAME', variables, 'json');
     for (const [from, to] of [
       [0, rows],
       [5, 7],
       [0, rows],
     ]) {
-      const out: unknown[] = [];
-      builder.emit(out, 'BIG LAKE', { days, columns: [values] }, {}, from, to);
-      const records = Array.from({ length: to - from }, (_, k) => {
-        const v = values[from + k]!;
-        return { RES_NAME: 'BIG LAKE', start_date: isoDay(days[from + k]!), end_date: isoDay(days[from + k]!), 'NetE (mm)': v !== v ? null : roundValue(v) };
+      const out = frameText(blockFrame('RES_NAME', variables, 'BIG LAKE', { days, columns: [values] }, {}, from!, to!), 'json', []);
+      const records = Array.from({ length: to! - from! }, (_, k) => {
+        const v = values[from! + k]!;
+        return { RES_NAME: 'BIG LAKE', start_date: isoDay(days[from! + k]!), end_date: isoDay(days[from! + k]!), 'NetE (mm)': v !== v ? null : roundValue(v) };
       });
       expect(out.join(',')).toBe(JSON.stringify(records).slice(1, -1));
-      // in strings of at most TEXT_PIECE_CHARS and a row (a larger string is a page of V8's own: text-pieces.ts)
-      expect(Math.max(...out.map((t) => (t as string).length))).toBeLessThanOrEqual(TEXT_PIECE_CHARS + 200);
+      // in strings of at most TEXT_PIECE_CHARS and a row (a larger string is a page of V8's own: bytes.ts)
+      expect(Math.max(...out.map((t) => t.length))).toBeLessThanOrEqual(TEXT_PIECE_CHARS + 200);
     }
   });
 
-  it('keeps each day its own flags (day attributes split a block into runs)', () => {
+  it('keeps each day its own flags', () => {
     const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
     const block = { days: Int32Array.of(20_000, 20_001, 20_002), columns: [Float64Array.of(1, -0, 2.00005)] };
     const flags = new Map([['qflag' as const, Float64Array.of(0, 0, NaN)]]);
-    const out: unknown[] = [];
-    emitWithFlags(new RecordBuilder('RES_NAME', variables, 'json'), out, 'A', block, { qflag: 'S' }, flags);
+    const out = frameText(blockFrame('RES_NAME', variables, 'A', block, { qflag: 'S' }, 0, 3, flags), 'json', []);
     const record = (day: number, v: number, q: string) => ({ RES_NAME: 'A', start_date: isoDay(day), end_date: isoDay(day), 'NetE (mm)': v, qflag: q });
     expect(`[${out.join(',')}]`).toBe(JSON.stringify([record(20_000, 1, 'O'), record(20_001, 0, 'O'), record(20_002, 2.0001, 'S')]));
   });

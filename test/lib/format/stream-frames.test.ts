@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { recordsToTable } from '../../../lib/format/answer-table.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
 import type { Frame, FrameColumn } from '../../../lib/format/frame.js';
-import { frameStream } from '../../../lib/format/frame-stream.js';
+import { frameStream } from '../../../lib/format/stream.js';
 import type { WireValue } from '../../../lib/types.js';
 import { roundValue } from '../../../lib/units.js';
 
@@ -58,6 +58,7 @@ function plainRecords(frames: readonly Frame[]): Record<string, WireValue>[] {
       for (const c of f.columns as FrameColumn[]) {
         if (c.kind === 'day') record[c.key] = isoDay(c.days[i]!);
         else if (c.kind === 'number') record[c.key] = Number.isNaN(c.values[i]!) ? null : roundValue(c.values[i]!);
+        else if (c.kind === 'label') record[c.key] = c.labels[c.at[i]!]!;
         else record[c.key] = c.kind === 'value' ? c.values[i]! : c.value;
       }
       out.push(record);

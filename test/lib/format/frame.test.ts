@@ -1,16 +1,21 @@
 // The JSON text made straight from the columns is exactly JSON.stringify of the records, for any query.
-// Records with per-day flags against a plain loop: every record of the block made without flags, then each day's flag
-// texts (from the public FAQ's lists) put in place of the name's attributes, or those attributes where a day has none.
+// A block's frame (blockFrame) against a plain loop: its records, JSON and CSV of any plan, and with per-day flags every
+// record of the block made without flags, then each day's flag texts (from the public FAQ's lists) put in place of the
+// name's attributes, or those attributes where a day has none.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reservoirVariables, stationVariableNames } from '../../../lib/catalogue.js';
 import type { FlagColumn } from '../../../lib/flags.js';
 import { recordsToCsv } from '../../../lib/format/csv.js';
-import { emitWithFlags, RecordBuilder } from '../../../lib/format/emit.js';
+import { type Block, blockFrame, type DayFlags } from '../../../lib/format/frame.js';
+import { frameRecords } from '../../../lib/format/frame-records.js';
+import { frameText } from '../../../lib/format/frame-text.js';
 import type { RecordStream } from '../../../lib/format/stream.js';
+import type { ResolvedVariable } from '../../../lib/format/variable.js';
 import { type EvapStore, openStore } from '../../../lib/open/store.js';
 import { withKeys } from '../../../lib/query/plan.js';
-import type { WireRecord } from '../../../lib/types.js';
+import type { WireRecord, WireValue } from '../../../lib/types.js';
+import { convert, roundValue } from '../../../lib/units.js';
 import { createStoreWriter } from '../../../lib/writer/write.js';
 import { day, tempDir } from '../../helpers.js';
 
@@ -124,7 +129,46 @@ describe('RecordStream.json and RecordStream.csv', () => {
   });
 });
 
-describe('RecordBuilder', () => {
+// a block's records made by a plain loop: name, dates, each value converted and rounded, the attributes, then the day
+// flags (a flag among the attributes keeps its place)
+function plainRecords(
+  variables: readonly ResolvedVariable[],
+  name: string,
+  block: Block,
+  extra: WireRecord,
+  from: number,
+  to: number,
+  flags: DayFlags = new Map(),
+): WireRecord[] {
+  const out: WireRecord[] = [];
+  for (let i = from; i < to; i++) {
+    const date = new Date(Number(block.days[i]) * 864e5).toISOString().slice(0, 10);
+    const entries: [string, WireValue][] = [
+      ['RES_NAME', name],
+      ['start_date', date],
+      ['end_date', date],
+      ...variables.map((v, j): [string, WireValue] => {
+        const x = block.columns[j] ? convert(block.columns[j]![i]!, v) : NaN;
+        return [v.key, x !== x ? null : roundValue(x)];
+      }),
+      ...Object.keys(extra)
+        .filter((k) => k !== 'RES_NAME')
+        .map((k): [string, WireValue] => [k, extra[k]!]),
+    ];
+    const record: WireRecord = {};
+    for (const [k, value] of entries) Object.defineProperty(record, k, { value, enumerable: true, writable: true, configurable: true }); // "__proto__" as a key
+    for (const [column, codes] of flags) {
+      const code = codes?.[i];
+      record[column] = (code === undefined || Number.isNaN(code) ? undefined : TEXTS[column][code]) ?? extra[column] ?? null;
+    }
+    out.push(record);
+  }
+  return out;
+}
+
+const TEXTS: Record<FlagColumn, string[]> = { qflag: ['O', 'M', 'S', 'R'], status: ['Early', 'Provisional', 'Final'] };
+
+describe('blockFrame', () => {
   const variable = fc.constantFrom(...reservoirVariables).map((v) => ({ name: v.name, dataset: v.dataset, unit: v.spec.unit }));
   const plan = fc.record({
     variables: fc.uniqueArray(variable, { minLength: 1, maxLength: 6, selector: (v) => v.name }),
@@ -139,25 +183,28 @@ describe('RecordBuilder', () => {
     }),
     held: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
     name: fc.constantFrom('LAKE MEAD', 'O"NEIL, LAKE', '__proto__'),
+    cut: fc.tuple(fc.nat(), fc.nat()),
   });
 
-  it('makes exactly what the interpreted emitter makes, for records, JSON and CSV of any plan', () => {
+  it('gives the records of a plain loop, generated or not, and their JSON and CSV text, for any plan', () => {
     fc.assert(
-      fc.property(plan, ({ variables, system, extra, rows, held, name }) => {
+      fc.property(plan, ({ variables, system, extra, rows, held, name, cut }) => {
         const resolved = withKeys(variables, system);
         const days = Int32Array.from(rows, (_, i) => day('2020-02-27') + i);
         const block = { days, columns: resolved.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r[j]!) : undefined)) };
         const extraRecord = Object.fromEntries(Object.entries(extra));
-        return (['records', 'json', 'csv'] as const).every((kind) => {
-          const generated: unknown[] = [];
-          const interpreted: unknown[] = [];
-          new RecordBuilder('RES_NAME', resolved, kind, true).emit(generated, name, block, extraRecord);
-          new RecordBuilder('RES_NAME', resolved, kind, false).emit(interpreted, name, block, extraRecord);
-          return (
-            JSON.stringify(generated) === JSON.stringify(interpreted) &&
-            generated.every((r, i) => kind !== 'records' || Object.keys(r as object).join() === Object.keys(interpreted[i] as object).join())
-          );
-        });
+        const from = cut[0] % rows.length;
+        const to = from + (cut[1] % (rows.length - from + 1));
+        const frame = blockFrame('RES_NAME', resolved, name, block, extraRecord, from, to);
+        const expected = plainRecords(resolved, name, block, extraRecord, from, to);
+        for (const codegen of [true, false]) {
+          const records = frameRecords(frame, 0, frame.rows, codegen);
+          expect(records).toStrictEqual(expected);
+          expect(records.map((r) => Object.keys(r).join())).toEqual(expected.map((r) => Object.keys(r).join()));
+        }
+        const header = ['RES_NAME', 'start_date', 'end_date', ...resolved.map((v) => v.key), ...Object.keys(extraRecord).filter((k) => k !== 'RES_NAME')];
+        expect(frameText(frame, 'json', header).join(',')).toBe(JSON.stringify(expected).slice(1, -1));
+        expect(frameText(frame, 'csv', header).join('')).toBe(recordsToCsv(expected, header, false));
       }),
       { numRuns: 300 },
     );
@@ -165,16 +212,13 @@ describe('RecordBuilder', () => {
 
   it('converts with the catalogue factor: one acre-foot of E_volume is 1233.48 m3', () => {
     const resolved = withKeys([{ name: 'E_volume', dataset: 'nete-volume-calcs', unit: 'm3' }], 'english');
-    const out: WireRecord[] = [];
-    new RecordBuilder('RES_NAME', resolved, 'records').emit(out, 'X', { days: [day('2020-01-01')], columns: [Float64Array.of(1233.48 * 3)] }, {});
-    expect(out[0]![resolved[0]!.key]).toBe(3);
+    const frame = blockFrame('RES_NAME', resolved, 'X', { days: [day('2020-01-01')], columns: [Float64Array.of(1233.48 * 3)] }, {}, 0, 1);
+    expect(frameRecords(frame)[0]![resolved[0]!.key]).toBe(3);
   });
 });
 
-const TEXTS: Record<FlagColumn, string[]> = { qflag: ['O', 'M', 'S', 'R'], status: ['Early', 'Provisional', 'Final'] };
 const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'english');
 
-// runs of equal codes are what emitWithFlags cuts a block into: few distinct codes make long runs
 const codes = (column: FlagColumn, length: number) =>
   fc.array(fc.oneof(fc.integer({ min: 0, max: TEXTS[column].length - 1 }), fc.constant(NaN)), { minLength: length, maxLength: length });
 const attribute = fc.option(fc.constantFrom('O', 'S', 'Final'), { nil: undefined });
@@ -190,7 +234,7 @@ const flagsCase = fc.integer({ min: 1, max: 25 }).chain((length) =>
   }),
 );
 
-describe('emitWithFlags', () => {
+describe('blockFrame with day flags', () => {
   it("gives each record its own day's flags, else the name's attribute, else null", () => {
     fc.assert(
       fc.property(flagsCase, ({ values, qflag, status, columns, metadataQflag, range: [from, to] }) => {
@@ -198,46 +242,22 @@ describe('emitWithFlags', () => {
         const extra: WireRecord = { STATE: 'CO', ...(metadataQflag === undefined ? {} : { qflag: metadataQflag }) };
         const dayCodes = { qflag, status };
         const flags = new Map(columns.map((c) => [c, dayCodes[c]] as const));
-        for (const kind of ['records', 'csv'] as const) {
-          const builder = new RecordBuilder('RES_NAME', variables, kind);
-          // the oracle: every record made without flags, then one by one the flags of its day
-          const plainRecords: WireRecord[] = [];
-          new RecordBuilder('RES_NAME', variables, 'records').emit(plainRecords, 'X', block, extra, from, to);
-          const expected = plainRecords.map((record, k) => {
-            const out: WireRecord = { ...record };
-            for (const column of columns) {
-              const code = dayCodes[column]?.[from + k];
-              out[column] = (code === undefined || Number.isNaN(code) ? undefined : TEXTS[column][code]) ?? extra[column] ?? null;
-            }
-            return out;
-          });
-          const out: unknown[] = [];
-          emitWithFlags(builder, out, 'X', block, extra, flags, from, to);
-          if (kind === 'records') expect(out).toEqual(expected);
-          else {
-            const csv = expected
-              .map(
-                (r) =>
-                  `${Object.values(r)
-                    .map((v) => (v === null ? '' : String(v)))
-                    .join(',')}\n`,
-              )
-              .join('');
-            expect(out.join('')).toBe(csv);
-          }
-        }
+        const expected = plainRecords(variables, 'X', block, extra, from, to, flags);
+        const frame = blockFrame('RES_NAME', variables, 'X', block, extra, from, to, flags);
+        expect(frameRecords(frame)).toEqual(expected);
+        const header = Object.keys(expected[0] ?? {});
+        const csv = expected
+          .map(
+            (r) =>
+              `${Object.values(r)
+                .map((v) => (v === null ? '' : String(v)))
+                .join(',')}\n`,
+          )
+          .join('');
+        expect(frameText(frame, 'csv', header).join('')).toBe(csv);
+        expect(frameText(frame, 'json', header).join(',')).toBe(JSON.stringify(expected).slice(1, -1));
       }),
       { numRuns: 300 },
     );
-  });
-
-  it('emits a block in one piece when no flag is asked, in as many runs as the flags change otherwise', () => {
-    const block = { days: Int32Array.from({ length: 6 }, (_, i) => i), columns: [new Float64Array(6)] };
-    const builder = new RecordBuilder('RES_NAME', variables, 'csv');
-    const none: unknown[] = [];
-    emitWithFlags(builder, none, 'X', block, { qflag: 'O' }, new Map());
-    const runs: unknown[] = [];
-    emitWithFlags(builder, runs, 'X', block, { qflag: 'O' }, new Map([['qflag', Float64Array.of(0, 0, NaN, NaN, 1, 0)]]));
-    expect([none.length, runs.length]).toEqual([1, 4]);
   });
 });

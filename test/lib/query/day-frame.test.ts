@@ -1,13 +1,15 @@
-// One date of every name written in few strings (RecordBuilder.emitNames, row-bytes.ts's names emitter) is exactly
-// JSON.stringify of the same records and csv-stringify of the same rows, over any names, values, units and seen rows.
+// One date of every name as frames (dayFrame: the names as a label column of the snapshot's list, whose text is kept)
+// written in few strings is exactly JSON.stringify of the same records and csv-stringify of the same rows, over any
+// names, values, units and names held on the day.
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reservoirVariables } from '../../../lib/catalogue.js';
-import { RecordBuilder } from '../../../lib/format/emit.js';
-import type { CheckedVariable } from '../../../lib/format/emitter.js';
-import { TEXT_PIECE_CHARS } from '../../../lib/format/text-pieces.js';
-import { withKeys } from '../../../lib/query/plan.js';
+import { TEXT_PIECE_CHARS } from '../../../lib/format/bytes.js';
+import { frameText } from '../../../lib/format/frame-text.js';
+import type { CheckedVariable, ResolvedVariable } from '../../../lib/format/variable.js';
+import { dayFrame } from '../../../lib/query/day-frame.js';
+import { type Plan, withKeys } from '../../../lib/query/plan.js';
 import type { WireValue } from '../../../lib/types.js';
 import { convert, roundValue } from '../../../lib/units.js';
 
@@ -26,41 +28,63 @@ const shape = fc.record({
   system: fc.constantFrom('metric' as const, 'english' as const),
   held: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
   day: fc.integer({ min: -40_000, max: 80_000 }),
-  // a second date asked of the same builder after the first, and rows on dates of their own (not one date a batch)
+  // a second date asked after the first
   nextDay: fc.integer({ min: -40_000, max: 80_000 }),
-  mixed: fc.boolean(),
   rows: fc.array(fc.record({ name, seen: fc.boolean(), values: fc.array(value, { minLength: 6, maxLength: 6 }) }), { minLength: 1, maxLength: 30 }),
   cut: fc.tuple(fc.nat(), fc.nat()),
 });
 
 const isoDay = (day: number) => new Date(day * 864e5).toISOString().slice(0, 10);
 
+// the plan of every name on `day` with no attributes: what dayFrame reads of one
+const planOn = (variables: ResolvedVariable[], day: number) =>
+  ({ nameKey: 'RES_NAME', columns: variables, startDay: day, attributes: [], attach: () => ({}) }) as unknown as Plan;
+
+// rows [from, to) of the names held (seen) as frames of batches of `batch` names, written as the stream writes them
+function written(
+  variables: ResolvedVariable[],
+  day: number,
+  names: readonly string[],
+  seen: Uint8Array,
+  columns: (Float64Array | undefined)[],
+  from: number,
+  to: number,
+  batch = 1000,
+) {
+  const [json, csv]: string[][] = [[], []];
+  for (let start = from; start < to; start += batch) {
+    const at = Int32Array.from({ length: Math.min(to, start + batch) - start }, (_, k) => start + k).filter((i) => seen[i] === 1);
+    if (at.length === 0) continue;
+    const frame = dayFrame(planOn(variables, day), names, at, columns, new Map());
+    json.push(...frameText(frame, 'json', []));
+    csv.push(...frameText(frame, 'csv', ['RES_NAME', 'start_date', 'end_date', ...variables.map((v) => v.key)]));
+  }
+  return { json, csv };
+}
+
 describe('one date of every name as one string', () => {
   it('is JSON.stringify of the records and csv-stringify of the rows, asked once, again from the first name and on another date', () => {
     fc.assert(
-      fc.property(shape, ({ variables: checked, system, held, day: firstDay, nextDay, mixed, rows, cut }) => {
+      fc.property(shape, ({ variables: checked, system, held, day: firstDay, nextDay, rows, cut }) => {
         const variables = withKeys(checked, system);
         const from = cut[0] % rows.length;
         const to = from + (cut[1] % (rows.length - from + 1));
         const names = rows.map((r) => r.name);
         const seen = Uint8Array.from(rows, (r) => (r.seen ? 1 : 0));
         const columns = variables.map((_, j) => (held[j] ? Float64Array.from(rows, (r) => r.values[j]!) : undefined));
-        const [json, csv] = [new RecordBuilder('RES_NAME', variables, 'json'), new RecordBuilder('RES_NAME', variables, 'csv')];
-        // the same columns asked from their first name twice more: the second such answer reads them laid row by row
+        // the same columns asked from their first name twice more (the names' text is then kept), then on another day
         const asks: [number, number][] = [
           [firstDay, from],
           [firstDay, 0],
           [firstDay, 0],
           [nextDay, from],
         ];
-        for (const [ask, [day, start]] of asks.entries()) {
-          const days = Int32Array.from(rows, (_, i) => (mixed && ask === 3 ? day + (i % 3) : day));
-          const [jsonOut, csvOut]: unknown[][] = [[], []];
-          json.emitNames(jsonOut, names, seen, { days, columns }, start, to);
-          csv.emitNames(csvOut, names, seen, { days, columns }, start, to);
+        for (const [day, start] of asks) {
+          const days = new Int32Array(rows.length).fill(day);
+          const out = written(variables, day, names, seen, columns, start, to, 1 + (cut[0] % 7));
           const expected = expectedText(variables, held, rows, days, start, to);
-          expect(jsonOut.join(',')).toBe(expected.json);
-          expect(csvOut.join('')).toBe(expected.csv);
+          expect(out.json.join(',')).toBe(expected.json);
+          expect(out.csv.join('')).toBe(expected.csv);
         }
       }),
       { numRuns: 600 },
@@ -104,24 +128,19 @@ describe('one date of every name as one string', () => {
   it('makes one string of a batch of names, not one a name', () => {
     const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
     const names = ['A', 'B "quoted"', 'C', 'Réservoir 湖'];
-    const block = { days: new Int32Array(4).fill(20_000), columns: [Float64Array.of(1.23456, NaN, 3, -0)] };
-    for (const kind of ['json', 'csv'] as const) {
-      const out: unknown[] = [];
-      new RecordBuilder('RES_NAME', variables, kind).emitNames(out, names, Uint8Array.of(1, 1, 0, 1), block, 0, 4);
-      expect(out).toHaveLength(1);
-    }
+    const out = written(variables, 20_000, names, Uint8Array.of(1, 1, 0, 1), [Float64Array.of(1.23456, NaN, 3, -0)], 0, 4);
+    expect([out.json.length, out.csv.length]).toEqual([1, 1]);
   });
 
   it('cuts a batch of 20,000 names into strings of at most TEXT_PIECE_CHARS and a row, at rows', () => {
     const variables = withKeys([{ name: 'NetE', dataset: 'nete-volume-calcs', unit: 'mm' }], 'metric');
     const names = Array.from({ length: 20_000 }, (_, i) => `LAKE ${i}`);
     const values = Float64Array.from(names, (_, i) => i / 7);
-    const block = { days: new Int32Array(names.length).fill(20_000), columns: [values] };
     const seen = new Uint8Array(names.length).fill(1);
     const records = names.map((name, i) => ({ RES_NAME: name, start_date: isoDay(20_000), end_date: isoDay(20_000), 'NetE (mm)': roundValue(i / 7) }));
+    const written20k = written(variables, 20_000, names, seen, [values], 0, names.length, names.length);
     for (const kind of ['json', 'csv'] as const) {
-      const out: string[] = [];
-      new RecordBuilder('RES_NAME', variables, kind).emitNames(out, names, seen, block, 0, names.length);
+      const out = written20k[kind];
       expect(out.length).toBeGreaterThan(10);
       expect(Math.max(...out.map((t) => t.length))).toBeLessThanOrEqual(TEXT_PIECE_CHARS + 200);
       if (kind === 'json') expect(out.join(',')).toBe(JSON.stringify(records).slice(1, -1));
