@@ -2,7 +2,7 @@
 import { formatDay } from '../dates.js';
 import type { WireRecord } from '../types.js';
 import { roundValue } from '../units.js';
-import { type Frame, type FrameColumn, wireValueAt } from './frame.js';
+import { type Frame, type FrameColumn, RecentShapes, wireValueAt } from './frame.js';
 
 /**
  * The frame's rows [from, to) as records, keys in its columns' order (a key given twice: its first place, its last
@@ -39,10 +39,7 @@ interface Maker {
   make: Make;
 }
 
-// the makers of the shapes last seen, most recent first: a stream's frames are of one or a few shapes, so a frame's is
-// found in a few comparisons (a signature string a frame cost a year of every reservoir more than its records)
-const makers: Maker[] = [];
-const KEPT_MAKERS = 16;
+const makers = new RecentShapes<Maker>(16);
 let generates: boolean | undefined;
 
 // whether this process may compile code from strings (node --disallow-code-generation-from-strings: an EvalError)
@@ -57,17 +54,10 @@ function canGenerate(): boolean {
 }
 
 function makerOf(columns: readonly FrameColumn[]): Make {
-  for (let m = 0; m < makers.length; m++) {
-    const maker = makers[m]!;
-    if (fits(maker, columns)) {
-      if (m > 0) makers.unshift(...makers.splice(m, 1));
-      return maker.make;
-    }
-  }
-  const maker = makeMaker(columns);
-  makers.unshift(maker);
-  if (makers.length > KEPT_MAKERS) makers.pop();
-  return maker.make;
+  return makers.find(
+    (maker) => fits(maker, columns),
+    () => makeMaker(columns),
+  ).make;
 }
 
 function fits(maker: Maker, columns: readonly FrameColumn[]): boolean {

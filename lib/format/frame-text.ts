@@ -3,7 +3,7 @@
 import type { WireValue } from '../types.js';
 import { bufferOf, copyBytes, isAscii, LONE_SURROGATE, SLACK, TEXT_PIECE_CHARS, textOf, writeAscii, writeDay, writeRounded } from './bytes.js';
 import { csvField, formatNumber, recordsToCsv } from './csv.js';
-import type { Frame, FrameColumn } from './frame.js';
+import { type Frame, type FrameColumn, RecentShapes } from './frame.js';
 import { frameRecords } from './frame-records.js';
 
 const encoder = new TextEncoder();
@@ -87,26 +87,20 @@ interface Shape {
   layout: RowLayout; // filled for each frame, which is written before the next (frameText returns its text)
 }
 
-// the shapes last seen, most recent first (a signature string a frame cost a year of every reservoir 10%)
-const shapes: Shape[] = [];
-const KEPT_SHAPES = 16;
+const shapes = new RecentShapes<Shape>(16);
 
 function shapeOf(frame: Frame, kind: 'json' | 'csv', header: readonly string[]): Shape {
   const json = kind === 'json';
-  const columns = frame.columns;
-  for (let m = 0; m < shapes.length; m++) {
-    const shape = shapes[m]!;
-    if (shape.json !== json || (!json && shape.header !== header) || shape.keys.length !== columns.length) continue;
-    let k = 0;
-    while (k < columns.length && columns[k]!.key === shape.keys[k] && columns[k]!.kind === shape.kinds[k]) k++;
-    if (k < columns.length) continue;
-    if (m > 0) shapes.unshift(...shapes.splice(m, 1));
-    return shape;
-  }
-  const shape = makeShape(frame, json, header);
-  shapes.unshift(shape);
-  if (shapes.length > KEPT_SHAPES) shapes.pop();
-  return shape;
+  return shapes.find(
+    (shape) => fits(shape, frame.columns, json, header),
+    () => makeShape(frame, json, header),
+  );
+}
+
+function fits(shape: Shape, columns: readonly FrameColumn[], json: boolean, header: readonly string[]): boolean {
+  if (shape.json !== json || (!json && shape.header !== header) || shape.keys.length !== columns.length) return false;
+  for (let k = 0; k < columns.length; k++) if (columns[k]!.key !== shape.keys[k] || columns[k]!.kind !== shape.kinds[k]) return false;
+  return true;
 }
 
 function makeShape(frame: Frame, json: boolean, header: readonly string[]): Shape {
